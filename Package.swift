@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FilterRecipe",
+    // MARK: - Public products
+    products: [
+        .library(name: "FilterRecipe", targets: ["FilterRecipe"]),
+        .executable(name: "filterrun", targets: ["filterrun"]),
+        .executable(name: "filterbench", targets: ["filterbench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CVulkan", pkgConfig: "vulkan",
+                       providers: [.apt(["libvulkan-dev"])]),
+        // glslang's pkg-config file omits SPIRV, the default resource limits, stdc++ and m: the module map links them.
+        .systemLibrary(name: "CGlslang", pkgConfig: "glslang",
+                       providers: [.apt(["glslang-dev"])]),
+        // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+
+        // MARK: - Implementation
+        .target(name: "FilterCore"),
+        .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
+        .target(name: "CPUBackend", dependencies: ["FilterCore"]),
+        .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"]),
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec"]),
+        .executableTarget(name: "filterrun", dependencies: [
+            "FilterRecipe",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "filterbench", dependencies: [
+            "FilterRecipe",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // MARK: - Tests
+        .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "CPNG"], path: "Tests/TestSupport"),
+        .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
+        .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
+        .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
+        .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "TestSupport"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,47 @@
+// Every libpng call of the project goes through these functions: libpng reports errors with longjmp,
+// which must not cross Swift frames, so each entry point sets its own jump buffer and returns a status.
+#ifndef FR_PNG_SHIM_H
+#define FR_PNG_SHIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fr_png_reader fr_png_reader;
+typedef struct fr_png_writer fr_png_writer;
+
+typedef struct {
+    uint32_t width, height;
+    int color_type;      // as stored in the file (PNG_COLOR_TYPE_*)
+    int bit_depth;       // as stored in the file
+    int interlaced;      // 1 for Adam7
+    int has_trns;
+    int out_channels;    // after expansion: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
+    int out_depth;       // after expansion: 8 or 16 (16-bit samples in host byte order)
+} fr_png_header;
+
+/// Opens `fd` (owned by the reader from now on) and reads the header; returns NULL with `err` filled on failure.
+fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size_t errlen);
+/// Reads the next `count` rows into `dst` (rows `stride` bytes apart). Non-interlaced images only. 0 on success.
+int fr_png_reader_rows(fr_png_reader *r, uint8_t *dst, size_t stride, uint32_t count);
+/// Reads the whole image (any interlace) into `dst`. 0 on success.
+int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride);
+/// Reads and checks the chunks after the image data. 0 on success.
+int fr_png_reader_finish(fr_png_reader *r);
+const char *fr_png_reader_error(const fr_png_reader *r);
+void fr_png_reader_close(fr_png_reader *r);
+
+/// `channels` 1–4, `depth` 8 or 16, `level` 0–9, `filters` a mask of PNG_FILTER_* (0 lets libpng choose).
+fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
+                                  int level, int filters, char *err, size_t errlen);
+/// Writes `count` rows from `src` (rows `stride` bytes apart; 16-bit samples in host byte order). 0 on success.
+int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint32_t count);
+/// Writes the end of the file and flushes it to disk. 0 on success.
+int fr_png_writer_finish(fr_png_writer *w);
+const char *fr_png_writer_error(const fr_png_writer *w);
+void fr_png_writer_close(fr_png_writer *w);
+
+/// Filter mask values, so Swift does not need libpng's macros.
+enum {
+    FR_PNG_FILTER_NONE = 0x08, FR_PNG_FILTER_SUB = 0x10, FR_PNG_FILTER_UP = 0x20,
+    FR_PNG_FILTER_AVG = 0x40, FR_PNG_FILTER_PAETH = 0x80, FR_PNG_ALL_FILTERS = 0xF8
+};
+#endif

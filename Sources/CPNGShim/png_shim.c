@@ -1,0 +1,166 @@
+#include "png_shim.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct fr_png_reader {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    char error[256];
+};
+
+struct fr_png_writer {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    char error[256];
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    char *buffer = (char *)png_get_error_ptr(png);
+    snprintf(buffer, 256, "%s", message);
+    png_longjmp(png, 1);
+}
+
+// Warnings (unknown chunks, bad ancillary CRCs) do not stop a decode; libpng has already recovered.
+static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+
+static void copy_error(char *err, size_t errlen, const char *message) {
+    if (err && errlen) snprintf(err, errlen, "%s", message);
+}
+
+fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size_t errlen) {
+    fr_png_reader *r = calloc(1, sizeof *r);
+    if (!r) { close(fd); copy_error(err, errlen, "out of memory"); return NULL; }
+    r->file = fdopen(fd, "rb");
+    if (!r->file) { close(fd); free(r); copy_error(err, errlen, "cannot open file"); return NULL; }
+    unsigned char signature[8];
+    if (fread(signature, 1, 8, r->file) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
+        copy_error(err, errlen, "not a PNG file (bad signature)");
+        fclose(r->file); free(r); return NULL;
+    }
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r->error, on_error, on_warning);
+    r->info = r->png ? png_create_info_struct(r->png) : NULL;
+    if (!r->info) { copy_error(err, errlen, "out of memory"); fr_png_reader_close(r); return NULL; }
+    if (setjmp(png_jmpbuf(r->png))) {
+        copy_error(err, errlen, r->error);
+        fr_png_reader_close(r);
+        return NULL;
+    }
+    png_init_io(r->png, r->file);
+    png_set_sig_bytes(r->png, 8);
+    png_read_info(r->png, r->info);
+
+    png_uint_32 width, height;
+    int depth, color, interlace;
+    png_get_IHDR(r->png, r->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    header->width = width;
+    header->height = height;
+    header->color_type = color;
+    header->bit_depth = depth;
+    header->interlaced = interlace != PNG_INTERLACE_NONE;
+    header->has_trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0;
+
+    // Expand to 8 or 16 bits per sample, grey/grey+alpha/RGB/RGBA; never rescale 16-bit data.
+    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(r->png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(r->png);
+    if (header->has_trns) png_set_tRNS_to_alpha(r->png);
+    if (depth == 16) png_set_swap(r->png);
+    if (header->interlaced) png_set_interlace_handling(r->png);
+    png_read_update_info(r->png, r->info);
+    header->out_channels = png_get_channels(r->png, r->info);
+    header->out_depth = png_get_bit_depth(r->png, r->info);
+    return r;
+}
+
+int fr_png_reader_rows(fr_png_reader *r, uint8_t *dst, size_t stride, uint32_t count) {
+    if (setjmp(png_jmpbuf(r->png))) return 1;
+    for (uint32_t i = 0; i < count; i++) png_read_row(r->png, dst + i * stride, NULL);
+    return 0;
+}
+
+int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride) {
+    png_uint_32 height = png_get_image_height(r->png, r->info);
+    png_bytepp rows = malloc(sizeof(png_bytep) * (height ? height : 1));
+    if (!rows) { snprintf(r->error, sizeof r->error, "out of memory"); return 1; }
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = dst + y * stride;
+    if (setjmp(png_jmpbuf(r->png))) { free(rows); return 1; }
+    png_read_image(r->png, rows);
+    free(rows);
+    return 0;
+}
+
+int fr_png_reader_finish(fr_png_reader *r) {
+    if (setjmp(png_jmpbuf(r->png))) return 1;
+    png_read_end(r->png, NULL);
+    return 0;
+}
+
+const char *fr_png_reader_error(const fr_png_reader *r) { return r->error; }
+
+void fr_png_reader_close(fr_png_reader *r) {
+    if (!r) return;
+    if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
+    if (r->file) fclose(r->file);
+    free(r);
+}
+
+fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
+                                  int level, int filters, char *err, size_t errlen) {
+    static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                       PNG_COLOR_TYPE_RGB_ALPHA};
+    if (channels < 1 || channels > 4 || (depth != 8 && depth != 16)) {
+        close(fd); copy_error(err, errlen, "unsupported output layout"); return NULL;
+    }
+    fr_png_writer *w = calloc(1, sizeof *w);
+    if (!w) { close(fd); copy_error(err, errlen, "out of memory"); return NULL; }
+    w->file = fdopen(fd, "wb");
+    if (!w->file) { close(fd); free(w); copy_error(err, errlen, "cannot open output"); return NULL; }
+    w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->error, on_error, on_warning);
+    w->info = w->png ? png_create_info_struct(w->png) : NULL;
+    if (!w->info) { copy_error(err, errlen, "out of memory"); fr_png_writer_close(w); return NULL; }
+    if (setjmp(png_jmpbuf(w->png))) {
+        copy_error(err, errlen, w->error);
+        fr_png_writer_close(w);
+        return NULL;
+    }
+    png_init_io(w->png, w->file);
+    png_set_IHDR(w->png, w->info, width, height, depth, color_types[channels], PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(w->png, level);
+    // Bigger IDAT chunks mean fewer zlib flushes and CRC passes.
+    png_set_compression_buffer_size(w->png, 1 << 17);
+    if (filters) png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(w->png, w->info);
+    if (depth == 16) png_set_swap(w->png);
+    return w;
+}
+
+int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint32_t count) {
+    if (setjmp(png_jmpbuf(w->png))) return 1;
+    for (uint32_t i = 0; i < count; i++) png_write_row(w->png, (png_const_bytep)(src + i * stride));
+    return 0;
+}
+
+int fr_png_writer_finish(fr_png_writer *w) {
+    if (setjmp(png_jmpbuf(w->png))) return 1;
+    png_write_end(w->png, NULL);
+    if (fflush(w->file) != 0 || fsync(fileno(w->file)) != 0) {
+        snprintf(w->error, sizeof w->error, "cannot write output (disk full?)");
+        return 1;
+    }
+    return 0;
+}
+
+const char *fr_png_writer_error(const fr_png_writer *w) { return w->error; }
+
+void fr_png_writer_close(fr_png_writer *w) {
+    if (!w) return;
+    if (w->png) png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
+    if (w->file) fclose(w->file);
+    free(w);
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The sRGB transfer function (IEC 61966-2-1) and the lookup tables the row converters use.
+public enum SRGB {
+    /// Encoded [0, 1] → linear [0, 1], exact formula.
+    @inlinable public static func toLinear(_ v: Double) -> Double {
+        v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+    }
+
+    /// Linear [0, 1] → encoded [0, 1], exact formula.
+    @inlinable public static func toEncoded(_ v: Double) -> Double {
+        v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+    }
+
+    /// Linear value of every 8-bit code.
+    public static let decode8: [Float] = (0..<256).map { Float(toLinear(Double($0) / 255)) }
+    /// Linear value of every 16-bit code.
+    public static let decode16: [Float] = (0..<65536).map { Float(toLinear(Double($0) / 65535)) }
+
+    /// Encoded values sampled at `encodeSteps + 1` evenly spaced linear values; read with linear interpolation.
+    /// 2^16 steps keep the interpolation error below 1e-7, so 8-bit round trips are exact and 16-bit within 1.
+    public static let encodeSteps = 65536
+    public static let encodeTable: [Float] = (0...encodeSteps).map {
+        Float(toEncoded(Double($0) / Double(encodeSteps)))
+    }
+
+    /// Linear → encoded through the table; the input is clamped to [0, 1].
+    @inlinable public static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
+        let clamped = x > 0 ? (x < 1 ? x : 1) : 0
+        let position = clamped * Float(encodeSteps)
+        let index = Int(position)
+        if index >= encodeSteps { return table[encodeSteps] }
+        let fraction = position - Float(index)
+        return table[index] + fraction * (table[index + 1] - table[index])
+    }
+}

@@ -1,0 +1,108 @@
+import CPNGShim
+import FilterCore
+import Foundation
+
+/// Streaming PNG reader: the header is read on open; rows are pulled top to bottom in strips of any height.
+/// Interlaced files are decoded whole on the first pull (Adam7 needs every pass) and then served from memory.
+public final class PNGDecoder {
+    /// Images declaring more pixels than this are refused before any pixel memory is allocated.
+    public static let defaultMaxPixels = 1 << 28
+
+    public let path: String
+    public let header: PNGHeader
+    /// Index of the next row `readRows` returns.
+    public private(set) var nextRow = 0
+
+    private var reader: OpaquePointer?
+    private var interlacedImage: PixelBuffer?
+
+    public init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw PNGError(kind: .io, path: path, message: String(cString: strerror(errno)))
+        }
+        var raw = fr_png_header()
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = fr_png_reader_open(fd, &raw, &message, message.count) else {
+            let text = String(cString: message)
+            let kind: PNGError.Kind = text.hasPrefix("not a PNG") ? .notPNG : .corrupt
+            throw PNGError(kind: kind, path: path, message: text.isEmpty ? "unreadable PNG" : text)
+        }
+        self.reader = reader
+        guard let colorType = PNGHeader.ColorType(rawValue: Int(raw.color_type)),
+              let format = PixelFormat.integer(channels: Int(raw.out_channels), depth: Int(raw.out_depth)) else {
+            fr_png_reader_close(reader)
+            self.reader = nil
+            throw PNGError(kind: .corrupt, path: path, message: "unsupported PNG layout")
+        }
+        header = PNGHeader(width: Int(raw.width), height: Int(raw.height), colorType: colorType,
+                           bitDepth: Int(raw.bit_depth), interlaced: raw.interlaced != 0,
+                           hasTransparency: raw.has_trns != 0, format: format)
+        let pixels = header.width.multipliedReportingOverflow(by: header.height)
+        if pixels.overflow || pixels.partialValue > maxPixels {
+            fr_png_reader_close(reader)
+            self.reader = nil
+            throw PNGError(kind: .tooLarge, path: path,
+                           message: "image is \(header.width)×\(header.height) pixels, over the limit of \(maxPixels)")
+        }
+    }
+
+    deinit { fr_png_reader_close(reader) }
+
+    private func failure() -> PNGError {
+        let message = reader.map { String(cString: fr_png_reader_error($0)) } ?? "reader closed"
+        return PNGError(kind: .corrupt, path: path, message: message.isEmpty ? "corrupt PNG data" : message)
+    }
+
+    /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `header.format`.
+    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        guard let reader else { throw PNGError(kind: .invalidRequest, path: path, message: "decoder is closed") }
+        guard count >= 0, nextRow + count <= header.height else {
+            throw PNGError(kind: .invalidRequest, path: path,
+                           message: "rows \(nextRow)..<\(nextRow + count) are past the image height \(header.height)")
+        }
+        if header.interlaced {
+            if interlacedImage == nil {
+                let image = PixelBuffer(width: header.width, height: header.height, format: header.format)
+                guard fr_png_reader_image(reader, image.unsafeRow(0).assumingMemoryBound(to: UInt8.self),
+                                          image.rowStride) == 0 else { throw failure() }
+                interlacedImage = image
+            }
+            let image = interlacedImage!
+            let rowBytes = header.width * header.format.bytesPerPixel
+            for i in 0..<count {
+                (destination + i * stride).copyMemory(from: image.unsafeRow(nextRow + i), byteCount: rowBytes)
+            }
+        } else if count > 0 {
+            guard fr_png_reader_rows(reader, destination.assumingMemoryBound(to: UInt8.self), stride,
+                                     UInt32(count)) == 0 else { throw failure() }
+        }
+        nextRow += count
+        if nextRow == header.height {
+            guard fr_png_reader_finish(reader) == 0 else { throw failure() }
+            interlacedImage = nil
+        }
+    }
+
+    /// Reads the next `count` rows into rows `firstRow...` of `buffer` (whose format must be `header.format`).
+    public func readRows(into buffer: PixelBuffer, at firstRow: Int = 0, count: Int) throws {
+        precondition(buffer.format == header.format && buffer.width == header.width)
+        precondition(firstRow >= 0 && firstRow + count <= buffer.height)
+        let base = try buffer.mutableHostBytes()
+        try readRows(into: base + firstRow * buffer.rowStride, stride: buffer.rowStride, count: count)
+    }
+
+    /// Decodes the remaining rows into a new buffer (the whole image when nothing was read yet).
+    public func readAll(ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
+        let buffer = PixelBuffer(width: header.width, height: header.height - nextRow, format: header.format,
+                                 ledger: ledger)
+        try readRows(into: buffer, count: buffer.height)
+        return buffer
+    }
+
+    /// Decodes a whole file.
+    public static func decode(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws -> PixelBuffer {
+        try PNGDecoder(path: path, maxPixels: maxPixels).readAll()
+    }
+}

@@ -1,0 +1,43 @@
+import CPNGShim
+
+/// How rows are compressed. The default favours speed: see BENCHMARKS.md for the measured trade-off.
+public struct PNGWriteOptions: Sendable, Equatable {
+    /// Row filters libpng may choose from (PNG filter types 0–4).
+    public enum Filter: String, CaseIterable, Sendable {
+        case none, sub, up, average, paeth
+        /// libpng tries every filter on each row and keeps the cheapest (its adaptive heuristic).
+        case all
+
+        var mask: Int32 {
+            switch self {
+            case .none: return Int32(FR_PNG_FILTER_NONE)
+            case .sub: return Int32(FR_PNG_FILTER_SUB)
+            case .up: return Int32(FR_PNG_FILTER_UP)
+            case .average: return Int32(FR_PNG_FILTER_AVG)
+            case .paeth: return Int32(FR_PNG_FILTER_PAETH)
+            case .all: return Int32(FR_PNG_ALL_FILTERS)
+            }
+        }
+    }
+
+    /// zlib level, 0 (store) to 9 (smallest).
+    public var compressionLevel: Int
+    public var filter: Filter
+
+    public init(compressionLevel: Int = PNGWriteOptions.default.compressionLevel,
+                filter: Filter = PNGWriteOptions.default.filter) {
+        precondition((0...9).contains(compressionLevel), "compression level is 0...9")
+        self.compressionLevel = compressionLevel
+        self.filter = filter
+    }
+
+    private init(level: Int, filter: Filter) {
+        compressionLevel = level
+        self.filter = filter
+    }
+
+    /// Fast default chosen from measurements on real photos (BENCHMARKS.md, "PNG encode settings").
+    public static let `default` = PNGWriteOptions(level: 2, filter: .sub)
+    /// libpng's own defaults: zlib level 6 and the adaptive filter heuristic.
+    public static let libpngDefault = PNGWriteOptions(level: 6, filter: .all)
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
+set -euo pipefail
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
