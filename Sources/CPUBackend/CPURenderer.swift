@@ -1,0 +1,113 @@
+import FilterCore
+
+/// Runs a plan on the CPU in strips of rows: sources are read as the first strips need them, and output rows are
+/// converted and handed to the sink as soon as they exist, so a chain of local filters never holds the image whole.
+public enum CPURenderer {
+    public static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
+                              format: PixelFormat, stats: RenderStats = RenderStats()) throws {
+        let output = try buildStages(plan, sources: sources, stats: stats)
+        let consumer = output.addConsumer()
+        let converter = PixelConverter(format: format, space: plan.workingSpace)
+        let width = output.width, rowBytes = width * format.bytesPerPixel
+        let strip = output.stripHeight
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var y = 0
+        while y < output.height {
+            let rows = y..<min(output.height, y + strip)
+            try output.ensure(rows, consumer: consumer)
+            let began = monotonicSeconds()
+            let view = output.view(rows)
+            WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / width)) { chunk in
+                for row in chunk {
+                    converter.encode(view.row(row), into: scratch + (row - rows.lowerBound) * rowBytes, width: width)
+                }
+            }
+            try sink.writeRows(scratch, stride: rowBytes, count: rows.count)
+            stats.encodeSeconds += monotonicSeconds() - began
+            y = rows.upperBound
+        }
+        output.finish(consumer: consumer)
+    }
+
+    /// Renders into a new host buffer of `format`.
+    public static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
+                              stats: RenderStats = RenderStats()) throws -> PixelBuffer {
+        let node = plan.nodes[plan.output]
+        let buffer = PixelBuffer(width: node.width, height: node.height, format: format)
+        try render(plan, sources: sources, to: BufferRowSink(buffer), format: format, stats: stats)
+        return buffer
+    }
+
+    static func buildStages(_ plan: Plan, sources: [String: ImageRowSource], stats: RenderStats) throws -> Stage {
+        var stages = [Int: Stage]()
+        func stage(_ index: Int) throws -> Stage {
+            if let existing = stages[index] { return existing }
+            let node = plan.nodes[index]
+            let inputs = try node.inputs.map(stage)
+            let made = try makeStage(node, inputs: inputs, inputNodes: node.inputs.map { plan.nodes[$0] },
+                                     plan: plan, sources: sources, stats: stats)
+            stages[index] = made
+            return made
+        }
+        return try stage(plan.output)
+    }
+
+    private static func makeStage(_ node: Plan.Node, inputs: [Stage], inputNodes: [Plan.Node], plan: Plan,
+                                  sources: [String: ImageRowSource], stats: RenderStats) throws -> Stage {
+        func connected(_ stage: Stage, _ inputs: [Stage]) -> Stage {
+            for input in inputs { stage.connect(input) }
+            return stage
+        }
+        switch node.primitive {
+        case .source(let name):
+            guard let source = sources[name] else { throw PlanError("no image given for input \"\(name)\"") }
+            return SourceStage(source: source, space: plan.workingSpace, origin: name, stats: stats)
+        case .point(let ops):
+            return connected(PointStage(ops, node: node, stats: stats), inputs)
+        case let .separableConvolution(horizontal, vertical):
+            let h = connected(HorizontalConvolutionStage(taps: horizontal, node: node, stats: stats), inputs)
+            return connected(VerticalConvolutionStage(taps: vertical, node: node, stats: stats), [h])
+        case .boxBlur(let radius):
+            let h = connected(HorizontalBoxStage(radius: radius, node: node, stats: stats), inputs)
+            return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
+        case let .convolve(kernel, size, bias):
+            return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, node: node, stats: stats), inputs)
+        case let .unsharpCombine(amount, threshold):
+            return connected(UnsharpCombineStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)
+        case .sharpenLuminance(let amount):
+            return connected(SharpenLuminanceStage(amount: amount, node: node, stats: stats), inputs)
+        case .sobel:
+            return connected(SobelStage(width: node.width, height: node.height, origin: node.origin, op: node.op,
+                                        stats: stats), inputs)
+        case .median(let radius):
+            return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
+        case let .resample(axis, kernel):
+            let stage: Stage = axis == .horizontal
+                ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, node: node, stats: stats)
+                : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, node: node, stats: stats)
+            return connected(stage, inputs)
+        case let .crop(x, y):
+            return connected(CropStage(x: x, y: y, node: node, stats: stats), inputs)
+        case .flip(let horizontal):
+            let stage: Stage = horizontal
+                ? FlipHorizontalStage(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+                : ReorientStage(.flipVertical, input: inputNodes[0], node: node, stats: stats)
+            return connected(stage, inputs)
+        case .rotate(let turns):
+            let mapping: ReorientStage.Mapping = turns == 1 ? .rotate90 : (turns == 2 ? .rotate180 : .rotate270)
+            return connected(ReorientStage(mapping, input: inputNodes[0], node: node, stats: stats), inputs)
+        case .transpose:
+            return connected(ReorientStage(.transpose, input: inputNodes[0], node: node, stats: stats), inputs)
+        case let .pad(top, left, color):
+            return connected(PadStage(top: top, left: left, fill: color.working(plan.workingSpace), input: inputNodes[0],
+                                      node: node, stats: stats), inputs)
+        case let .blend(mode, opacity):
+            return connected(BlendStage(mode: mode, opacity: opacity, source: inputNodes[0], node: node, stats: stats), inputs)
+        case .blendWithMask:
+            return connected(BlendWithMaskStage(foreground: inputNodes[0], mask: inputNodes[2], node: node, stats: stats), inputs)
+        case .generate(let generator):
+            return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
+        }
+    }
+}

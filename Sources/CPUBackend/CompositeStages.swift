@@ -1,0 +1,185 @@
+import FilterCore
+
+/// Unsharp mask's final step: inputs (original, blurred).
+final class UnsharpCombineStage: Stage {
+    let amount: Float, threshold: Float
+
+    init(amount: Float, threshold: Float, node: Plan.Node, stats: RenderStats) {
+        self.amount = amount
+        self.threshold = threshold
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let original = inputs[0], blurred = inputs[1], width = width, amount = amount, threshold = threshold
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let a = original.pixels(y), b = blurred.pixels(y)
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    var d = a[x] - b[x]
+                    d[3] = 0
+                    if threshold > 0 {
+                        let magnitude = d.replacing(with: -d, where: d .< 0)
+                        d = d.replacing(with: 0, where: magnitude .< threshold)
+                    }
+                    out[x] = a[x] + d * amount
+                }
+            }
+        }
+    }
+}
+
+/// A blend function B(Cb, Cs) of straight colours, chosen at compile time so the pixel loop is specialised.
+protocol BlendFunction {
+    static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float>
+}
+
+enum Blend {
+    enum Normal: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cs } }
+    enum Multiply: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb * cs } }
+    enum Screen: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - cb * cs } }
+    enum Overlay: BlendFunction {
+        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { HardLight.apply(cs, cb) }
+    }
+    enum Darken: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(cb, cs) } }
+    enum Lighten: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(cb, cs) } }
+    enum Difference: BlendFunction {
+        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { let d = cb - cs; return d.replacing(with: -d, where: d .< 0) }
+    }
+    enum Exclusion: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - 2 * cb * cs } }
+    enum Add: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(cb + cs, SIMD4(repeating: 1)) } }
+    enum Subtract: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(cb - cs, SIMD4(repeating: 0)) } }
+    enum HardLight: BlendFunction {
+        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
+            let multiply = cb * 2 * cs
+            let screen = Screen.apply(cb, 2 * cs - 1)
+            return multiply.replacing(with: screen, where: cs .> 0.5)
+        }
+    }
+    enum SoftLight: BlendFunction {
+        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
+            var out = SIMD4<Float>()
+            for c in 0..<4 {
+                let b = cb[c], s = cs[c]
+                if s <= 0.5 {
+                    out[c] = b - (1 - 2 * s) * b * (1 - b)
+                } else {
+                    let d = b <= 0.25 ? ((16 * b - 12) * b + 4) * b : b.squareRoot()
+                    out[c] = b + (2 * s - 1) * (d - b)
+                }
+            }
+            return out
+        }
+    }
+}
+
+/// Separable blend of a source onto a backdrop (W3C Compositing, premultiplied). The source may be smaller than the
+/// backdrop: it is transparent outside its bounds.
+final class BlendStage: Stage {
+    let mode: BlendMode, opacity: Float, sourceWidth: Int, sourceHeight: Int
+
+    init(mode: BlendMode, opacity: Float, source: Plan.Node, node: Plan.Node, stats: RenderStats) {
+        self.mode = mode
+        self.opacity = opacity
+        sourceWidth = source.width
+        sourceHeight = source.height
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        guard input == 0 else { return rows }
+        let lo = min(rows.lowerBound, sourceHeight - 1)
+        return lo..<max(lo + 1, min(rows.upperBound, sourceHeight))
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        switch mode {
+        case .normal: run(Blend.Normal.self, rows, inputs, output)
+        case .multiply: run(Blend.Multiply.self, rows, inputs, output)
+        case .screen: run(Blend.Screen.self, rows, inputs, output)
+        case .overlay: run(Blend.Overlay.self, rows, inputs, output)
+        case .softLight: run(Blend.SoftLight.self, rows, inputs, output)
+        case .hardLight: run(Blend.HardLight.self, rows, inputs, output)
+        case .darken: run(Blend.Darken.self, rows, inputs, output)
+        case .lighten: run(Blend.Lighten.self, rows, inputs, output)
+        case .difference: run(Blend.Difference.self, rows, inputs, output)
+        case .exclusion: run(Blend.Exclusion.self, rows, inputs, output)
+        case .add: run(Blend.Add.self, rows, inputs, output)
+        case .subtract: run(Blend.Subtract.self, rows, inputs, output)
+        }
+    }
+
+    private func run<F: BlendFunction>(_ f: F.Type, _ rows: Range<Int>, _ inputs: [RowView],
+                                       _ output: UnsafeMutablePointer<Float>) {
+        let source = inputs[0], backdrop = inputs[1], width = width, opacity = opacity
+        let sw = sourceWidth, sh = sourceHeight
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let b = backdrop.pixels(y)
+                let s: UnsafeMutablePointer<SIMD4<Float>>? = y < sh ? source.pixels(y) : nil
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    let backdropPixel = b[x]
+                    guard let s, x < sw else { out[x] = backdropPixel; continue }
+                    let sourcePixel = s[x] * opacity
+                    out[x] = composite(F.self, sourcePixel, backdropPixel)
+                }
+            }
+        }
+    }
+}
+
+/// co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs); αo = αs + αb(1 − αs). Inputs and output premultiplied.
+@inline(__always)
+func composite<F: BlendFunction>(_ f: F.Type, _ s: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    let aS = s[3], aB = b[3]
+    let straightS = aS > 0 ? s / aS : SIMD4<Float>()
+    let straightB = aB > 0 ? b / aB : SIMD4<Float>()
+    var out = s * (1 - aB) + b * (1 - aS) + F.apply(straightB, straightS) * (aS * aB)
+    out[3] = aS + aB * (1 - aS)
+    return out
+}
+
+/// mix(background, foreground, m) with m = luminance × alpha of the (straight) mask.
+final class BlendWithMaskStage: Stage {
+    let foregroundSize: (Int, Int), maskSize: (Int, Int)
+
+    init(foreground: Plan.Node, mask: Plan.Node, node: Plan.Node, stats: RenderStats) {
+        foregroundSize = (foreground.width, foreground.height)
+        maskSize = (mask.width, mask.height)
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        let h = input == 0 ? foregroundSize.1 : (input == 2 ? maskSize.1 : height)
+        let lo = min(rows.lowerBound, h - 1)
+        return lo..<max(lo + 1, min(rows.upperBound, h))
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let width = width, fg = foregroundSize, mk = maskSize
+        let foreground = inputs[0], background = inputs[1], mask = inputs[2]
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let b = background.pixels(y)
+                let f: UnsafeMutablePointer<SIMD4<Float>>? = y < fg.1 ? foreground.pixels(y) : nil
+                let m: UnsafeMutablePointer<SIMD4<Float>>? = y < mk.1 ? mask.pixels(y) : nil
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    let fv = (f != nil && x < fg.0) ? f![x] : SIMD4<Float>()
+                    var weight: Float = 0
+                    if let m, x < mk.0 {
+                        // Premultiplied luminance = luminance of straight colour × alpha.
+                        weight = luminance(m[x])
+                        weight = weight > 0 ? (weight < 1 ? weight : 1) : 0
+                    }
+                    out[x] = b[x] + (fv - b[x]) * weight
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import FilterCore
+
+/// Horizontal pass of a separable convolution (odd, centred taps; edges clamp).
+final class HorizontalConvolutionStage: Stage {
+    let taps: [Float]
+
+    init(taps: [Float], node: Plan.Node, stats: RenderStats) {
+        self.taps = taps
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, taps = taps, radius = taps.count / 2
+        parallelRows(rows) { chunk in
+            // The row with `radius` edge pixels repeated on each side, so the inner loop has no branches.
+            let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * radius)
+            defer { padded.deallocate() }
+            taps.withUnsafeBufferPointer { k in
+                for y in chunk {
+                    let src = input.pixels(y)
+                    padded.update(repeating: src[0], count: radius)
+                    (padded + radius).update(from: src, count: width)
+                    (padded + radius + width).update(repeating: src[width - 1], count: radius)
+                    let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                        .assumingMemoryBound(to: SIMD4<Float>.self)
+                    for x in 0..<width {
+                        var sum = SIMD4<Float>()
+                        let window = padded + x
+                        for t in 0..<k.count { sum += window[t] * k[t] }
+                        out[x] = sum
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Vertical pass of a separable convolution: each output row is a weighted sum of whole input rows, which the
+/// compiler vectorises across the row.
+final class VerticalConvolutionStage: Stage {
+    let taps: [Float]
+
+    init(taps: [Float], node: Plan.Node, stats: RenderStats) {
+        self.taps = taps
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound - taps.count / 2)..<(rows.upperBound + taps.count / 2)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], n = width * 4, taps = taps, radius = taps.count / 2
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let out = output + (y - rows.lowerBound) * n
+                out.update(repeating: 0, count: n)
+                for (t, weight) in taps.enumerated() {
+                    let src = input.row(y + t - radius)
+                    for i in 0..<n { out[i] += weight * src[i] }
+                }
+            }
+        }
+    }
+}
+
+/// Box mean along rows with a running sum.
+final class HorizontalBoxStage: Stage {
+    let radius: Int
+
+    init(radius: Int, node: Plan.Node, stats: RenderStats) {
+        self.radius = radius
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, r = radius
+        let scale = 1 / Float(2 * r + 1)
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let src = input.pixels(y)
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                @inline(__always) func at(_ x: Int) -> SIMD4<Float> { src[x < 0 ? 0 : (x >= width ? width - 1 : x)] }
+                var sum = SIMD4<Float>()
+                for x in -r...r { sum += at(x) }
+                for x in 0..<width {
+                    out[x] = sum * scale
+                    sum += at(x + r + 1) - at(x - r)
+                }
+            }
+        }
+    }
+}
+
+/// Box mean down columns with a running sum per chunk of rows.
+final class VerticalBoxStage: Stage {
+    let radius: Int
+
+    init(radius: Int, node: Plan.Node, stats: RenderStats) {
+        self.radius = radius
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound - radius)..<(rows.upperBound + radius)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], n = width * 4, r = radius
+        let scale = 1 / Float(2 * r + 1)
+        parallelRows(rows) { chunk in
+            let sum = UnsafeMutablePointer<Float>.allocate(capacity: n)
+            defer { sum.deallocate() }
+            sum.update(repeating: 0, count: n)
+            for t in (chunk.lowerBound - r)...(chunk.lowerBound + r) {
+                let src = input.row(t)
+                for i in 0..<n { sum[i] += src[i] }
+            }
+            for y in chunk {
+                let out = output + (y - rows.lowerBound) * n
+                for i in 0..<n { out[i] = sum[i] * scale }
+                let add = input.row(y + r + 1), remove = input.row(y - r)
+                for i in 0..<n { sum[i] += add[i] - remove[i] }
+            }
+        }
+    }
+}
+
+/// Any odd square kernel on premultiplied RGB (alpha passes through), plus bias.
+final class ConvolveStage: Stage {
+    let kernel: [Float]
+    let size: Int
+    let bias: Float
+
+    init(kernel: [Float], size: Int, bias: Float, node: Plan.Node, stats: RenderStats) {
+        self.kernel = kernel
+        self.size = size
+        self.bias = bias
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound - size / 2)..<(rows.upperBound + size / 2)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, kernel = kernel, size = size, r = size / 2
+        let biasVector = SIMD4<Float>(bias, bias, bias, 0)
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                let centre = input.pixels(y)
+                for x in 0..<width { out[x] = biasVector }
+                for j in 0..<size {
+                    let src = input.pixels(y + j - r)
+                    for i in 0..<size {
+                        let k = kernel[j * size + i]
+                        if k == 0 { continue }
+                        let dx = i - r
+                        for x in 0..<width {
+                            let sx = x + dx
+                            out[x] += src[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)] * k
+                        }
+                    }
+                }
+                for x in 0..<width { out[x][3] = centre[x][3] }
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import FilterCore
+
+@inline(__always) func luminance(_ v: SIMD4<Float>) -> Float {
+    0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+}
+
+/// Sharpens luminance: RGB += amount·(Y − [1 2 1]ᵀ[1 2 1]/16 ∗ Y).
+final class SharpenLuminanceStage: Stage {
+    let amount: Float
+
+    init(amount: Float, node: Plan.Node, stats: RenderStats) {
+        self.amount = amount
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound - 1)..<(rows.upperBound + 1) }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, amount = amount
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let above = input.pixels(y - 1), centre = input.pixels(y), below = input.pixels(y + 1)
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                @inline(__always) func column(_ x: Int) -> Float {
+                    let c = x < 0 ? 0 : (x >= width ? width - 1 : x)
+                    return luminance(above[c]) + 2 * luminance(centre[c]) + luminance(below[c])
+                }
+                var left = column(-1), middle = column(0)
+                for x in 0..<width {
+                    let right = column(x + 1)
+                    let blurred = (left + 2 * middle + right) / 16
+                    let delta = amount * (luminance(centre[x]) - blurred)
+                    out[x] = centre[x] + SIMD4(delta, delta, delta, 0)
+                    left = middle
+                    middle = right
+                }
+            }
+        }
+    }
+}
+
+/// Gradient magnitude of luminance with 3×3 Sobel kernels, divided by 4; opaque output.
+final class SobelStage: Stage {
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound - 1)..<(rows.upperBound + 1) }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let a = input.pixels(y - 1), b = input.pixels(y), c = input.pixels(y + 1)
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                @inline(__always) func at(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ x: Int) -> Float {
+                    luminance(row[x < 0 ? 0 : (x >= width ? width - 1 : x)])
+                }
+                for x in 0..<width {
+                    let gx = (at(a, x + 1) + 2 * at(b, x + 1) + at(c, x + 1)) - (at(a, x - 1) + 2 * at(b, x - 1) + at(c, x - 1))
+                    let gy = (at(c, x - 1) + 2 * at(c, x) + at(c, x + 1)) - (at(a, x - 1) + 2 * at(a, x) + at(a, x + 1))
+                    let m = (gx * gx + gy * gy).squareRoot() / 4
+                    out[x] = SIMD4(m, m, m, 1)
+                }
+            }
+        }
+    }
+}
+
+/// Per-channel median of the (2r+1)² window.
+final class MedianStage: Stage {
+    let radius: Int
+
+    init(radius: Int, node: Plan.Node, stats: RenderStats) {
+        self.radius = radius
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound - radius)..<(rows.upperBound + radius)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, r = radius
+        let count = (2 * r + 1) * (2 * r + 1)
+        parallelRows(rows) { chunk in
+            let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            defer { window.deallocate(); values.deallocate() }
+            for y in chunk {
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    var n = 0
+                    for dy in -r...r {
+                        let row = input.pixels(y + dy)
+                        for dx in -r...r {
+                            let sx = x + dx
+                            window[n] = row[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)]
+                            n += 1
+                        }
+                    }
+                    var result = SIMD4<Float>()
+                    for c in 0..<4 {
+                        for i in 0..<count { values[i] = window[i][c] }
+                        // Insertion sort: at most 49 values.
+                        for i in 1..<count {
+                            let v = values[i]
+                            var j = i - 1
+                            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
+                            values[j + 1] = v
+                        }
+                        result[c] = values[count / 2]
+                    }
+                    out[x] = result
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import FilterCore
+
+/// Reads rows from a streaming source and converts them to working values, strip by strip.
+final class SourceStage: Stage {
+    let source: ImageRowSource
+    let converter: PixelConverter
+    private var scratch: UnsafeMutableRawPointer
+    private var scratchRows = 0
+    private let rowBytes: Int
+
+    init(source: ImageRowSource, space: WorkingSpace, origin: String, stats: RenderStats) {
+        self.source = source
+        converter = PixelConverter(format: source.format, space: space)
+        rowBytes = source.width * source.format.bytesPerPixel
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        super.init(width: source.width, height: source.height, origin: origin, op: "source", stats: stats)
+    }
+
+    deinit { scratch.deallocate() }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let began = monotonicSeconds()
+        if rows.count > scratchRows {
+            scratch.deallocate()
+            scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
+            scratchRows = rows.count
+        }
+        while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
+            try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
+        }
+        precondition(source.nextRow == rows.lowerBound, "sources are read top to bottom once")
+        try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
+        let scratch = scratch, converter = converter, width = width, rowBytes = rowBytes
+        parallelRows(0..<rows.count) { chunk in
+            for i in chunk {
+                converter.decode(scratch + i * rowBytes, into: output + i * width * 4, width: width)
+            }
+        }
+        stats.decodeSeconds += monotonicSeconds() - began
+    }
+}
+
+/// Fills rows from a generator.
+final class GeneratorStage: Stage {
+    let generator: Generator
+    let space: WorkingSpace
+
+    init(_ generator: Generator, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
+        self.generator = generator
+        self.space = space
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let width = width, height = height, generator = generator, space = space
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                GeneratorKernel.fill(out, y: y, width: width, height: height, generator, space)
+            }
+        }
+    }
+}
+
+/// Pixel values of the generators (shared by every CPU caller).
+enum GeneratorKernel {
+    static func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int,
+                     _ generator: Generator, _ space: WorkingSpace) {
+        switch generator {
+        case .solid(let c):
+            out.update(repeating: c.working(space), count: width)
+        case let .linear(x0, y0, x1, y1, from, to):
+            let a = from.working(space), b = to.working(space)
+            let dx = (x1 - x0) * Float(width), dy = (y1 - y0) * Float(height)
+            let length2 = dx * dx + dy * dy
+            let py = Float(y) + 0.5 - y0 * Float(height)
+            for x in 0..<width {
+                let px = Float(x) + 0.5 - x0 * Float(width)
+                var t = length2 > 0 ? (px * dx + py * dy) / length2 : 0
+                t = t > 0 ? (t < 1 ? t : 1) : 0
+                out[x] = a + (b - a) * t
+            }
+        case let .radial(cx, cy, radius, from, to):
+            let a = from.working(space), b = to.working(space)
+            let half = (Float(width * width + height * height)).squareRoot() / 2
+            let py = Float(y) + 0.5 - cy * Float(height)
+            for x in 0..<width {
+                let px = Float(x) + 0.5 - cx * Float(width)
+                var t = (px * px + py * py).squareRoot() / (radius * half)
+                t = t < 1 ? t : 1
+                out[x] = a + (b - a) * t
+            }
+        case let .checkerboard(size, first, second):
+            let a = first.working(space), b = second.working(space)
+            let rowParity = (y / size) & 1
+            for x in 0..<width { out[x] = ((x / size) & 1) == rowParity ? a : b }
+        }
+    }
+}

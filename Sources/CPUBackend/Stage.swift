@@ -1,0 +1,81 @@
+import FilterCore
+
+/// One node of a CPU render. Consumers pull rows top to bottom; the stage computes strips on demand, keeps the
+/// rows its slowest consumer may still ask for, and frees everything once no consumer needs more.
+class Stage {
+    let width: Int
+    let height: Int
+    let origin: String
+    let op: String
+    var inputs: [(stage: Stage, consumer: Int)] = []
+    /// Compute every row at the first request (for stages whose inputs are needed whole).
+    var wholeImage = false
+    var stripHeight: Int
+    private var positions: [Int] = []
+    private let cache: RowCache
+    let stats: RenderStats
+
+    init(width: Int, height: Int, origin: String, op: String, stats: RenderStats) {
+        self.width = width
+        self.height = height
+        self.origin = origin
+        self.op = op
+        self.stats = stats
+        cache = RowCache(width: width, stats: stats)
+        // Strips of about 1 MiB of floats keep each step's rows in cache while leaving work for every core.
+        stripHeight = max(8, min(256, (1 << 20) / max(1, width * 16)))
+    }
+
+    func connect(_ input: Stage) {
+        inputs.append((input, input.addConsumer()))
+    }
+
+    func addConsumer() -> Int {
+        positions.append(0)
+        return positions.count - 1
+    }
+
+    /// Input rows needed for output rows `rows`; the default is the same rows.
+    func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { rows }
+
+    /// Writes output rows `rows` into `output` (rows contiguous, `width × 4` floats each).
+    func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        fatalError("compute not implemented for \(op)")
+    }
+
+    /// Makes rows `rows` available to `consumer`, which promises never to ask for rows above `rows.lowerBound`.
+    final func ensure(_ rows: Range<Int>, consumer: Int) throws {
+        positions[consumer] = rows.lowerBound
+        cache.trim(below: positions.min()!)
+        guard rows.upperBound > cache.end else { return }
+        if cache.count == 0 && cache.first < rows.lowerBound { cache.trim(below: rows.lowerBound) }
+        let start = cache.end
+        let stop = wholeImage ? height : min(height, max(rows.upperBound, start + stripHeight))
+        let needed = inputs.enumerated().map { i, input in
+            let r = inputRows(for: start..<stop, input: i)
+            return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
+        }
+        for (i, input) in inputs.enumerated() { try input.stage.ensure(needed[i], consumer: input.consumer) }
+        let views = inputs.enumerated().map { i, input in input.stage.view(needed[i]) }
+        let output = cache.append(stop - start)
+        let began = monotonicSeconds()
+        try compute(start..<stop, inputs: views, into: output)
+        stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began)
+        if stop == height {
+            for input in inputs { input.stage.finish(consumer: input.consumer) }
+        }
+    }
+
+    final func view(_ rows: Range<Int>) -> RowView { cache.view(rows) }
+
+    /// The consumer is done: once all are, the rows are freed.
+    final func finish(consumer: Int) {
+        positions[consumer] = Int.max
+        if positions.allSatisfy({ $0 == Int.max }) { cache.release() }
+    }
+
+    /// Runs `body` over disjoint row chunks of `rows` on the worker pool.
+    final func parallelRows(_ rows: Range<Int>, _ body: (Range<Int>) -> Void) {
+        WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / max(1, width)), body)
+    }
+}

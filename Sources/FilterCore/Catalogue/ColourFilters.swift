@@ -1,0 +1,169 @@
+import Foundation
+
+/// Per-pixel colour filters. All act on straight (unpremultiplied) colour in the working space.
+enum ColourFilters {
+    static let exposure = FilterSpec(
+        .exposure, .colour, "Scales light by a power of two, as a camera's exposure does.",
+        formula: "RGB ↦ RGB·2^ev",
+        params: [.number("ev", -10...10, default: 0, "Exposure change in stops")]
+    ) { b, p, i in
+        let g = Float(pow(2, p.number("ev")))
+        return b.point(.matrix(.rgb([[g, 0, 0], [0, g, 0], [0, 0, g]])), on: i[0])
+    }
+
+    static let colorControls = FilterSpec(
+        .colorControls, .colour, "Brightness, contrast and saturation.",
+        formula: "RGB ↦ contrast·(mix(Y, RGB, saturation) − ½) + ½ + brightness; Y = Rec. 709 luminance",
+        params: [
+            .number("brightness", -1...1, default: 0, "Added to every channel"),
+            .number("contrast", 0...4, default: 1, "Scale about mid-grey (½)"),
+            .number("saturation", 0...4, default: 1, "0 grey, 1 unchanged, above 1 more colourful"),
+        ]
+    ) { b, p, i in
+        let s = p.float("saturation"), c = p.float("contrast")
+        let l = ColorMatrix.luma
+        let rows: [[Float]] = (0..<3).map { r in
+            (0..<3).map { k in c * ((1 - s) * l[k] + (r == k ? s : 0)) }
+        }
+        return b.point(.matrix(.rgb(rows, offset: 0.5 * (1 - c) + p.float("brightness"))), on: i[0])
+    }
+
+    static let gamma = FilterSpec(
+        .gamma, .colour, "Raises each colour channel to a power.",
+        formula: "RGB ↦ sign(v)·|v|^power",
+        params: [.number("power", 0.01...10, default: 1, "Exponent; below 1 brightens, above 1 darkens")]
+    ) { b, p, i in b.point(.gamma(p.float("power")), on: i[0]) }
+
+    static let hueRotate = FilterSpec(
+        .hueRotate, .colour, "Rotates hues around the grey axis, keeping luminance.",
+        formula: "RGB ↦ M(θ)·RGB with the luminance-preserving hue matrix of the Filter Effects spec",
+        params: [.number("degrees", -360...360, default: 0, "Rotation angle")]
+    ) { b, p, i in
+        let t = p.number("degrees") * .pi / 180
+        let c = Float(cos(t)), s = Float(sin(t))
+        let rows: [[Float]] = [
+            [0.213 + c * 0.787 - s * 0.213, 0.715 - c * 0.715 - s * 0.715, 0.072 - c * 0.072 + s * 0.928],
+            [0.213 - c * 0.213 + s * 0.143, 0.715 + c * 0.285 + s * 0.140, 0.072 - c * 0.072 - s * 0.283],
+            [0.213 - c * 0.213 - s * 0.787, 0.715 - c * 0.715 + s * 0.715, 0.072 + c * 0.928 + s * 0.072],
+        ]
+        return b.point(.matrix(.rgb(rows)), on: i[0])
+    }
+
+    static let vibrance = FilterSpec(
+        .vibrance, .colour, "Raises saturation most where colours are muted.",
+        formula: "k = 1 + amount·(1 − clamp(max − min)); RGB ↦ Y + (RGB − Y)·k",
+        params: [.number("amount", -1...1, default: 0, "Strength; negative mutes")]
+    ) { b, p, i in b.point(.vibrance(p.float("amount")), on: i[0]) }
+
+    static let temperatureTint = FilterSpec(
+        .temperatureTint, .colour, "Warms or cools (red against blue) and tints (green against magenta).",
+        formula: "R ↦ R·(1 + 0.3t), B ↦ B·(1 − 0.3t), G ↦ G·(1 − 0.3u); t = temperature/100, u = tint/100",
+        params: [
+            .number("temperature", -100...100, default: 0, "Positive warms, negative cools"),
+            .number("tint", -100...100, default: 0, "Positive towards magenta, negative towards green"),
+        ]
+    ) { b, p, i in
+        let t = p.float("temperature") / 100, u = p.float("tint") / 100
+        return b.point(.matrix(.rgb([[1 + 0.3 * t, 0, 0], [0, 1 - 0.3 * u, 0], [0, 0, 1 - 0.3 * t]])), on: i[0])
+    }
+
+    static let colorMatrix = FilterSpec(
+        .colorMatrix, .colour, "Any affine colour transform: 4 rows (R, G, B, A) of 4 coefficients and an offset.",
+        formula: "out_r = Σ_c m[r][c]·in_c + m[r][4] on straight RGBA",
+        params: [ParamSpec("matrix", .numbers(counts: [20], range: -100...100),
+                           default: .numbers([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0]),
+                           "20 numbers, row by row")]
+    ) { b, p, i in b.point(.matrix(ColorMatrix(recipe: p.numbers("matrix"))), on: i[0]) }
+
+    static let levels = FilterSpec(
+        .levels, .colour, "Input and output black and white points with a midtone gamma.",
+        formula: "RGB ↦ outBlack + (outWhite − outBlack)·clamp((v − inBlack)/(inWhite − inBlack), 0, 1)^(1/gamma)",
+        params: [
+            .number("inBlack", 0...1, default: 0, "Input value mapped to outBlack"),
+            .number("inWhite", 0...1, default: 1, "Input value mapped to outWhite"),
+            .number("gamma", 0.01...10, default: 1, "Midtone gamma; above 1 brightens"),
+            .number("outBlack", 0...1, default: 0, "Darkest output"),
+            .number("outWhite", 0...1, default: 1, "Brightest output"),
+        ],
+        check: { p in p.number("inWhite") > p.number("inBlack") ? [] : ["inWhite must be greater than inBlack"] }
+    ) { b, p, i in
+        b.point(.levels(inBlack: p.float("inBlack"), inWhite: p.float("inWhite"), gamma: p.float("gamma"),
+                        outBlack: p.float("outBlack"), outWhite: p.float("outWhite")), on: i[0])
+    }
+
+    static let curves = FilterSpec(
+        .curves, .colour, "Tone curves through control points (monotone cubic), master and per channel.",
+        formula: "RGB ↦ master(channel_c(v)); curves are Fritsch–Carlson monotone cubics, flat outside their points",
+        params: [
+            ParamSpec("points", .points(minCount: 2), default: .points([[0, 0], [1, 1]]), "Master curve"),
+            ParamSpec("red", .points(minCount: 0), default: .points([]), "Red curve (empty: identity)"),
+            ParamSpec("green", .points(minCount: 0), default: .points([]), "Green curve (empty: identity)"),
+            ParamSpec("blue", .points(minCount: 0), default: .points([]), "Blue curve (empty: identity)"),
+        ],
+        check: { p in
+            ["red", "green", "blue"].compactMap { p.points($0).count == 1 ? "\($0) needs 0 or at least 2 points" : nil }
+        }
+    ) { b, p, i in
+        func curve(_ name: String) -> ToneCurve? {
+            let points = p.points(name)
+            let curve = points.count >= 2 ? ToneCurve(points: points) : nil
+            return curve?.isIdentity == true ? nil : curve
+        }
+        return b.point(.curves(master: curve("points"), red: curve("red"), green: curve("green"),
+                               blue: curve("blue")), on: i[0])
+    }
+
+    static let invert = FilterSpec(
+        .invert, .colour, "Negative image.", formula: "RGB ↦ 1 − RGB"
+    ) { b, _, i in
+        b.point(.matrix(.rgb([[-1, 0, 0], [0, -1, 0], [0, 0, -1]], offset: 1)), on: i[0])
+    }
+
+    static let grayscale = FilterSpec(
+        .grayscale, .colour, "Luminance only.", formula: "RGB ↦ Y = 0.2126R + 0.7152G + 0.0722B"
+    ) { b, _, i in
+        let l = ColorMatrix.luma
+        let row: [Float] = [l[0], l[1], l[2]]
+        return b.point(.matrix(.rgb([row, row, row])), on: i[0])
+    }
+
+    static let sepiaMatrix: [[Float]] = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
+
+    static let sepia = FilterSpec(
+        .sepia, .colour, "Warm brown monochrome.",
+        formula: "RGB ↦ mix(RGB, S·RGB, intensity), S the classic sepia matrix",
+        params: [.number("intensity", 0...1, default: 1, "0 unchanged, 1 full sepia")]
+    ) { b, p, i in
+        let t = p.float("intensity")
+        let rows: [[Float]] = (0..<3).map { r in (0..<3).map { c in t * sepiaMatrix[r][c] + (r == c ? 1 - t : 0) } }
+        return b.point(.matrix(.rgb(rows)), on: i[0])
+    }
+
+    static let threshold = FilterSpec(
+        .threshold, .colour, "Black and white by luminance.", formula: "RGB ↦ Y ≥ level ? 1 : 0",
+        params: [.number("level", 0...1, default: 0.5, "Luminance at which white starts")]
+    ) { b, p, i in b.point(.threshold(p.float("level")), on: i[0]) }
+
+    static let posterize = FilterSpec(
+        .posterize, .colour, "Reduces each channel to a few levels.",
+        formula: "v ↦ round(clamp(v, 0, 1)·(levels − 1))/(levels − 1)",
+        params: [.integer("levels", 2...256, default: 4, "Levels per channel")]
+    ) { b, p, i in b.point(.posterize(p.float("levels")), on: i[0]) }
+
+    static let opacity = FilterSpec(
+        .opacity, .colour, "Makes the image more transparent.", formula: "A ↦ A·amount",
+        params: [.number("amount", 0...1, default: 1, "Alpha multiplier")]
+    ) { b, p, i in
+        let a = p.float("amount")
+        return b.point(.matrix(ColorMatrix(rows: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, a]])), on: i[0])
+    }
+
+    static let vignette = FilterSpec(
+        .vignette, .colour, "Darkens towards the corners.",
+        formula: "RGB ↦ RGB·(1 − intensity·min(d/radius, 1)²), d = distance of the pixel centre from the image centre / half-diagonal",
+        params: [
+            .number("radius", 0.01...2, default: 1, "Distance (in half-diagonals) of full darkening"),
+            .number("intensity", 0...1, default: 0.5, "Darkening at and beyond the radius"),
+        ]
+    ) { b, p, i in b.point(.vignette(radius: p.float("radius"), intensity: p.float("intensity")), on: i[0]) }
+}

@@ -1,0 +1,55 @@
+/// Every filter of the catalogue, by the name recipes use. Backends switch over the primitives these lower to.
+public enum FilterID: String, CaseIterable, Sendable {
+    // Colour, per pixel
+    case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
+    case invert, grayscale, sepia, threshold, posterize, opacity, vignette
+    // Neighbourhood
+    case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
+    // Geometry
+    case resize, crop, flip, rotate, transpose, pad
+    // Compositing
+    case blend, blendWithMask, over
+    // Generators
+    case solidColor, linearGradient, radialGradient, checkerboard
+
+    public var spec: FilterSpec {
+        switch self {
+        case .exposure: return ColourFilters.exposure
+        case .colorControls: return ColourFilters.colorControls
+        case .gamma: return ColourFilters.gamma
+        case .hueRotate: return ColourFilters.hueRotate
+        case .vibrance: return ColourFilters.vibrance
+        case .temperatureTint: return ColourFilters.temperatureTint
+        case .colorMatrix: return ColourFilters.colorMatrix
+        case .levels: return ColourFilters.levels
+        case .curves: return ColourFilters.curves
+        case .invert: return ColourFilters.invert
+        case .grayscale: return ColourFilters.grayscale
+        case .sepia: return ColourFilters.sepia
+        case .threshold: return ColourFilters.threshold
+        case .posterize: return ColourFilters.posterize
+        case .opacity: return ColourFilters.opacity
+        case .vignette: return ColourFilters.vignette
+        case .gaussianBlur: return NeighbourhoodFilters.gaussianBlur
+        case .boxBlur: return NeighbourhoodFilters.boxBlur
+        case .unsharpMask: return NeighbourhoodFilters.unsharpMask
+        case .sharpen: return NeighbourhoodFilters.sharpen
+        case .convolve: return NeighbourhoodFilters.convolve
+        case .sobel: return NeighbourhoodFilters.sobel
+        case .median: return NeighbourhoodFilters.median
+        case .resize: return GeometryFilters.resize
+        case .crop: return GeometryFilters.crop
+        case .flip: return GeometryFilters.flip
+        case .rotate: return GeometryFilters.rotate
+        case .transpose: return GeometryFilters.transpose
+        case .pad: return GeometryFilters.pad
+        case .blend: return CompositingFilters.blend
+        case .blendWithMask: return CompositingFilters.blendWithMask
+        case .over: return CompositingFilters.over
+        case .solidColor: return GeneratorFilters.solidColor
+        case .linearGradient: return GeneratorFilters.linearGradient
+        case .radialGradient: return GeneratorFilters.radialGradient
+        case .checkerboard: return GeneratorFilters.checkerboard
+        }
+    }
+}

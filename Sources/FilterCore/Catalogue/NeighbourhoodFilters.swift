@@ -1,0 +1,84 @@
+import Foundation
+
+/// Filters that read a window around each pixel. They act on premultiplied colour; edges clamp.
+enum NeighbourhoodFilters {
+    /// Normalised Gaussian taps out to ⌈3σ⌉ (at least one tap each side).
+    static func gaussianTaps(sigma: Double) -> [Float] {
+        let radius = max(1, Int(ceil(3 * sigma)))
+        let raw = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let sum = raw.reduce(0, +)
+        return raw.map { Float($0 / sum) }
+    }
+
+    static func blur(_ b: inout PlanBuilder, sigma: Double, _ input: PlanBuilder.Ref) -> PlanBuilder.Ref {
+        guard sigma > 0 else { return input }
+        let taps = gaussianTaps(sigma: sigma)
+        return b.add(.separableConvolution(horizontal: taps, vertical: taps), on: input)
+    }
+
+    static let gaussianBlur = FilterSpec(
+        .gaussianBlur, .neighbourhood, "Gaussian blur.",
+        formula: "separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity",
+        params: [.number("sigma", 0...500, default: 2, "Standard deviation in pixels")]
+    ) { b, p, i in blur(&b, sigma: p.number("sigma"), i[0]) }
+
+    static let boxBlur = FilterSpec(
+        .boxBlur, .neighbourhood, "Mean over a square window.",
+        formula: "mean over the (2·radius + 1)² window",
+        params: [.integer("radius", 0...500, default: 1, "Half-width of the window in pixels")]
+    ) { b, p, i in
+        p.int("radius") == 0 ? i[0] : b.add(.boxBlur(radius: p.int("radius")), on: i[0])
+    }
+
+    static let unsharpMask = FilterSpec(
+        .unsharpMask, .neighbourhood, "Sharpens by adding back the difference from a blurred copy.",
+        formula: "d = v − gaussian_σ(v); v ↦ v + amount·d where |d| ≥ threshold (RGB, premultiplied)",
+        params: [
+            .number("sigma", 0...100, default: 2, "Blur standard deviation in pixels"),
+            .number("amount", 0...10, default: 1, "Strength"),
+            .number("threshold", 0...1, default: 0, "Smallest difference that is sharpened"),
+        ]
+    ) { b, p, i in
+        let blurred = blur(&b, sigma: p.number("sigma"), i[0])
+        guard blurred != i[0], p.number("amount") > 0 else { return i[0] }
+        let (w, h) = b.size(i[0])
+        return b.add(.unsharpCombine(amount: p.float("amount"), threshold: p.float("threshold")), [i[0], blurred],
+                     width: w, height: h)
+    }
+
+    static let sharpen = FilterSpec(
+        .sharpen, .neighbourhood, "Sharpens luminance only, leaving colour edges alone.",
+        formula: "RGB ↦ RGB + amount·(Y − blur₃ₓ₃(Y)), blur₃ₓ₃ = [1 2 1]ᵀ[1 2 1]/16",
+        params: [.number("amount", 0...10, default: 0.5, "Strength")]
+    ) { b, p, i in
+        p.number("amount") == 0 ? i[0] : b.add(.sharpenLuminance(amount: p.float("amount")), on: i[0])
+    }
+
+    static let convolve = FilterSpec(
+        .convolve, .neighbourhood, "Convolution with any odd square kernel up to 9×9.",
+        formula: "RGB ↦ Σ k[j][i]·RGB(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0) + bias; alpha unchanged",
+        params: [
+            ParamSpec("kernel", .numbers(counts: [1, 9, 25, 49, 81], range: -1000...1000),
+                      default: .numbers([0, 0, 0, 0, 1, 0, 0, 0, 0]), "Weights row by row (1, 9, 25, 49 or 81)"),
+            .boolean("normalize", default: true, "Divide by the sum of the weights when it is not 0"),
+            .number("bias", -1...1, default: 0, "Added to every colour channel"),
+        ]
+    ) { b, p, i in
+        var kernel = p.numbers("kernel").map(Float.init)
+        let sum = kernel.reduce(0, +)
+        if p.bool("normalize"), sum != 0 { kernel = kernel.map { $0 / sum } }
+        let size = Int(Double(kernel.count).squareRoot())
+        return b.add(.convolve(kernel: kernel, size: size, bias: p.float("bias")), on: i[0])
+    }
+
+    static let sobel = FilterSpec(
+        .sobel, .neighbourhood, "Edge strength: gradient magnitude of luminance.",
+        formula: "RGB ↦ √(Gx² + Gy²)/4 with 3×3 Sobel kernels on Y, so a full 0→1 step gives 1; alpha 1"
+    ) { b, _, i in b.add(.sobel, on: i[0]) }
+
+    static let median = FilterSpec(
+        .median, .neighbourhood, "Median per channel: removes speckle while keeping edges.",
+        formula: "each channel ↦ median of the (2·radius + 1)² window",
+        params: [.integer("radius", 1...3, default: 1, "Half-width of the window")]
+    ) { b, p, i in b.add(.median(radius: p.int("radius")), on: i[0]) }
+}

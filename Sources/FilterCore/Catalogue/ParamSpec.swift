@@ -1,0 +1,67 @@
+/// One declared parameter of a filter: name, type with its valid range, default and meaning.
+public struct ParamSpec: Sendable {
+    public enum Kind: Sendable {
+        case number(ClosedRange<Double>)
+        case integer(ClosedRange<Int>)
+        case boolean
+        case choice([String])
+        /// A list of numbers whose length is one of `counts`.
+        case numbers(counts: [Int], range: ClosedRange<Double>)
+        /// Curve control points in [0, 1]², x strictly increasing.
+        case points(minCount: Int)
+        case color
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let defaultValue: ParamValue
+    public let summary: String
+
+    public init(_ name: String, _ kind: Kind, default defaultValue: ParamValue, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    public static func number(_ name: String, _ range: ClosedRange<Double>, default value: Double,
+                              _ summary: String) -> ParamSpec {
+        ParamSpec(name, .number(range), default: .number(value), summary)
+    }
+
+    public static func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int,
+                               _ summary: String) -> ParamSpec {
+        ParamSpec(name, .integer(range), default: .number(Double(value)), summary)
+    }
+
+    public static func choice(_ name: String, _ options: [String], default value: String,
+                              _ summary: String) -> ParamSpec {
+        ParamSpec(name, .choice(options), default: .string(value), summary)
+    }
+
+    public static func color(_ name: String, default value: RGBA, _ summary: String) -> ParamSpec {
+        ParamSpec(name, .color, default: .color(value), summary)
+    }
+
+    public static func boolean(_ name: String, default value: Bool, _ summary: String) -> ParamSpec {
+        ParamSpec(name, .boolean, default: .boolean(value), summary)
+    }
+
+    /// What the type accepts, in words (used in errors, `filterrun list` and the JSON Schema).
+    public var expectation: String {
+        switch kind {
+        case .number(let r): return "a number in \(Self.format(r.lowerBound))...\(Self.format(r.upperBound))"
+        case .integer(let r): return "an integer in \(r.lowerBound)...\(r.upperBound)"
+        case .boolean: return "true or false"
+        case .choice(let options): return "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .numbers(let counts, _):
+            return "a list of " + counts.map(String.init).joined(separator: " or ") + " numbers"
+        case .points(let n): return "a list of at least \(n) [x, y] points in 0...1 with increasing x"
+        case .color: return "a colour: [r, g, b], [r, g, b, a] in 0...1 or \"#rrggbb[aa]\""
+        }
+    }
+
+    static func format(_ v: Double) -> String {
+        v.rounded() == v && abs(v) < 1e9 ? String(Int(v)) : String(v)
+    }
+}

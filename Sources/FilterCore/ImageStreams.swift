@@ -1,0 +1,51 @@
+/// Something that yields rows of an image top to bottom (a streaming decoder, a buffer in memory).
+public protocol ImageRowSource: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    var format: PixelFormat { get }
+    /// Index of the next row `readRows` returns.
+    var nextRow: Int { get }
+    func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws
+}
+
+/// Something that takes rows of an image top to bottom (a streaming encoder, a buffer in memory).
+public protocol ImageRowSink: AnyObject {
+    func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws
+}
+
+/// Serves the rows of a host buffer.
+public final class BufferRowSource: ImageRowSource {
+    public let buffer: PixelBuffer
+    public private(set) var nextRow = 0
+    public var width: Int { buffer.width }
+    public var height: Int { buffer.height }
+    public var format: PixelFormat { buffer.format }
+
+    public init(_ buffer: PixelBuffer) { self.buffer = buffer }
+
+    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        let base = try buffer.hostBytes()
+        let rowBytes = width * format.bytesPerPixel
+        for i in 0..<count {
+            (destination + i * stride).copyMemory(from: base + (nextRow + i) * buffer.rowStride, byteCount: rowBytes)
+        }
+        nextRow += count
+    }
+}
+
+/// Collects rows into a host buffer.
+public final class BufferRowSink: ImageRowSink {
+    public let buffer: PixelBuffer
+    public private(set) var rowsWritten = 0
+
+    public init(_ buffer: PixelBuffer) { self.buffer = buffer }
+
+    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        let base = try buffer.mutableHostBytes()
+        let rowBytes = buffer.width * buffer.format.bytesPerPixel
+        for i in 0..<count {
+            (base + (rowsWritten + i) * buffer.rowStride).copyMemory(from: source + i * stride, byteCount: rowBytes)
+        }
+        rowsWritten += count
+    }
+}

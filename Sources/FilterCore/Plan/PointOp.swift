@@ -1,0 +1,89 @@
+import Foundation
+
+/// A per-pixel operation on straight (unpremultiplied) colour. Chains of these run as one fused pass.
+public enum PointOp: Equatable, Sendable {
+    case matrix(ColorMatrix)
+    /// v ↦ sign(v)·|v|^power on RGB.
+    case gamma(Float)
+    /// v ↦ outBlack + (outWhite − outBlack)·clamp((v − inBlack)/(inWhite − inBlack), 0, 1)^(1/gamma).
+    case levels(inBlack: Float, inWhite: Float, gamma: Float, outBlack: Float, outWhite: Float)
+    /// Per-channel curve, then the master curve; nil curves are identities.
+    case curves(master: ToneCurve?, red: ToneCurve?, green: ToneCurve?, blue: ToneCurve?)
+    /// RGB ↦ 1 where luminance ≥ level, else 0.
+    case threshold(Float)
+    /// v ↦ round(clamp(v, 0, 1)·(levels − 1))/(levels − 1).
+    case posterize(Float)
+    /// Saturation boost weighted towards unsaturated pixels: k = amount·(1 − (max − min)); v ↦ Y + (v − Y)(1 + k).
+    case vibrance(Float)
+    /// RGB ↦ ·(1 − intensity·min(d/radius, 1)²), d = distance from the centre over the half-diagonal.
+    case vignette(radius: Float, intensity: Float)
+}
+
+extension PointOp {
+    /// Applies the operation to one straight-alpha pixel at (x, y) of a width×height image.
+    @inlinable
+    public func apply(_ v: SIMD4<Float>, x: Int, y: Int, width: Int, height: Int) -> SIMD4<Float> {
+        switch self {
+        case .matrix(let m):
+            let (c0, c1, c2, c3) = m.columns
+            var out: SIMD4<Float> = m.offset
+            out += c0 * v[0]
+            out += c1 * v[1]
+            out += c2 * v[2]
+            out += c3 * v[3]
+            return out
+        case .gamma(let p):
+            var out = v
+            for c in 0..<3 { out[c] = v[c] >= 0 ? powf(v[c], p) : -powf(-v[c], p) }
+            return out
+        case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
+            var out = v
+            let inverse = 1 / gamma
+            for c in 0..<3 {
+                var t = (v[c] - inBlack) / (inWhite - inBlack)
+                t = t > 0 ? (t < 1 ? t : 1) : 0
+                out[c] = outBlack + (outWhite - outBlack) * (gamma == 1 ? t : powf(t, inverse))
+            }
+            return out
+        case let .curves(master, red, green, blue):
+            var out = v
+            if let red { out[0] = red(out[0]) }
+            if let green { out[1] = green(out[1]) }
+            if let blue { out[2] = blue(out[2]) }
+            if let master { for c in 0..<3 { out[c] = master(out[c]) } }
+            return out
+        case .threshold(let level):
+            let y = v[0] * ColorMatrix.luma[0] + v[1] * ColorMatrix.luma[1] + v[2] * ColorMatrix.luma[2]
+            let t: Float = y >= level ? 1 : 0
+            return SIMD4(t, t, t, v[3])
+        case .posterize(let levels):
+            var out = v
+            for c in 0..<3 {
+                let clamped = v[c] > 0 ? (v[c] < 1 ? v[c] : 1) : 0
+                out[c] = (clamped * (levels - 1)).rounded(.toNearestOrAwayFromZero) / (levels - 1)
+            }
+            return out
+        case .vibrance(let amount):
+            let y = v[0] * ColorMatrix.luma[0] + v[1] * ColorMatrix.luma[1] + v[2] * ColorMatrix.luma[2]
+            var spread = max(v[0], max(v[1], v[2])) - min(v[0], min(v[1], v[2]))
+            spread = spread > 0 ? (spread < 1 ? spread : 1) : 0
+            let k = 1 + amount * (1 - spread)
+            var out = v
+            for c in 0..<3 { out[c] = y + (v[c] - y) * k }
+            return out
+        case let .vignette(radius, intensity):
+            let cx = Float(width) / 2, cy = Float(height) / 2
+            let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
+            let d = (dx * dx + dy * dy).squareRoot() / (cx * cx + cy * cy).squareRoot()
+            let t = radius > 0 ? min(d / radius, 1) : 1
+            let f = 1 - intensity * t * t
+            return SIMD4(v[0] * f, v[1] * f, v[2] * f, v[3])
+        }
+    }
+
+    /// True when the operation reads the pixel position.
+    public var usesPosition: Bool {
+        if case .vignette = self { return true }
+        return false
+    }
+}

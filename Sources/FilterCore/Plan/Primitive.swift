@@ -1,0 +1,69 @@
+/// The operations backends implement. Catalogue filters lower to these; each backend handles every case.
+public enum Primitive: Equatable, Sendable {
+    /// A recipe input image.
+    case source(name: String)
+    /// Per-pixel operations on straight colour, applied in order in one pass.
+    case point([PointOp])
+    /// Horizontal then vertical convolution with odd, centred, normalised taps; edges clamp.
+    case separableConvolution(horizontal: [Float], vertical: [Float])
+    /// Mean over a (2r+1)² window; edges clamp.
+    case boxBlur(radius: Int)
+    /// Square odd kernel (row-major) on premultiplied RGB plus bias; alpha passes through; edges clamp.
+    case convolve(kernel: [Float], size: Int, bias: Float)
+    /// Inputs (original, blurred): d = original − blurred; RGB += amount·d where |d| ≥ threshold.
+    case unsharpCombine(amount: Float, threshold: Float)
+    /// RGB += amount·(Y − Y₃ₓ₃), Y the luminance, Y₃ₓ₃ its [1 2 1]⊗[1 2 1]/16 blur; edges clamp.
+    case sharpenLuminance(amount: Float)
+    /// RGB = √(Gx² + Gy²)/4 of the luminance (3×3 Sobel), alpha 1; edges clamp.
+    case sobel
+    /// Per-channel median over a (2r+1)² window; edges clamp.
+    case median(radius: Int)
+    /// Resampling along one axis to the node's size.
+    case resample(axis: Axis, kernel: ResampleKernel)
+    /// The node-sized rectangle at (x, y) of the input.
+    case crop(x: Int, y: Int)
+    case flip(horizontal: Bool)
+    /// Clockwise quarter turns (1, 2 or 3).
+    case rotate(quarterTurns: Int)
+    /// Rows become columns: out(x, y) = in(y, x).
+    case transpose
+    /// The input placed at (left, top) on a node-sized canvas of `color`.
+    case pad(top: Int, left: Int, color: RGBA)
+    /// Inputs (source, backdrop): separable blend mode with source alpha scaled by `opacity`.
+    case blend(mode: BlendMode, opacity: Float)
+    /// Inputs (foreground, background, mask): mix(background, foreground, m), m = mask luminance × mask alpha.
+    case blendWithMask
+    case generate(Generator)
+
+    public enum Axis: String, Sendable { case horizontal, vertical }
+
+    /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
+    /// needed or the mapping is not a fixed band.
+    public var verticalReach: Int? {
+        switch self {
+        case .source, .point, .unsharpCombine, .crop, .pad, .blend, .blendWithMask, .generate: return 0
+        case .flip(let horizontal): return horizontal ? 0 : nil
+        case .separableConvolution(_, let v): return v.count / 2
+        case .boxBlur(let r): return r
+        case .convolve(_, let size, _): return size / 2
+        case .sharpenLuminance, .sobel: return 1
+        case .median(let r): return r
+        case .resample(let axis, _): return axis == .horizontal ? 0 : nil
+        case .rotate, .transpose: return nil
+        }
+    }
+}
+
+/// Blend modes of the W3C Compositing spec, plus add and subtract (clamped to [0, 1] before compositing).
+public enum BlendMode: String, CaseIterable, Sendable {
+    case normal, multiply, screen, overlay, softLight, hardLight, darken, lighten, difference, exclusion, add, subtract
+}
+
+public enum Generator: Equatable, Sendable {
+    case solid(RGBA)
+    /// Colour interpolated along (x0, y0) → (x1, y1), coordinates as fractions of the size.
+    case linear(x0: Float, y0: Float, x1: Float, y1: Float, from: RGBA, to: RGBA)
+    /// Colour interpolated with distance from (cx, cy) over radius × the half-diagonal.
+    case radial(cx: Float, cy: Float, radius: Float, from: RGBA, to: RGBA)
+    case checkerboard(size: Int, first: RGBA, second: RGBA)
+}

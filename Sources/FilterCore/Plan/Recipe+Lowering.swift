@@ -1,0 +1,80 @@
+extension Recipe {
+    /// The recipe inputs a render needs (those the output depends on).
+    public var usedInputs: [String] {
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var seen = Set<String>(), used = [String]()
+        var pending = [output]
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            if let node = byID[name] { pending += node.inputs } else if inputs.contains(name) { used.append(name) }
+        }
+        return inputs.filter(used.contains)
+    }
+
+    /// Lowers the recipe to primitives, given the size of each input image. Nodes the output does not depend on
+    /// are not lowered. Problems that depend on sizes (a crop outside the image) are reported by JSON path.
+    public func plan(inputSizes: [String: (width: Int, height: Int)]) throws -> Plan {
+        var builder = PlanBuilder(workingSpace: workingSpace)
+        var refs = [String: PlanBuilder.Ref]()
+        var issues = [RecipeError.Issue]()
+        let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        func resolve(_ name: String) -> PlanBuilder.Ref? {
+            if let ref = refs[name] { return ref }
+            if inputs.contains(name) {
+                guard let size = inputSizes[name] else {
+                    issues.append(.init(path: "inputs", message: "no image given for input \"\(name)\""))
+                    return nil
+                }
+                builder.origin = name
+                builder.op = "source"
+                let ref = builder.add(.source(name: name), [], width: size.width, height: size.height)
+                refs[name] = ref
+                return ref
+            }
+            guard let k = index[name] else { return nil }
+            let node = nodes[k]
+            var inputRefs = [PlanBuilder.Ref]()
+            for input in node.inputs {
+                guard let ref = resolve(input) else { return nil }
+                inputRefs.append(ref)
+            }
+            builder.origin = node.id
+            builder.op = node.op.rawValue
+            do {
+                let ref = try node.op.spec.lower(&builder, node.params, inputRefs)
+                refs[name] = ref
+                return ref
+            } catch {
+                issues.append(.init(path: path(ofNode: k), message: "\(error)"))
+                return nil
+            }
+        }
+
+        guard let output = resolve(output), issues.isEmpty else { throw RecipeError(issues) }
+        let plan = Plan(nodes: builder.nodes, output: output.index, workingSpace: workingSpace,
+                        introducesAlpha: builder.nodes.contains { $0.primitive.introducesAlpha })
+        return plan
+    }
+}
+
+extension Primitive {
+    /// Whether the primitive can make transparent pixels out of opaque ones.
+    var introducesAlpha: Bool {
+        switch self {
+        case .point(let ops):
+            return ops.contains {
+                if case .matrix(let m) = $0 { return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0 }
+                return false
+            }
+        case .pad(_, _, let color): return color.a < 1
+        case .generate(let g):
+            switch g {
+            case .solid(let c): return c.a < 1
+            case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
+                return a.a < 1 || b.a < 1
+            }
+        default: return false
+        }
+    }
+}

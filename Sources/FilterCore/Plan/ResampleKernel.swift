@@ -1,0 +1,91 @@
+import Foundation
+
+/// Reconstruction filters for `resize`. Downscaling widens the kernel by the scale factor, so every input pixel
+/// contributes (no aliasing at 1/20); sample centres sit at (i + ½)·in/out − ½.
+public enum ResampleKernel: String, CaseIterable, Sendable {
+    case nearest, bilinear, bicubic, lanczos3
+
+    /// Half-width of the kernel at scale 1.
+    public var radius: Double {
+        switch self {
+        case .nearest: return 0.5
+        case .bilinear: return 1
+        case .bicubic: return 2
+        case .lanczos3: return 3
+        }
+    }
+
+    /// Kernel value at distance `x` (in input pixels at scale 1). Bicubic is Catmull–Rom (a = −0.5).
+    public func weight(_ x: Double) -> Double {
+        let x = abs(x)
+        switch self {
+        case .nearest: return x < 0.5 ? 1 : 0
+        case .bilinear: return max(0, 1 - x)
+        case .bicubic:
+            let a = -0.5
+            if x < 1 { return (a + 2) * x * x * x - (a + 3) * x * x + 1 }
+            if x < 2 { return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a }
+            return 0
+        case .lanczos3:
+            if x < 1e-9 { return 1 }
+            if x >= 3 { return 0 }
+            let px = Double.pi * x
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        }
+    }
+}
+
+/// Per-output-sample taps for resampling one axis from `inSize` to `outSize` samples, edges clamped.
+public struct ResampleWeights: Sendable {
+    public let outSize: Int
+    /// Taps per output sample (the same for every sample; unused taps have weight 0).
+    public let taps: Int
+    /// `outSize × taps` input indices, already clamped to the input.
+    public let indices: [Int32]
+    /// `outSize × taps` weights, each row summing to 1.
+    public let weights: [Float]
+
+    public init(kernel: ResampleKernel, inSize: Int, outSize: Int) {
+        self.outSize = outSize
+        let ratio = Double(inSize) / Double(outSize)
+        if kernel == .nearest {
+            taps = 1
+            indices = (0..<outSize).map { Int32(min(inSize - 1, Int((Double($0) + 0.5) * ratio))) }
+            weights = [Float](repeating: 1, count: outSize)
+            return
+        }
+        let scale = max(1, ratio)
+        let support = kernel.radius * scale
+        let taps = Int(ceil(support * 2)) + 1
+        self.taps = taps
+        var indices = [Int32](repeating: 0, count: outSize * taps)
+        var weights = [Float](repeating: 0, count: outSize * taps)
+        for i in 0..<outSize {
+            let centre = (Double(i) + 0.5) * ratio - 0.5
+            let first = Int(floor(centre - support)) + 1
+            var raw = [Double](repeating: 0, count: taps)
+            for t in 0..<taps { raw[t] = kernel.weight((Double(first + t) - centre) / scale) }
+            let sum = raw.reduce(0, +)
+            for t in 0..<taps {
+                indices[i * taps + t] = Int32(min(max(first + t, 0), inSize - 1))
+                weights[i * taps + t] = Float(sum != 0 ? raw[t] / sum : 0)
+            }
+        }
+        self.indices = indices
+        self.weights = weights
+    }
+
+    /// Input range needed for outputs `range` (for strip scheduling).
+    public func inputRange(for range: Range<Int>) -> Range<Int> {
+        guard !range.isEmpty else { return 0..<0 }
+        var lo = Int32.max, hi = Int32.min
+        for i in range {
+            for t in 0..<taps where weights[i * taps + t] != 0 || taps == 1 {
+                lo = min(lo, indices[i * taps + t])
+                hi = max(hi, indices[i * taps + t])
+            }
+        }
+        if lo > hi { return Int(indices[range.lowerBound * taps])..<Int(indices[range.lowerBound * taps]) + 1 }
+        return Int(lo)..<Int(hi) + 1
+    }
+}

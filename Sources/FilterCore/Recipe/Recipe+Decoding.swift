@@ -1,0 +1,275 @@
+import Foundation
+
+extension Recipe {
+    static let topLevelKeys = ["version", "description", "workingSpace", "steps", "inputs", "nodes", "output"]
+    static let structuralKeys = ["op", "id", "input", "inputs", "description"]
+
+    /// Decodes and validates a recipe. Every problem found is reported together, each with its JSON path.
+    public init(json data: Data) throws {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw RecipeError(path: "", "not valid JSON: \(reason ?? context.debugDescription)")
+        }
+        var decoder = RecipeDecoder()
+        let recipe = decoder.decode(root)
+        if !decoder.issues.isEmpty { throw RecipeError(decoder.issues) }
+        self = recipe!
+    }
+}
+
+/// Walks the JSON, collecting every issue rather than stopping at the first.
+struct RecipeDecoder {
+    var issues: [RecipeError.Issue] = []
+
+    mutating func fail(_ path: String, _ message: String) {
+        issues.append(RecipeError.Issue(path: path, message: message))
+    }
+
+    mutating func decode(_ root: JSONValue) -> Recipe? {
+        guard case .object(let top) = root else {
+            fail("", "expected a JSON object, found \(root.shown)")
+            return nil
+        }
+        for key in top.keys.sorted() where !Recipe.topLevelKeys.contains(key) {
+            fail(key, "unknown key\(NearestName.hint(for: key, in: Recipe.topLevelKeys))")
+        }
+        switch top["version"] {
+        case .number(let v) where v == Double(Recipe.currentVersion): break
+        case nil: fail("version", "missing (this engine reads version \(Recipe.currentVersion))")
+        case let other?: fail("version", "expected \(Recipe.currentVersion), found \(other.shown)")
+        }
+        var description: String?
+        if let d = top["description"] {
+            if let s = d.string { description = s } else { fail("description", "expected a string, found \(d.shown)") }
+        }
+        var space = WorkingSpace.linear
+        if let value = top["workingSpace"] {
+            let names = WorkingSpace.allCases.map(\.rawValue)
+            if let s = value.string, let parsed = WorkingSpace(rawValue: s) { space = parsed }
+            else { fail("workingSpace", "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.shown)\(NearestName.hint(for: value.string ?? "", in: names))") }
+        }
+
+        let hasSteps = top["steps"] != nil, hasNodes = top["nodes"] != nil
+        if hasSteps == hasNodes {
+            fail("", hasSteps ? "give either steps or nodes, not both" : "missing steps (a chain) or nodes (a graph)")
+            return nil
+        }
+        if hasSteps {
+            for key in ["inputs", "output"] where top[key] != nil {
+                fail(key, "only graphs (nodes) have \(key); a chain of steps reads the input \"main\"")
+            }
+            guard case .array(let steps) = top["steps"]! else {
+                fail("steps", "expected a list of steps, found \(top["steps"]!.shown)")
+                return nil
+            }
+            var nodes = [Recipe.Node]()
+            for (k, step) in steps.enumerated() {
+                let previous = k == 0 ? "main" : String(k - 1)
+                if let node = decodeNode(step, path: "steps[\(k)]", id: String(k), chainInput: previous) {
+                    nodes.append(node)
+                }
+            }
+            guard issues.isEmpty else { return nil }
+            return Recipe(description: description, workingSpace: space, nodes: nodes,
+                          output: nodes.last?.id ?? "main", isChain: true)
+        }
+
+        var inputs = ["main"]
+        if let value = top["inputs"] {
+            if case .array(let list) = value, !list.isEmpty, list.allSatisfy({ $0.string?.isEmpty == false }) {
+                inputs = list.compactMap(\.string)
+                if Set(inputs).count != inputs.count { fail("inputs", "input names must be unique") }
+            } else {
+                fail("inputs", "expected a non-empty list of names, found \(value.shown)")
+            }
+        }
+        guard case .array(let list) = top["nodes"]! else {
+            fail("nodes", "expected a list of nodes, found \(top["nodes"]!.shown)")
+            return nil
+        }
+        var nodes = [Recipe.Node]()
+        var paths = [String: String]()
+        for (k, entry) in list.enumerated() {
+            let path = "nodes[\(k)]"
+            guard let node = decodeNode(entry, path: path, id: nil, chainInput: nil) else { continue }
+            if paths[node.id] != nil || inputs.contains(node.id) {
+                fail("\(path).id", "\"\(node.id)\" is already used by \(paths[node.id] ?? "an input")")
+            }
+            paths[node.id] = path
+            nodes.append(node)
+        }
+        let names = inputs + nodes.map(\.id)
+        for (k, node) in nodes.enumerated() {
+            let key = node.op.spec.inputs.count == 1 ? "input" : "inputs"
+            for (j, reference) in node.inputs.enumerated() where !names.contains(reference) {
+                let where_ = key == "input" ? "\(paths[node.id] ?? "nodes[\(k)]").input" : "\(paths[node.id] ?? "nodes[\(k)]").inputs[\(j)]"
+                fail(where_, "no input or node named \"\(reference)\"\(NearestName.hint(for: reference, in: names))")
+            }
+        }
+        var output = nodes.last?.id ?? inputs[0]
+        switch top["output"] {
+        case .string(let name)?:
+            output = name
+            if !names.contains(name) { fail("output", "no node named \"\(name)\"\(NearestName.hint(for: name, in: names))") }
+        case nil: fail("output", "missing: name the node whose image is the result")
+        case let other?: fail("output", "expected a node id, found \(other.shown)")
+        }
+        if issues.isEmpty, let cycle = Self.cycle(in: nodes) {
+            fail(paths[cycle[0]] ?? "nodes", "cycle through " + cycle.map { "\"\($0)\"" }.joined(separator: " → "))
+        }
+        guard issues.isEmpty else { return nil }
+        return Recipe(description: description, workingSpace: space, inputs: inputs, nodes: nodes, output: output)
+    }
+
+    /// Decodes one step or node. In a chain, `id` and `chainInput` are given; in a graph they are read.
+    mutating func decodeNode(_ value: JSONValue, path: String, id fixedID: String?, chainInput: String?) -> Recipe.Node? {
+        guard case .object(let fields) = value else {
+            fail(path, "expected an object with an \"op\", found \(value.shown)")
+            return nil
+        }
+        let before = issues.count
+        let opNames = FilterID.allCases.map(\.rawValue)
+        guard let opValue = fields["op"] else {
+            fail("\(path).op", "missing: name a filter (filterrun list shows them)")
+            return nil
+        }
+        guard let opName = opValue.string, let op = FilterID(rawValue: opName) else {
+            let found = opValue.string.map { "unknown filter \"\($0)\"" } ?? "expected a filter name, found \(opValue.shown)"
+            fail("\(path).op", found + NearestName.hint(for: opValue.string ?? "", in: opNames))
+            return nil
+        }
+        let spec = op.spec
+        var id = fixedID ?? ""
+        if fixedID == nil {
+            switch fields["id"] {
+            case .string(let s)? where !s.isEmpty: id = s
+            case nil: fail("\(path).id", "missing: every node of a graph needs a unique id")
+            case let other?: fail("\(path).id", "expected a non-empty string, found \(other.shown)")
+            }
+        } else if fields["id"] != nil {
+            fail("\(path).id", "steps of a chain are named by position (\(fixedID!)); use nodes for named ids")
+        }
+
+        var inputs = [String]()
+        if let chainInput {
+            for key in ["input", "inputs"] where fields[key] != nil {
+                fail("\(path).\(key)", "steps of a chain read the previous step; use nodes to wire inputs")
+            }
+            if spec.inputs.count > 1 {
+                fail("\(path).op", "\(op.rawValue) takes \(spec.inputs.count) inputs (\(spec.inputs.joined(separator: ", "))); use nodes")
+            }
+            inputs = [chainInput]
+        } else {
+            switch (fields["input"], fields["inputs"]) {
+            case (.string(let s)?, nil): inputs = [s]
+            case (nil, .array(let list)?) where list.allSatisfy({ $0.string != nil }): inputs = list.compactMap(\.string)
+            case (nil, nil): break
+            case (.some, .some): fail(path, "give input or inputs, not both")
+            case (let single?, nil): fail("\(path).input", "expected a node or input name, found \(single.shown)")
+            case (nil, let many?): fail("\(path).inputs", "expected a list of names, found \(many.shown)")
+            }
+            let expected = spec.inputs.count
+            let allowed = spec.isGenerator ? 0...1 : expected...expected
+            if !allowed.contains(inputs.count) {
+                let names = spec.inputs.joined(separator: ", ")
+                fail(path, "\(op.rawValue) takes \(spec.isGenerator ? "at most 1 input (its size)" : "\(expected) input\(expected == 1 ? "" : "s") (\(names))"), found \(inputs.count)")
+            }
+        }
+
+        var params = spec.defaults
+        let paramNames = spec.params.map(\.name)
+        for key in fields.keys.sorted() where !Recipe.structuralKeys.contains(key) {
+            guard let param = spec.param(named: key) else {
+                let known = paramNames.isEmpty ? " (\(op.rawValue) has no parameters)" : NearestName.hint(for: key, in: paramNames)
+                fail("\(path).\(key)", "\(op.rawValue) has no parameter \"\(key)\"\(known)")
+                continue
+            }
+            if let value = ParamDecoding.decode(fields[key]!, as: param) { params.set(key, value) }
+            else { fail("\(path).\(key)", "expected \(param.expectation), found \(fields[key]!.shown)") }
+        }
+        if issues.count == before {
+            for problem in spec.check(params) { fail(path, problem) }
+        }
+        guard issues.count == before else { return nil }
+        var node = Recipe.Node(id: id, op: op, inputs: inputs)
+        node.params = params
+        return node
+    }
+
+    /// The ids along a cycle, if the graph has one.
+    static func cycle(in nodes: [Recipe.Node]) -> [String]? {
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var state = [String: Int]()  // 1 visiting, 2 done
+        var stack = [String]()
+        func visit(_ id: String) -> [String]? {
+            guard let node = byID[id] else { return nil }
+            if state[id] == 2 { return nil }
+            if state[id] == 1 { return Array(stack[stack.firstIndex(of: id)!...]) + [id] }
+            state[id] = 1
+            stack.append(id)
+            for input in node.inputs { if let c = visit(input) { return c } }
+            stack.removeLast()
+            state[id] = 2
+            return nil
+        }
+        for node in nodes { if let c = visit(node.id) { return c } }
+        return nil
+    }
+}
+
+/// Type-checks one parameter value against its declaration.
+enum ParamDecoding {
+    static func decode(_ value: JSONValue, as param: ParamSpec) -> ParamValue? {
+        switch param.kind {
+        case .number(let range):
+            guard let v = value.number, range.contains(v) else { return nil }
+            return .number(v)
+        case .integer(let range):
+            guard let v = value.number, v.rounded() == v, v >= Double(range.lowerBound), v <= Double(range.upperBound) else { return nil }
+            return .number(v)
+        case .boolean:
+            if case .bool(let v) = value { return .boolean(v) }
+            return nil
+        case .choice(let options):
+            if let s = value.string, options.contains(s) { return .string(s) }
+            if let v = value.number, options.contains(ParamSpec.format(v)) { return .string(ParamSpec.format(v)) }
+            return nil
+        case .numbers(let counts, let range):
+            guard case .array(let list) = value, counts.contains(list.count) else { return nil }
+            let numbers = list.compactMap(\.number)
+            guard numbers.count == list.count, numbers.allSatisfy(range.contains) else { return nil }
+            return .numbers(numbers)
+        case .points(let minCount):
+            guard case .array(let list) = value, list.count >= minCount else { return nil }
+            var points = [[Double]]()
+            for entry in list {
+                guard case .array(let pair) = entry, pair.count == 2, let x = pair[0].number, let y = pair[1].number,
+                      (0...1).contains(x), (0...1).contains(y) else { return nil }
+                if let last = points.last, x <= last[0] { return nil }
+                points.append([x, y])
+            }
+            return .points(points)
+        case .color:
+            return color(value).map(ParamValue.color)
+        }
+    }
+
+    static func color(_ value: JSONValue) -> RGBA? {
+        switch value {
+        case .array(let list) where list.count == 3 || list.count == 4:
+            let v = list.compactMap(\.number)
+            guard v.count == list.count, v.allSatisfy((0...1).contains) else { return nil }
+            return RGBA(v[0], v[1], v[2], v.count == 4 ? v[3] : 1)
+        case .string(let s) where s.hasPrefix("#") && (s.count == 7 || s.count == 9):
+            guard let n = UInt64(s.dropFirst(), radix: 16) else { return nil }
+            let bytes = s.count == 7 ? (n << 8) | 0xFF : n
+            func c(_ shift: UInt64) -> Double { Double((bytes >> shift) & 0xFF) / 255 }
+            return RGBA(c(24), c(16), c(8), c(0))
+        default:
+            return nil
+        }
+    }
+}

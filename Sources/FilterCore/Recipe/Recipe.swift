@@ -1,0 +1,54 @@
+/// A filter graph described as data. Building or decoding one computes nothing.
+public struct Recipe: Equatable, Sendable {
+    public struct Node: Equatable, Sendable {
+        public var id: String
+        public var op: FilterID
+        /// Names of recipe inputs or ids of other nodes, one per declared input of the filter.
+        public var inputs: [String]
+        /// Every parameter, defaults filled in.
+        public var params: Params
+
+        public init(id: String, op: FilterID, inputs: [String], params: [String: ParamValue] = [:]) {
+            self.id = id
+            self.op = op
+            self.inputs = inputs
+            var full = op.spec.defaults
+            for (name, value) in params { full.set(name, value) }
+            self.params = full
+        }
+    }
+
+    public static let currentVersion = 1
+
+    public var description: String?
+    public var workingSpace: WorkingSpace
+    public var inputs: [String]
+    public var nodes: [Node]
+    public var output: String
+    /// Written back as `steps` (a chain on `main`) rather than `nodes`.
+    public var isChain: Bool
+
+    public init(description: String? = nil, workingSpace: WorkingSpace = .linear, inputs: [String] = ["main"],
+                nodes: [Node], output: String, isChain: Bool = false) {
+        self.description = description
+        self.workingSpace = workingSpace
+        self.inputs = inputs
+        self.nodes = nodes
+        self.output = output
+        self.isChain = isChain
+    }
+
+    /// A chain of steps on the input `main`; step k gets the id "k".
+    public static func chain(_ steps: [(FilterID, [String: ParamValue])], description: String? = nil,
+                             workingSpace: WorkingSpace = .linear) -> Recipe {
+        var nodes = [Node]()
+        for (k, step) in steps.enumerated() {
+            nodes.append(Node(id: String(k), op: step.0, inputs: [k == 0 ? "main" : String(k - 1)], params: step.1))
+        }
+        return Recipe(description: description, workingSpace: workingSpace, nodes: nodes,
+                      output: nodes.last?.id ?? "main", isChain: true)
+    }
+
+    /// The JSON path prefix of node `index` ("steps[2]" or "nodes[2]").
+    func path(ofNode index: Int) -> String { "\(isChain ? "steps" : "nodes")[\(index)]" }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a render measured: time per node, memory held in intermediate rows, transfers.
+public final class RenderStats: @unchecked Sendable {
+    public struct NodeTiming: Sendable {
+        public var id: String
+        public var op: String
+        public var backend: String
+        public var seconds: Double
+    }
+
+    private let lock = NSLock()
+    public private(set) var nodes: [NodeTiming] = []
+    /// Bytes held in intermediate row caches right now, and the most at any time.
+    public private(set) var liveBytes = 0
+    public private(set) var peakIntermediateBytes = 0
+    /// Seconds spent reading and converting input rows.
+    public var decodeSeconds = 0.0
+    /// Seconds spent converting and writing output rows.
+    public var encodeSeconds = 0.0
+
+    public init() {}
+
+    public func addTime(id: String, op: String, backend: String, seconds: Double) {
+        lock.withLock {
+            if let i = nodes.firstIndex(where: { $0.id == id && $0.backend == backend }) {
+                nodes[i].seconds += seconds
+            } else {
+                nodes.append(NodeTiming(id: id, op: op, backend: backend, seconds: seconds))
+            }
+        }
+    }
+
+    public func allocated(_ bytes: Int) {
+        lock.withLock {
+            liveBytes += bytes
+            peakIntermediateBytes = max(peakIntermediateBytes, liveBytes)
+        }
+    }
+
+    public func released(_ bytes: Int) { lock.withLock { liveBytes -= bytes } }
+
+    /// Seconds spent in filter nodes (excluding sources).
+    public var filterSeconds: Double { nodes.filter { $0.op != "source" }.reduce(0) { $0 + $1.seconds } }
+}
+
+/// Monotonic seconds.
+public func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
