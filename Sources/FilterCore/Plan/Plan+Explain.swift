@@ -1,0 +1,44 @@
+/// Human-readable plans for `--explain`.
+extension Plan {
+    public func explanation(backend: String) -> String {
+        var lines = ["plan (\(workingSpace.rawValue) working space, backend \(backend)):"]
+        var planned = 0
+        for (i, node) in nodes.enumerated() {
+            let inputs = node.inputs.isEmpty ? "" : " ← " + node.inputs.map { "#\($0)" }.joined(separator: ", ")
+            let rows = node.primitive.verticalReach.map { "strips, reach \($0) rows" } ?? "whole input"
+            lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary) \(node.width)×\(node.height)\(inputs) (\(rows))")
+            if node.primitive.verticalReach == nil, let input = node.inputs.first {
+                planned += nodes[input].width * nodes[input].height * 16
+            }
+        }
+        lines.append("  output #\(output)")
+        lines.append("  planned intermediate memory beyond strips: \(planned / 1_048_576) MiB")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Primitive {
+    /// A short description of the primitive and its parameters.
+    public var summary: String {
+        switch self {
+        case .source(let name): return "read \"\(name)\""
+        case .point(let ops): return "per-pixel ×\(ops.count)"
+        case .separableConvolution(let h, _): return "separable convolution, \(h.count) taps"
+        case .boxBlur(let r): return "box mean r=\(r)"
+        case .convolve(_, let size, _): return "convolution \(size)×\(size)"
+        case .unsharpCombine(let amount, _): return "unsharp combine ×\(amount)"
+        case .sharpenLuminance(let amount): return "luminance sharpen ×\(amount)"
+        case .sobel: return "sobel"
+        case .median(let r): return "median r=\(r)"
+        case let .resample(axis, kernel): return "\(kernel.rawValue) resample \(axis.rawValue)"
+        case let .crop(x, y): return "crop at \(x),\(y)"
+        case .flip(let h): return h ? "flip horizontal" : "flip vertical"
+        case .rotate(let q): return "rotate \(q * 90)°"
+        case .transpose: return "transpose"
+        case .pad: return "pad"
+        case let .blend(mode, opacity): return "blend \(mode.rawValue) opacity \(opacity)"
+        case .blendWithMask: return "blend with mask"
+        case .generate: return "generate"
+        }
+    }
+}

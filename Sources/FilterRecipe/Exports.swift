@@ -1,0 +1,2 @@
+@_exported import FilterCore
+@_exported import PNGCodec

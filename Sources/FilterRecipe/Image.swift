@@ -1,0 +1,116 @@
+import FilterCore
+import Foundation
+
+/// A lazy image: a recipe under construction. Every method returns a new image and computes nothing; pixels are
+/// made only by `render`. Images from different inputs combine (blend, over, blendWithMask) into graphs.
+///
+///     let thumb = try Image(contentsOf: url).resized(width: 400).unsharpMask(sigma: 1, amount: 0.5)
+///     try thumb.render(to: "thumb.png")
+public struct Image: @unchecked Sendable {
+    final class Node {
+        enum Kind { case input(String), filter(FilterID, [String: ParamValue]) }
+        let kind: Kind
+        let inputs: [Node]
+        init(_ kind: Kind, _ inputs: [Node]) { self.kind = kind; self.inputs = inputs }
+    }
+
+    let node: Node
+    /// Files bound to input names (by `init(contentsOf:)`).
+    let files: [String: String]
+    public var workingSpace: WorkingSpace = .linear
+
+    /// The recipe input `name` (bind a file to it when rendering).
+    public init(input name: String = "main") {
+        node = Node(.input(name), [])
+        files = [:]
+    }
+
+    /// The PNG at `url` as the input `name`. The file is not read until rendering.
+    public init(contentsOf url: URL, as name: String = "main") {
+        node = Node(.input(name), [])
+        files = [name: url.path]
+    }
+
+    init(node: Node, files: [String: String], workingSpace: WorkingSpace) {
+        self.node = node
+        self.files = files
+        self.workingSpace = workingSpace
+    }
+
+    /// Applies any catalogue filter; `others` are its further inputs (blend's backdrop, a mask...).
+    public func applying(_ op: FilterID, _ params: [String: ParamValue] = [:], with others: [Image] = []) -> Image {
+        var files = self.files
+        for other in others { files.merge(other.files) { a, _ in a } }
+        return Image(node: Node(.filter(op, params), [node] + others.map(\.node)), files: files,
+                     workingSpace: workingSpace)
+    }
+
+    /// The recipe this image describes: a chain of steps when it is one, otherwise a graph.
+    public var recipe: Recipe {
+        var order = [ObjectIdentifier: String]()
+        var nodes = [Recipe.Node]()
+        var inputs = [String]()
+        func visit(_ n: Node) -> String {
+            if let id = order[ObjectIdentifier(n)] { return id }
+            let id: String
+            switch n.kind {
+            case .input(let name):
+                if !inputs.contains(name) { inputs.append(name) }
+                id = name
+            case let .filter(op, params):
+                let inputIDs = n.inputs.map(visit)
+                id = "n\(nodes.count)"
+                nodes.append(Recipe.Node(id: id, op: op, inputs: inputIDs, params: params))
+            }
+            order[ObjectIdentifier(n)] = id
+            return id
+        }
+        let output = visit(node)
+        let isChain = inputs == ["main"] && nodes.enumerated().allSatisfy { k, n in
+            n.inputs == [k == 0 ? "main" : "n\(k - 1)"]
+        }
+        if isChain {
+            return Recipe.chain(nodes.map { ($0.op, $0.params.values) }, workingSpace: workingSpace)
+        }
+        return Recipe(workingSpace: workingSpace, inputs: inputs, nodes: nodes, output: output)
+    }
+
+    /// Renders to a PNG file (written atomically).
+    @discardableResult
+    public func render(to path: String, renderer: Renderer = Renderer(), inputs: [String: String] = [:]) throws -> RenderReport {
+        try renderer.render(recipe, inputs: files.merging(inputs) { _, new in new }, output: path)
+    }
+}
+
+// MARK: - Fluent filters (each forwards to the catalogue declaration of the same name)
+
+extension Image {
+    public func resized(scale: Double, kernel: ResampleKernel = .lanczos3) -> Image {
+        applying(.resize, ["scale": .number(scale), "kernel": .string(kernel.rawValue)])
+    }
+    public func resized(width: Int? = nil, height: Int? = nil, kernel: ResampleKernel = .lanczos3) -> Image {
+        applying(.resize, ["width": .number(Double(width ?? 0)), "height": .number(Double(height ?? 0)),
+                           "kernel": .string(kernel.rawValue)])
+    }
+    public func gaussianBlur(sigma: Double) -> Image { applying(.gaussianBlur, ["sigma": .number(sigma)]) }
+    public func unsharpMask(sigma: Double = 2, amount: Double = 1, threshold: Double = 0) -> Image {
+        applying(.unsharpMask, ["sigma": .number(sigma), "amount": .number(amount), "threshold": .number(threshold)])
+    }
+    public func exposure(ev: Double) -> Image { applying(.exposure, ["ev": .number(ev)]) }
+    public func colorControls(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1) -> Image {
+        applying(.colorControls, ["brightness": .number(brightness), "contrast": .number(contrast),
+                                  "saturation": .number(saturation)])
+    }
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> Image {
+        applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)),
+                         "height": .number(Double(height))])
+    }
+    public func grayscale() -> Image { applying(.grayscale) }
+    public func vignette(radius: Double = 1, intensity: Double = 0.5) -> Image {
+        applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
+    }
+    /// Blends `self` (the source) onto `backdrop`.
+    public func blended(onto backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1) -> Image {
+        applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
+    }
+}

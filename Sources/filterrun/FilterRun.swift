@@ -1,0 +1,41 @@
+import ArgumentParser
+import FilterRecipe
+import Foundation
+
+@main
+struct FilterRun {
+    /// Exit codes: 0 ok, 2 usage or recipe error, 3 input image error, 4 render or output error.
+    static func main() {
+        // `--stats` and `--explain` take an optional value; ArgumentParser wants one, so bare flags get a default.
+        let arguments = CommandLine.arguments.dropFirst().map { argument -> String in
+            switch argument {
+            case "--stats": return "--stats=text"
+            case "--explain": return "--explain=plan"
+            default: return argument
+            }
+        }
+        do {
+            var command = try Root.parseAsRoot(Array(arguments))
+            if var run = command as? RunCommand {
+                exit(run.execute())
+            }
+            try command.run()
+        } catch {
+            let code = Root.exitCode(for: error)
+            if code == .success {
+                print(Root.fullMessage(for: error))
+                exit(0)
+            }
+            FileHandle.standardError.write(Data((Root.fullMessage(for: error) + "\n").utf8))
+            exit(2)
+        }
+    }
+}
+
+struct Root: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filterrun",
+        abstract: "Runs an image filter recipe on PNG files.",
+        subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self],
+        defaultSubcommand: RunCommand.self)
+}

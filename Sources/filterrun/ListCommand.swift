@@ -1,0 +1,68 @@
+import ArgumentParser
+import FilterRecipe
+import Foundation
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the filter catalogue.")
+
+    @Argument(help: "One filter to describe in detail.") var id: String?
+    @Flag(help: "Machine-readable output.") var json = false
+
+    func run() throws {
+        var specs = FilterID.allCases.map(\.spec)
+        if let id {
+            guard let filter = FilterID(rawValue: id) else {
+                let hint = NearestName.hint(for: id, in: FilterID.allCases.map(\.rawValue))
+                throw ValidationError("unknown filter \"\(id)\"\(hint)")
+            }
+            specs = [filter.spec]
+        }
+        if json {
+            let objects: [[String: Any]] = specs.map { spec in
+                ["id": spec.id.rawValue, "family": spec.family.rawValue, "summary": spec.summary,
+                 "formula": spec.formula, "inputs": spec.inputs, "tolerance": spec.tolerance,
+                 "params": spec.params.map { ["name": $0.name, "accepts": $0.expectation,
+                                              "default": $0.defaultValue.jsonObject, "summary": $0.summary] }]
+            }
+            let data = try JSONSerialization.data(withJSONObject: id == nil ? objects as Any : objects[0], options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        for spec in specs {
+            let params = spec.params.map { "\($0.name)=\(defaultText($0.defaultValue)) (\(shortRange($0)))" }
+            if id == nil {
+                print(([spec.id.rawValue] + params).joined(separator: " "))
+                continue
+            }
+            print("\(spec.id.rawValue) (\(spec.family.rawValue)): \(spec.summary)")
+            print("  formula: \(spec.formula)")
+            print("  inputs: \(spec.inputs.joined(separator: ", "))\(spec.isGenerator ? " (optional: gives the size)" : "")")
+            print("  tolerance between backends: \(spec.tolerance) (8-bit codes)")
+            for p in spec.params {
+                print("  \(p.name): \(p.summary); \(p.expectation); default \(defaultText(p.defaultValue))")
+            }
+        }
+    }
+
+    func defaultText(_ value: ParamValue) -> String {
+        let object = value.jsonObject
+        if let data = try? JSONSerialization.data(withJSONObject: [object], options: [.fragmentsAllowed]) {
+            return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        }
+        return "\(object)"
+    }
+
+    func shortRange(_ p: ParamSpec) -> String {
+        switch p.kind {
+        case .number(let r): return "\(r.lowerBound)...\(r.upperBound)"
+        case .integer(let r): return "\(r.lowerBound)...\(r.upperBound)"
+        case .choice(let o): return o.joined(separator: "|")
+        default: return p.expectation
+        }
+    }
+}
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "schema", abstract: "Print the recipe JSON Schema.")
+    func run() throws { print(String(decoding: try CatalogueSchema.jsonData(), as: UTF8.self)) }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import FilterRecipe
+import Foundation
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Render RECIPE on INPUT into OUTPUT (the default command).",
+        discussion: "Exit codes: 0 ok, 2 usage or recipe error, 3 input image error, 4 render or output error.")
+
+    @Argument(help: "Recipe JSON file.") var recipe: String
+    @Argument(help: "Input PNG (the recipe input \"main\").") var input: String
+    @Argument(help: "Output PNG, written atomically.") var output: String
+
+    @Option(help: "auto, cpu or vulkan.") var backend: String = "auto"
+    @Option(name: .customLong("input"), help: "Another recipe input: NAME=PATH (repeatable).") var inputs: [String] = []
+    @Option(name: .customLong("set"), help: "Override a parameter: ID.PARAM=VALUE (chain steps are 0, 1, ...).")
+    var overrides: [String] = []
+    @Option(help: "Print the plan: --explain or --explain=verbose.") var explain: String?
+    @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
+    @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
+    @Option(help: "zlib level 0-9 (default 2, fast).") var compression: Int?
+    @Option(help: "PNG row filter: none, sub, up, average, paeth, all.") var filter: String?
+    @Option(help: "Refuse images with more pixels than this.") var maxPixels: Int = PNGDecoder.defaultMaxPixels
+    @Flag(help: "Overwrite an existing output.") var force = false
+
+    func run() throws {}
+
+    private func fail(_ code: Int32, _ message: String) -> Int32 {
+        FileHandle.standardError.write(Data(("filterrun: " + message + "\n").utf8))
+        return code
+    }
+
+    mutating func execute() -> Int32 {
+        guard let backendChoice = Backend(rawValue: backend) else { return fail(2, "--backend must be auto, cpu or vulkan") }
+        if let depth, depth != 8 && depth != 16 { return fail(2, "--depth must be 8 or 16") }
+        if let compression, !(0...9).contains(compression) { return fail(2, "--compression must be 0...9") }
+        let pngFilter = filter.map { PNGWriteOptions.Filter(rawValue: $0) } ?? PNGWriteOptions.default.filter
+        guard let pngFilter else { return fail(2, "--filter must be one of none, sub, up, average, paeth, all") }
+
+        var paths = ["main": input]
+        for entry in inputs {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { return fail(2, "--input expects NAME=PATH, got \(entry)") }
+            paths[parts[0]] = parts[1]
+        }
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
+        for (name, path) in paths where URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath() == outputURL {
+            return fail(2, "output \(output) is the input \(name); refusing to overwrite an input")
+        }
+        if FileManager.default.fileExists(atPath: output) && !force {
+            return fail(2, "\(output) exists (use --force to overwrite)")
+        }
+
+        var parsed: Recipe
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: recipe))
+            parsed = try Recipe(json: data)
+            for entry in overrides {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                let target = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
+                guard parts.count == 2, target.count == 2 else { return fail(2, "--set expects ID.PARAM=VALUE, got \(entry)") }
+                try parsed.set(node: target[0], param: target[1], value: parts[1])
+            }
+        } catch let error as RecipeError {
+            return fail(2, "\(recipe):\n" + error.issues.map { "  \($0)" }.joined(separator: "\n"))
+        } catch {
+            return fail(2, "cannot read recipe \(recipe): \(error.localizedDescription)")
+        }
+
+        let options = Renderer.Options(
+            depth: depth,
+            png: PNGWriteOptions(compressionLevel: compression ?? PNGWriteOptions.default.compressionLevel, filter: pngFilter),
+            maxPixels: maxPixels)
+        let renderer = Renderer(backend: backendChoice, options: options)
+        do {
+            if let explain {
+                print(try renderer.explain(parsed, inputs: paths, verbose: explain == "verbose"))
+            }
+            let report = try renderer.render(parsed, inputs: paths, output: output)
+            for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+            if let stats {
+                let text: String
+                if stats == "json" {
+                    let data = try JSONSerialization.data(withJSONObject: report.jsonObject, options: [.sortedKeys])
+                    text = String(decoding: data, as: UTF8.self)
+                } else {
+                    text = report.text
+                }
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
+            return 0
+        } catch let error as RenderError {
+            switch error {
+            case .recipe(let e): return fail(2, "\(recipe):\n" + e.issues.map { "  \($0)" }.joined(separator: "\n"))
+            case .input(let m): return fail(3, m)
+            case .render(let m): return fail(4, m)
+            }
+        } catch {
+            return fail(4, "\(error)")
+        }
+    }
+}
