@@ -97,13 +97,15 @@ public struct Renderer: Sendable {
         do { plan = try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) }) }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         let main = images[recipe.usedInputs.first ?? recipe.inputs[0]]
-        let chosen = format ?? Self.format(following: main?.format ?? .rgba8, alpha: plan.introducesAlpha, depth: options.depth)
+        let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: images.mapValues(\.format.hasAlpha))
+        let chosen = format ?? Self.format(following: main?.format ?? .rgba8, alpha: alpha, depth: options.depth)
         return try CPURenderer.render(plan, sources: images.mapValues { BufferRowSource($0) }, format: chosen)
     }
 
     func outputFormat(plan: Plan, recipe: Recipe, decoders: [String: PNGDecoder]) -> PixelFormat {
         let main = recipe.inputs.first.flatMap { decoders[$0] } ?? decoders.values.first
-        return Self.format(following: main?.header.format ?? .rgba8, alpha: plan.introducesAlpha, depth: options.depth)
+        let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: decoders.mapValues(\.header.format.hasAlpha))
+        return Self.format(following: main?.header.format ?? .rgba8, alpha: alpha, depth: options.depth)
     }
 
     /// The input's layout, with alpha added when the recipe makes transparency, at the requested depth.

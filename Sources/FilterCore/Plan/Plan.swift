@@ -13,8 +13,6 @@ public struct Plan: Sendable {
     public var nodes: [Node]
     public var output: Int
     public var workingSpace: WorkingSpace
-    /// Whether the rendered image may carry transparency the input did not have.
-    public var introducesAlpha: Bool
 }
 
 /// Builds a plan while a recipe is lowered; knows the size of everything added so far.

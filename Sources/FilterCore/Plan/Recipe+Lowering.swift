@@ -52,29 +52,39 @@ extension Recipe {
         }
 
         guard let output = resolve(output), issues.isEmpty else { throw RecipeError(issues) }
-        let plan = Plan(nodes: builder.nodes, output: output.index, workingSpace: workingSpace,
-                        introducesAlpha: builder.nodes.contains { $0.primitive.introducesAlpha })
-        return plan
+        return Plan(nodes: builder.nodes, output: output.index, workingSpace: workingSpace)
     }
 }
 
-extension Primitive {
-    /// Whether the primitive can make transparent pixels out of opaque ones.
-    var introducesAlpha: Bool {
-        switch self {
-        case .point(let ops):
-            return ops.contains {
-                if case .matrix(let m) = $0 { return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0 }
-                return false
+extension Plan {
+    /// Whether the output can hold transparency, given which sources have an alpha channel. Decides whether an
+    /// opaque input gains an alpha channel in the output file.
+    public func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
+        var alpha = [Bool]()
+        for node in nodes {
+            let inputs = node.inputs.map { alpha[$0] }
+            let result: Bool
+            switch node.primitive {
+            case .source(let name): result = sourceHasAlpha[name] ?? true
+            case .sobel: result = false
+            case .blend: result = inputs[1]  // αo = αs + αb(1 − αs) is 1 wherever the backdrop is opaque
+            case .blendWithMask: result = inputs[0] || inputs[1]
+            case .pad(_, _, let color): result = inputs[0] || color.a < 1
+            case .point(let ops):
+                result = inputs[0] || ops.contains {
+                    if case .matrix(let m) = $0 { return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0 }
+                    return false
+                }
+            case .generate(let g):
+                switch g {
+                case .solid(let c): result = c.a < 1
+                case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
+                    result = a.a < 1 || b.a < 1
+                }
+            default: result = inputs.contains(true)
             }
-        case .pad(_, _, let color): return color.a < 1
-        case .generate(let g):
-            switch g {
-            case .solid(let c): return c.a < 1
-            case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
-                return a.a < 1 || b.a < 1
-            }
-        default: return false
+            alpha.append(result)
         }
+        return alpha[output]
     }
 }
