@@ -79,7 +79,9 @@ public struct PixelConverter: Sendable {
             for x in 0..<width {
                 let v = UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self)
                 let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-                let straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+                var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+                straight = straight.replacing(with: 0, where: straight .< 0)
+                straight = straight.replacing(with: 1, where: straight .> 1)
                 var samples = SIMD4<Float>()
                 if channels <= 2 {
                     let y = 0.2126 * straight[0] + 0.7152 * straight[1] + 0.0722 * straight[2]

@@ -16,7 +16,7 @@ public struct FilterSpec: Sendable {
     /// Largest difference allowed between backends and against the float64 reference, in 8-bit output codes.
     public let tolerance: Double
     /// Checks that involve several parameters or the input size; returns a problem per failed check.
-    let check: @Sendable (Params) -> [String]
+    public let check: @Sendable (Params) -> [String]
     /// Expands the filter into backend primitives.
     let lower: @Sendable (inout PlanBuilder, Params, [PlanBuilder.Ref]) throws -> PlanBuilder.Ref
 

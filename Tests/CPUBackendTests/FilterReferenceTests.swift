@@ -1,0 +1,57 @@
+import FilterRecipe
+import TestSupport
+import XCTest
+
+/// Every catalogue filter on the CPU against its float64 reference, at every swept parameter set, on every stored
+/// layout (8- and 16-bit; grey, RGB, RGBA), in both working spaces; within the filter's declared tolerance.
+final class FilterReferenceTests: XCTestCase {
+    /// Threshold and posterize are step functions: float32 and float64 may land on either side of a step.
+    static let discontinuous: Set<FilterID> = [.threshold, .posterize]
+
+    func check(_ id: FilterID, space: WorkingSpace, layouts: Int = 5) throws {
+        let images = Array(try TestImages.small().prefix(layouts))
+        let overlay = try TestImages.overlay(), mask = try TestImages.mask()
+        let spec = id.spec
+        for (label, params) in ParameterSweep.sets(for: id) {
+            var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
+            if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
+            if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
+            if !spec.check(node.params).isEmpty { continue }
+            let recipe = Recipe(workingSpace: space, inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+            for (name, image) in images {
+                let inputs: [String: PixelBuffer] = ["main": image, "other": overlay, "mask": mask]
+                let rendered: PixelBuffer
+                do {
+                    rendered = try Renderer(backend: .cpu).render(recipe, images: inputs)
+                } catch RenderError.recipe {
+                    continue  // e.g. a crop larger than the image: refused, as it should be
+                }
+                var refInputs = [try ReferenceImage(image, space: space)]
+                if spec.inputs.count >= 2 { refInputs.append(refInputs[0]); refInputs[0] = try ReferenceImage(overlay, space: space) }
+                if spec.inputs.count == 3 { refInputs.append(try ReferenceImage(mask, space: space)) }
+                let expected = ReferenceFilters.apply(id, node.params, refInputs, space: space)
+                XCTAssertEqual(rendered.width, expected.width, "\(id) \(label) \(name)")
+                XCTAssertEqual(rendered.height, expected.height, "\(id) \(label) \(name)")
+                let found = try rendered.samples()
+                let want = expected.encoded(rendered.format, space: space)
+                let tolerance = spec.tolerance * (rendered.format.depth == 16 ? 257 : 1)
+                if Self.discontinuous.contains(id) {
+                    let off = zip(want, found).filter { abs($0 - $1) > tolerance }.count
+                    XCTAssertLessThanOrEqual(Double(off), Double(want.count) * 0.002, "\(id) \(label) \(name): \(off) samples off")
+                } else {
+                    let d = Difference.between(want, found, width: rendered.width, channels: rendered.format.channels)
+                    XCTAssertLessThanOrEqual(d.worst, tolerance, "\(id) \(label) on \(name), \(space): \(d)")
+                }
+            }
+        }
+    }
+
+    func testEveryFilterMatchesReferenceInLinearSpace() throws {
+        for id in FilterID.allCases { try check(id, space: .linear) }
+    }
+
+    /// sRGB space on the 8-bit RGB and grey layouts (the code paths that differ from linear are the conversions).
+    func testEveryFilterMatchesReferenceInSRGBSpace() throws {
+        for id in FilterID.allCases { try check(id, space: .srgb, layouts: 2) }
+    }
+}

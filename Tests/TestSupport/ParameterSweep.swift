@@ -1,0 +1,65 @@
+import FilterCore
+
+/// Parameter sets a filter is tested at: its defaults, each numeric parameter at its minimum and maximum, and every
+/// option of each choice. Limits that would make huge outputs are capped so tests stay small.
+public enum ParameterSweep {
+    /// Parameters that the defaults leave invalid or trivial for a 40×28 image.
+    static let base: [FilterID: [String: ParamValue]] = [
+        .resize: ["scale": 0.5],
+        .crop: ["x": 3, "y": 2, "width": 20, "height": 15],
+        .pad: ["top": 2, "left": 3, "right": 1, "bottom": 4, "color": .color(RGBA(0.2, 0.52, 0.9, 0.6))],
+        .unsharpMask: ["amount": 1.5],
+        .sharpen: ["amount": 1],
+        .convolve: ["kernel": .numbers([1, 2, 1, 0, 0, 0, -1, -2, -1]), "normalize": false, "bias": 0.5],
+        .linearGradient: ["from": .color(RGBA(1, 0, 0, 1)), "to": .color(RGBA(0, 0, 1, 0.5)), "y1": 1],
+        .checkerboard: ["size": 5],
+    ]
+
+    static let caps: [String: Double] = [
+        // Debug builds run these tests: wide windows would take minutes on 40×28 images for nothing new.
+        "gaussianBlur.sigma": 12, "boxBlur.radius": 20, "unsharpMask.sigma": 12,
+        "resize.scale": 3, "resize.width": 120, "resize.height": 90,
+        "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
+        "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
+        "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
+    ]
+
+    public static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
+        let spec = id.spec
+        let base = self.base[id] ?? [:]
+        var sets: [(String, [String: ParamValue])] = [("defaults", base)]
+        for param in spec.params {
+            var values: [(String, ParamValue)] = []
+            let cap = caps["\(id.rawValue).\(param.name)"]
+            switch param.kind {
+            case .number(let r):
+                values = [("min", .number(r.lowerBound)), ("max", .number(min(r.upperBound, cap ?? .infinity)))]
+            case .integer(let r):
+                values = [("min", .number(Double(r.lowerBound))), ("max", .number(min(Double(r.upperBound), cap ?? .infinity)))]
+            case .choice(let options):
+                values = options.map { ($0, .string($0)) }
+            case .boolean:
+                values = [("true", .boolean(true)), ("false", .boolean(false))]
+            default:
+                continue
+            }
+            for (label, value) in values {
+                var params = base
+                params[param.name] = value
+                if id == .resize, param.name != "kernel" {  // scale and width/height exclude each other
+                    params = ["scale": 0, "width": 0, "height": 0, "kernel": base["kernel"] ?? "lanczos3"]
+                    params[param.name] = value
+                }
+                sets.append(("\(param.name)=\(label)", params))
+            }
+        }
+        if id == .curves {
+            sets.append(("channels", ["points": .points([[0, 0.1], [0.4, 0.6], [1, 0.9]]),
+                                      "red": .points([[0, 0], [0.5, 0.7], [1, 1]]), "blue": .points([[0, 0.2], [1, 0.8]])]))
+        }
+        if id == .colorMatrix {
+            sets.append(("swap", ["matrix": .numbers([0, 1, 0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0.5, 0, 0.2, 0, 0, 0, 0.8, 0])]))
+        }
+        return sets
+    }
+}

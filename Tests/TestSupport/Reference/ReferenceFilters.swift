@@ -1,0 +1,386 @@
+import FilterCore
+import Foundation
+
+/// Plain float64 implementations of every catalogue filter, written from the formulas in the catalogue, not from
+/// the backends. Slow and obvious on purpose.
+public enum ReferenceFilters {
+    static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+
+    static func Y(_ v: SIMD4<Double>) -> Double { luma[0] * v[0] + luma[1] * v[1] + luma[2] * v[2] }
+
+    public static func apply(_ id: FilterID, _ p: Params, _ inputs: [ReferenceImage], space: WorkingSpace) -> ReferenceImage {
+        let image = inputs.first ?? ReferenceImage(width: 1, height: 1)
+        func n(_ name: String) -> Double { p.number(name) }
+        switch id {
+        case .exposure:
+            return straight(image) { v in rgb(v) { $0 * pow(2, n("ev")) } }
+        case .colorControls:
+            return straight(image) { v in
+                let y = Y(v)
+                return rgb(v) { c in n("contrast") * ((y + (c - y) * n("saturation")) - 0.5) + 0.5 + n("brightness") }
+            }
+        case .gamma:
+            return straight(image) { v in rgb(v) { $0 >= 0 ? pow($0, n("power")) : -pow(-$0, n("power")) } }
+        case .hueRotate:
+            let t = n("degrees") * .pi / 180, c = cos(t), s = sin(t)
+            let m: [[Double]] = [
+                [0.213 + c * 0.787 - s * 0.213, 0.715 - c * 0.715 - s * 0.715, 0.072 - c * 0.072 + s * 0.928],
+                [0.213 - c * 0.213 + s * 0.143, 0.715 + c * 0.285 + s * 0.140, 0.072 - c * 0.072 - s * 0.283],
+                [0.213 - c * 0.213 - s * 0.787, 0.715 - c * 0.715 + s * 0.715, 0.072 + c * 0.928 + s * 0.072]]
+            return straight(image) { v in matrix3(m, v) }
+        case .vibrance:
+            return straight(image) { v in
+                let spread = min(max(max(v[0], v[1], v[2]) - min(v[0], v[1], v[2]), 0), 1)
+                let k = 1 + n("amount") * (1 - spread), y = Y(v)
+                return rgb(v) { y + ($0 - y) * k }
+            }
+        case .temperatureTint:
+            let t = n("temperature") / 100, u = n("tint") / 100
+            return straight(image) { v in SIMD4(v[0] * (1 + 0.3 * t), v[1] * (1 - 0.3 * u), v[2] * (1 - 0.3 * t), v[3]) }
+        case .colorMatrix:
+            let m = p.numbers("matrix")
+            return straight(image) { v in
+                var out = SIMD4<Double>()
+                for r in 0..<4 { out[r] = m[r * 5 + 4] + (0..<4).reduce(0) { $0 + m[r * 5 + $1] * v[$1] } }
+                return out
+            }
+        case .levels:
+            return straight(image) { v in
+                rgb(v) { c in
+                    let t = min(max((c - n("inBlack")) / (n("inWhite") - n("inBlack")), 0), 1)
+                    return n("outBlack") + (n("outWhite") - n("outBlack")) * pow(t, 1 / n("gamma"))
+                }
+            }
+        case .curves:
+            func curve(_ name: String) -> ((Double) -> Double)? {
+                let points = p.points(name)
+                guard points.count >= 2 else { return nil }
+                let c = ToneCurve(points: points)
+                return { c.exact($0) }
+            }
+            let master = curve("points"), channels = [curve("red"), curve("green"), curve("blue")]
+            return straight(image) { v in
+                var out = v
+                for i in 0..<3 {
+                    if let f = channels[i] { out[i] = f(out[i]) }
+                    if let master { out[i] = master(out[i]) }
+                }
+                return out
+            }
+        case .invert:
+            return straight(image) { v in rgb(v) { 1 - $0 } }
+        case .grayscale:
+            return straight(image) { v in let y = Y(v); return SIMD4(y, y, y, v[3]) }
+        case .sepia:
+            let s: [[Double]] = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
+            let i = n("intensity")
+            return straight(image) { v in
+                let sep = matrix3(s, v)
+                return SIMD4(v[0] + (sep[0] - v[0]) * i, v[1] + (sep[1] - v[1]) * i, v[2] + (sep[2] - v[2]) * i, v[3])
+            }
+        case .threshold:
+            return straight(image) { v in let t: Double = Y(v) >= n("level") ? 1 : 0; return SIMD4(t, t, t, v[3]) }
+        case .posterize:
+            let levels = n("levels") - 1
+            return straight(image) { v in rgb(v) { (min(max($0, 0), 1) * levels).rounded() / levels } }
+        case .opacity:
+            return straight(image) { v in SIMD4(v[0], v[1], v[2], v[3] * n("amount")) }
+        case .vignette:
+            var out = image
+            let cx = Double(image.width) / 2, cy = Double(image.height) / 2, half = (cx * cx + cy * cy).squareRoot()
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let d = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot() / half
+                    let t = min(d / n("radius"), 1)
+                    let f = 1 - n("intensity") * t * t
+                    let v = image[x, y]
+                    out[x, y] = SIMD4(v[0] * f, v[1] * f, v[2] * f, v[3])
+                }
+            }
+            return out
+        case .gaussianBlur:
+            return gaussian(image, sigma: n("sigma"))
+        case .boxBlur:
+            let r = p.int("radius")
+            return window(image, r) { values in values.reduce(.zero, +) / Double(values.count) }
+        case .unsharpMask:
+            let blurred = gaussian(image, sigma: n("sigma"))
+            var out = image
+            for i in 0..<image.pixels.count {
+                var d = image.pixels[i] - blurred.pixels[i]
+                d[3] = 0
+                for c in 0..<3 where abs(d[c]) < n("threshold") { d[c] = 0 }
+                out.pixels[i] = image.pixels[i] + d * n("amount")
+            }
+            return n("sigma") == 0 || n("amount") == 0 ? image : out
+        case .sharpen:
+            var out = image
+            let k: [Double] = [1, 2, 1]
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    var blurred = 0.0
+                    for j in -1...1 { for i in -1...1 { blurred += k[i + 1] * k[j + 1] / 16 * Y(image.clamped(x + i, y + j)) } }
+                    let d = n("amount") * (Y(image[x, y]) - blurred)
+                    out[x, y] = image[x, y] + SIMD4(d, d, d, 0)
+                }
+            }
+            return out
+        case .convolve:
+            var kernel = p.numbers("kernel")
+            let sum = kernel.reduce(0, +)
+            if p.bool("normalize") && sum != 0 { kernel = kernel.map { $0 / sum } }
+            let size = Int(Double(kernel.count).squareRoot()), r = size / 2
+            var out = image
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    var acc = SIMD4<Double>(n("bias"), n("bias"), n("bias"), 0)
+                    for j in 0..<size { for i in 0..<size { acc += image.clamped(x + i - r, y + j - r) * kernel[j * size + i] } }
+                    acc[3] = image[x, y][3]
+                    out[x, y] = acc
+                }
+            }
+            return out
+        case .sobel:
+            var out = image
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    func l(_ i: Int, _ j: Int) -> Double { Y(image.clamped(x + i, y + j)) }
+                    let gx = l(1, -1) + 2 * l(1, 0) + l(1, 1) - l(-1, -1) - 2 * l(-1, 0) - l(-1, 1)
+                    let gy = l(-1, 1) + 2 * l(0, 1) + l(1, 1) - l(-1, -1) - 2 * l(0, -1) - l(1, -1)
+                    let m = (gx * gx + gy * gy).squareRoot() / 4
+                    out[x, y] = SIMD4(m, m, m, 1)
+                }
+            }
+            return out
+        case .median:
+            return window(image, p.int("radius")) { values in
+                var out = SIMD4<Double>()
+                for c in 0..<4 { out[c] = values.map { $0[c] }.sorted()[values.count / 2] }
+                return out
+            }
+        case .resize:
+            return resize(image, p)
+        case .crop:
+            let x0 = p.int("x"), y0 = p.int("y")
+            let w = p.int("width") == 0 ? image.width - x0 : p.int("width")
+            let h = p.int("height") == 0 ? image.height - y0 : p.int("height")
+            return mapped(w, h) { x, y in image[x + x0, y + y0] }
+        case .flip:
+            return p.string("direction") == "horizontal"
+                ? mapped(image.width, image.height) { x, y in image[image.width - 1 - x, y] }
+                : mapped(image.width, image.height) { x, y in image[x, image.height - 1 - y] }
+        case .rotate:
+            let w = image.width, h = image.height
+            switch p.string("degrees") {
+            case "90": return mapped(h, w) { x, y in image[y, h - 1 - x] }
+            case "180": return mapped(w, h) { x, y in image[w - 1 - x, h - 1 - y] }
+            default: return mapped(h, w) { x, y in image[w - 1 - y, x] }
+            }
+        case .transpose:
+            return mapped(image.height, image.width) { x, y in image[y, x] }
+        case .pad:
+            let top = p.int("top"), left = p.int("left")
+            let fill = p.color("color").working(space)
+            let colour = SIMD4<Double>(Double(fill[0]), Double(fill[1]), Double(fill[2]), Double(fill[3]))
+            return mapped(image.width + left + p.int("right"), image.height + top + p.int("bottom")) { x, y in
+                let sx = x - left, sy = y - top
+                return sx >= 0 && sy >= 0 && sx < image.width && sy < image.height ? image[sx, sy] : colour
+            }
+        case .blend, .over:
+            let mode = id == .over ? "normal" : p.string("mode")
+            let opacity = id == .over ? 1 : n("opacity")
+            let source = inputs[0], backdrop = inputs[1]
+            return mapped(backdrop.width, backdrop.height) { x, y in
+                let b = backdrop[x, y]
+                guard x < source.width, y < source.height else { return b }
+                return compositeReference(mode, source[x, y] * opacity, b)
+            }
+        case .blendWithMask:
+            let fg = inputs[0], bg = inputs[1], mask = inputs[2]
+            return mapped(bg.width, bg.height) { x, y in
+                let f = x < fg.width && y < fg.height ? fg[x, y] : .zero
+                let m = x < mask.width && y < mask.height ? min(max(Y(mask[x, y]), 0), 1) : 0
+                return bg[x, y] + (f - bg[x, y]) * m
+            }
+        case .solidColor, .linearGradient, .radialGradient, .checkerboard:
+            return generate(id, p, size: (p.int("width") == 0 ? image.width : p.int("width"),
+                                          p.int("height") == 0 ? image.height : p.int("height")), space: space)
+        }
+    }
+
+    // MARK: helpers
+
+    static func working(_ c: RGBA, _ space: WorkingSpace) -> SIMD4<Double> {
+        let f: (Double) -> Double = space == .linear ? SRGB.toLinear : { $0 }
+        return SIMD4(f(c.r) * c.a, f(c.g) * c.a, f(c.b) * c.a, c.a)
+    }
+
+    static func rgb(_ v: SIMD4<Double>, _ f: (Double) -> Double) -> SIMD4<Double> { SIMD4(f(v[0]), f(v[1]), f(v[2]), v[3]) }
+
+    static func matrix3(_ m: [[Double]], _ v: SIMD4<Double>) -> SIMD4<Double> {
+        SIMD4((0..<3).reduce(0) { $0 + m[0][$1] * v[$1] }, (0..<3).reduce(0) { $0 + m[1][$1] * v[$1] },
+              (0..<3).reduce(0) { $0 + m[2][$1] * v[$1] }, v[3])
+    }
+
+    /// Applies `f` to straight colour: unpremultiply, f, premultiply.
+    static func straight(_ image: ReferenceImage, _ f: (SIMD4<Double>) -> SIMD4<Double>) -> ReferenceImage {
+        var out = image
+        for i in 0..<image.pixels.count {
+            let v = image.pixels[i], a = v[3]
+            var s = a > 0 ? v / a : .zero
+            s[3] = a
+            var r = f(s)
+            let ra = r[3]
+            r *= ra
+            r[3] = ra
+            out.pixels[i] = r
+        }
+        return out
+    }
+
+    static func mapped(_ w: Int, _ h: Int, _ f: (Int, Int) -> SIMD4<Double>) -> ReferenceImage {
+        var out = ReferenceImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { out[x, y] = f(x, y) } }
+        return out
+    }
+
+    static func window(_ image: ReferenceImage, _ r: Int, _ f: ([SIMD4<Double>]) -> SIMD4<Double>) -> ReferenceImage {
+        guard r > 0 else { return image }
+        return mapped(image.width, image.height) { x, y in
+            var values = [SIMD4<Double>]()
+            for j in -r...r { for i in -r...r { values.append(image.clamped(x + i, y + j)) } }
+            return f(values)
+        }
+    }
+
+    static func gaussian(_ image: ReferenceImage, sigma: Double) -> ReferenceImage {
+        guard sigma > 0 else { return image }
+        let r = max(1, Int(ceil(3 * sigma)))
+        var k = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let sum = k.reduce(0, +)
+        k = k.map { $0 / sum }
+        let horizontal = mapped(image.width, image.height) { x, y in
+            (-r...r).reduce(SIMD4<Double>()) { $0 + image.clamped(x + $1, y) * k[$1 + r] }
+        }
+        return mapped(image.width, image.height) { x, y in
+            (-r...r).reduce(SIMD4<Double>()) { $0 + horizontal.clamped(x, y + $1) * k[$1 + r] }
+        }
+    }
+
+    static func kernelValue(_ kernel: String, _ x: Double) -> Double {
+        let x = abs(x)
+        switch kernel {
+        case "nearest": return x < 0.5 ? 1 : 0
+        case "bilinear": return max(0, 1 - x)
+        case "bicubic":
+            if x < 1 { return 1.5 * x * x * x - 2.5 * x * x + 1 }
+            if x < 2 { return -0.5 * x * x * x + 2.5 * x * x - 4 * x + 2 }
+            return 0
+        default:
+            if x == 0 { return 1 }
+            if x >= 3 { return 0 }
+            return 3 * sin(.pi * x) * sin(.pi * x / 3) / (.pi * .pi * x * x)
+        }
+    }
+
+    static func resize(_ image: ReferenceImage, _ p: Params) -> ReferenceImage {
+        var w = p.int("width"), h = p.int("height")
+        if p.number("scale") > 0 {
+            w = Int((Double(image.width) * p.number("scale")).rounded())
+            h = Int((Double(image.height) * p.number("scale")).rounded())
+        } else if w == 0 { w = Int((Double(image.width) * Double(h) / Double(image.height)).rounded()) }
+        else if h == 0 { h = Int((Double(image.height) * Double(w) / Double(image.width)).rounded()) }
+        w = max(1, w); h = max(1, h)
+        let kernel = p.string("kernel")
+        let radius: Double = ["nearest": 0.5, "bilinear": 1, "bicubic": 2, "lanczos3": 3][kernel]!
+        func sample1D(_ inSize: Int, _ outSize: Int, _ i: Int) -> [(Int, Double)] {
+            let ratio = Double(inSize) / Double(outSize)
+            let centre = (Double(i) + 0.5) * ratio - 0.5
+            if kernel == "nearest" { return [(min(inSize - 1, Int((Double(i) + 0.5) * ratio)), 1)] }
+            let scale = max(1, ratio)
+            var taps = [(Int, Double)]()
+            for j in Int(floor(centre - radius * scale))...Int(ceil(centre + radius * scale)) {
+                let weight = kernelValue(kernel, (Double(j) - centre) / scale)
+                if weight != 0 { taps.append((min(max(j, 0), inSize - 1), weight)) }
+            }
+            let sum = taps.reduce(0) { $0 + $1.1 }
+            return taps.map { ($0.0, $0.1 / sum) }
+        }
+        var current = image
+        if w != image.width {
+            let src = current
+            current = mapped(w, src.height) { x, y in
+                sample1D(src.width, w, x).reduce(SIMD4<Double>()) { $0 + src[$1.0, y] * $1.1 }
+            }
+        }
+        if h != image.height {
+            let src = current
+            current = mapped(w, h) { x, y in
+                sample1D(src.height, h, y).reduce(SIMD4<Double>()) { $0 + src[x, $1.0] * $1.1 }
+            }
+        }
+        return current
+    }
+
+    static func compositeReference(_ mode: String, _ s: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+        let aS = s[3], aB = b[3]
+        let cs = aS > 0 ? s / aS : .zero, cb = aB > 0 ? b / aB : .zero
+        var blended = SIMD4<Double>()
+        for c in 0..<3 {
+            let x = cb[c], y = cs[c]
+            func hardLight(_ b: Double, _ s: Double) -> Double { s <= 0.5 ? b * 2 * s : b + (2 * s - 1) - b * (2 * s - 1) }
+            switch mode {
+            case "normal": blended[c] = y
+            case "multiply": blended[c] = x * y
+            case "screen": blended[c] = x + y - x * y
+            case "overlay": blended[c] = hardLight(y, x)
+            case "hardLight": blended[c] = hardLight(x, y)
+            case "softLight":
+                if y <= 0.5 { blended[c] = x - (1 - 2 * y) * x * (1 - x) }
+                else {
+                    let d = x <= 0.25 ? ((16 * x - 12) * x + 4) * x : x.squareRoot()
+                    blended[c] = x + (2 * y - 1) * (d - x)
+                }
+            case "darken": blended[c] = min(x, y)
+            case "lighten": blended[c] = max(x, y)
+            case "difference": blended[c] = abs(x - y)
+            case "exclusion": blended[c] = x + y - 2 * x * y
+            case "add": blended[c] = min(x + y, 1)
+            default: blended[c] = max(x - y, 0)
+            }
+        }
+        var out = s * (1 - aB) + b * (1 - aS) + blended * (aS * aB)
+        out[3] = aS + aB * (1 - aS)
+        return out
+    }
+
+    static func generate(_ id: FilterID, _ p: Params, size: (Int, Int), space: WorkingSpace) -> ReferenceImage {
+        let (w, h) = size
+        switch id {
+        case .solidColor:
+            let c = working(p.color("color"), space)
+            return mapped(w, h) { _, _ in c }
+        case .linearGradient:
+            let a = working(p.color("from"), space), b = working(p.color("to"), space)
+            let dx = (p.number("x1") - p.number("x0")) * Double(w), dy = (p.number("y1") - p.number("y0")) * Double(h)
+            return mapped(w, h) { x, y in
+                let px = Double(x) + 0.5 - p.number("x0") * Double(w), py = Double(y) + 0.5 - p.number("y0") * Double(h)
+                let l2 = dx * dx + dy * dy
+                let t = l2 > 0 ? min(max((px * dx + py * dy) / l2, 0), 1) : 0
+                return a + (b - a) * t
+            }
+        case .radialGradient:
+            let a = working(p.color("from"), space), b = working(p.color("to"), space)
+            let half = Double(w * w + h * h).squareRoot() / 2
+            return mapped(w, h) { x, y in
+                let px = Double(x) + 0.5 - p.number("cx") * Double(w), py = Double(y) + 0.5 - p.number("cy") * Double(h)
+                let t = min((px * px + py * py).squareRoot() / (p.number("radius") * half), 1)
+                return a + (b - a) * t
+            }
+        default:
+            let a = working(p.color("first"), space), b = working(p.color("second"), space)
+            let s = p.int("size")
+            return mapped(w, h) { x, y in ((x / s) + (y / s)) % 2 == 0 ? a : b }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import FilterCore
+import Foundation
+
+/// An image of float64 working values (RGBA, premultiplied), for the reference implementations.
+public struct ReferenceImage {
+    public var width: Int
+    public var height: Int
+    public var pixels: [SIMD4<Double>]
+
+    public init(width: Int, height: Int, fill: SIMD4<Double> = .zero) {
+        self.width = width
+        self.height = height
+        pixels = [SIMD4<Double>](repeating: fill, count: width * height)
+    }
+
+    public subscript(x: Int, y: Int) -> SIMD4<Double> {
+        get { pixels[y * width + x] }
+        set { pixels[y * width + x] = newValue }
+    }
+
+    /// Clamp-to-edge read.
+    public func clamped(_ x: Int, _ y: Int) -> SIMD4<Double> {
+        self[min(max(x, 0), width - 1), min(max(y, 0), height - 1)]
+    }
+
+    /// Working values of an integer buffer, by the exact sRGB formula.
+    public init(_ buffer: PixelBuffer, space: WorkingSpace) throws {
+        self.init(width: buffer.width, height: buffer.height)
+        let base = try buffer.hostBytes()
+        let channels = buffer.format.channels
+        for y in 0..<height {
+            for x in 0..<width {
+                var s = [Double](repeating: 0, count: channels)
+                for c in 0..<channels { s[c] = Double(PixelDigest.sample(base, buffer, y, x * channels + c)) / 65535 }
+                let colour: [Double] = channels <= 2 ? [s[0], s[0], s[0]] : [s[0], s[1], s[2]]
+                let a = buffer.format.hasAlpha ? s[channels - 1] : 1
+                let decode: (Double) -> Double = space == .linear ? SRGB.toLinear : { $0 }
+                self[x, y] = SIMD4(decode(colour[0]) * a, decode(colour[1]) * a, decode(colour[2]) * a, a)
+            }
+        }
+    }
+
+    /// Integer samples of `format` (as Double codes) the exact way: unpremultiply, clamp, encode, round.
+    public func encoded(_ format: PixelFormat, space: WorkingSpace) -> [Double] {
+        let maxCode = format.depth == 16 ? 65535.0 : 255.0
+        var out = [Double]()
+        out.reserveCapacity(width * height * format.channels)
+        for p in pixels {
+            let a = min(max(p[3], 0), 1)
+            var straight = a > 0 ? p / a : .zero
+            straight = SIMD4(min(max(straight[0], 0), 1), min(max(straight[1], 0), 1), min(max(straight[2], 0), 1), 0)
+            let encode: (Double) -> Double = space == .linear ? SRGB.toEncoded : { $0 }
+            let code = { (v: Double) in (encode(v) * maxCode).rounded() }
+            if format.channels <= 2 {
+                out.append(code(min(max(0.2126 * straight[0] + 0.7152 * straight[1] + 0.0722 * straight[2], 0), 1)))
+            } else {
+                out += [code(straight[0]), code(straight[1]), code(straight[2])]
+            }
+            if format.hasAlpha { out.append((a * maxCode).rounded()) }
+        }
+        return out
+    }
+}
+
+/// The worst disagreement between two sample lists of an image.
+public struct Difference: CustomStringConvertible {
+    public var worst: Double
+    public var index: Int
+    public var expected: Double
+    public var found: Double
+    public var width: Int
+    public var channels: Int
+
+    public static func between(_ expected: [Double], _ found: [Double], width: Int, channels: Int) -> Difference {
+        var d = Difference(worst: 0, index: 0, expected: 0, found: 0, width: width, channels: channels)
+        for i in 0..<min(expected.count, found.count) where abs(expected[i] - found[i]) > d.worst {
+            d = Difference(worst: abs(expected[i] - found[i]), index: i, expected: expected[i], found: found[i],
+                           width: width, channels: channels)
+        }
+        if expected.count != found.count { d.worst = .infinity }
+        return d
+    }
+
+    public var description: String {
+        let pixel = index / channels
+        return "worst difference \(worst) at x \(pixel % width), y \(pixel / width), channel \(index % channels): "
+            + "expected \(expected), found \(found)"
+    }
+}
+
+extension PixelBuffer {
+    /// Every sample as a Double code.
+    public func samples() throws -> [Double] {
+        let base = try hostBytes()
+        let n = width * format.channels
+        var out = [Double]()
+        out.reserveCapacity(n * height)
+        for y in 0..<height {
+            for i in 0..<n {
+                let v = PixelDigest.sample(base, self, y, i)
+                out.append(Double(format.depth == 16 ? v : v / 257))
+            }
+        }
+        return out
+    }
+}

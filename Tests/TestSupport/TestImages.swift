@@ -1,0 +1,37 @@
+import FilterCore
+import PNGCodec
+
+/// Small crops of the real fixture photos, one per stored layout, for tests that compare against float64 code.
+public enum TestImages {
+    /// A `width×height` crop at (x, y) of a fixture.
+    public static func crop(_ file: String, x: Int, y: Int, width: Int, height: Int) throws -> PixelBuffer {
+        let full = try PNGDecoder.decode(path: Fixtures.path(file))
+        let out = PixelBuffer(width: width, height: height, format: full.format)
+        let src = try full.hostBytes(), dst = try out.mutableHostBytes()
+        let bpp = full.format.bytesPerPixel
+        for row in 0..<height {
+            (dst + row * out.rowStride).copyMemory(from: src + (y + row) * full.rowStride + x * bpp, byteCount: width * bpp)
+        }
+        return out
+    }
+
+    /// rgb8, grey8, rgba8 (real partial alpha), rgb16, grey16 — each 40×28 (the second image has the same size).
+    public static func small() throws -> [(name: String, image: PixelBuffer)] {
+        [
+            ("chelsea rgb8", try crop("photos/chelsea_451x300_rgb8.png", x: 200, y: 100, width: 40, height: 28)),
+            ("camera grey8", try crop("photos/camera_512_gray8.png", x: 230, y: 90, width: 40, height: 28)),
+            ("emerald rgba8", try crop("photos/emerald_crop_320x240_rgba8.png", x: 100, y: 40, width: 40, height: 28)),
+            ("kleiber rgb16", try crop("photos/kleiber_crop_320x240_rgb16.png", x: 140, y: 100, width: 40, height: 28)),
+            ("kleiber grey16", try crop("photos/kleiber_crop_320x240_gray16.png", x: 60, y: 150, width: 40, height: 28)),
+        ]
+    }
+
+    /// The second input of compositing tests (real alpha) and a mask.
+    public static func overlay() throws -> PixelBuffer {
+        try crop("photos/emerald_crop_320x240_rgba8.png", x: 150, y: 120, width: 40, height: 28)
+    }
+
+    public static func mask() throws -> PixelBuffer {
+        try crop("photos/camera_512_gray8.png", x: 100, y: 300, width: 40, height: 28)
+    }
+}
