@@ -7,7 +7,7 @@ public enum ParameterSweep {
     static let base: [FilterID: [String: ParamValue]] = [
         .resize: ["scale": 0.5],
         .crop: ["x": 3, "y": 2, "width": 20, "height": 15],
-        .pad: ["top": 2, "left": 3, "right": 1, "bottom": 4, "color": .color(RGBA(0.2, 0.52, 0.9, 0.6))],
+        .pad: ["top": 2, "left": 3, "right": 1, "bottom": 4, "color": .color(RGBA(0.2, 0.52, 0.88, 0.6))],
         .unsharpMask: ["amount": 1.5],
         .sharpen: ["amount": 1],
         .convolve: ["kernel": .numbers([1, 2, 1, 0, 0, 0, -1, -2, -1]), "normalize": false, "bias": 0.5],

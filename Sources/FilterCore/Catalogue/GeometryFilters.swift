@@ -100,7 +100,7 @@ enum GeometryFilters {
             .integer("left", 0...100_000, default: 0, "Columns to the left"),
             .color("color", default: .clear, "Border colour"),
         ],
-        tolerance: 0
+        tolerance: 1  // the border colour goes through float32 working values
     ) { b, p, i in
         let (w, h) = b.size(i[0])
         let outW = w + p.int("left") + p.int("right"), outH = h + p.int("top") + p.int("bottom")
