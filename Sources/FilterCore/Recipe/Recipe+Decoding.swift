@@ -101,7 +101,9 @@ struct RecipeDecoder {
             paths[node.id] = path
             nodes.append(node)
         }
-        let names = inputs + nodes.map(\.id)
+        // Ids of nodes that failed validation still count, so one bad node does not cascade into more errors.
+        let declared: [String] = list.compactMap { if case .object(let f) = $0 { return f["id"]?.string }; return nil }
+        let names = inputs + declared
         for (k, node) in nodes.enumerated() {
             let key = node.op.spec.inputs.count == 1 ? "input" : "inputs"
             for (j, reference) in node.inputs.enumerated() where !names.contains(reference) {
