@@ -1,0 +1,42 @@
+import FilterRecipe
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every recipe in recipes/ on a real photo against its golden output (Tests/Fixtures/golden), within 1 code.
+/// Set FILTERRECIPE_RECORD_GOLDEN=1 to re-record after an intended change, and look at the images before committing.
+final class GoldenRecipeTests: XCTestCase {
+    static let record = ProcessInfo.processInfo.environment["FILTERRECIPE_RECORD_GOLDEN"] == "1"
+
+    func testEveryRecipeMatchesItsGoldenOutput() throws {
+        let dir = Fixtures.repository.appendingPathComponent("recipes")
+        let recipes = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
+        XCTAssertGreaterThanOrEqual(recipes.count, 8)
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for file in recipes {
+            let name = String(file.dropLast(5))
+            let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
+            XCTAssertNotNil(recipe.description, "\(file) needs a description")
+            let input = name == "grade-16bit" ? "photos/kleiber_crop_320x240_rgb16.png" : "photos/chelsea_451x300_rgb8.png"
+            var inputs = ["main": Fixtures.path(input)]
+            if recipe.inputs.contains("watermark") {
+                inputs["watermark"] = Fixtures.repository.appendingPathComponent("samples/emerald-logo_160x120_rgba8.png").path
+            }
+            let out = scratch.appendingPathComponent("\(name).png").path
+            try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: out)
+            let golden = Fixtures.path("golden/\(name).png")
+            if Self.record {
+                try? FileManager.default.removeItem(atPath: golden)
+                try FileManager.default.copyItem(atPath: out, toPath: golden)
+                continue
+            }
+            let expected = try PNGDecoder.decode(path: golden), found = try PNGDecoder.decode(path: out)
+            XCTAssertEqual(found.format, expected.format, name)
+            let d = Difference.between(try expected.samples(), try found.samples(), width: found.width,
+                                       channels: found.format.channels)
+            XCTAssertLessThanOrEqual(d.worst, found.format.depth == 16 ? 257 : 1, "\(name): \(d)")
+        }
+    }
+}
