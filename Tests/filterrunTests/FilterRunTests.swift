@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// filterrun end to end, as a user runs it.
+final class FilterRunTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("filterrun").path
+    let photo = Fixtures.path("photos/chelsea_451x300_rgb8.png")
+    let recipes = Fixtures.repository.appendingPathComponent("recipes")
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+
+    func testSuccessWritesOutputAndStatsJSON() throws {
+        let r = try run([recipes.appendingPathComponent("vignette.json").path, photo, path("out.png"), "--backend", "cpu", "--stats=json"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stderr.split(separator: "\n").last!.utf8)) as! [String: Any]
+        for key in ["backend", "width", "height", "decodeSeconds", "filterSeconds", "encodeSeconds", "totalSeconds",
+                    "peakResidentBytes", "uploads", "downloads", "bytesUploaded", "bytesDownloaded", "nodes"] {
+            XCTAssertNotNil(json[key], key)
+        }
+        XCTAssertEqual(json["width"] as? Int, 451)
+        XCTAssertEqual(json["backend"] as? String, "cpu")
+        XCTAssertEqual((json["nodes"] as? [[String: Any]])?.count, 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("out.png")))
+    }
+
+    func testRecipeErrorsExitTwoAndNameThePath() throws {
+        let bad = try write("bad.json", #"{"version":1,"steps":[{"op":"gausianBlur"}]}"#)
+        let r = try run([bad, photo, path("out.png")])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains(#"steps[0].op: unknown filter "gausianBlur" (did you mean "gaussianBlur"?)"#), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+        XCTAssertEqual(try run(["--no-such-flag"]).code, 2)
+    }
+
+    func testExistingOutputNeedsForceAndInputIsNeverOverwritten() throws {
+        let recipe = recipes.appendingPathComponent("vignette.json").path
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: path("out.png")))
+        XCTAssertEqual(try run([recipe, photo, path("out.png")]).code, 2)
+        XCTAssertEqual(try String(contentsOfFile: path("out.png"), encoding: .utf8), "keep")
+        XCTAssertEqual(try run([recipe, photo, path("out.png"), "--force"]).code, 0)
+        try FileManager.default.copyItem(atPath: photo, toPath: path("in.png"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path("in.png")))
+        XCTAssertEqual(try run([recipe, path("in.png"), path("in.png"), "--force"]).code, 2)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("in.png"))), before)
+    }
+
+    func testCorruptInputExitsThree() throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+        bytes = bytes.prefix(bytes.count / 2)
+        try bytes.write(to: URL(fileURLWithPath: path("truncated.png")))
+        let r = try run([recipes.appendingPathComponent("vignette.json").path, path("truncated.png"), path("out.png")])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("truncated.png"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains("out") }, [])
+        let notPNG = try write("text.png", "hello")
+        XCTAssertEqual(try run([recipes.appendingPathComponent("vignette.json").path, notPNG, path("out.png")]).code, 3)
+    }
+
+    func testRenderAndOutputFailuresExitFour() throws {
+        let recipe = recipes.appendingPathComponent("vignette.json").path
+        XCTAssertEqual(try run([recipe, photo, "/nonexistent-dir/out.png"]).code, 4)
+        let r = try run([recipe, photo, path("out.png"), "--backend", "vulkan"])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+    }
+
+    func testSetAndInputOptions() throws {
+        let recipe = recipes.appendingPathComponent("watermark.json").path
+        let logo = Fixtures.repository.appendingPathComponent("samples/emerald-logo_160x120_rgba8.png").path
+        XCTAssertEqual(try run([recipe, photo, path("a.png")]).code, 2, "missing --input watermark")
+        XCTAssertEqual(try run([recipe, photo, path("a.png"), "--input", "watermark=\(logo)"]).code, 0)
+        XCTAssertEqual(try run([recipe, photo, path("b.png"), "--input", "watermark=\(logo)", "--set", "marked.opacity=0"]).code, 0)
+        let r = try run([recipe, photo, path("c.png"), "--input", "watermark=\(logo)", "--set", "marked.opacity=7"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--set marked.opacity: expected a number in 0...1, found 7"), r.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path("a.png"))),
+                          try Data(contentsOf: URL(fileURLWithPath: path("b.png"))))
+    }
+
+    func testListPrintsOneFilterPerLine() throws {
+        let r = try run(["list"])
+        XCTAssertEqual(r.code, 0)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 36)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("gaussianBlur sigma=2 (0.0...500.0)") }, r.stdout)
+        XCTAssertEqual(try run(["list", "gausianBlur"]).code, 2)
+        let json = try run(["list", "--json"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [Any])?.count, 36)
+    }
+
+    /// A process killed while writing leaves nothing under the output name.
+    func testKilledMidWriteLeavesNoOutput() throws {
+        let big = try write("big.json", #"{"version":1,"steps":[{"op":"resize","scale":6},{"op":"gaussianBlur","sigma":3}]}"#)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = [big, photo, path("out.png"), "--compression", "9"]
+        try process.run()
+        // Wait until the temporary output exists, then kill.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: scratch.path).contains { $0.hasPrefix(".out.png.") }) {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the render finished before it could be killed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+    }
+}
