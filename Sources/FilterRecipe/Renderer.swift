@@ -59,7 +59,7 @@ public struct Renderer: Sendable {
         }
         return RenderReport(
             backend: backendName, width: node.width, height: node.height, format: format,
-            decodeSeconds: stats.decodeSeconds, filterSeconds: max(0, stats.filterSeconds - stats.decodeSeconds),
+            decodeSeconds: stats.decodeSeconds, filterSeconds: stats.filterSeconds,
             encodeSeconds: stats.encodeSeconds, totalSeconds: monotonicSeconds() - began,
             peakResidentBytes: peakResidentBytes(), peakIntermediateBytes: stats.peakIntermediateBytes,
             transfers: TransferLedger.Counts(), nodes: stats.nodes.filter { $0.op != "source" },

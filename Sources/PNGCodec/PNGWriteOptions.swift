@@ -37,7 +37,7 @@ public struct PNGWriteOptions: Sendable, Equatable {
     }
 
     /// Fast default chosen from measurements on real photos (BENCHMARKS.md, "PNG encode settings").
-    public static let `default` = PNGWriteOptions(level: 2, filter: .sub)
+    public static let `default` = PNGWriteOptions(level: 2, filter: .up)
     /// libpng's own defaults: zlib level 6 and the adaptive filter heuristic.
     public static let libpngDefault = PNGWriteOptions(level: 6, filter: .all)
 }

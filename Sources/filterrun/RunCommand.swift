@@ -18,8 +18,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Print the plan: --explain or --explain=verbose.") var explain: String?
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
     @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
-    @Option(help: "zlib level 0-9 (default 2, fast).") var compression: Int?
-    @Option(help: "PNG row filter: none, sub, up, average, paeth, all.") var filter: String?
+    @Option(help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: Int?
+    @Option(help: "PNG row filter: none, sub, up, average, paeth, all (default up).") var filter: String?
     @Option(help: "Refuse images with more pixels than this.") var maxPixels: Int = PNGDecoder.defaultMaxPixels
     @Flag(help: "Overwrite an existing output.") var force = false
 
