@@ -102,6 +102,25 @@ final class FilterRunTests: XCTestCase {
                           try Data(contentsOf: URL(fileURLWithPath: path("b.png"))))
     }
 
+    /// Output depth and channels follow the input unless --depth says otherwise.
+    func testDepthFollowsInputUnlessAsked() throws {
+        let recipe = recipes.appendingPathComponent("grade-16bit.json").path
+        let sixteen = Fixtures.path("photos/kleiber_crop_320x240_gray16.png")
+        XCTAssertEqual(try run([recipe, sixteen, path("a.png")]).code, 0)
+        XCTAssertEqual(try run([recipe, sixteen, path("b.png"), "--depth", "8"]).code, 0)
+        XCTAssertEqual(try run([recipe, photo, path("c.png"), "--depth", "16"]).code, 0)
+        XCTAssertEqual(try run([recipe, photo, path("d.png"), "--depth", "12"]).code, 2)
+        func header(_ name: String) throws -> (Int, Int) {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
+            return (Int(bytes[24]), Int(bytes[25]))  // IHDR bit depth and colour type
+        }
+        XCTAssertEqual(try header("a.png").0, 16)
+        XCTAssertEqual(try header("a.png").1, 0, "grey stays grey")
+        XCTAssertEqual(try header("b.png").0, 8)
+        XCTAssertEqual(try header("c.png").0, 16)
+        XCTAssertEqual(try header("c.png").1, 2, "RGB stays RGB")
+    }
+
     func testListPrintsOneFilterPerLine() throws {
         let r = try run(["list"])
         XCTAssertEqual(r.code, 0)
