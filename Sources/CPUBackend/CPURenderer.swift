@@ -78,8 +78,7 @@ public enum CPURenderer {
         case .sharpenLuminance(let amount):
             return connected(SharpenLuminanceStage(amount: amount, node: node, stats: stats), inputs)
         case .sobel:
-            return connected(SobelStage(width: node.width, height: node.height, origin: node.origin, op: node.op,
-                                        stats: stats), inputs)
+            return connected(SobelStage(node: node, stats: stats), inputs)
         case .median(let radius):
             return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
         case let .resample(axis, kernel):

@@ -43,10 +43,7 @@ final class VerticalConvolutionStage: Stage {
     init(taps: [Float], node: Plan.Node, stats: RenderStats) {
         self.taps = taps
         super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound - taps.count / 2)..<(rows.upperBound + taps.count / 2)
+        reach = taps.count / 2
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -100,10 +97,7 @@ final class VerticalBoxStage: Stage {
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
         super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound - radius)..<(rows.upperBound + radius)
+        reach = radius
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -138,10 +132,7 @@ final class ConvolveStage: Stage {
         self.size = size
         self.bias = bias
         super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound - size / 2)..<(rows.upperBound + size / 2)
+        reach = size / 2
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

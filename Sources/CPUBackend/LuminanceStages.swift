@@ -11,9 +11,8 @@ final class SharpenLuminanceStage: Stage {
     init(amount: Float, node: Plan.Node, stats: RenderStats) {
         self.amount = amount
         super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        reach = 1
     }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound - 1)..<(rows.upperBound + 1) }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, amount = amount
@@ -42,8 +41,10 @@ final class SharpenLuminanceStage: Stage {
 
 /// Gradient magnitude of luminance with 3×3 Sobel kernels, divided by 4; opaque output.
 final class SobelStage: Stage {
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound - 1)..<(rows.upperBound + 1) }
-
+    init(node: Plan.Node, stats: RenderStats) {
+        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        reach = 1
+    }
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width
         parallelRows(rows) { chunk in
@@ -72,10 +73,7 @@ final class MedianStage: Stage {
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
         super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound - radius)..<(rows.upperBound + radius)
+        reach = radius
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

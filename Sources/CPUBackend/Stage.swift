@@ -35,8 +35,13 @@ class Stage {
         return positions.count - 1
     }
 
-    /// Input rows needed for output rows `rows`; the default is the same rows.
-    func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { rows }
+    /// Rows needed above and below each output row, for stages that read a symmetric vertical window.
+    var reach = 0
+
+    /// Input rows needed for output rows `rows`; the default is the same rows widened by `reach`.
+    func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound - reach)..<(rows.upperBound + reach)
+    }
 
     /// Writes output rows `rows` into `output` (rows contiguous, `width × 4` floats each).
     func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
