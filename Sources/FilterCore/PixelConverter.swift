@@ -68,6 +68,10 @@ public struct PixelConverter: Sendable {
             return
         }
         let channels = format.channels
+        if format.bytesPerSample == 1 && space == .linear && channels >= 3 {
+            encodeLinear8(source, into: destination.assumingMemoryBound(to: UInt8.self), width: width)
+            return
+        }
         let maxCode: Float = format.bytesPerSample == 1 ? 255 : 65535
         let linear = space == .linear
         SRGB.encodeTable.withUnsafeBufferPointer { table in
@@ -100,6 +104,29 @@ public struct PixelConverter: Sendable {
                     let dst = destination.assumingMemoryBound(to: UInt16.self) + x * channels
                     for c in 0..<channels { dst[c] = UInt16(truncatingIfNeeded: Int32(samples[c])) }
                 }
+            }
+        }
+    }
+}
+
+extension PixelConverter {
+    /// The common case (8-bit RGB(A) from linear values) through a direct code table.
+    private func encodeLinear8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
+        let channels = format.channels
+        let steps = Float(SRGB.encodeSteps)
+        SRGB.encode8.withUnsafeBufferPointer { table in
+            for x in 0..<width {
+                let v = UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self)
+                let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
+                var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+                straight = straight.replacing(with: 0, where: straight .< 0)
+                straight = straight.replacing(with: 1, where: straight .> 1)
+                let index = straight * steps + 0.5
+                let out = dst + x * channels
+                out[0] = table[Int(index[0])]
+                out[1] = table[Int(index[1])]
+                out[2] = table[Int(index[2])]
+                if channels == 4 { out[3] = UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5)) }
             }
         }
     }

@@ -24,6 +24,12 @@ public enum SRGB {
         Float(toEncoded(Double($0) / Double(encodeSteps)))
     }
 
+    /// 8-bit code of every linear value on a 1/65536 grid (read at the nearest grid point: at most 0.025 codes of
+    /// error, so every code still round-trips exactly), saving the interpolation and rounding per sample.
+    public static let encode8: [UInt8] = (0...encodeSteps).map {
+        UInt8((toEncoded(Double($0) / Double(encodeSteps)) * 255).rounded())
+    }
+
     /// Linear → encoded through the table; the input is clamped to [0, 1].
     @inlinable public static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
         let clamped = x > 0 ? (x < 1 ? x : 1) : 0

@@ -30,7 +30,8 @@ enum GeneratorFilters {
 
     static let solidColor = FilterSpec(
         .solidColor, .generator, "A single colour.", formula: "out = color", inputs: ["size"],
-        params: sizeParams + [.color("color", default: .black, "Fill colour")], tolerance: 0
+        params: sizeParams + [.color("color", default: .black, "Fill colour")],
+        tolerance: 1  // colours go through float32 working values
     ) { b, p, i in try make(&b, p, i, .solid(p.color("color"))) }
 
     static let linearGradient = FilterSpec(
@@ -76,7 +77,7 @@ enum GeneratorFilters {
             .color("first", default: .white, "Colour of the top-left square"),
             .color("second", default: RGBA(0.5, 0.5, 0.5), "The other colour"),
         ],
-        tolerance: 0
+        tolerance: 1  // colours go through float32 working values
     ) { b, p, i in
         try make(&b, p, i, .checkerboard(size: p.int("size"), first: p.color("first"), second: p.color("second")))
     }
