@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "TestSupport"]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec"]),
     ],
     swiftLanguageModes: [.v5]
 )

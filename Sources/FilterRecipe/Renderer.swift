@@ -48,7 +48,11 @@ public struct Renderer: Sendable {
         do {
             let encoder = try PNGEncoder(path: output, width: node.width, height: node.height, format: format,
                                          options: options.png)
-            try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats)
+            if case .source(let name) = node.primitive, decoders[name]!.header.format == format {
+                try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
+            } else {
+                try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats)
+            }
             let finishing = monotonicSeconds()
             try encoder.finish()
             stats.encodeSeconds += monotonicSeconds() - finishing
@@ -88,6 +92,24 @@ public struct Renderer: Sendable {
         let devices = VulkanStatus.deviceNames().map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "no Vulkan loader"
         text += "\nVulkan devices: \(devices) (\(VulkanStatus.unavailableReason))"
         return text
+    }
+
+    /// A plan without filters whose output keeps the input's layout: stored rows go straight from decoder to
+    /// encoder, with no trip through working values.
+    static func copyRows(from decoder: PNGDecoder, to encoder: PNGEncoder, stats: RenderStats) throws {
+        let rowBytes = decoder.width * decoder.format.bytesPerPixel
+        let strip = max(1, (1 << 20) / rowBytes)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
+        defer { buffer.deallocate() }
+        while decoder.nextRow < decoder.height {
+            let count = min(strip, decoder.height - decoder.nextRow)
+            var began = monotonicSeconds()
+            try decoder.readRows(into: buffer, stride: rowBytes, count: count)
+            stats.decodeSeconds += monotonicSeconds() - began
+            began = monotonicSeconds()
+            try encoder.writeRows(buffer, stride: rowBytes, count: count)
+            stats.encodeSeconds += monotonicSeconds() - began
+        }
     }
 
     /// Renders to memory.

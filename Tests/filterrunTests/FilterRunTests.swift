@@ -1,4 +1,5 @@
 import Foundation
+import PNGCodec
 import TestSupport
 import XCTest
 
@@ -119,6 +120,16 @@ final class FilterRunTests: XCTestCase {
         XCTAssertEqual(try header("b.png").0, 8)
         XCTAssertEqual(try header("c.png").0, 16)
         XCTAssertEqual(try header("c.png").1, 2, "RGB stays RGB")
+    }
+
+    /// A recipe without filters copies stored rows: the output decodes to exactly the input's samples.
+    func testFilterFreeRecipeIsLossless() throws {
+        let identity = try write("id.json", #"{"version": 1, "steps": []}"#)
+        for file in ["photos/kleiber_crop_320x240_gray16.png", "photos/emerald_crop_320x240_rgba8.png", "pngsuite/basi3p04.png"] {
+            XCTAssertEqual(try run([identity, Fixtures.path(file), path("copy.png"), "--force", "--compression", "9"]).code, 0)
+            XCTAssertEqual(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("copy.png"))),
+                           try PixelDigest.packedBytes(PNGDecoder.decode(path: Fixtures.path(file))), file)
+        }
     }
 
     func testListPrintsOneFilterPerLine() throws {
