@@ -81,11 +81,7 @@ public struct PixelConverter: Sendable {
                 return encoded * maxCode + 0.5
             }
             for x in 0..<width {
-                let v = UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self)
-                let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-                var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
-                straight = straight.replacing(with: 0, where: straight .< 0)
-                straight = straight.replacing(with: 1, where: straight .> 1)
+                let (straight, a) = Self.straightClamped(UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self))
                 var samples = SIMD4<Float>()
                 if channels <= 2 {
                     let y = 0.2126 * straight[0] + 0.7152 * straight[1] + 0.0722 * straight[2]
@@ -110,17 +106,24 @@ public struct PixelConverter: Sendable {
 }
 
 extension PixelConverter {
+    /// Unpremultiplied colour and alpha of a working pixel, each clamped to [0, 1] (the alpha lane of the colour
+    /// is not used).
+    @inline(__always)
+    static func straightClamped(_ v: SIMD4<Float>) -> (SIMD4<Float>, Float) {
+        let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
+        var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+        straight = straight.replacing(with: 0, where: straight .< 0)
+        straight = straight.replacing(with: 1, where: straight .> 1)
+        return (straight, a)
+    }
+
     /// The common case (8-bit RGB(A) from linear values) through a direct code table.
     private func encodeLinear8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
         let channels = format.channels
         let steps = Float(SRGB.encodeSteps)
         SRGB.encode8.withUnsafeBufferPointer { table in
             for x in 0..<width {
-                let v = UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self)
-                let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-                var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
-                straight = straight.replacing(with: 0, where: straight .< 0)
-                straight = straight.replacing(with: 1, where: straight .> 1)
+                let (straight, a) = Self.straightClamped(UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self))
                 let index = straight * steps + 0.5
                 let out = dst + x * channels
                 out[0] = table[Int(index[0])]
