@@ -62,7 +62,7 @@ public enum CPURenderer {
         switch node.primitive {
         case .source(let name):
             guard let source = sources[name] else { throw PlanError("no image given for input \"\(name)\"") }
-            return SourceStage(source: source, space: plan.workingSpace, origin: name, stats: stats)
+            return SourceStage(source: source, space: plan.workingSpace, node: node, stats: stats)
         case .point(let ops):
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
@@ -90,7 +90,7 @@ public enum CPURenderer {
             return connected(CropStage(x: x, y: y, node: node, stats: stats), inputs)
         case .flip(let horizontal):
             let stage: Stage = horizontal
-                ? FlipHorizontalStage(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+                ? FlipHorizontalStage(node: node, stats: stats)
                 : ReorientStage(.flipVertical, input: inputNodes[0], node: node, stats: stats)
             return connected(stage, inputs)
         case .rotate(let turns):

@@ -7,7 +7,7 @@ final class UnsharpCombineStage: Stage {
     init(amount: Float, threshold: Float, node: Plan.Node, stats: RenderStats) {
         self.amount = amount
         self.threshold = threshold
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -85,13 +85,11 @@ final class BlendStage: Stage {
         self.opacity = opacity
         sourceWidth = source.width
         sourceHeight = source.height
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        guard input == 0 else { return rows }
-        let lo = min(rows.lowerBound, sourceHeight - 1)
-        return lo..<max(lo + 1, min(rows.upperBound, sourceHeight))
+        input == 0 ? Self.band(rows.lowerBound, rows.upperBound, within: sourceHeight) : rows
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -150,13 +148,11 @@ final class BlendWithMaskStage: Stage {
     init(foreground: Plan.Node, mask: Plan.Node, node: Plan.Node, stats: RenderStats) {
         foregroundSize = (foreground.width, foreground.height)
         maskSize = (mask.width, mask.height)
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        let h = input == 0 ? foregroundSize.1 : (input == 2 ? maskSize.1 : height)
-        let lo = min(rows.lowerBound, h - 1)
-        return lo..<max(lo + 1, min(rows.upperBound, h))
+        Self.band(rows.lowerBound, rows.upperBound, within: input == 0 ? foregroundSize.1 : (input == 2 ? maskSize.1 : height))
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

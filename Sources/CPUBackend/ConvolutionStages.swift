@@ -6,7 +6,7 @@ final class HorizontalConvolutionStage: Stage {
 
     init(taps: [Float], node: Plan.Node, stats: RenderStats) {
         self.taps = taps
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -42,7 +42,7 @@ final class VerticalConvolutionStage: Stage {
 
     init(taps: [Float], node: Plan.Node, stats: RenderStats) {
         self.taps = taps
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
         reach = taps.count / 2
     }
 
@@ -67,7 +67,7 @@ final class HorizontalBoxStage: Stage {
 
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -96,7 +96,7 @@ final class VerticalBoxStage: Stage {
 
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
         reach = radius
     }
 
@@ -131,7 +131,7 @@ final class ConvolveStage: Stage {
         self.kernel = kernel
         self.size = size
         self.bias = bias
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
         reach = size / 2
     }
 

@@ -7,7 +7,7 @@ final class CropStage: Stage {
     init(x: Int, y: Int, node: Plan.Node, stats: RenderStats) {
         self.x = x
         self.y = y
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound + y)..<(rows.upperBound + y) }
@@ -29,13 +29,11 @@ final class PadStage: Stage {
         self.fill = fill
         inputWidth = input.width
         inputHeight = input.height
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        let lo = min(max(rows.lowerBound - top, 0), inputHeight - 1)
-        let hi = min(max(rows.upperBound - top, lo + 1), inputHeight)
-        return lo..<hi
+        Self.band(rows.lowerBound - top, rows.upperBound - top, within: inputHeight)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -77,7 +75,7 @@ final class ReorientStage: Stage {
         self.mapping = mapping
         inputWidth = input.width
         inputHeight = input.height
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { 0..<inputHeight }

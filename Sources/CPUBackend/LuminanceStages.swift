@@ -10,7 +10,7 @@ final class SharpenLuminanceStage: Stage {
 
     init(amount: Float, node: Plan.Node, stats: RenderStats) {
         self.amount = amount
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
         reach = 1
     }
 
@@ -41,8 +41,8 @@ final class SharpenLuminanceStage: Stage {
 
 /// Gradient magnitude of luminance with 3×3 Sobel kernels, divided by 4; opaque output.
 final class SobelStage: Stage {
-    init(node: Plan.Node, stats: RenderStats) {
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+    override init(node: Plan.Node, stats: RenderStats) {
+        super.init(node: node, stats: stats)
         reach = 1
     }
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -72,7 +72,7 @@ final class MedianStage: Stage {
 
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
         reach = radius
     }
 

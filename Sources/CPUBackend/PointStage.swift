@@ -7,7 +7,7 @@ final class PointStage: Stage {
 
     init(_ ops: [PointOp], node: Plan.Node, stats: RenderStats) {
         self.ops = ops
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

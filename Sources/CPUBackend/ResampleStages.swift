@@ -6,7 +6,7 @@ final class HorizontalResampleStage: Stage {
 
     init(kernel: ResampleKernel, inputWidth: Int, node: Plan.Node, stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputWidth, outSize: node.width)
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -37,7 +37,7 @@ final class VerticalResampleStage: Stage {
 
     init(kernel: ResampleKernel, inputHeight: Int, node: Plan.Node, stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height)
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { weights.inputRange(for: rows) }

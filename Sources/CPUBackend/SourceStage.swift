@@ -8,12 +8,12 @@ final class SourceStage: Stage {
     private var scratchRows = 0
     private let rowBytes: Int
 
-    init(source: ImageRowSource, space: WorkingSpace, origin: String, stats: RenderStats) {
+    init(source: ImageRowSource, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.source = source
         converter = PixelConverter(format: source.format, space: space)
         rowBytes = source.width * source.format.bytesPerPixel
         scratch = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
-        super.init(width: source.width, height: source.height, origin: origin, op: "source", stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     deinit { scratch.deallocate() }
@@ -48,7 +48,7 @@ final class GeneratorStage: Stage {
     init(_ generator: Generator, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.generator = generator
         self.space = space
-        super.init(width: node.width, height: node.height, origin: node.origin, op: node.op, stats: stats)
+        super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

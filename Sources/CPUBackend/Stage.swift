@@ -8,22 +8,27 @@ class Stage {
     let origin: String
     let op: String
     var inputs: [(stage: Stage, consumer: Int)] = []
-    /// Compute every row at the first request (for stages whose inputs are needed whole).
-    var wholeImage = false
     var stripHeight: Int
     private var positions: [Int] = []
     private let cache: RowCache
     let stats: RenderStats
 
-    init(width: Int, height: Int, origin: String, op: String, stats: RenderStats) {
-        self.width = width
-        self.height = height
-        self.origin = origin
-        self.op = op
+    init(node: Plan.Node, stats: RenderStats) {
+        width = node.width
+        height = node.height
+        origin = node.origin
+        op = node.op
         self.stats = stats
         cache = RowCache(width: width, stats: stats)
         // Strips of about 1 MiB of floats keep each step's rows in cache while leaving work for every core.
         stripHeight = max(8, min(256, (1 << 20) / max(1, width * 16)))
+    }
+
+    /// Rows `lo..<hi` of an input `inputHeight` rows tall, clamped into it and never empty (rows past a shorter
+    /// input's end read its last row, which the stage then ignores).
+    static func band(_ lo: Int, _ hi: Int, within inputHeight: Int) -> Range<Int> {
+        let first = min(max(lo, 0), inputHeight - 1)
+        return first..<max(first + 1, min(hi, inputHeight))
     }
 
     func connect(_ input: Stage) {
@@ -55,7 +60,7 @@ class Stage {
         guard rows.upperBound > cache.end else { return }
         if cache.count == 0 && cache.first < rows.lowerBound { cache.trim(below: rows.lowerBound) }
         let start = cache.end
-        let stop = wholeImage ? height : min(height, max(rows.upperBound, start + stripHeight))
+        let stop = min(height, max(rows.upperBound, start + stripHeight))
         let needed = inputs.enumerated().map { i, input in
             let r = inputRows(for: start..<stop, input: i)
             return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
