@@ -42,7 +42,7 @@ public struct Renderer: Sendable {
         let began = monotonicSeconds()
         let (backendName, warning) = try resolveBackend()
         let (decoders, plan) = try prepare(recipe, inputs: inputs)
-        let format = outputFormat(plan: plan, recipe: recipe, decoders: decoders)
+        let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.header.format))
         let node = plan.nodes[plan.output]
         let stats = RenderStats()
         do {
@@ -85,7 +85,7 @@ public struct Renderer: Sendable {
     }
 
     /// The plan a render would run, in words, with the devices the Vulkan loader reports.
-    public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
+    public func explain(_ recipe: Recipe, inputs: [String: String]) throws -> String {
         let (backendName, _) = (try? resolveBackend()) ?? ("cpu", nil)
         let (_, plan) = try prepare(recipe, inputs: inputs)
         var text = plan.explanation(backend: backendName)
@@ -118,16 +118,16 @@ public struct Renderer: Sendable {
         let plan: Plan
         do { plan = try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) }) }
         catch let error as RecipeError { throw RenderError.recipe(error) }
-        let main = images[recipe.usedInputs.first ?? recipe.inputs[0]]
-        let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: images.mapValues(\.format.hasAlpha))
-        let chosen = format ?? Self.format(following: main?.format ?? .rgba8, alpha: alpha, depth: options.depth)
+        let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
         return try CPURenderer.render(plan, sources: images.mapValues { BufferRowSource($0) }, format: chosen)
     }
 
-    func outputFormat(plan: Plan, recipe: Recipe, decoders: [String: PNGDecoder]) -> PixelFormat {
-        let main = recipe.inputs.first.flatMap { decoders[$0] } ?? decoders.values.first
-        let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: decoders.mapValues(\.header.format.hasAlpha))
-        return Self.format(following: main?.header.format ?? .rgba8, alpha: alpha, depth: options.depth)
+    /// The layout of the first recipe input the output depends on (the main image), alpha added when the graph can
+    /// make transparency, at the requested depth.
+    func outputFormat(plan: Plan, recipe: Recipe, inputFormats: [String: PixelFormat]) -> PixelFormat {
+        let main = recipe.inputs.lazy.compactMap { inputFormats[$0] }.first ?? .rgba8
+        let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: inputFormats.mapValues(\.hasAlpha))
+        return Self.format(following: main, alpha: alpha, depth: options.depth)
     }
 
     /// The input's layout, with alpha added when the recipe makes transparency, at the requested depth.

@@ -15,7 +15,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Another recipe input: NAME=PATH (repeatable).") var inputs: [String] = []
     @Option(name: .customLong("set"), help: "Override a parameter: ID.PARAM=VALUE (chain steps are 0, 1, ...).")
     var overrides: [String] = []
-    @Option(help: "Print the plan: --explain or --explain=verbose.") var explain: String?
+    @Option(help: "Print the plan before rendering: --explain (no verbose form yet: there are no generated kernels to show).")
+    var explain: String?
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
     @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
     @Option(help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: Int?
@@ -74,7 +75,7 @@ struct RunCommand: ParsableCommand {
         let renderer = Renderer(backend: backendChoice, options: options)
         do {
             if let explain {
-                print(try renderer.explain(parsed, inputs: paths, verbose: explain == "verbose"))
+                print(try renderer.explain(parsed, inputs: paths))
             }
             let report = try renderer.render(parsed, inputs: paths, output: output)
             for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
