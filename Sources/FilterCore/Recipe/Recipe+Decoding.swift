@@ -91,24 +91,26 @@ struct RecipeDecoder {
             return nil
         }
         var nodes = [Recipe.Node]()
-        var paths = [String: String]()
+        var nodePaths = [String]()  // the JSON path of each decoded node (invalid entries are skipped)
+        var paths = [String: String]()  // first path that declared each id
         for (k, entry) in list.enumerated() {
             let path = "nodes[\(k)]"
             guard let node = decodeNode(entry, path: path, id: nil, chainInput: nil) else { continue }
             if paths[node.id] != nil || inputs.contains(node.id) {
                 fail("\(path).id", "\"\(node.id)\" is already used by \(paths[node.id] ?? "an input")")
             }
-            paths[node.id] = path
+            paths[node.id] = paths[node.id] ?? path
             nodes.append(node)
+            nodePaths.append(path)
         }
         // Ids of nodes that failed validation still count, so one bad node does not cascade into more errors.
         let declared: [String] = list.compactMap { if case .object(let f) = $0 { return f["id"]?.string }; return nil }
         let names = inputs + declared
-        for (k, node) in nodes.enumerated() {
-            let key = node.op.spec.inputs.count == 1 ? "input" : "inputs"
+        for (node, path) in zip(nodes, nodePaths) {
+            let single = node.op.spec.inputs.count == 1
             for (j, reference) in node.inputs.enumerated() where !names.contains(reference) {
-                let where_ = key == "input" ? "\(paths[node.id] ?? "nodes[\(k)]").input" : "\(paths[node.id] ?? "nodes[\(k)]").inputs[\(j)]"
-                fail(where_, "no input or node named \"\(reference)\"\(NearestName.hint(for: reference, in: names))")
+                fail(single ? "\(path).input" : "\(path).inputs[\(j)]",
+                     "no input or node named \"\(reference)\"\(NearestName.hint(for: reference, in: names))")
             }
         }
         var output = nodes.last?.id ?? inputs[0]
