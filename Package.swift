@@ -18,7 +18,7 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CVulkan", pkgConfig: "vulkan",
                        providers: [.apt(["libvulkan-dev"])]),
-        // glslang's pkg-config file omits SPIRV, the default resource limits, stdc++ and m: the module map links them.
+        // glslang's pkg-config file omits SPIRV, SPIRV-Tools, the default resource limits, stdc++ and m: the module map links them.
         .systemLibrary(name: "CGlslang", pkgConfig: "glslang",
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "FilterCore"),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
-        .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"]),
+        .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
+                plugins: ["EmbedShaders"]),
         .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec"]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
@@ -38,6 +39,11 @@ let package = Package(
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // MARK: - Build tools
+        // Shaders/ is embedded into VulkanBackend at build time (GLSL sources, compiled at run time).
+        .executableTarget(name: "ShaderEmbedder"),
+        .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
 
         // MARK: - Tests
         .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "CPNG"], path: "Tests/TestSupport"),

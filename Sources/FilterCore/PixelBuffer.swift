@@ -64,6 +64,15 @@ public final class PixelBuffer: @unchecked Sendable {
         checkInvariant()
     }
 
+    /// Drops the device allocation once the host copy is current (after a render, so device memory is not held by
+    /// buffers that live on in the caller).
+    public func detachDevice() throws {
+        _ = try hostBytes()
+        device = nil
+        residency = .host
+        checkInvariant()
+    }
+
     /// Makes the host copy current (downloading once if only the device copy is) and returns it for reading.
     public func hostBytes() throws -> UnsafeRawPointer {
         if residency == .device, let device {

@@ -18,6 +18,10 @@ public final class RenderStats: @unchecked Sendable {
     public var decodeSeconds = 0.0
     /// Seconds spent converting and writing output rows.
     public var encodeSeconds = 0.0
+    /// Seconds spent compiling kernels or fetching them from the caches (Vulkan).
+    public var compileSeconds = 0.0
+    /// Seconds spent moving pixels between host and device, staging copies included (Vulkan).
+    public var transferSeconds = 0.0
 
     public init() {}
 

@@ -10,6 +10,9 @@ public struct RenderReport: Sendable {
     public var decodeSeconds: Double
     public var filterSeconds: Double
     public var encodeSeconds: Double
+    /// Kernel compilation (or cache lookup) and host↔device transfers; zero on the CPU backend.
+    public var compileSeconds: Double
+    public var transferSeconds: Double
     public var totalSeconds: Double
     public var peakResidentBytes: Int
     public var peakIntermediateBytes: Int
@@ -21,6 +24,7 @@ public struct RenderReport: Sendable {
         [
             "backend": backend, "width": width, "height": height, "format": format.rawValue,
             "decodeSeconds": decodeSeconds, "filterSeconds": filterSeconds, "encodeSeconds": encodeSeconds,
+            "compileSeconds": compileSeconds, "transferSeconds": transferSeconds,
             "totalSeconds": totalSeconds, "peakResidentBytes": peakResidentBytes,
             "peakIntermediateBytes": peakIntermediateBytes,
             "uploads": transfers.uploads, "downloads": transfers.downloads,
@@ -33,8 +37,8 @@ public struct RenderReport: Sendable {
     public var text: String {
         var lines = [
             "backend \(backend), \(width)×\(height) \(format.rawValue)",
-            String(format: "decode %.3f s, filter %.3f s, encode %.3f s, total %.3f s",
-                   decodeSeconds, filterSeconds, encodeSeconds, totalSeconds),
+            String(format: "decode %.3f s, filter %.3f s, encode %.3f s, compile %.3f s, transfer %.3f s, total %.3f s",
+                   decodeSeconds, filterSeconds, encodeSeconds, compileSeconds, transferSeconds, totalSeconds),
             "peak resident \(peakResidentBytes / 1_048_576) MiB, intermediate rows \(peakIntermediateBytes / 1_048_576) MiB",
             "transfers: \(transfers.uploads) up (\(transfers.bytesUploaded) B), \(transfers.downloads) down (\(transfers.bytesDownloaded) B)",
         ]

@@ -27,12 +27,24 @@ public struct Renderer: Sendable {
         self.options = options
     }
 
-    /// The backend that will run, and any warning about the choice.
+    /// The backend a render will start on, and any warning about the choice. `auto` takes a Vulkan GPU; a software
+    /// Vulkan device (lavapipe) is used only when asked for (`--backend vulkan` or `FILTERRUN_DEVICE`), because the
+    /// CPU backend is faster than the same work emulated on the CPU.
     public func resolveBackend() throws -> (name: String, warning: String?) {
         switch backend {
         case .cpu: return ("cpu", nil)
-        case .vulkan: throw RenderError.render(VulkanStatus.unavailableReason)
-        case .auto: return ("cpu", "warning: \(VulkanStatus.unavailableReason); rendering on the CPU")
+        case .vulkan:
+            do { _ = try VulkanContext.shared() } catch { throw RenderError.render("Vulkan backend unavailable: \(error)") }
+            return ("vulkan", nil)
+        case .auto:
+            let context: VulkanContext
+            do { context = try VulkanContext.shared() } catch {
+                return ("cpu", "warning: Vulkan unavailable (\(error)); rendering on the CPU")
+            }
+            if context.isSoftware && ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] == nil {
+                return ("cpu", "note: the only Vulkan device, \(context.deviceName), is a software renderer; rendering on the CPU (--backend vulkan uses it)")
+            }
+            return ("vulkan", nil)
         }
     }
 
@@ -40,34 +52,73 @@ public struct Renderer: Sendable {
     /// atomically.
     public func render(_ recipe: Recipe, inputs: [String: String], output: String) throws -> RenderReport {
         let began = monotonicSeconds()
-        let (backendName, warning) = try resolveBackend()
+        var (backendName, warning) = try resolveBackend()
+        var warnings = warning.map { [$0] } ?? []
         let (decoders, plan) = try prepare(recipe, inputs: inputs)
         let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.header.format))
         let node = plan.nodes[plan.output]
         let stats = RenderStats()
+        let ledger = TransferLedger()
         do {
             let encoder = try PNGEncoder(path: output, width: node.width, height: node.height, format: format,
                                          options: options.png)
             if case .source(let name) = node.primitive, decoders[name]!.header.format == format {
+                backendName = "none"
                 try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
+            } else if backendName == "vulkan" {
+                let sources = try Self.decodeWhole(decoders, ledger: ledger, stats: stats)
+                let result: PixelBuffer
+                do {
+                    result = try VulkanRenderer.render(plan, sources: sources, format: format, stats: stats, ledger: ledger)
+                } catch let error as VulkanError where backend == .auto {
+                    warnings.append("warning: Vulkan render failed (\(error)); rendering on the CPU")
+                    backendName = "cpu"
+                    try CPURenderer.render(plan, sources: sources.mapValues { BufferRowSource($0) }, to: encoder,
+                                           format: format, stats: stats)
+                    return try finish(encoder, began: began, backend: backendName, node: node, format: format,
+                                      stats: stats, ledger: ledger, warnings: warnings)
+                }
+                let writing = monotonicSeconds()
+                try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
+                stats.encodeSeconds += monotonicSeconds() - writing
             } else {
                 try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats)
             }
-            let finishing = monotonicSeconds()
-            try encoder.finish()
-            stats.encodeSeconds += monotonicSeconds() - finishing
+            return try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                              ledger: ledger, warnings: warnings)
+        } catch let error as RenderError {
+            throw error
         } catch let error as PNGError where error.kind == .corrupt {
             throw RenderError.input("\(error)")
         } catch {
             throw RenderError.render("\(error)")
         }
+    }
+
+    private func finish(_ encoder: PNGEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
+                        stats: RenderStats, ledger: TransferLedger, warnings: [String]) throws -> RenderReport {
+        let finishing = monotonicSeconds()
+        try encoder.finish()
+        stats.encodeSeconds += monotonicSeconds() - finishing
         return RenderReport(
-            backend: backendName, width: node.width, height: node.height, format: format,
+            backend: backend, width: node.width, height: node.height, format: format,
             decodeSeconds: stats.decodeSeconds, filterSeconds: stats.filterSeconds,
-            encodeSeconds: stats.encodeSeconds, totalSeconds: monotonicSeconds() - began,
+            encodeSeconds: stats.encodeSeconds, compileSeconds: stats.compileSeconds,
+            transferSeconds: stats.transferSeconds, totalSeconds: monotonicSeconds() - began,
             peakResidentBytes: peakResidentBytes(), peakIntermediateBytes: stats.peakIntermediateBytes,
-            transfers: TransferLedger.Counts(), nodes: stats.nodes.filter { $0.op != "source" },
-            warnings: warning.map { [$0] } ?? [])
+            transfers: ledger.snapshot, nodes: stats.nodes.filter { $0.op != "source" }, warnings: warnings)
+    }
+
+    /// Reads every input whole, as stored (the Vulkan backend uploads them packed and converts on the device).
+    static func decodeWhole(_ decoders: [String: PNGDecoder], ledger: TransferLedger,
+                            stats: RenderStats) throws -> [String: PixelBuffer] {
+        let began = monotonicSeconds()
+        defer { stats.decodeSeconds += monotonicSeconds() - began }
+        return try decoders.mapValues { decoder in
+            let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format, ledger: ledger)
+            try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
+            return buffer
+        }
     }
 
     /// Opens the inputs (headers only) and lowers the recipe against their sizes.
@@ -84,14 +135,25 @@ public struct Renderer: Sendable {
         catch let error as RecipeError { throw RenderError.recipe(error) }
     }
 
-    /// The plan a render would run, in words, with the devices the Vulkan loader reports.
+    /// The plan a render would run, in words, with the device that would run it.
     public func explain(_ recipe: Recipe, inputs: [String: String]) throws -> String {
-        let (backendName, _) = (try? resolveBackend()) ?? ("cpu", nil)
+        let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
         let (_, plan) = try prepare(recipe, inputs: inputs)
-        var text = plan.explanation(backend: backendName)
-        let devices = VulkanStatus.deviceNames().map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "no Vulkan loader"
-        text += "\nVulkan devices: \(devices) (\(VulkanStatus.unavailableReason))"
-        return text
+        var lines = [plan.explanation(backend: backendName)]
+        switch Result(catching: { try VulkanContext.shared() }) {
+        case .success(let context):
+            lines.append("Vulkan device: \(context.description)")
+            lines.append("  \(context.limits.summary)")
+            if context.allDevices.count > 1 { lines.append("  all devices: " + context.allDevices.joined(separator: "; ")) }
+            if backendName == "vulkan" {
+                let sources = plan.nodes.filter { if case .source = $0.primitive { return true } else { return false } }
+                lines.append("  every node runs on Vulkan: \(sources.count) upload(s) of packed samples, 1 download")
+            }
+        case .failure(let error):
+            lines.append("Vulkan: unavailable (\(error))")
+        }
+        if let warning { lines.append(warning) }
+        return lines.joined(separator: "\n")
     }
 
     /// A plan without filters whose output keeps the input's layout: stored rows go straight from decoder to
@@ -112,13 +174,22 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// Renders to memory.
+    /// Renders to memory, on the Vulkan device when the backend choice says so (falling back to the CPU under
+    /// `auto`).
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
-        _ = try resolveBackend()
+        let (backendName, _) = try resolveBackend()
         let plan: Plan
         do { plan = try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) }) }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
+        if backendName == "vulkan" {
+            do {
+                return try VulkanRenderer.render(plan, sources: images.filter { recipe.usedInputs.contains($0.key) },
+                                                 format: chosen)
+            } catch let error as VulkanError {
+                if backend != .auto { throw RenderError.render("\(error)") }
+            }
+        }
         return try CPURenderer.render(plan, sources: images.mapValues { BufferRowSource($0) }, format: chosen)
     }
 

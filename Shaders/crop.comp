@@ -1,0 +1,11 @@
+#version 450
+// The output-sized rectangle of input 0 at (ints.x, ints.y).
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    store(p, src0[(p.y + pc.ints.y) * pc.size.z + p.x + pc.ints.x]);
+}

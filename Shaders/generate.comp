@@ -1,0 +1,38 @@
+#version 450
+// Generators. ints.x: 0 solid, 1 linear gradient, 2 radial gradient, 3 checkerboard (ints.y: square size).
+// f0, f1: the two colours (working values); f2: geometry (x0, y0, x1, y1) or (cx, cy, radius, −).
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    float w = float(pc.size.x), h = float(pc.size.y);
+    vec4 a = pc.f0, b = pc.f1;
+    vec4 result;
+    switch (pc.ints.x) {
+        case 0: result = a; break;
+        case 1: {
+            float dx = (pc.f2.z - pc.f2.x) * w, dy = (pc.f2.w - pc.f2.y) * h;
+            float length2 = dx * dx + dy * dy;
+            float px = float(p.x) + 0.5 - pc.f2.x * w, py = float(p.y) + 0.5 - pc.f2.y * h;
+            float t = length2 > 0.0 ? clamp((px * dx + py * dy) / length2, 0.0, 1.0) : 0.0;
+            result = a + (b - a) * t;
+            break;
+        }
+        case 2: {
+            float half = sqrt(float(pc.size.x * pc.size.x + pc.size.y * pc.size.y)) / 2.0;
+            float px = float(p.x) + 0.5 - pc.f2.x * w, py = float(p.y) + 0.5 - pc.f2.y * h;
+            float t = min(sqrt(px * px + py * py) / (pc.f2.z * half), 1.0);
+            result = a + (b - a) * t;
+            break;
+        }
+        default: {
+            int size = pc.ints.y;
+            result = ((p.x / size) & 1) == ((p.y / size) & 1) ? a : b;
+            break;
+        }
+    }
+    store(p, result);
+}

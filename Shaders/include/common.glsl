@@ -1,0 +1,31 @@
+// Shared by every kernel: the push constants, the per-dispatch parameter block, the conversion tables and helpers.
+// Binding layout (one descriptor set layout for all kernels): 0 output, 1–3 inputs, 4 parameters, 5 tables.
+
+layout(push_constant) uniform Push {
+    ivec4 size;    // output width, height; input 0 width, height
+    ivec4 size2;   // input 1 width, height; input 2 width, height
+    ivec4 ints;    // kernel-specific integers
+    vec4 f0;       // kernel-specific floats
+    vec4 f1;
+    vec4 f2;
+    vec4 f3;
+} pc;
+
+layout(std430, set = 0, binding = 4) readonly buffer Params { float params[]; };
+
+// Conversion tables, identical to the CPU backend's so both backends convert pixels bit for bit.
+layout(std430, set = 0, binding = 5) readonly buffer Tables { float tables[]; };
+const int DECODE8 = 0;          // 256 linear values of 8-bit codes
+const int UNIT8 = 256;          // 256 values code/255
+const int DECODE16 = 512;       // 65536 linear values of 16-bit codes
+const int ENCODE = 66048;       // 65537 encoded values on a 1/65536 linear grid (interpolated)
+const int ENCODE8 = 131585;     // 65537 8-bit codes on the same grid (nearest)
+const int ENCODE_STEPS = 65536;
+
+float luma(vec4 v) { return 0.2126 * v.r + 0.7152 * v.g + 0.0722 * v.b; }
+
+// The invocation's output pixel; false when it lies outside the output.
+bool outputPixel(out ivec2 p) {
+    p = ivec2(gl_GlobalInvocationID.xy);
+    return p.x < pc.size.x && p.y < pc.size.y;
+}

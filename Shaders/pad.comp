@@ -1,0 +1,13 @@
+#version 450
+// Input 0 placed at (ints.x, ints.y) = (left, top) on a canvas of colour f0 (working values).
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    ivec2 q = p - pc.ints.xy;
+    bool inside = q.x >= 0 && q.y >= 0 && q.x < pc.size.z && q.y < pc.size.w;
+    store(p, inside ? src0[q.y * pc.size.z + q.x] : pc.f0);
+}

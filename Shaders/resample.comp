@@ -1,0 +1,24 @@
+#version 450
+// Resampling along one axis. ints: taps per output sample, vertical (1) or horizontal (0).
+// params: for each output sample, `taps` input indices, then (after all indices) `taps` weights.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    int taps = pc.ints.x;
+    bool vertical = pc.ints.y == 1;
+    int sampleIndex = vertical ? p.y : p.x;
+    int outSize = vertical ? pc.size.y : pc.size.x;
+    int weights = outSize * taps;
+    vec4 sum = vec4(0.0);
+    for (int t = 0; t < taps; t++) {
+        float w = params[weights + sampleIndex * taps + t];
+        if (w == 0.0) continue;
+        int i = int(params[sampleIndex * taps + t]);
+        sum += src0[vertical ? i * pc.size.z + p.x : p.y * pc.size.z + i] * w;
+    }
+    store(p, sum);
+}

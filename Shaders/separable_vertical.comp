@@ -1,0 +1,14 @@
+#version 450
+// Vertical pass of a separable convolution. ints.x: tap count (odd, centred); params: the taps.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    int taps = pc.ints.x, radius = taps / 2;
+    vec4 sum = vec4(0.0);
+    for (int t = 0; t < taps; t++) sum += params[t] * clamped0(p.x, p.y + t - radius);
+    store(p, sum);
+}

@@ -1,0 +1,18 @@
+#version 450
+// RGB += amount·(Y − Y blurred by [1 2 1]ᵀ[1 2 1]/16), Y the luminance; edges clamp. f0.x: amount.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+float column(int x, int y) {
+    return luma(clamped0(x, y - 1)) + 2.0 * luma(clamped0(x, y)) + luma(clamped0(x, y + 1));
+}
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    vec4 centre = clamped0(p.x, p.y);
+    float blurred = (column(p.x - 1, p.y) + 2.0 * column(p.x, p.y) + column(p.x + 1, p.y)) / 16.0;
+    float delta = pc.f0.x * (luma(centre) - blurred);
+    store(p, centre + vec4(delta, delta, delta, 0.0));
+}

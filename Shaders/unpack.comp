@@ -1,0 +1,38 @@
+#version 450
+// Stored 8- or 16-bit samples (1–4 channels, packed in 32-bit words) → working values.
+// ints: channels, bytes per sample, linear (1) or sRGB (0) working space. f0.x: 1/255 or 1/65535.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+layout(std430, set = 0, binding = 0) writeonly buffer Output { vec4 dst[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Packed { uint words[]; };
+
+uint sampleAt(int index) {
+    if (pc.ints.y == 1) return (words[index >> 2] >> ((index & 3) * 8)) & 0xffu;
+    int byteOffset = index * 2;
+    return (words[byteOffset >> 2] >> ((byteOffset & 2) * 8)) & 0xffffu;
+}
+
+float colour(uint code) {
+    bool linear = pc.ints.z == 1;
+    if (pc.ints.y == 1) return tables[(linear ? DECODE8 : UNIT8) + int(code)];
+    return linear ? tables[DECODE16 + int(code)] : float(code) * pc.f0.x;
+}
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    int channels = pc.ints.x;
+    bool hasAlpha = channels == 2 || channels == 4;
+    int base = (p.y * pc.size.x + p.x) * channels;
+    float a = hasAlpha ? float(sampleAt(base + channels - 1)) * pc.f0.x : 1.0;
+    vec4 v;
+    if (channels <= 2) {
+        float g = colour(sampleAt(base));
+        v = vec4(g, g, g, 1.0);
+    } else {
+        v = vec4(colour(sampleAt(base)), colour(sampleAt(base + 1)), colour(sampleAt(base + 2)), 1.0);
+    }
+    v *= a;
+    v.a = a;
+    dst[p.y * pc.size.x + p.x] = v;
+}

@@ -1,0 +1,108 @@
+import CVulkan
+
+/// A Vulkan buffer and the memory bound to it. Device-local buffers hold images; host-visible ones are staging.
+final class DeviceBuffer {
+    unowned let context: VulkanContext
+    let buffer: VkBuffer
+    let memory: VkDeviceMemory
+    let byteCount: Int
+    private let allocationSize: Int
+    /// Mapped host address for host-visible buffers.
+    let mapped: UnsafeMutableRawPointer?
+
+    enum Kind { case device, upload, readback }
+
+    init(_ context: VulkanContext, byteCount: Int, kind: Kind) throws {
+        self.context = context
+        self.byteCount = byteCount
+        let device = context.device
+        var info = VkBufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+        info.size = VkDeviceSize(max(4, byteCount))
+        info.usage = UInt32(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
+                            | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue)
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        var made: VkBuffer?
+        try check(vkCreateBuffer(device, &info, nil, &made), "vkCreateBuffer")
+        buffer = made!
+        var requirements = VkMemoryRequirements()
+        vkGetBufferMemoryRequirements(device, buffer, &requirements)
+        let wanted: UInt32, preferred: UInt32
+        switch kind {
+        case .device:
+            wanted = UInt32(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
+            preferred = wanted
+        case .upload:
+            wanted = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
+            preferred = wanted
+        case .readback:
+            wanted = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
+            preferred = wanted | UInt32(VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue)
+        }
+        guard let type = context.memoryType(bits: requirements.memoryTypeBits, preferred: preferred, required: wanted) else {
+            vkDestroyBuffer(device, buffer, nil)
+            throw VulkanError(.failed, "no suitable Vulkan memory type for a \(kind) buffer")
+        }
+        allocationSize = Int(requirements.size)
+        do {
+            memory = try context.allocate(bytes: allocationSize, type: type)
+        } catch {
+            vkDestroyBuffer(device, buffer, nil)
+            throw error
+        }
+        vkBindBufferMemory(device, buffer, memory, 0)
+        if kind == .device {
+            mapped = nil
+        } else {
+            var pointer: UnsafeMutableRawPointer?
+            try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer), "vkMapMemory")
+            mapped = pointer
+        }
+    }
+
+    deinit {
+        vkDestroyBuffer(context.device, buffer, nil)
+        context.free(memory, bytes: allocationSize)
+    }
+}
+
+extension VulkanContext {
+    func memoryType(bits: UInt32, preferred: UInt32, required: UInt32) -> UInt32? {
+        var properties = memoryProperties
+        return withUnsafeBytes(of: &properties.memoryTypes) { raw -> UInt32? in
+            let types = raw.bindMemory(to: VkMemoryType.self)
+            let count = Int(memoryProperties.memoryTypeCount)
+            for flags in [preferred, required] {
+                for i in 0..<count where bits & (1 << i) != 0 && types[i].propertyFlags & flags == flags {
+                    return UInt32(i)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Allocates device memory within the budget; refusing beyond it reads the same as the device running out.
+    func allocate(bytes: Int, type: UInt32) throws -> VkDeviceMemory {
+        lock.lock()
+        defer { lock.unlock() }
+        guard allocatedBytes + bytes <= memoryBudget else {
+            throw VulkanError(.failed, "Vulkan allocation of \(bytes) bytes failed: out of device memory "
+                                      + "(\(allocatedBytes) of \(memoryBudget) bytes in use)")
+        }
+        var info = VkMemoryAllocateInfo()
+        info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        info.allocationSize = VkDeviceSize(bytes)
+        info.memoryTypeIndex = type
+        var memory: VkDeviceMemory?
+        try check(vkAllocateMemory(device, &info, nil, &memory), "vkAllocateMemory(\(bytes) bytes)")
+        allocatedBytes += bytes
+        return memory!
+    }
+
+    func free(_ memory: VkDeviceMemory, bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        vkFreeMemory(device, memory, nil)
+        allocatedBytes -= bytes
+    }
+}

@@ -1,0 +1,47 @@
+import CVulkan
+
+/// The device limits and features the backend respects, read once when the device is chosen.
+public struct DeviceLimits: Sendable {
+    /// Largest storage-buffer binding: every image buffer of a render must fit in one.
+    public var maxStorageBufferRange: Int
+    public var maxWorkGroupCount: (x: Int, y: Int)
+    public var maxWorkGroupInvocations: Int
+    public var maxPushConstantsSize: Int
+    public var minStorageBufferOffsetAlignment: Int
+    /// Bytes of the largest device-local heap.
+    public var deviceLocalHeapBytes: Int
+    public var storage8Bit: Bool
+    public var storage16Bit: Bool
+    /// Nanoseconds per timestamp tick; nil when compute queues cannot write timestamps.
+    public var timestampPeriod: Double?
+
+    init(_ properties: VkPhysicalDeviceProperties, memory: VkPhysicalDeviceMemoryProperties,
+         storage8Bit: Bool, storage16Bit: Bool, timestamps: Bool) {
+        let limits = properties.limits
+        maxStorageBufferRange = Int(limits.maxStorageBufferRange)
+        maxWorkGroupCount = (Int(limits.maxComputeWorkGroupCount.0), Int(limits.maxComputeWorkGroupCount.1))
+        maxWorkGroupInvocations = Int(limits.maxComputeWorkGroupInvocations)
+        maxPushConstantsSize = Int(limits.maxPushConstantsSize)
+        minStorageBufferOffsetAlignment = Int(limits.minStorageBufferOffsetAlignment)
+        var largest = 0
+        withUnsafeBytes(of: memory.memoryHeaps) { raw in
+            let heaps = raw.bindMemory(to: VkMemoryHeap.self)
+            for i in 0..<Int(memory.memoryHeapCount)
+            where heaps[i].flags & UInt32(VK_MEMORY_HEAP_DEVICE_LOCAL_BIT.rawValue) != 0 {
+                largest = max(largest, Int(heaps[i].size))
+            }
+        }
+        deviceLocalHeapBytes = largest
+        self.storage8Bit = storage8Bit
+        self.storage16Bit = storage16Bit
+        timestampPeriod = timestamps && limits.timestampPeriod > 0 ? Double(limits.timestampPeriod) : nil
+    }
+
+    /// The limits in one line, for `--explain`.
+    public var summary: String {
+        let mib = 1 << 20
+        return "max storage buffer \(maxStorageBufferRange / mib) MiB, device-local heap \(deviceLocalHeapBytes / mib) MiB, "
+            + "work groups \(maxWorkGroupCount.x)×\(maxWorkGroupCount.y), push constants \(maxPushConstantsSize) B, "
+            + "8/16-bit storage \(storage8Bit ? "yes" : "no")/\(storage16Bit ? "yes" : "no")"
+    }
+}

@@ -1,0 +1,59 @@
+import CVulkan
+
+/// The one descriptor-set layout and pipeline layout every kernel uses: binding 0 the output, 1–3 inputs,
+/// 4 the parameter block, 5 the conversion tables (all storage buffers), and `PushConstants`.
+final class KernelLayout {
+    static let bindings = 6
+    let setLayout: VkDescriptorSetLayout
+    let pipelineLayout: VkPipelineLayout
+
+    init(device: VkDevice) throws {
+        var bindings = (0..<UInt32(Self.bindings)).map { index -> VkDescriptorSetLayoutBinding in
+            var binding = VkDescriptorSetLayoutBinding()
+            binding.binding = index
+            binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            binding.descriptorCount = 1
+            binding.stageFlags = UInt32(VK_SHADER_STAGE_COMPUTE_BIT.rawValue)
+            return binding
+        }
+        var setInfo = VkDescriptorSetLayoutCreateInfo()
+        setInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
+        setInfo.bindingCount = UInt32(bindings.count)
+        var madeSet: VkDescriptorSetLayout?
+        try bindings.withUnsafeMutableBufferPointer { pointer in
+            setInfo.pBindings = UnsafePointer(pointer.baseAddress)
+            try check(vkCreateDescriptorSetLayout(device, &setInfo, nil, &madeSet), "vkCreateDescriptorSetLayout")
+        }
+        setLayout = madeSet!
+        var range = VkPushConstantRange()
+        range.stageFlags = UInt32(VK_SHADER_STAGE_COMPUTE_BIT.rawValue)
+        range.size = UInt32(MemoryLayout<PushConstants>.size)
+        var layoutInfo = VkPipelineLayoutCreateInfo()
+        layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
+        layoutInfo.setLayoutCount = 1
+        layoutInfo.pushConstantRangeCount = 1
+        var madeLayout: VkPipelineLayout?
+        var setLayoutHandle: VkDescriptorSetLayout? = setLayout
+        try withUnsafePointer(to: &setLayoutHandle) { setPointer in
+            try withUnsafePointer(to: &range) { rangePointer in
+                layoutInfo.pSetLayouts = setPointer
+                layoutInfo.pPushConstantRanges = rangePointer
+                try check(vkCreatePipelineLayout(device, &layoutInfo, nil, &madeLayout), "vkCreatePipelineLayout")
+            }
+        }
+        pipelineLayout = madeLayout!
+    }
+}
+
+/// Mirrors `Push` in Shaders/include/common.glsl (112 bytes; every device allows at least 128).
+struct PushConstants {
+    /// Output width, height; input 0 width, height.
+    var size = SIMD4<Int32>()
+    /// Input 1 width, height; input 2 width, height.
+    var size2 = SIMD4<Int32>()
+    var ints = SIMD4<Int32>()
+    var f0 = SIMD4<Float>()
+    var f1 = SIMD4<Float>()
+    var f2 = SIMD4<Float>()
+    var f3 = SIMD4<Float>()
+}

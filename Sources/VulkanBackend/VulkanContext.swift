@@ -1,0 +1,207 @@
+import CVulkan
+import Foundation
+
+/// The Vulkan instance, the chosen device and its queue, created once per process and shared by every render.
+/// Device choice: discrete > integrated > virtual > CPU, or `FILTERRUN_DEVICE=<index or name substring>`.
+public final class VulkanContext: @unchecked Sendable {
+    public let deviceName: String
+    public let driverName: String
+    public let deviceType: String
+    /// True for a software implementation (lavapipe): `auto` prefers the CPU backend over it.
+    public let isSoftware: Bool
+    public let limits: DeviceLimits
+    /// Every device the loader reports, by index, for `--explain`.
+    public let allDevices: [String]
+
+    let instance: VkInstance
+    let physicalDevice: VkPhysicalDevice
+    let device: VkDevice
+    let queue: VkQueue
+    let queueFamily: UInt32
+    let memoryProperties: VkPhysicalDeviceMemoryProperties
+    /// Serialises queue submission and the caches below.
+    let lock = NSLock()
+    var pipelines: [UInt64: VkPipeline] = [:]
+    private(set) var kernelLayout: KernelLayout!
+    private(set) var tables: DeviceBuffer!
+    /// Bytes allocated now, and the budget (device-local heap, or `FILTERRUN_VULKAN_MEMORY_LIMIT` for tests).
+    var allocatedBytes = 0
+    let memoryBudget: Int
+
+    /// The process's context, made on first use; the error says why there is none.
+    public static func shared() throws -> VulkanContext { try sharedResult.get() }
+    private static let sharedResult: Result<VulkanContext, VulkanError> = {
+        do { return .success(try VulkanContext(selection: ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"])) }
+        catch let error as VulkanError { return .failure(error) }
+        catch { return .failure(VulkanError(.unavailable, "\(error)")) }
+    }()
+
+    init(selection: String?) throws {
+        var app = VkApplicationInfo()
+        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
+        app.apiVersion = (1 << 22) | (2 << 12)  // Vulkan 1.2
+        var info = VkInstanceCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+        var created: VkInstance?
+        let result = withUnsafePointer(to: &app) { appPointer in
+            info.pApplicationInfo = appPointer
+            return vkCreateInstance(&info, nil, &created)
+        }
+        guard result == VK_SUCCESS, let created else {
+            throw VulkanError(.unavailable, "no Vulkan instance could be created (\(resultName(result)))")
+        }
+        instance = created
+        let candidates = Self.physicalDevices(instance)
+        allDevices = candidates.enumerated().map { "\($0): \($1.name) (\($1.typeName))" }
+        guard let chosen = try Self.choose(candidates, selection: selection) else {
+            vkDestroyInstance(instance, nil)
+            throw VulkanError(.unavailable, "no Vulkan device with a compute queue")
+        }
+        physicalDevice = chosen.handle
+        deviceName = chosen.name
+        deviceType = chosen.typeName
+        isSoftware = chosen.type == VK_PHYSICAL_DEVICE_TYPE_CPU
+        queueFamily = chosen.computeFamily
+        driverName = Self.driverDescription(chosen.handle) ?? "unknown driver"
+        var memory = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memory)
+        memoryProperties = memory
+        let (storage8, storage16) = Self.storageFeatures(physicalDevice)
+        limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
+                              timestamps: chosen.timestampBits > 0)
+        memoryBudget = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_MEMORY_LIMIT"].flatMap(Int.init)
+            ?? limits.deviceLocalHeapBytes
+
+        var priority: Float = 1
+        var queueInfo = VkDeviceQueueCreateInfo()
+        queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+        queueInfo.queueFamilyIndex = queueFamily
+        queueInfo.queueCount = 1
+        var deviceInfo = VkDeviceCreateInfo()
+        deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+        deviceInfo.queueCreateInfoCount = 1
+        var madeDevice: VkDevice?
+        let physical = chosen.handle
+        let deviceResult = withUnsafePointer(to: &priority) { priorityPointer in
+            queueInfo.pQueuePriorities = priorityPointer
+            return withUnsafePointer(to: &queueInfo) { queuePointer in
+                deviceInfo.pQueueCreateInfos = queuePointer
+                return vkCreateDevice(physical, &deviceInfo, nil, &madeDevice)
+            }
+        }
+        guard deviceResult == VK_SUCCESS, let madeDevice else {
+            vkDestroyInstance(created, nil)
+            throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) could not be opened (\(resultName(deviceResult)))")
+        }
+        device = madeDevice
+        var madeQueue: VkQueue?
+        vkGetDeviceQueue(device, queueFamily, 0, &madeQueue)
+        queue = madeQueue!
+        kernelLayout = try KernelLayout(device: device)
+        tables = try ConversionTables.upload(to: self)
+    }
+
+    /// One line naming the device and driver, for `--explain` and benchmarks.
+    public var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
+
+    // MARK: - Device choice
+
+    struct Candidate {
+        let handle: VkPhysicalDevice
+        let properties: VkPhysicalDeviceProperties
+        let name: String
+        let type: VkPhysicalDeviceType
+        let computeFamily: UInt32
+        let timestampBits: UInt32
+
+        var typeName: String {
+            switch type {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU"
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU"
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU"
+            case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU"
+            default: return "other"
+            }
+        }
+
+        var rank: Int {
+            switch type {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2
+            case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3
+            default: return 4
+            }
+        }
+    }
+
+    static func physicalDevices(_ instance: VkInstance) -> [Candidate] {
+        var count: UInt32 = 0
+        vkEnumeratePhysicalDevices(instance, &count, nil)
+        var handles = [VkPhysicalDevice?](repeating: nil, count: Int(count))
+        vkEnumeratePhysicalDevices(instance, &count, &handles)
+        return handles.prefix(Int(count)).compactMap { handle -> Candidate? in
+            guard let handle else { return nil }
+            var properties = VkPhysicalDeviceProperties()
+            vkGetPhysicalDeviceProperties(handle, &properties)
+            let name = withUnsafeBytes(of: properties.deviceName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            var familyCount: UInt32 = 0
+            vkGetPhysicalDeviceQueueFamilyProperties(handle, &familyCount, nil)
+            var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+            vkGetPhysicalDeviceQueueFamilyProperties(handle, &familyCount, &families)
+            guard let family = families.firstIndex(where: { $0.queueFlags & UInt32(VK_QUEUE_COMPUTE_BIT.rawValue) != 0 })
+            else { return nil }
+            return Candidate(handle: handle, properties: properties, name: name, type: properties.deviceType,
+                             computeFamily: UInt32(family), timestampBits: families[family].timestampValidBits)
+        }
+    }
+
+    /// The device `selection` names (an index into the loader's list or a case-insensitive name substring), or the
+    /// best ranked one.
+    static func choose(_ candidates: [Candidate], selection: String?) throws -> Candidate? {
+        guard let selection, !selection.isEmpty else { return candidates.min { $0.rank < $1.rank } }
+        if let index = Int(selection) {
+            guard candidates.indices.contains(index) else {
+                throw VulkanError(.unavailable, "FILTERRUN_DEVICE=\(selection): no Vulkan device with that index (\(candidates.count) found)")
+            }
+            return candidates[index]
+        }
+        guard let match = candidates.first(where: { $0.name.lowercased().contains(selection.lowercased()) }) else {
+            let names = candidates.map(\.name).joined(separator: ", ")
+            throw VulkanError(.unavailable, "FILTERRUN_DEVICE=\(selection): no Vulkan device matches (found: \(names.isEmpty ? "none" : names))")
+        }
+        return match
+    }
+
+    static func driverDescription(_ device: VkPhysicalDevice) -> String? {
+        var driver = VkPhysicalDeviceDriverProperties()
+        driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
+        var properties = VkPhysicalDeviceProperties2()
+        properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
+        withUnsafeMutablePointer(to: &driver) { pointer in
+            properties.pNext = UnsafeMutableRawPointer(pointer)
+            vkGetPhysicalDeviceProperties2(device, &properties)
+        }
+        let name = withUnsafeBytes(of: driver.driverName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let info = withUnsafeBytes(of: driver.driverInfo) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name.isEmpty { return nil }
+        return info.isEmpty ? name : "\(name) \(info)"
+    }
+
+    static func storageFeatures(_ device: VkPhysicalDevice) -> (Bool, Bool) {
+        var eight = VkPhysicalDevice8BitStorageFeatures()
+        eight.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES
+        var sixteen = VkPhysicalDevice16BitStorageFeatures()
+        sixteen.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES
+        var features = VkPhysicalDeviceFeatures2()
+        features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2
+        withUnsafeMutablePointer(to: &sixteen) { sixteenPointer in
+            eight.pNext = UnsafeMutableRawPointer(sixteenPointer)
+            withUnsafeMutablePointer(to: &eight) { eightPointer in
+                features.pNext = UnsafeMutableRawPointer(eightPointer)
+                vkGetPhysicalDeviceFeatures2(device, &features)
+            }
+        }
+        return (eight.storageBuffer8BitAccess != 0, sixteen.storageBuffer16BitAccess != 0)
+    }
+}

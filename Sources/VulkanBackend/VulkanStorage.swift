@@ -1,0 +1,29 @@
+import FilterCore
+
+/// The device copy of a `PixelBuffer` during a Vulkan render. Uploads are staged and recorded into the render's
+/// command batch; a download reads the readback copy the batch made when it ran.
+final class VulkanStorage: DeviceStorage {
+    let buffer: DeviceBuffer
+    private unowned let batch: CommandBatch
+    /// Filled by the batch when the render's result is copied back; valid once the batch has completed.
+    var readback: DeviceBuffer?
+
+    init(_ buffer: DeviceBuffer, batch: CommandBatch) {
+        self.buffer = buffer
+        self.batch = batch
+    }
+
+    func upload(from source: UnsafeRawPointer, byteCount: Int) throws {
+        let staging = try DeviceBuffer(buffer.context, byteCount: byteCount, kind: .upload)
+        staging.mapped!.copyMemory(from: source, byteCount: byteCount)
+        batch.copy(from: staging, to: buffer, bytes: byteCount)
+        batch.retain(staging)
+    }
+
+    func download(to destination: UnsafeMutableRawPointer, byteCount: Int) throws {
+        guard let readback, let mapped = readback.mapped else {
+            throw VulkanError(.failed, "a device buffer was read before its render completed")
+        }
+        destination.copyMemory(from: mapped, byteCount: byteCount)
+    }
+}
