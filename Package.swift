@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
-        .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "TestSupport"]),
+        .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec"]),
     ],
     swiftLanguageModes: [.v5]

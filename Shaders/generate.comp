@@ -22,9 +22,9 @@ void main() {
             break;
         }
         case 2: {
-            float half = sqrt(float(pc.size.x * pc.size.x + pc.size.y * pc.size.y)) / 2.0;
+            float halfDiagonal = sqrt(float(pc.size.x * pc.size.x + pc.size.y * pc.size.y)) / 2.0;
             float px = float(p.x) + 0.5 - pc.f2.x * w, py = float(p.y) + 0.5 - pc.f2.y * h;
-            float t = min(sqrt(px * px + py * py) / (pc.f2.z * half), 1.0);
+            float t = min(sqrt(px * px + py * py) / (pc.f2.z * halfDiagonal), 1.0);
             result = a + (b - a) * t;
             break;
         }

@@ -22,6 +22,9 @@ public final class RenderStats: @unchecked Sendable {
     public var compileSeconds = 0.0
     /// Seconds spent moving pixels between host and device, staging copies included (Vulkan).
     public var transferSeconds = 0.0
+    /// Kernels compiled by glslang, and kernels read from the on-disk SPIR-V cache instead (Vulkan).
+    public var kernelsCompiled = 0
+    public var kernelsFromDiskCache = 0
 
     public init() {}
 

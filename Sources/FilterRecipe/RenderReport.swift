@@ -13,6 +13,8 @@ public struct RenderReport: Sendable {
     /// Kernel compilation (or cache lookup) and host↔device transfers; zero on the CPU backend.
     public var compileSeconds: Double
     public var transferSeconds: Double
+    public var kernelsCompiled: Int
+    public var kernelsFromDiskCache: Int
     public var totalSeconds: Double
     public var peakResidentBytes: Int
     public var peakIntermediateBytes: Int
@@ -25,6 +27,7 @@ public struct RenderReport: Sendable {
             "backend": backend, "width": width, "height": height, "format": format.rawValue,
             "decodeSeconds": decodeSeconds, "filterSeconds": filterSeconds, "encodeSeconds": encodeSeconds,
             "compileSeconds": compileSeconds, "transferSeconds": transferSeconds,
+            "kernelsCompiled": kernelsCompiled, "kernelsFromDiskCache": kernelsFromDiskCache,
             "totalSeconds": totalSeconds, "peakResidentBytes": peakResidentBytes,
             "peakIntermediateBytes": peakIntermediateBytes,
             "uploads": transfers.uploads, "downloads": transfers.downloads,

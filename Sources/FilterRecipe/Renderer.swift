@@ -104,7 +104,8 @@ public struct Renderer: Sendable {
             backend: backend, width: node.width, height: node.height, format: format,
             decodeSeconds: stats.decodeSeconds, filterSeconds: stats.filterSeconds,
             encodeSeconds: stats.encodeSeconds, compileSeconds: stats.compileSeconds,
-            transferSeconds: stats.transferSeconds, totalSeconds: monotonicSeconds() - began,
+            transferSeconds: stats.transferSeconds, kernelsCompiled: stats.kernelsCompiled,
+            kernelsFromDiskCache: stats.kernelsFromDiskCache, totalSeconds: monotonicSeconds() - began,
             peakResidentBytes: peakResidentBytes(), peakIntermediateBytes: stats.peakIntermediateBytes,
             transfers: ledger.snapshot, nodes: stats.nodes.filter { $0.op != "source" }, warnings: warnings)
     }

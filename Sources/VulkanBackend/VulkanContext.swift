@@ -67,10 +67,15 @@ public final class VulkanContext: @unchecked Sendable {
         vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memory)
         memoryProperties = memory
         let (storage8, storage16) = Self.storageFeatures(physicalDevice)
-        limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
-                              timestamps: chosen.timestampBits > 0)
-        memoryBudget = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_MEMORY_LIMIT"].flatMap(Int.init)
-            ?? limits.deviceLocalHeapBytes
+        var limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
+                                  timestamps: chosen.timestampBits > 0)
+        // Artificially small limits, so tests can exercise what happens on devices with little memory.
+        let environment = ProcessInfo.processInfo.environment
+        if let cap = environment["FILTERRUN_VULKAN_MAX_BUFFER"].flatMap(Int.init) {
+            limits.maxStorageBufferRange = min(limits.maxStorageBufferRange, cap)
+        }
+        self.limits = limits
+        memoryBudget = environment["FILTERRUN_VULKAN_MEMORY_LIMIT"].flatMap(Int.init) ?? limits.deviceLocalHeapBytes
 
         var priority: Float = 1
         var queueInfo = VkDeviceQueueCreateInfo()

@@ -113,9 +113,11 @@ final class VulkanRun {
         }
 
         // Compile (or fetch) every kernel before recording.
-        let compileStart = monotonicSeconds()
+        let compileStart = monotonicSeconds(), counters = ShaderCompiler.counters
         let pipelines = try invocations.map { try context.pipeline(source: $0.source, name: $0.name) }
         stats.compileSeconds += monotonicSeconds() - compileStart
+        stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
+        stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits
 
         let paramsBuffer = try uploadParameters()
         let transferStart = monotonicSeconds()

@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Another recipe input: NAME=PATH (repeatable).") var inputs: [String] = []
     @Option(name: .customLong("set"), help: "Override a parameter: ID.PARAM=VALUE (chain steps are 0, 1, ...).")
     var overrides: [String] = []
-    @Option(help: "Print the plan before rendering: --explain (no verbose form yet: there are no generated kernels to show).")
+    @Option(help: "Print the plan (backend, device, nodes) instead of rendering: --explain.")
     var explain: String?
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
     @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?

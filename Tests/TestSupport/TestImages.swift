@@ -35,3 +35,22 @@ public enum TestImages {
         try crop("photos/camera_512_gray8.png", x: 100, y: 300, width: 40, height: 28)
     }
 }
+
+extension TestImages {
+    /// A 37×23 RGBA16 image of seeded noise with fully transparent and fully opaque pixels, an odd size on purpose
+    /// (partial work groups, rows that do not fill a 32-bit word).
+    public static func synthetic(seed: UInt64 = 7) -> PixelBuffer {
+        var random = SplitMix64(seed: seed)
+        let image = PixelBuffer(width: 37, height: 23, format: .rgba16)
+        let base = try! image.mutableHostBytes()
+        for y in 0..<image.height {
+            let row = (base + y * image.rowStride).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<image.width {
+                for c in 0..<3 { row[x * 4 + c] = UInt16(truncatingIfNeeded: random.next()) }
+                let pick = random.next() % 4
+                row[x * 4 + 3] = pick == 0 ? 0 : (pick == 1 ? 65535 : UInt16(truncatingIfNeeded: random.next()))
+            }
+        }
+        return image
+    }
+}

@@ -15,10 +15,11 @@ final class FilterRunTests: XCTestCase {
     let recipes = Fixtures.repository.appendingPathComponent("recipes")
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -85,8 +86,9 @@ final class FilterRunTests: XCTestCase {
     func testRenderAndOutputFailuresExitFour() throws {
         let recipe = recipes.appendingPathComponent("vignette.json").path
         XCTAssertEqual(try run([recipe, photo, "/nonexistent-dir/out.png"]).code, 4)
-        let r = try run([recipe, photo, path("out.png"), "--backend", "vulkan"])
+        let r = try run([recipe, photo, path("out.png"), "--backend", "vulkan"], environment: ["FILTERRUN_DEVICE": "no-such-gpu"])
         XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("FILTERRUN_DEVICE=no-such-gpu: no Vulkan device matches"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
     }
 

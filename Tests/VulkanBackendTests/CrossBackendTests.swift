@@ -1,0 +1,69 @@
+import FilterRecipe
+import TestSupport
+import XCTest
+
+/// Every catalogue filter on Vulkan against the CPU backend, at every swept parameter set (defaults, each
+/// parameter's minimum and maximum, every option), on real crops of every stored layout (8- and 16-bit; grey, RGB,
+/// RGBA) and on synthetic RGBA16 noise with transparent pixels; within the filter's declared tolerance.
+final class CrossBackendTests: VulkanTestCase {
+    /// Step functions: the backends may put a value that lies on a step on either side of it.
+    static let discontinuous: Set<FilterID> = [.threshold, .posterize]
+
+    func compare(_ id: FilterID, space: WorkingSpace, images: [(name: String, image: PixelBuffer)]) throws {
+        let overlay = try TestImages.overlay(), mask = try TestImages.mask()
+        let spec = id.spec
+        for (label, params) in ParameterSweep.sets(for: id) {
+            var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
+            if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
+            if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
+            if !spec.check(node.params).isEmpty { continue }
+            let recipe = Recipe(workingSpace: space, inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+            for (name, image) in images {
+                let inputs: [String: PixelBuffer] = ["main": image, "other": overlay, "mask": mask]
+                let cpu: PixelBuffer
+                do { cpu = try Renderer(backend: .cpu).render(recipe, images: inputs) } catch RenderError.recipe { continue }
+                let gpu = try Renderer(backend: .vulkan).render(recipe, images: inputs)
+                XCTAssertEqual(gpu.format, cpu.format)
+                XCTAssertEqual(gpu.width, cpu.width)
+                XCTAssertEqual(gpu.height, cpu.height)
+                let want = try cpu.samples(), found = try gpu.samples()
+                let tolerance = spec.tolerance * (cpu.format.depth == 16 ? 257 : 1)
+                let context = "\(id) \(label) on \(name), \(space)"
+                if Self.discontinuous.contains(id) {
+                    let off = zip(want, found).filter { abs($0 - $1) > tolerance }.count
+                    XCTAssertLessThanOrEqual(Double(off), Double(want.count) * 0.002, "\(context): \(off) samples off")
+                } else {
+                    let d = Difference.between(want, found, width: cpu.width, channels: cpu.format.channels)
+                    XCTAssertLessThanOrEqual(d.worst, tolerance, "\(context): \(d)")
+                }
+            }
+        }
+    }
+
+    func testEveryFilterMatchesTheCPUInLinearSpace() throws {
+        let images = try TestImages.small() + [("synthetic rgba16", TestImages.synthetic())]
+        for id in FilterID.allCases { try compare(id, space: .linear, images: images) }
+    }
+
+    func testEveryFilterMatchesTheCPUInSRGBSpace() throws {
+        let images = Array(try TestImages.small().prefix(3))
+        for id in FilterID.allCases { try compare(id, space: .srgb, images: images) }
+    }
+
+    /// Geometry moves pixels without arithmetic: the backends must agree exactly, 16-bit included.
+    func testGeometryIsBitExact() throws {
+        let images = try TestImages.small() + [("synthetic rgba16", TestImages.synthetic())]
+        let steps: [(FilterID, [String: ParamValue])] = [
+            (.rotate, ["degrees": "90"]), (.rotate, ["degrees": "270"]), (.flip, ["direction": "vertical"]),
+            (.transpose, [:]), (.crop, ["x": 3, "y": 5, "width": 17, "height": 9]),
+        ]
+        for step in steps {
+            for (name, image) in images {
+                let recipe = Recipe.chain([step])
+                let cpu = try Renderer(backend: .cpu).render(recipe, images: ["main": image])
+                let gpu = try Renderer(backend: .vulkan).render(recipe, images: ["main": image])
+                XCTAssertEqual(try gpu.samples(), try cpu.samples(), "\(step.0) \(step.1) on \(name)")
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PNGCodec
+import TestSupport
+import XCTest
+
+/// filterrun on the Vulkan backend: fallback, failure without partial output, the on-disk kernel cache.
+extension FilterRunTests {
+    var vignette: String { recipes.appendingPathComponent("vignette.json").path }
+
+    func statsJSON(_ stderr: String) throws -> [String: Any] {
+        let line = stderr.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
+        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+    }
+
+    func hasVulkan() throws -> Bool {
+        let r = try run([vignette, photo, path("probe.png"), "--backend", "vulkan", "--force"])
+        return r.code == 0
+    }
+
+    func testAutoFallsBackToTheCPUWithOneWarningWhenNoDeviceMatches() throws {
+        let r = try run([vignette, photo, path("out.png"), "--stats=json"], environment: ["FILTERRUN_DEVICE": "no-such-gpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }.count, 1, r.stderr)
+        XCTAssertEqual(try statsJSON(r.stderr)["backend"] as? String, "cpu")
+        let cpu = try run([vignette, photo, path("cpu.png"), "--backend", "cpu"])
+        XCTAssertEqual(cpu.code, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("out.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
+    }
+
+    func testAllocationFailureFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "2000000", "FILTERRUN_DEVICE": "0"]
+        let forced = try run([vignette, photo, path("forced.png"), "--backend", "vulkan"], environment: tiny)
+        XCTAssertEqual(forced.code, 4, forced.stderr)
+        XCTAssertTrue(forced.stderr.contains("out of device memory"), forced.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("forced.png")), "no partial output")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains("forced") }, [])
+
+        let auto = try run([vignette, photo, path("auto.png"), "--stats=json"], environment: tiny)
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("warning: Vulkan render failed"), auto.stderr)
+        XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
+        XCTAssertEqual(try run([vignette, photo, path("cpu.png"), "--backend", "cpu"]).code, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("auto.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
+    }
+
+    func testImagesBeyondTheDeviceBufferLimitAreRefusedBeforeAllocating() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let small = ["FILTERRUN_VULKAN_MAX_BUFFER": "65536"]
+        let r = try run([vignette, photo, path("out.png"), "--backend", "vulkan"], environment: small)
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("maxStorageBufferRange"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+    }
+
+    func testKernelCacheOnDiskIsReusedSharedAndSurvivesCorruption() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let cache = ["XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path]
+        let first = try run([vignette, photo, path("1.png"), "--backend", "vulkan", "--stats=json"], environment: cache)
+        XCTAssertEqual(first.code, 0, first.stderr)
+        XCTAssertGreaterThan(try statsJSON(first.stderr)["kernelsCompiled"] as? Int ?? 0, 0)
+        let second = try run([vignette, photo, path("2.png"), "--backend", "vulkan", "--stats=json"], environment: cache)
+        let stats = try statsJSON(second.stderr)
+        XCTAssertEqual(stats["kernelsCompiled"] as? Int, 0, "every kernel comes from the disk cache")
+        XCTAssertEqual(stats["kernelsFromDiskCache"] as? Int, try statsJSON(first.stderr)["kernelsCompiled"] as? Int)
+
+        // Corrupt every cached file: the next run notices, recompiles and renders the same pixels.
+        let dir = scratch.appendingPathComponent("cache/filterrun/spirv")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".spv") }
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            var bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(file)))
+            bytes[bytes.count / 2] ^= 0xFF
+            try Data(bytes).write(to: dir.appendingPathComponent(file))
+        }
+        let third = try run([vignette, photo, path("3.png"), "--backend", "vulkan", "--stats=json"], environment: cache)
+        XCTAssertEqual(third.code, 0, third.stderr)
+        XCTAssertEqual(try statsJSON(third.stderr)["kernelsFromDiskCache"] as? Int, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("3.png")).samples(), try PNGDecoder.decode(path: path("1.png")).samples())
+
+        // Processes starting together on an empty cache all succeed and agree.
+        let shared = ["XDG_CACHE_HOME": scratch.appendingPathComponent("shared").path]
+        let outputs = (0..<4).map { path("c\($0).png") }
+        let processes = try outputs.map { output -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = [vignette, photo, output, "--backend", "vulkan"]
+            process.environment = ProcessInfo.processInfo.environment.merging(shared) { $1 }
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit(); XCTAssertEqual(process.terminationStatus, 0) }
+        let reference = try PNGDecoder.decode(path: path("1.png")).samples()
+        for output in outputs { XCTAssertEqual(try PNGDecoder.decode(path: output).samples(), reference, output) }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("shared/filterrun/spirv").path)
+        XCTAssertTrue(leftovers.allSatisfy { $0.hasSuffix(".spv") }, "no temporary files left: \(leftovers)")
+    }
+}
