@@ -43,9 +43,9 @@ vec4 blendFunction(int mode, vec4 b, vec4 s) {
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    vec4 b = src1[p.y * pc.size.x + p.x];
+    vec4 b = pixel1(p.x, p.y);
     if (p.x >= pc.size.z || p.y >= pc.size.w) { store(p, b); return; }
-    vec4 s = src0[p.y * pc.size.z + p.x] * pc.f0.x;
+    vec4 s = pixel0(p.x, p.y) * pc.f0.x;
     float aS = s.a, aB = b.a;
     vec4 straightS = aS > 0.0 ? s / aS : vec4(0.0);
     vec4 straightB = aB > 0.0 ? b / aB : vec4(0.0);

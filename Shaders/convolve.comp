@@ -17,6 +17,6 @@ void main() {
             if (k != 0.0) sum += clamped0(p.x + i - r, p.y + j - r) * k;
         }
     }
-    sum.a = src0[p.y * pc.size.z + p.x].a;
+    sum.a = pixel0(p.x, p.y).a;
     store(p, sum);
 }

@@ -7,5 +7,5 @@ layout(local_size_x = 16, local_size_y = 16) in;
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    store(p, src0[(p.y + pc.ints.y) * pc.size.z + p.x + pc.ints.x]);
+    store(p, pixel0(p.x + pc.ints.x, p.y + pc.ints.y));
 }

@@ -2,7 +2,8 @@
 // Working values → stored 8- or 16-bit samples: unpremultiply, clamp to [0, 1], encode, round to nearest.
 // One invocation writes one 32-bit word, so no two invocations share a word; words run along x, then y (a 2D grid,
 // because one axis of work groups is limited to 65535).
-// ints: channels, bytes per sample, linear (1) or sRGB (0), total words. size.x/y: image width, height.
+// ints: channels, bytes per sample, linear (1) or sRGB (0), words in this band. The band starts on a word
+// boundary: rows.y rows of width size.x, read from the start of input 0 and written from the start of the binding.
 layout(local_size_x = 256) in;
 #include "common.glsl"
 layout(std430, set = 0, binding = 0) writeonly buffer Packed { uint words[]; };
@@ -38,7 +39,7 @@ uint code(int sampleIndex) {
 void main() {
     int word = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u + gl_GlobalInvocationID.x);
     if (word >= pc.ints.w) return;
-    int samples = pc.size.x * pc.size.y * pc.ints.x;
+    int samples = pc.size.x * pc.rows.y * pc.ints.x;
     uint result = 0u;
     if (pc.ints.y == 1) {
         for (int b = 0; b < 4; b++) {

@@ -9,5 +9,5 @@ void main() {
     if (!outputPixel(p)) return;
     ivec2 q = p - pc.ints.xy;
     bool inside = q.x >= 0 && q.y >= 0 && q.x < pc.size.z && q.y < pc.size.w;
-    store(p, inside ? src0[q.y * pc.size.z + q.x] : pc.f0);
+    store(p, inside ? pixel0(q.x, q.y) : pc.f0);
 }

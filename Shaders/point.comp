@@ -18,7 +18,7 @@ float powSigned(float v, float p) { return v >= 0.0 ? pow(v, p) : -pow(-v, p); }
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    vec4 v = src0[p.y * pc.size.x + p.x];
+    vec4 v = pixel0(p.x, p.y);
     float a = v.a;
     vec4 c = a > 0.0 ? v / a : vec4(0.0);
     c.a = a;

@@ -18,5 +18,5 @@ void main() {
         case 4: q = ivec2(w - 1 - p.y, p.x); break;
         default: q = ivec2(p.y, p.x); break;
     }
-    store(p, src0[q.y * w + q.x]);
+    store(p, pixel0(q.x, q.y));
 }

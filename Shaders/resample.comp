@@ -18,7 +18,7 @@ void main() {
         float w = params[weights + sampleIndex * taps + t];
         if (w == 0.0) continue;
         int i = int(params[sampleIndex * taps + t]);
-        sum += src0[vertical ? i * pc.size.z + p.x : p.y * pc.size.z + i] * w;
+        sum += (vertical ? pixel0(p.x, i) : pixel0(i, p.y)) * w;
     }
     store(p, sum);
 }

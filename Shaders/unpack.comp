@@ -1,14 +1,16 @@
 #version 450
 // Stored 8- or 16-bit samples (1–4 channels, packed in 32-bit words) → working values.
 // ints: channels, bytes per sample, linear (1) or sRGB (0) working space. f0.x: 1/255 or 1/65535.
+// rows.z: the first row the packed binding holds; rows2.y: that row's byte offset in the binding.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 layout(std430, set = 0, binding = 0) writeonly buffer Output { vec4 dst[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Packed { uint words[]; };
 
+// Sample `index` counted from the first row held; the binding starts `rows2.y` bytes before that row.
 uint sampleAt(int index) {
-    if (pc.ints.y == 1) return (words[index >> 2] >> ((index & 3) * 8)) & 0xffu;
-    int byteOffset = index * 2;
+    int byteOffset = pc.rows2.y + index * pc.ints.y;
+    if (pc.ints.y == 1) return (words[byteOffset >> 2] >> ((byteOffset & 3) * 8)) & 0xffu;
     return (words[byteOffset >> 2] >> ((byteOffset & 2) * 8)) & 0xffffu;
 }
 
@@ -23,7 +25,7 @@ void main() {
     if (!outputPixel(p)) return;
     int channels = pc.ints.x;
     bool hasAlpha = channels == 2 || channels == 4;
-    int base = (p.y * pc.size.x + p.x) * channels;
+    int base = ((p.y - pc.rows.z) * pc.size.x + p.x) * channels;
     float a = hasAlpha ? float(sampleAt(base + channels - 1)) * pc.f0.x : 1.0;
     vec4 v;
     if (channels <= 2) {
@@ -34,5 +36,5 @@ void main() {
     }
     v *= a;
     v.a = a;
-    dst[p.y * pc.size.x + p.x] = v;
+    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = v;
 }

@@ -8,8 +8,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    int i = p.y * pc.size.x + p.x;
-    vec4 a = src0[i], b = src1[i];
+    vec4 a = pixel0(p.x, p.y), b = pixel1(p.x, p.y);
     vec4 d = a - b;
     d.a = 0.0;
     float threshold = pc.f0.y;

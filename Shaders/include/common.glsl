@@ -1,14 +1,19 @@
 // Shared by every kernel: the push constants, the per-dispatch parameter block, the conversion tables and helpers.
 // Binding layout (one descriptor set layout for all kernels): 0 output, 1–3 inputs, 4 parameters, 5 tables.
+//
+// Images are processed in bands of rows (one band when they fit the device's buffers): a buffer holds rows
+// [first, first + count) of its image, and kernels address pixels by their row in the whole image, so results do
+// not depend on the banding.
 
 layout(push_constant) uniform Push {
-    ivec4 size;    // output width, height; input 0 width, height
+    ivec4 size;    // output width, height; input 0 width, height (whole images)
     ivec4 size2;   // input 1 width, height; input 2 width, height
     ivec4 ints;    // kernel-specific integers
+    ivec4 rows;    // first output row of this band, output rows in this band, first row held of input 0, of input 1
+    ivec4 rows2;   // first row held of input 2; byte offset of packed samples in their binding (pack and unpack)
     vec4 f0;       // kernel-specific floats
     vec4 f1;
     vec4 f2;
-    vec4 f3;
 } pc;
 
 layout(std430, set = 0, binding = 4) readonly buffer Params { float params[]; };
@@ -24,8 +29,8 @@ const int ENCODE_STEPS = 65536;
 
 float luma(vec4 v) { return 0.2126 * v.r + 0.7152 * v.g + 0.0722 * v.b; }
 
-// The invocation's output pixel; false when it lies outside the output.
+// The invocation's output pixel (in whole-image coordinates); false when it lies outside the band.
 bool outputPixel(out ivec2 p) {
-    p = ivec2(gl_GlobalInvocationID.xy);
-    return p.x < pc.size.x && p.y < pc.size.y;
+    p = ivec2(gl_GlobalInvocationID.x, int(gl_GlobalInvocationID.y) + pc.rows.x);
+    return p.x < pc.size.x && int(gl_GlobalInvocationID.y) < pc.rows.y;
 }

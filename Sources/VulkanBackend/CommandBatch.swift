@@ -64,8 +64,10 @@ final class CommandBatch {
 
     func retain(_ object: AnyObject) { keepAlive.append(object) }
 
-    func copy(from source: DeviceBuffer, to destination: DeviceBuffer, bytes: Int) {
-        var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: VkDeviceSize(bytes))
+    func copy(from source: DeviceBuffer, to destination: DeviceBuffer, sourceOffset: Int = 0, destinationOffset: Int = 0,
+              bytes: Int) {
+        var region = VkBufferCopy(srcOffset: VkDeviceSize(sourceOffset), dstOffset: VkDeviceSize(destinationOffset),
+                                  size: VkDeviceSize(bytes))
         vkCmdCopyBuffer(commands, source.buffer, destination.buffer, 1, &region)
     }
 

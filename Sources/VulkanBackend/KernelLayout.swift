@@ -45,15 +45,18 @@ final class KernelLayout {
     }
 }
 
-/// Mirrors `Push` in Shaders/include/common.glsl (112 bytes; every device allows at least 128).
+/// Mirrors `Push` in Shaders/include/common.glsl (128 bytes, the least every device allows).
 struct PushConstants {
-    /// Output width, height; input 0 width, height.
+    /// Output width, height; input 0 width, height (whole images).
     var size = SIMD4<Int32>()
     /// Input 1 width, height; input 2 width, height.
     var size2 = SIMD4<Int32>()
     var ints = SIMD4<Int32>()
+    /// First output row of the band, output rows in the band, first row held of input 0, of input 1.
+    var rows = SIMD4<Int32>()
+    /// First row held of input 2; byte offset of packed samples in their binding.
+    var rows2 = SIMD4<Int32>()
     var f0 = SIMD4<Float>()
     var f1 = SIMD4<Float>()
     var f2 = SIMD4<Float>()
-    var f3 = SIMD4<Float>()
 }

@@ -4,34 +4,20 @@ import Foundation
 
 /// Runs a plan on the Vulkan device: one upload of each (packed 8/16-bit) input, every node as one or two kernel
 /// dispatches recorded into a single command buffer, one download of the packed output. Intermediates stay on the
-/// device; a buffer is reused by later nodes once its last consumer has been recorded.
+/// device; a buffer is reused by later nodes once its last consumer has been recorded. Images whose buffers exceed
+/// the device's binding limit run in bands of rows, each node computing the rows the band needs (with the overlap
+/// its neighbourhood reads), so the result is identical to an unbanded run.
 public enum VulkanRenderer {
     /// Renders `plan`; `sources` are host buffers of stored samples (or working rgba32f). The result is a host
-    /// buffer of `format`, downloaded once, with every transfer counted in `ledger`.
+    /// buffer of `format`, downloaded once, with every transfer counted in `ledger`. `bandLimit` lowers the
+    /// device's buffer limit (tests use it to force banding on small images).
     public static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
-                              stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
+                              stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
+                              bandLimit: Int? = nil) throws -> PixelBuffer {
         let context = try VulkanContext.shared()
-        try checkLimits(plan, sources: sources, format: format, limits: context.limits)
-        let run = try VulkanRun(context: context, plan: plan, stats: stats)
+        let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
+        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, sources: sources)
         return try run.execute(sources: sources, format: format, ledger: ledger)
-    }
-
-    /// Refuses plans whose buffers exceed what the device can bind, before anything is allocated.
-    static func checkLimits(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
-                            limits: DeviceLimits) throws {
-        let mib = Double(1 << 20)
-        for node in plan.nodes {
-            let bytes = node.width * node.height * 16
-            if bytes > limits.maxStorageBufferRange {
-                throw VulkanError(.tooLarge, String(
-                    format: "node \"%@\" (%@) needs a %d×%d working buffer of %.1f MiB; the device binds at most %.1f MiB (maxStorageBufferRange)",
-                    node.origin, node.op, node.width, node.height, Double(bytes) / mib, Double(limits.maxStorageBufferRange) / mib))
-            }
-            let groups = (node.width + 15) / 16, rows = (node.height + 15) / 16
-            if groups > limits.maxWorkGroupCount.x || rows > limits.maxWorkGroupCount.y {
-                throw VulkanError(.tooLarge, "node \"\(node.origin)\" (\(node.op)) is \(node.width)×\(node.height): more work groups than the device allows")
-            }
-        }
     }
 }
 
@@ -40,14 +26,13 @@ final class VulkanRun {
     let context: VulkanContext
     let plan: Plan
     let stats: RenderStats
-    let batch: CommandBatch
+    let schedule: BandSchedule
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
     struct Invocation {
         var name: String
         var source: String
-        var output: DeviceBuffer
-        var inputs: [DeviceBuffer]
+        var bindings: [CommandBatch.Binding?]
         var push: PushConstants
         var params: [Float]
         var groups: (x: Int, y: Int)
@@ -55,107 +40,141 @@ final class VulkanRun {
         var paramsOffset = 0
     }
 
-    var invocations: [Invocation] = []
+    enum Step {
+        case dispatch(Invocation)
+        /// A device copy of `bytes` bytes (band results into the readback buffer).
+        case copy(from: DeviceBuffer, to: DeviceBuffer, sourceOffset: Int, destinationOffset: Int, bytes: Int, label: String)
+    }
+
+    var steps: [Step] = []
+    /// The buffer holding each node's rows in the band being planned.
     var results: [Int: DeviceBuffer] = [:]
     private var free: [Int: [DeviceBuffer]] = [:]
-    /// Buffers made by `take` (uploaded inputs are not reused as working buffers).
     private var owned = Set<ObjectIdentifier>()
-    private var liveBytes = 0
-    private(set) var peakBytes = 0
 
-    init(context: VulkanContext, plan: Plan, stats: RenderStats) throws {
+    init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, sources: [String: PixelBuffer]) throws {
         self.context = context
         self.plan = plan
         self.stats = stats
-        batch = try CommandBatch(context, timestamps: plan.nodes.count * 2 + 8)
+        schedule = try BandSchedule(plan: plan, limit: limit,
+                                    sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
+                                    alignment: context.limits.minStorageBufferOffsetAlignment)
     }
 
     // MARK: - Working buffers
 
-    private func take(_ bytes: Int) throws -> DeviceBuffer {
+    /// A device buffer of `bytes`, reused from an earlier node or band when one is free.
+    func take(_ bytes: Int) throws -> DeviceBuffer {
         if let reused = free[bytes]?.popLast() { return reused }
-        liveBytes += bytes
-        peakBytes = max(peakBytes, liveBytes)
         let buffer = try DeviceBuffer(context, byteCount: bytes, kind: .device)
         owned.insert(ObjectIdentifier(buffer))
+        stats.allocated(bytes)
         return buffer
     }
 
-    /// Returns a working buffer for reuse by later nodes (the barriers between dispatches order the reuse).
+    /// Returns a working buffer for reuse (the barriers between dispatches order the reuse).
     func give(_ buffer: DeviceBuffer) {
         guard owned.contains(ObjectIdentifier(buffer)) else { return }
         free[buffer.byteCount, default: []].append(buffer)
     }
 
-    func working(_ node: Plan.Node) throws -> DeviceBuffer { try take(node.width * node.height * 16) }
+    /// A buffer for node `index`'s rows in any band.
+    func working(_ index: Int) throws -> DeviceBuffer {
+        try take(max(1, schedule.capacity[index]) * plan.nodes[index].width * 16)
+    }
 
     // MARK: - Execution
 
     func execute(sources: [String: PixelBuffer], format: PixelFormat, ledger: TransferLedger) throws -> PixelBuffer {
-        // Uploads: each input once, packed as stored.
-        var uploaded: [String: (PixelBuffer, DeviceBuffer)] = [:]
-        for (name, source) in sources where plan.nodes.contains(where: { $0.primitive == .source(name: name) }) {
+        // Inputs any band reads go up whole, packed as stored.
+        var hosts: [String: PixelBuffer] = [:], uploads: [String: DeviceBuffer] = [:]
+        for (index, node) in plan.nodes.enumerated() {
+            guard case .source(let name) = node.primitive, schedule.needed.contains(where: { $0[index] != nil }),
+                  let source = sources[name] else { continue }
             let host = try Self.packed(source, ledger: ledger)
-            let device = try DeviceBuffer(context, byteCount: Self.wordAligned(host.byteCount), kind: .device)
-            host.attach(device: VulkanStorage(device, batch: batch))
-            uploaded[name] = (host, device)
+            hosts[name] = host
+            uploads[name] = try DeviceBuffer(context, byteCount: Self.wordAligned(host.byteCount), kind: .device)
         }
-        try planNodes(uploaded: uploaded.mapValues { ($0.0.format, $0.1) })
         let output = plan.nodes[plan.output]
-        let outputBuffer = results[plan.output]!
-        let packedOutput: DeviceBuffer
-        if format == .rgba32f {
-            packedOutput = outputBuffer
-        } else {
-            let bytes = output.width * output.height * format.bytesPerPixel
-            packedOutput = try DeviceBuffer(context, byteCount: Self.wordAligned(bytes), kind: .device)
-            invocations.append(pack(outputBuffer, into: packedOutput, node: output, format: format))
+        let outputBytes = output.width * output.height * format.bytesPerPixel
+        let readback = try DeviceBuffer(context, byteCount: Self.wordAligned(outputBytes), kind: .readback)
+        let rowBytes = output.width * format.bytesPerPixel
+        let bandOutput = format == .rgba32f ? nil
+            : try DeviceBuffer(context, byteCount: Self.wordAligned(schedule.capacity[plan.output] * rowBytes), kind: .device)
+
+        for (b, band) in schedule.bands.enumerated() {
+            try planBand(schedule.needed[b], uploads: uploads, formats: sources.mapValues(\.format))
+            let result = results[plan.output]!
+            if let bandOutput {
+                steps.append(.dispatch(pack(result, into: bandOutput, rows: band, format: format)))
+                steps.append(.copy(from: bandOutput, to: readback, sourceOffset: 0, destinationOffset: band.lowerBound * rowBytes,
+                                   bytes: band.count * rowBytes, label: "download"))
+            } else {
+                steps.append(.copy(from: result, to: readback, sourceOffset: 0, destinationOffset: band.lowerBound * rowBytes,
+                                   bytes: band.count * rowBytes, label: "download"))
+            }
+            give(result)  // every other node's buffer went back after its last consumer
+            results = [:]
         }
 
         // Compile (or fetch) every kernel before recording.
         let compileStart = monotonicSeconds(), counters = ShaderCompiler.counters
-        let pipelines = try invocations.map { try context.pipeline(source: $0.source, name: $0.name) }
+        var pipelines: [VkPipeline?] = []
+        for step in steps {
+            if case .dispatch(let invocation) = step {
+                pipelines.append(try context.pipeline(source: invocation.source, name: invocation.name))
+            } else {
+                pipelines.append(nil)
+            }
+        }
         stats.compileSeconds += monotonicSeconds() - compileStart
         stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
         stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits
 
-        let paramsBuffer = try uploadParameters()
+        let batch = try CommandBatch(context, timestamps: steps.count + 2)
         let transferStart = monotonicSeconds()
-        for (host, _) in uploaded.values { try host.prepareDevice() }
+        for (name, host) in hosts {
+            host.attach(device: VulkanStorage(uploads[name]!, batch: batch))
+            try host.prepareDevice()
+        }
         stats.transferSeconds += monotonicSeconds() - transferStart
+        let paramsBuffer = try uploadParameters(batch)
         batch.barrier()
         batch.mark("upload")
-        for (invocation, pipeline) in zip(invocations, pipelines) {
-            var bindings: [CommandBatch.Binding?] = [CommandBatch.Binding(buffer: invocation.output)]
-            bindings += invocation.inputs.map { CommandBatch.Binding(buffer: $0) }
-            while bindings.count < 4 { bindings.append(nil) }
-            if let paramsBuffer, !invocation.params.isEmpty {
-                bindings.append(CommandBatch.Binding(buffer: paramsBuffer, offset: invocation.paramsOffset * 4,
-                                                     range: invocation.params.count * 4))
-            } else {
-                bindings.append(nil)
+        for (step, pipeline) in zip(steps, pipelines) {
+            switch step {
+            case .dispatch(let invocation):
+                var bindings = invocation.bindings
+                while bindings.count < 4 { bindings.append(nil) }
+                if let paramsBuffer, !invocation.params.isEmpty {
+                    bindings.append(CommandBatch.Binding(buffer: paramsBuffer, offset: invocation.paramsOffset * 4,
+                                                         range: invocation.params.count * 4))
+                } else {
+                    bindings.append(nil)
+                }
+                bindings.append(CommandBatch.Binding(buffer: context.tables))
+                try batch.dispatch(pipeline!, bindings: bindings, filler: context.tables, push: invocation.push,
+                                   groups: invocation.groups)
+                batch.barrier()
+                batch.mark(invocation.label)
+            case let .copy(from, to, sourceOffset, destinationOffset, bytes, label):
+                batch.copy(from: from, to: to, sourceOffset: sourceOffset, destinationOffset: destinationOffset, bytes: bytes)
+                batch.barrier()
+                batch.mark(label)
             }
-            bindings.append(CommandBatch.Binding(buffer: context.tables))
-            try batch.dispatch(pipeline, bindings: bindings, filler: context.tables, push: invocation.push,
-                               groups: invocation.groups)
-            batch.barrier()
-            batch.mark(invocation.label)
         }
         let result = PixelBuffer(width: output.width, height: output.height, format: format, ledger: ledger)
-        let readback = try DeviceBuffer(context, byteCount: packedOutput.byteCount, kind: .readback)
-        batch.copy(from: packedOutput, to: readback, bytes: packedOutput.byteCount)
-        batch.mark("download")
-        let storage = VulkanStorage(packedOutput, batch: batch)
+        let storage = VulkanStorage(readback, batch: batch)
         storage.readback = readback
         result.attach(device: storage)
         result.deviceWasWritten()
 
         for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
         let downloadStart = monotonicSeconds()
-        _ = try result.hostBytes()
         try result.detachDevice()
-        for (host, _) in uploaded.values { try host.detachDevice() }
+        for host in hosts.values { try host.detachDevice() }
         stats.transferSeconds += monotonicSeconds() - downloadStart
+        for (_, buffers) in free { for buffer in buffers { stats.released(buffer.byteCount) } }
         return result
     }
 
@@ -165,14 +184,22 @@ final class VulkanRun {
         stats.addTime(id: parts[0], op: parts.count > 1 ? parts[1] : parts[0], backend: "vulkan", seconds: seconds)
     }
 
-    /// The parameter block of every invocation in one device buffer, each at an aligned offset.
-    private func uploadParameters() throws -> DeviceBuffer? {
+    /// The parameter block of every invocation in one device buffer, each at an aligned offset (identical blocks,
+    /// such as one node's in several bands, stored once).
+    private func uploadParameters(_ batch: CommandBatch) throws -> DeviceBuffer? {
         let alignment = max(1, context.limits.minStorageBufferOffsetAlignment / 4)
-        var block = [Float]()
-        for i in invocations.indices where !invocations[i].params.isEmpty {
-            while block.count % alignment != 0 { block.append(0) }
-            invocations[i].paramsOffset = block.count
-            block += invocations[i].params
+        var block = [Float](), offsets = [[Float]: Int]()
+        for i in steps.indices {
+            guard case .dispatch(var invocation) = steps[i], !invocation.params.isEmpty else { continue }
+            if let offset = offsets[invocation.params] {
+                invocation.paramsOffset = offset
+            } else {
+                while block.count % alignment != 0 { block.append(0) }
+                invocation.paramsOffset = block.count
+                offsets[invocation.params] = block.count
+                block += invocation.params
+            }
+            steps[i] = .dispatch(invocation)
         }
         guard !block.isEmpty else { return nil }
         let bytes = block.count * 4

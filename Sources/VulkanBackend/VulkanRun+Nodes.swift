@@ -1,82 +1,107 @@
 import FilterCore
 
-/// How each primitive becomes kernel invocations.
+/// How each primitive becomes kernel invocations, band by band.
 extension VulkanRun {
-    func planNodes(uploaded: [String: (format: PixelFormat, buffer: DeviceBuffer)]) throws {
+    /// Plans every node the band needs, in topological order, freeing each buffer after its last consumer.
+    func planBand(_ needed: [Range<Int>?], uploads: [String: DeviceBuffer], formats: [String: PixelFormat]) throws {
         var lastUse = [Int](repeating: -1, count: plan.nodes.count)
-        for (i, node) in plan.nodes.enumerated() { for input in node.inputs { lastUse[input] = i } }
+        for (i, node) in plan.nodes.enumerated() where needed[i] != nil {
+            for (k, input) in node.inputs.enumerated() where plan.inputRows(of: i, input: k, for: needed[i]!) != nil {
+                lastUse[input] = i
+            }
+        }
         lastUse[plan.output] = Int.max
         for (i, node) in plan.nodes.enumerated() {
-            try planNode(node, index: i, uploaded: uploaded)
-            for input in Set(node.inputs) where lastUse[input] == i { release(input) }
+            guard let rows = needed[i] else { continue }
+            try planNode(i, rows: rows, needed: needed, uploads: uploads, formats: formats)
+            for input in Set(node.inputs) where lastUse[input] == i { if let buffer = results[input] { give(buffer) } }
         }
-    }
-
-    private func release(_ node: Int) {
-        if let buffer = results[node] { give(buffer) }
     }
 
     private func label(_ node: Plan.Node) -> String { "\(node.origin)\u{1F}\(node.op)" }
 
-    private func push(_ node: Plan.Node) -> PushConstants {
+    /// Sizes and band rows of the node and of the inputs it reads.
+    private func push(_ index: Int, rows: Range<Int>, needed: [Range<Int>?]) -> PushConstants {
+        let node = plan.nodes[index]
         var push = PushConstants()
-        let sizes = node.inputs.map { (Int32(plan.nodes[$0].width), Int32(plan.nodes[$0].height)) }
-        let first = sizes.first ?? (Int32(node.width), Int32(node.height))
+        let inputs = node.inputs.map { plan.nodes[$0] }
+        let first = inputs.first.map { (Int32($0.width), Int32($0.height)) } ?? (Int32(node.width), Int32(node.height))
         push.size = SIMD4(Int32(node.width), Int32(node.height), first.0, first.1)
-        if sizes.count > 1 { push.size2.x = sizes[1].0; push.size2.y = sizes[1].1 }
-        if sizes.count > 2 { push.size2.z = sizes[2].0; push.size2.w = sizes[2].1 }
+        if inputs.count > 1 { push.size2.x = Int32(inputs[1].width); push.size2.y = Int32(inputs[1].height) }
+        if inputs.count > 2 { push.size2.z = Int32(inputs[2].width); push.size2.w = Int32(inputs[2].height) }
+        let held = node.inputs.map { Int32(needed[$0]?.lowerBound ?? 0) }
+        push.rows = SIMD4(Int32(rows.lowerBound), Int32(rows.count), held.first ?? 0, held.count > 1 ? held[1] : 0)
+        push.rows2.x = held.count > 2 ? held[2] : 0
         return push
     }
 
-    private func invocation(_ name: String, source: String? = nil, _ node: Plan.Node, output: DeviceBuffer,
-                            inputs: [DeviceBuffer], push: PushConstants? = nil, params: [Float] = []) -> Invocation {
-        Invocation(name: name, source: source ?? ShaderLibrary.source(name), output: output, inputs: inputs,
-                   push: push ?? self.push(node), params: params,
-                   groups: ((node.width + 15) / 16, (node.height + 15) / 16), label: label(node))
+    private func groups(_ node: Plan.Node, rows: Range<Int>) -> (x: Int, y: Int) {
+        ((node.width + 15) / 16, (rows.count + 15) / 16)
     }
 
-    private func planNode(_ node: Plan.Node, index: Int, uploaded: [String: (format: PixelFormat, buffer: DeviceBuffer)]) throws {
-        let inputs = node.inputs.map { results[$0]! }
-        var push = self.push(node)
-        if case .source(let name) = node.primitive {
-            let (format, buffer) = uploaded[name]!
-            if format == .rgba32f { results[index] = buffer; return }
-            let output = try working(node)
-            push.ints = SIMD4(Int32(format.channels), Int32(format.bytesPerSample), plan.workingSpace == .linear ? 1 : 0, 0)
-            push.f0.x = format.bytesPerSample == 1 ? 1 / 255 : 1 / 65535
-            invocations.append(invocation("unpack", node, output: output, inputs: [buffer], push: push))
-            results[index] = output
-            return
-        }
-        let output = try working(node)
+    private func planNode(_ index: Int, rows: Range<Int>, needed: [Range<Int>?], uploads: [String: DeviceBuffer],
+                          formats: [String: PixelFormat]) throws {
+        let node = plan.nodes[index]
+        var push = self.push(index, rows: rows, needed: needed)
+        let inputs: [CommandBatch.Binding?] = node.inputs.map { results[$0].map { CommandBatch.Binding(buffer: $0) } }
+        let output = try working(index)
         results[index] = output
-        func add(_ name: String, params: [Float] = []) {
-            invocations.append(invocation(name, node, output: output, inputs: inputs, push: push, params: params))
+        func add(_ name: String, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
+            steps.append(.dispatch(Invocation(
+                name: name, source: source ?? ShaderLibrary.source(name),
+                bindings: [CommandBatch.Binding(buffer: output)] + (reading ?? inputs), push: push,
+                params: params, groups: groups(node, rows: rows), label: label(node))))
         }
         switch node.primitive {
-        case .source:
-            break
+        case .source(let name):
+            let format = formats[name]!, upload = uploads[name]!
+            let rowBytes = node.width * format.bytesPerPixel
+            if format == .rgba32f {
+                // Working values already: copy the band's rows.
+                steps.append(.copy(from: upload, to: output, sourceOffset: rows.lowerBound * rowBytes, destinationOffset: 0,
+                                   bytes: rows.count * rowBytes, label: label(node)))
+                return
+            }
+            let start = rows.lowerBound * rowBytes
+            let alignment = context.limits.minStorageBufferOffsetAlignment
+            let offset = start / alignment * alignment
+            let range = min(upload.byteCount - offset, VulkanRun.wordAligned(start - offset + rows.count * rowBytes))
+            push.ints = SIMD4(Int32(format.channels), Int32(format.bytesPerSample), plan.workingSpace == .linear ? 1 : 0, 0)
+            push.rows.z = Int32(rows.lowerBound)
+            push.rows2.y = Int32(start - offset)
+            push.f0.x = format.bytesPerSample == 1 ? 1 / 255 : 1 / 65535
+            add("unpack", reading: [CommandBatch.Binding(buffer: upload, offset: offset, range: range)])
         case .point(let ops):
             let kernel = PointKernelSource(ops)
-            invocations.append(invocation("point", source: kernel.source, node, output: output, inputs: inputs,
-                                          push: push, params: kernel.params))
+            add("point", source: kernel.source, params: kernel.params)
         case let .separableConvolution(horizontal, vertical):
-            let temporary = try working(node)
-            push.ints.x = Int32(horizontal.count)
-            invocations.append(invocation("separable_horizontal", node, output: temporary, inputs: inputs, push: push,
-                                          params: horizontal))
-            var second = self.push(node)
-            second.size.z = Int32(node.width); second.size.w = Int32(node.height)
-            second.ints.x = Int32(vertical.count)
-            invocations.append(invocation("separable_vertical", node, output: output, inputs: [temporary], push: second,
-                                          params: vertical))
+            // The horizontal pass covers the rows the vertical pass reads, in a buffer shaped like the input's band.
+            let inputRows = needed[node.inputs[0]]!
+            let temporary = try working(node.inputs[0])
+            var first = push
+            first.rows.x = Int32(inputRows.lowerBound)
+            first.rows.y = Int32(inputRows.count)
+            first.ints.x = Int32(horizontal.count)
+            steps.append(.dispatch(Invocation(
+                name: "separable_horizontal", source: ShaderLibrary.source("separable_horizontal"),
+                bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
+                groups: groups(node, rows: inputRows), label: label(node))))
+            push.ints.x = Int32(vertical.count)
+            add("separable_vertical", reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
         case .boxBlur(let radius):
-            let temporary = try working(node)
-            push.ints = SIMD4(Int32(radius), 0, 0, 0)
-            invocations.append(invocation("box", node, output: temporary, inputs: inputs, push: push))
-            push.ints.y = 1
-            invocations.append(invocation("box", node, output: output, inputs: [temporary], push: push))
+            let inputRows = needed[node.inputs[0]]!
+            let temporary = try working(node.inputs[0])
+            var first = push
+            first.rows.x = Int32(inputRows.lowerBound)
+            first.rows.y = Int32(inputRows.count)
+            first.ints = SIMD4(Int32(radius), 0, 0, 0)
+            steps.append(.dispatch(Invocation(
+                name: "box", source: ShaderLibrary.source("box"),
+                bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
+                groups: groups(node, rows: inputRows), label: label(node))))
+            push.ints = SIMD4(Int32(radius), 1, 0, 0)
+            add("box", reading: [CommandBatch.Binding(buffer: temporary)])
             give(temporary)
         case let .convolve(kernel, size, bias):
             push.ints.x = Int32(size)
@@ -140,20 +165,23 @@ extension VulkanRun {
                 push.ints = SIMD4(3, Int32(size), 0, 0)
                 push.f0 = first.working(space); push.f1 = second.working(space)
             }
-            add("generate")
+            add("generate", reading: [])
         }
     }
 
-    /// Packs the output's working values into stored samples of `format`, one 32-bit word per invocation.
-    func pack(_ input: DeviceBuffer, into output: DeviceBuffer, node: Plan.Node, format: PixelFormat) -> Invocation {
+    /// Packs a band of the output's working values into stored samples of `format`, one 32-bit word per invocation.
+    func pack(_ input: DeviceBuffer, into output: DeviceBuffer, rows: Range<Int>, format: PixelFormat) -> Invocation {
+        let node = plan.nodes[plan.output]
         var push = PushConstants()
-        let words = output.byteCount / 4
+        let words = VulkanRun.wordAligned(rows.count * node.width * format.bytesPerPixel) / 4
         push.size = SIMD4(Int32(node.width), Int32(node.height), Int32(node.width), Int32(node.height))
         push.ints = SIMD4(Int32(format.channels), Int32(format.bytesPerSample), plan.workingSpace == .linear ? 1 : 0,
                           Int32(words))
+        push.rows = SIMD4(Int32(rows.lowerBound), Int32(rows.count), Int32(rows.lowerBound), 0)
         let groups = (words + 255) / 256
         let x = min(groups, 65535)
-        return Invocation(name: "pack", source: ShaderLibrary.source("pack"), output: output, inputs: [input],
+        return Invocation(name: "pack", source: ShaderLibrary.source("pack"),
+                          bindings: [CommandBatch.Binding(buffer: output), CommandBatch.Binding(buffer: input)],
                           push: push, params: [], groups: (x, (groups + x - 1) / x), label: "output\u{1F}pack")
     }
 }

@@ -39,9 +39,9 @@ public enum TestImages {
 extension TestImages {
     /// A 37×23 RGBA16 image of seeded noise with fully transparent and fully opaque pixels, an odd size on purpose
     /// (partial work groups, rows that do not fill a 32-bit word).
-    public static func synthetic(seed: UInt64 = 7) -> PixelBuffer {
+    public static func synthetic(seed: UInt64 = 7, width: Int = 37, height: Int = 23) -> PixelBuffer {
         var random = SplitMix64(seed: seed)
-        let image = PixelBuffer(width: 37, height: 23, format: .rgba16)
+        let image = PixelBuffer(width: width, height: height, format: .rgba16)
         let base = try! image.mutableHostBytes()
         for y in 0..<image.height {
             let row = (base + y * image.rowStride).assumingMemoryBound(to: UInt16.self)

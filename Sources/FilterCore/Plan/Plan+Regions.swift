@@ -1,0 +1,66 @@
+/// Regions of interest by rows: which rows of each input a node reads to produce a band of its own rows. Backends
+/// that work in bands (Vulkan tiles larger than the device's buffers) use it; results never depend on the bands.
+extension Plan {
+    /// Rows of input `k` of node `index` read to produce rows `rows` of the node, clamped to the input (never empty
+    /// when the node reads the input at all); nil when the node does not read that input's pixels (a generator's
+    /// sizing input).
+    public func inputRows(of index: Int, input k: Int, for rows: Range<Int>) -> Range<Int>? {
+        let node = nodes[index]
+        let input = nodes[node.inputs[k]]
+        let height = input.height
+        func band(_ lo: Int, _ hi: Int) -> Range<Int> {
+            let first = min(max(lo, 0), height - 1)
+            return first..<max(first + 1, min(hi, height))
+        }
+        let (a, b) = (rows.lowerBound, rows.upperBound)
+        switch node.primitive {
+        case .generate, .source:
+            return nil
+        case .point, .unsharpCombine, .blend, .blendWithMask:
+            return band(a, b)
+        case let .separableConvolution(_, vertical):
+            return band(a - vertical.count / 2, b + vertical.count / 2)
+        case .boxBlur(let r), .median(let r):
+            return band(a - r, b + r)
+        case .convolve(_, let size, _):
+            return band(a - size / 2, b + size / 2)
+        case .sharpenLuminance, .sobel:
+            return band(a - 1, b + 1)
+        case let .resample(axis, kernel):
+            guard axis == .vertical else { return band(a, b) }
+            let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height)
+            let needed = weights.inputRange(for: rows)
+            return band(needed.lowerBound, needed.upperBound)
+        case .crop(_, let y):
+            return band(a + y, b + y)
+        case .pad(let top, _, _):
+            return band(a - top, b - top)
+        case .flip(let horizontal):
+            return horizontal ? band(a, b) : band(height - b, height - a)
+        case .rotate(let turns):
+            return turns == 2 ? band(height - b, height - a) : 0..<height
+        case .transpose:
+            return 0..<height
+        }
+    }
+
+    /// For output rows `rows`: the rows of every node that must be computed (nil for nodes not needed), found by
+    /// walking the graph from the output back to the sources and merging what each consumer asks for.
+    public func rowsNeeded(forOutput rows: Range<Int>) -> [Range<Int>?] {
+        var needed = [Range<Int>?](repeating: nil, count: nodes.count)
+        needed[output] = rows
+        for index in nodes.indices.reversed() {
+            guard let own = needed[index] else { continue }
+            for k in nodes[index].inputs.indices {
+                guard let wanted = inputRows(of: index, input: k, for: own) else { continue }
+                let input = nodes[index].inputs[k]
+                if let existing = needed[input] {
+                    needed[input] = min(existing.lowerBound, wanted.lowerBound)..<max(existing.upperBound, wanted.upperBound)
+                } else {
+                    needed[input] = wanted
+                }
+            }
+        }
+        return needed
+    }
+}

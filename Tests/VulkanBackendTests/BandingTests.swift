@@ -1,0 +1,59 @@
+import FilterRecipe
+import TestSupport
+import VulkanBackend
+import XCTest
+
+/// Rendering in bands of rows (what the backend does when an image exceeds the device's buffer limit) gives exactly
+/// the pixels of one whole-image pass, for every filter and recipe. Small artificial limits force many bands.
+final class BandingTests: VulkanTestCase {
+    /// Filters that read their input whole (quarter turns, transpose) cannot be banded: they must be refused
+    /// clearly rather than rendered wrong. Windows taller than the limit are refused too.
+    static let readWhole: Set<FilterID> = [.rotate, .transpose]
+
+    /// Renders with the device's buffer limit divided by `parts` (relative to the largest whole buffer of the plan).
+    func render(_ recipe: Recipe, _ images: [String: PixelBuffer], parts: Int?) throws -> PixelBuffer {
+        let plan = try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })
+        let largest = plan.nodes.map { $0.width * $0.height * 16 }.max()!
+        let used = images.filter { recipe.usedInputs.contains($0.key) }
+        let format = used["main"]?.format ?? .rgba8
+        return try VulkanRenderer.render(plan, sources: used, format: format, bandLimit: parts.map { largest / $0 })
+    }
+
+    func testEveryFilterGivesTheSamePixelsInBands() throws {
+        let images: [String: PixelBuffer] = [
+            "main": TestImages.synthetic(width: 37, height: 130), "other": try TestImages.overlay(), "mask": try TestImages.mask(),
+        ]
+        var refused = Set<FilterID>()
+        for id in FilterID.allCases {
+            let spec = id.spec
+            for (label, params) in ParameterSweep.sets(for: id) {
+                var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
+                if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
+                if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
+                if !spec.check(node.params).isEmpty { continue }
+                let recipe = Recipe(inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+                guard let whole = try? render(recipe, images, parts: nil) else { continue }
+                for parts in [2, 7] {
+                    do {
+                        let banded = try render(recipe, images, parts: parts)
+                        let d = Difference.between(try whole.samples(), try banded.samples(), width: whole.width,
+                                                   channels: whole.format.channels)
+                        XCTAssertEqual(d.worst, 0, "\(id) \(label) with 1/\(parts) of the buffer limit: \(d)")
+                    } catch let error as VulkanError where error.kind == .tooLarge {
+                        if label == "defaults" { refused.insert(id) }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(refused, Self.readWhole, "at their defaults, only whole-input filters refuse banding")
+    }
+
+    func testEveryRecipeGivesTheSamePixelsInBands() throws {
+        for (name, recipe, paths) in try RecipeBackendTests.recipes() {
+            let images = try paths.mapValues { try PNGDecoder.decode(path: $0) }
+            let whole = try render(recipe, images, parts: nil)
+            let banded = try render(recipe, images, parts: 4)
+            XCTAssertEqual(try banded.samples(), try whole.samples(), name)
+        }
+    }
+}
