@@ -44,13 +44,24 @@ extension FilterRunTests {
         XCTAssertEqual(try PNGDecoder.decode(path: path("auto.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
     }
 
-    func testImagesBeyondTheDeviceBufferLimitAreRefusedBeforeAllocating() throws {
+    func testImagesBeyondTheDeviceBufferLimitRenderInBandsOrAreRefusedBeforeAllocating() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
-        let small = ["FILTERRUN_VULKAN_MAX_BUFFER": "65536"]
-        let r = try run([vignette, photo, path("out.png"), "--backend", "vulkan"], environment: small)
+        let small = ["FILTERRUN_VULKAN_MAX_BUFFER": "300000"]  // 451×300 working buffers are 2.2 MB
+        let sharpen = recipes.appendingPathComponent("print-sharpen.json").path
+        let banded = try run([sharpen, photo, path("banded.png"), "--backend", "vulkan"], environment: small)
+        XCTAssertEqual(banded.code, 0, banded.stderr)
+        XCTAssertEqual(try run([sharpen, photo, path("whole.png"), "--backend", "vulkan"]).code, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("banded.png")).samples(), try PNGDecoder.decode(path: path("whole.png")).samples())
+
+        // A quarter turn reads its input whole: with the input beyond the limit it cannot run on this device.
+        let rotate = try write("rotate.json", #"{"version": 1, "steps": [{"op": "rotate", "degrees": "90"}]}"#)
+        let r = try run([rotate, photo, path("out.png"), "--backend", "vulkan"], environment: small)
         XCTAssertEqual(r.code, 4, r.stderr)
         XCTAssertTrue(r.stderr.contains("maxStorageBufferRange"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
+        let auto = try run([rotate, photo, path("auto.png"), "--stats=json"], environment: small.merging(["FILTERRUN_DEVICE": "0"]) { $1 })
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
     }
 
     func testKernelCacheOnDiskIsReusedSharedAndSurvivesCorruption() throws {
