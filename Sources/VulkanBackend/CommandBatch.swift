@@ -12,8 +12,9 @@ final class CommandBatch {
     private let queryCapacity: Int
     /// Labels of the timestamps written so far; stretch i ends at timestamp i + 1.
     private(set) var marks: [String] = []
-    /// Objects (staging buffers) that must live until the batch has run.
+    /// Objects that must live until the batch has run, and staging buffers to return to the pool then.
     private var keepAlive: [AnyObject] = []
+    private var borrowed: [DeviceBuffer] = []
 
     init(_ context: VulkanContext, timestamps: Int = 0) throws {
         self.context = context
@@ -63,6 +64,13 @@ final class CommandBatch {
     }
 
     func retain(_ object: AnyObject) { keepAlive.append(object) }
+
+    /// A staging buffer from the context's pool, returned to it once the batch has run.
+    func staging(bytes: Int, kind: DeviceBuffer.Kind) throws -> DeviceBuffer {
+        let buffer = try context.staging.take(context, bytes: bytes, kind: kind)
+        borrowed.append(buffer)
+        return buffer
+    }
 
     func copy(from source: DeviceBuffer, to destination: DeviceBuffer, sourceOffset: Int = 0, destinationOffset: Int = 0,
               bytes: Int) {
@@ -150,6 +158,8 @@ final class CommandBatch {
         }
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
         keepAlive.removeAll()
+        for buffer in borrowed { context.staging.give(buffer) }
+        borrowed.removeAll()
         guard let queries, !marks.isEmpty, let period = context.limits.timestampPeriod else { return [] }
         var ticks = [UInt64](repeating: 0, count: marks.count + 1)
         let flags = UInt32(VK_QUERY_RESULT_64_BIT.rawValue | VK_QUERY_RESULT_WAIT_BIT.rawValue)

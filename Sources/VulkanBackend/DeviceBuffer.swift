@@ -6,6 +6,7 @@ final class DeviceBuffer {
     let buffer: VkBuffer
     let memory: VkDeviceMemory
     let byteCount: Int
+    let kind: Kind
     private let allocationSize: Int
     /// Mapped host address for host-visible buffers.
     let mapped: UnsafeMutableRawPointer?
@@ -15,6 +16,7 @@ final class DeviceBuffer {
     init(_ context: VulkanContext, byteCount: Int, kind: Kind) throws {
         self.context = context
         self.byteCount = byteCount
+        self.kind = kind
         let device = context.device
         var info = VkBufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO

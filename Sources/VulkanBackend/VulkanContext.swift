@@ -24,6 +24,7 @@ public final class VulkanContext: @unchecked Sendable {
     var pipelines: [UInt64: VkPipeline] = [:]
     private(set) var kernelLayout: KernelLayout!
     private(set) var tables: DeviceBuffer!
+    let staging = StagingPool()
     /// Bytes allocated now, and the budget (device-local heap, or `FILTERRUN_VULKAN_MEMORY_LIMIT` for tests).
     var allocatedBytes = 0
     let memoryBudget: Int

@@ -97,7 +97,7 @@ final class VulkanRun {
         }
         let output = plan.nodes[plan.output]
         let outputBytes = output.width * output.height * format.bytesPerPixel
-        let readback = try DeviceBuffer(context, byteCount: Self.wordAligned(outputBytes), kind: .readback)
+        let readback = try context.staging.take(context, bytes: Self.wordAligned(outputBytes), kind: .readback)
         let rowBytes = output.width * format.bytesPerPixel
         let bandOutput = format == .rgba32f ? nil
             : try DeviceBuffer(context, byteCount: Self.wordAligned(schedule.capacity[plan.output] * rowBytes), kind: .device)
@@ -172,6 +172,7 @@ final class VulkanRun {
         for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
         let downloadStart = monotonicSeconds()
         try result.detachDevice()
+        context.staging.give(readback)
         for host in hosts.values { try host.detachDevice() }
         stats.transferSeconds += monotonicSeconds() - downloadStart
         for (_, buffers) in free { for buffer in buffers { stats.released(buffer.byteCount) } }
@@ -204,10 +205,9 @@ final class VulkanRun {
         guard !block.isEmpty else { return nil }
         let bytes = block.count * 4
         let buffer = try DeviceBuffer(context, byteCount: bytes, kind: .device)
-        let staging = try DeviceBuffer(context, byteCount: bytes, kind: .upload)
+        let staging = try batch.staging(bytes: bytes, kind: .upload)
         block.withUnsafeBytes { staging.mapped!.copyMemory(from: $0.baseAddress!, byteCount: bytes) }
         batch.copy(from: staging, to: buffer, bytes: bytes)
-        batch.retain(staging)
         batch.retain(buffer)
         return buffer
     }

@@ -14,10 +14,9 @@ final class VulkanStorage: DeviceStorage {
     }
 
     func upload(from source: UnsafeRawPointer, byteCount: Int) throws {
-        let staging = try DeviceBuffer(buffer.context, byteCount: byteCount, kind: .upload)
+        let staging = try batch.staging(bytes: byteCount, kind: .upload)
         staging.mapped!.copyMemory(from: source, byteCount: byteCount)
         batch.copy(from: staging, to: buffer, bytes: byteCount)
-        batch.retain(staging)
     }
 
     func download(to destination: UnsafeMutableRawPointer, byteCount: Int) throws {
