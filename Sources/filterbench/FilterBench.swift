@@ -1,43 +1,98 @@
 import ArgumentParser
 import FilterRecipe
 import Foundation
+import VulkanBackend
 
-/// Times recipes end to end on an image: a warm-up, then N runs; median, min and max of each stage.
-/// Peak memory per case and the peer comparison are not measured here yet (see BENCHMARKS.md for how they were).
+/// Compares the backends on recipes and single filters: every case runs as a filterrun child process (so peak memory
+/// is per run), after one warm-up, `--runs` times, cases interleaved so drift hits all alike. Prints a table, and
+/// writes JSON and an HTML report with charts and thumbnails on request.
 @main
 struct FilterBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "filterbench",
-                                                    abstract: "Time recipes on an image (CPU backend).")
+    static let configuration = CommandConfiguration(
+        commandName: "filterbench",
+        abstract: "Time recipes and filters on each backend: stages, peak memory, device.")
 
-    @Option(help: "Input PNG.") var image: String
-    @Option(help: "Timed runs per recipe.") var runs = 5
-    @Option(help: "zlib level for the output.") var compression: Int?
-    @Argument(help: "Recipe files.") var recipes: [String]
+    @Option(name: .customLong("image"), help: "An input PNG (repeatable).") var images: [String] = []
+    @Option(name: .customLong("images"), help: "A directory of input PNGs.") var imageDirectory: String?
+    @Option(name: .customLong("backend"), help: "cpu or vulkan (repeatable; default: cpu, and vulkan when a device opens).")
+    var backends: [String] = []
+    @Option(help: "Timed runs per case, after one warm-up.") var runs = 5
+    @Flag(help: "Also time every catalogue filter alone, at its defaults.") var filters = false
+    @Option(help: "zlib level for the outputs.") var compression: Int?
+    @Option(help: "Write the results as JSON to this file.") var json: String?
+    @Option(help: "Write an HTML report (inline SVG charts and thumbnails) to this file.") var html: String?
+    @Option(help: "The filterrun binary (default: the one beside filterbench).") var filterrun: String?
+    @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
-            .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-        print("machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; backend cpu; \(runs) runs after 1 warm-up")
-        print("| recipe | total s (min–max) | decode s | filter s | encode s |")
-        print("|---|---|---|---|---|")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("filterbench-\(getpid()).png").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        var options = Renderer.Options()
-        if let compression { options.png = PNGWriteOptions(compressionLevel: compression) }
-        let renderer = Renderer(backend: .cpu, options: options)
-        for path in recipes {
-            let recipe = try Recipe(json: Data(contentsOf: URL(fileURLWithPath: path)))
-            var reports = [RenderReport]()
-            for i in 0...runs {
-                let report = try renderer.render(recipe, inputs: ["main": image], output: out)
-                if i > 0 { reports.append(report) }
+        let machine = MachineInfo.current()
+        let binary = filterrun ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("filterrun").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filterbench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        let inputs = try chooseImages()
+        var recipeFiles = try recipes.isEmpty ? Self.repositoryRecipes() : recipes
+        if filters { recipeFiles += try BenchRecipes.singleFilters(in: scratch) }
+        let chosenBackends = backends.isEmpty
+            ? ["cpu"] + ((try? VulkanContext.shared()) != nil ? ["vulkan"] : [])
+            : backends
+        var cases = [BenchCase]()
+        for image in inputs {
+            for file in recipeFiles {
+                let recipe = try Recipe(json: Data(contentsOf: URL(fileURLWithPath: file)))
+                let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+                for backend in chosenBackends {
+                    cases.append(BenchCase(recipe: file, recipeName: name, image: image, backend: backend,
+                                           extraInputs: recipe.usedInputs.filter { $0 != recipe.inputs.first }))
+                }
             }
-            func median(_ f: (RenderReport) -> Double) -> Double { reports.map(f).sorted()[reports.count / 2] }
-            let totals = reports.map(\.totalSeconds)
-            print(String(format: "| %@ | %.3f (%.3f–%.3f) | %.3f | %.3f | %.3f |",
-                         URL(fileURLWithPath: path).lastPathComponent, median(\.totalSeconds), totals.min()!, totals.max()!,
-                         median(\.decodeSeconds), median(\.filterSeconds), median(\.encodeSeconds)))
         }
+        print("machine: \(machine.summary)")
+        print("\(cases.count) cases, \(runs) runs each after 1 warm-up, interleaved; each run a filterrun process")
+        var results = cases.map { CaseResult(recipe: $0.recipeName, image: $0.image, backend: $0.backend, runs: []) }
+        var outputs = [String](repeating: "", count: cases.count)
+        for round in 0...runs {
+            for (i, benchCase) in cases.enumerated() {
+                let output = scratch.appendingPathComponent("case\(i).png").path
+                let run = try benchCase.run(filterrun: binary, output: output, compression: compression)
+                if round > 0 { results[i].runs.append(run) }
+                outputs[i] = output
+            }
+        }
+        print(BenchTable.markdown(results))
+        if let json {
+            let object: [String: Any] = ["machine": try JSONSerialization.jsonObject(with: JSONEncoder().encode(machine)),
+                                         "runs": runs, "cases": results.map(\.summary)]
+            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+                .write(to: URL(fileURLWithPath: json))
+        }
+        if let html {
+            let report = try HTMLReport(machine: machine, results: results, outputs: outputs, filterrun: binary, scratch: scratch)
+            try report.text.write(toFile: html, atomically: true, encoding: .utf8)
+        }
+    }
+
+    func chooseImages() throws -> [String] {
+        var chosen = images
+        if let imageDirectory { chosen += try Self.pngs(in: imageDirectory) }
+        if chosen.isEmpty {
+            // The shared test photos when this checkout has them, otherwise the repository's samples.
+            let shared = "../shared/testdata/photos"
+            chosen = FileManager.default.fileExists(atPath: shared) ? try Self.pngs(in: shared) : try Self.pngs(in: "samples")
+        }
+        guard !chosen.isEmpty else { throw ValidationError("no input images: give --image or --images") }
+        return chosen
+    }
+
+    static func pngs(in directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
+            .map { "\(directory)/\($0)" }
+    }
+
+    static func repositoryRecipes() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "recipes")
+            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "recipes/\($0)" }
     }
 }
