@@ -50,8 +50,14 @@ public struct RenderReport: Sendable {
     }
 }
 
-/// The process's peak resident set size so far.
+/// The process's peak resident set size so far: VmHWM from /proc (it belongs to this program's memory; getrusage's
+/// figure can carry over the parent's high-water mark across exec), else getrusage.
 public func peakResidentBytes() -> Int {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kib = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") {
+        return kib * 1024
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
