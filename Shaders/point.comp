@@ -1,5 +1,5 @@
 #version 450
-// A fused chain of per-pixel operations on straight colour. The body between the markers is generated from the
+// A fused chain of per-pixel operations on straight colour. The body at the marker below is generated from the
 // chain (see PointKernelSource); its parameters are read from the parameter block, so one compiled kernel serves
 // every parameter value of the same chain.
 layout(local_size_x = 16, local_size_y = 16) in;

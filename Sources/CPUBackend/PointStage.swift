@@ -62,7 +62,7 @@ enum PointKernel {
                 v[0] = c[0]; v[1] = c[1]; v[2] = c[2]
                 p[x] = v
             }
-        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette:
+        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette, .clearTransparent:
             for x in 0..<width { p[x] = op.apply(p[x], x: x, y: y, width: width, height: height) }
         }
     }

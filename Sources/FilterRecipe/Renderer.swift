@@ -12,10 +12,14 @@ public struct Renderer: Sendable {
         public var png: PNGWriteOptions
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
-        public init(depth: Int? = nil, png: PNGWriteOptions = .default, maxPixels: Int = PNGDecoder.defaultMaxPixels) {
+        /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
+        public var optimize: Bool
+        public init(depth: Int? = nil, png: PNGWriteOptions = .default, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+                    optimize: Bool = true) {
             self.depth = depth
             self.png = png
             self.maxPixels = maxPixels
+            self.optimize = optimize
         }
     }
 
@@ -132,15 +136,41 @@ public struct Renderer: Sendable {
             do { decoders[name] = try PNGDecoder(path: path, maxPixels: options.maxPixels) }
             catch { throw RenderError.input("\(error)") }
         }
-        do { return (decoders, try recipe.plan(inputSizes: decoders.mapValues { ($0.header.width, $0.header.height) })) }
-        catch let error as RecipeError { throw RenderError.recipe(error) }
+        do {
+            let plan = try recipe.plan(inputSizes: decoders.mapValues { ($0.header.width, $0.header.height) })
+            return (decoders, optimized(plan).plan)
+        } catch let error as RecipeError { throw RenderError.recipe(error) }
     }
 
-    /// The plan a render would run, in words, with the device that would run it.
-    public func explain(_ recipe: Recipe, inputs: [String: String]) throws -> String {
+    /// The plan as lowered and, when optimising, as rewritten, with the rewrites made.
+    func optimized(_ plan: Plan) -> (plan: Plan, log: [String]) {
+        options.optimize ? Optimizer.optimize(plan) : (plan, [])
+    }
+
+    /// The plan a render would run, in words, with the rewrites that made it and the device that would run it;
+    /// `verbose` adds the generated source of every fused kernel.
+    public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
         let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
         let (_, plan) = try prepare(recipe, inputs: inputs)
-        var lines = [plan.explanation(backend: backendName)]
+        var lines = [String]()
+        let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
+        if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
+        if options.optimize {
+            let sizes = try prepare(recipe, inputs: inputs).0.mapValues { ($0.header.width, $0.header.height) }
+            let log = Optimizer.optimize(try recipe.plan(inputSizes: sizes)).log
+            lines.append(log.isEmpty ? "optimizer: nothing to rewrite" : "optimizer:")
+            lines += log.map { "  \($0)" }
+        } else {
+            lines.append("optimizer: off (--no-optimize)")
+        }
+        lines.append(plan.explanation(backend: backendName))
+        if verbose {
+            for (i, node) in plan.nodes.enumerated() {
+                guard case .point(let ops) = node.primitive else { continue }
+                lines.append("generated kernel of #\(i) \(node.op) (GLSL, Vulkan):")
+                lines.append(KernelSources.point(ops))
+            }
+        }
         switch Result(catching: { try VulkanContext.shared() }) {
         case .success(let context):
             lines.append("Vulkan device: \(context.description)")
@@ -180,7 +210,7 @@ public struct Renderer: Sendable {
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
         let (backendName, _) = try resolveBackend()
         let plan: Plan
-        do { plan = try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) }) }
+        do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
         if backendName == "vulkan" {

@@ -77,6 +77,8 @@ struct PointKernelSource {
                  "float spread = clamp(max(c.r, max(c.g, c.b)) - min(c.r, min(c.g, c.b)), 0.0, 1.0);",
                  "float k = 1.0 + \(p(0)) * (1.0 - spread);",
                  "c.rgb = y + (c.rgb - y) * k;")
+        case .clearTransparent:
+            emit("// transparent pixels lose their colour", "if (!(c.a > 0.0)) c.rgb = vec3(0.0);")
         case let .vignette(radius, intensity):
             let p = parameters([radius, intensity])
             emit("// vignette",
@@ -87,4 +89,10 @@ struct PointKernelSource {
                  "c.rgb *= 1.0 - \(p(1)) * t * t;")
         }
     }
+}
+
+/// Generated kernel sources, for `--explain=verbose`.
+public enum KernelSources {
+    /// The complete GLSL of the fused kernel for `ops`.
+    public static func point(_ ops: [PointOp]) -> String { PointKernelSource(ops).source }
 }

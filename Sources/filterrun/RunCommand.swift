@@ -15,8 +15,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Another recipe input: NAME=PATH (repeatable).") var inputs: [String] = []
     @Option(name: .customLong("set"), help: "Override a parameter: ID.PARAM=VALUE (chain steps are 0, 1, ...).")
     var overrides: [String] = []
-    @Option(help: "Print the plan (backend, device, nodes) instead of rendering: --explain.")
+    @Option(help: "Print the plan before rendering (rewrites, nodes, backend, device): --explain, or --explain=verbose to add the generated kernels.")
     var explain: String?
+    @Flag(help: "Run the plan as lowered, without the optimizer's rewrites (for comparison).") var noOptimize = false
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
     @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
     @Option(help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: Int?
@@ -71,11 +72,11 @@ struct RunCommand: ParsableCommand {
         let options = Renderer.Options(
             depth: depth,
             png: PNGWriteOptions(compressionLevel: compression ?? PNGWriteOptions.default.compressionLevel, filter: pngFilter),
-            maxPixels: maxPixels)
+            maxPixels: maxPixels, optimize: !noOptimize)
         let renderer = Renderer(backend: backendChoice, options: options)
         do {
             if let explain {
-                print(try renderer.explain(parsed, inputs: paths))
+                print(try renderer.explain(parsed, inputs: paths, verbose: explain == "verbose"))
             }
             let report = try renderer.render(parsed, inputs: paths, output: output)
             for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }

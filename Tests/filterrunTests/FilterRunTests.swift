@@ -46,8 +46,12 @@ final class FilterRunTests: XCTestCase {
         }
         XCTAssertEqual(json["width"] as? Int, 451)
         XCTAssertEqual(json["backend"] as? String, "cpu")
-        XCTAssertEqual((json["nodes"] as? [[String: Any]])?.count, 2)
+        XCTAssertEqual((json["nodes"] as? [[String: Any]])?.count, 1, "the recipe's two per-pixel steps run fused")
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("out.png")))
+        let plain = try run([recipes.appendingPathComponent("vignette.json").path, photo, path("plain.png"), "--backend", "cpu",
+                             "--stats=json", "--no-optimize"])
+        let plainJSON = try JSONSerialization.jsonObject(with: Data(plain.stderr.split(separator: "\n").last!.utf8)) as! [String: Any]
+        XCTAssertEqual((plainJSON["nodes"] as? [[String: Any]])?.count, 2, "--no-optimize runs the steps one by one")
     }
 
     func testRecipeErrorsExitTwoAndNameThePath() throws {

@@ -17,6 +17,9 @@ public enum PointOp: Equatable, Sendable {
     case vibrance(Float)
     /// RGB ↦ ·(1 − intensity·min(d/radius, 1)²), d = distance from the centre over the half-diagonal.
     case vignette(radius: Float, intensity: Float)
+    /// RGB ↦ 0 where alpha ≤ 0: what storing a premultiplied pixel between two per-pixel steps does, kept when the
+    /// optimizer fuses them.
+    case clearTransparent
 }
 
 extension PointOp {
@@ -71,6 +74,8 @@ extension PointOp {
             var out = v
             for c in 0..<3 { out[c] = y + (v[c] - y) * k }
             return out
+        case .clearTransparent:
+            return v[3] > 0 ? v : SIMD4(0, 0, 0, v[3])
         case let .vignette(radius, intensity):
             let cx = Float(width) / 2, cy = Float(height) / 2
             let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
@@ -79,6 +84,27 @@ extension PointOp {
             let f = 1 - intensity * t * t
             return SIMD4(v[0] * f, v[1] * f, v[2] * f, v[3])
         }
+    }
+
+    /// True when the operation changes no pixel.
+    public var isIdentity: Bool {
+        switch self {
+        case .matrix(let m): return m.isIdentity
+        case .gamma(let p): return p == 1
+        case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
+            return inBlack == 0 && inWhite == 1 && gamma == 1 && outBlack == 0 && outWhite == 1
+        case let .curves(master, red, green, blue):
+            return [master, red, green, blue].allSatisfy { $0 == nil || $0!.isIdentity }
+        case .vibrance(let amount): return amount == 0
+        case .vignette(_, let intensity): return intensity == 0
+        case .threshold, .posterize, .clearTransparent: return false
+        }
+    }
+
+    /// True when the operation can give a fully transparent pixel some opacity (its colour then matters).
+    public var canRaiseZeroAlpha: Bool {
+        guard case .matrix(let m) = self else { return false }
+        return m.m[12] != 0 || m.m[13] != 0 || m.m[14] != 0 || m.offset[3] != 0
     }
 
     /// True when the operation reads the pixel position.

@@ -11,6 +11,18 @@ extension Recipe {
         return inputs.filter(used.contains)
     }
 
+    /// Whether `target` depends on the node or input named `name` (or is it).
+    public func reaches(_ target: String, from name: String) -> Bool {
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var seen = Set<String>(), pending = [target]
+        while let next = pending.popLast() {
+            if next == name { return true }
+            guard seen.insert(next).inserted, let node = byID[next] else { continue }
+            pending += node.inputs
+        }
+        return false
+    }
+
     /// Lowers the recipe to primitives, given the size of each input image. Nodes the output does not depend on
     /// are not lowered. Problems that depend on sizes (a crop outside the image) are reported by JSON path.
     public func plan(inputSizes: [String: (width: Int, height: Int)]) throws -> Plan {

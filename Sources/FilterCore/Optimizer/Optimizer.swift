@@ -1,0 +1,180 @@
+/// Rewrites a plan before it runs so that it costs what its real work costs: per-pixel chains become one kernel,
+/// colour matrices fold into one, identities and dead nodes disappear, repeated work runs once, flips and turns
+/// compose. Every rewrite keeps the pixels (up to float rounding) and is logged for `--explain`.
+public struct Optimizer {
+    public private(set) var log: [String] = []
+    private var nodes: [Plan.Node]
+    private var output: Int
+    private let workingSpace: WorkingSpace
+
+    /// The optimised plan and the rewrites made, in order.
+    public static func optimize(_ plan: Plan) -> (plan: Plan, log: [String]) {
+        var optimizer = Optimizer(plan)
+        optimizer.run()
+        return (Plan(nodes: optimizer.nodes, output: optimizer.output, workingSpace: plan.workingSpace), optimizer.log)
+    }
+
+    private init(_ plan: Plan) {
+        nodes = plan.nodes
+        output = plan.output
+        workingSpace = plan.workingSpace
+    }
+
+    private mutating func run() {
+        for _ in 0..<16 {
+            let before = log.count
+            simplifyPointOps()
+            fusePointChains()
+            removeIdentities()
+            composeGeometry()
+            mergeDuplicates()
+            dropDeadNodes()
+            if log.count == before { break }
+        }
+    }
+
+    // MARK: - Graph edits
+
+    private func consumers(of index: Int) -> [Int] {
+        nodes.indices.filter { nodes[$0].inputs.contains(index) }
+    }
+
+    /// Whether only node `consumer` reads node `index` (and the output is not `index`).
+    private func readOnlyBy(_ consumer: Int, _ index: Int) -> Bool {
+        index != output && consumers(of: index) == [consumer] && nodes[consumer].inputs.filter { $0 == index }.count == 1
+    }
+
+    /// Makes every reader of node `index` read node `replacement` instead; `index` becomes dead.
+    private mutating func redirect(_ index: Int, to replacement: Int) {
+        for i in nodes.indices { nodes[i].inputs = nodes[i].inputs.map { $0 == index ? replacement : $0 } }
+        if output == index { output = replacement }
+    }
+
+    private func name(_ index: Int) -> String { "\(nodes[index].op) [\(nodes[index].origin)]" }
+
+    // MARK: - Passes
+
+    /// Within each per-pixel node: adjacent matrices fold into one; operations that change nothing go; a node left
+    /// with nothing to do is bypassed.
+    private mutating func simplifyPointOps() {
+        for i in nodes.indices {
+            guard case .point(let ops) = nodes[i].primitive else { continue }
+            var simplified = [PointOp]()
+            var folded = 0
+            for op in ops where !op.isIdentity {
+                if case .matrix(let next) = op, case .matrix(let previous)? = simplified.last {
+                    simplified[simplified.count - 1] = .matrix(next.after(previous))
+                    folded += 1
+                } else {
+                    simplified.append(op)
+                }
+            }
+            if case .matrix(let m)? = simplified.last, m.isIdentity { simplified.removeLast() }
+            guard simplified != ops else { continue }
+            if !simplified.isEmpty && simplified.count + folded < ops.count {
+                log.append("dropped \(ops.count - simplified.count - folded) step(s) of \(name(i)) that change nothing")
+            }
+            nodes[i].primitive = .point(simplified)
+            if folded > 0 { log.append("folded \(folded + 1) colour matrices of \(name(i)) into one") }
+            if simplified.isEmpty {
+                log.append("bypassed \(name(i)): it changes nothing")
+                redirect(i, to: nodes[i].inputs[0])
+            }
+        }
+    }
+
+    /// A per-pixel node whose only reader is another per-pixel node joins it, so the chain runs as one kernel.
+    private mutating func fusePointChains() {
+        for i in nodes.indices {
+            guard case .point(let later) = nodes[i].primitive, let input = nodes[i].inputs.first,
+                  case .point(let earlier) = nodes[input].primitive, readOnlyBy(i, input) else { continue }
+            // Between two per-pixel nodes the colour of fully transparent pixels is lost (premultiplied zero); a
+            // later step that can make such pixels visible must see that.
+            let boundary: [PointOp] = later.contains(where: \.canRaiseZeroAlpha) ? [.clearTransparent] : []
+            nodes[i].primitive = .point(earlier + boundary + later)
+            nodes[i].inputs = nodes[input].inputs
+            nodes[i].origin = "\(nodes[input].origin)+\(nodes[i].origin)"
+            nodes[i].op = "\(nodes[input].op)+\(nodes[i].op)"
+            log.append("fused per-pixel steps \(nodes[i].origin) (\(nodes[i].op)) into one kernel")
+        }
+    }
+
+    /// Resampling to the same size, a crop of the whole frame and a pad of nothing change no pixel.
+    private mutating func removeIdentities() {
+        for i in nodes.indices {
+            guard let input = nodes[i].inputs.first else { continue }
+            let sameSize = nodes[input].width == nodes[i].width && nodes[input].height == nodes[i].height
+            let identity: Bool
+            switch nodes[i].primitive {
+            case .resample(let axis, _):
+                identity = axis == .horizontal ? nodes[input].width == nodes[i].width : nodes[input].height == nodes[i].height
+            case .crop(let x, let y): identity = x == 0 && y == 0 && sameSize
+            case .pad(let top, let left, _): identity = top == 0 && left == 0 && sameSize
+            default: identity = false
+            }
+            guard identity, inputsStillUsed(i) else { continue }
+            log.append("bypassed \(name(i)): same size in and out")
+            redirect(i, to: input)
+            nodes[i].inputs = []
+            nodes[i].primitive = .point([])
+        }
+    }
+
+    /// Whether node `i` is still part of the graph (not already bypassed).
+    private func inputsStillUsed(_ i: Int) -> Bool { i == output || !consumers(of: i).isEmpty }
+
+    /// Consecutive flips and turns compose into one (or none); a crop of a crop is one crop.
+    private mutating func composeGeometry() {
+        for i in nodes.indices where inputsStillUsed(i) {
+            guard let input = nodes[i].inputs.first, readOnlyBy(i, input) else { continue }
+            if let outer = Orientation(nodes[i].primitive), let inner = Orientation(nodes[input].primitive) {
+                let combined = outer.after(inner)
+                if combined == .identity {
+                    log.append("\(name(input)) then \(name(i)) cancel out")
+                    redirect(i, to: nodes[input].inputs[0])
+                } else if let primitive = combined.primitive {
+                    log.append("composed \(name(input)) and \(name(i)) into \(primitive.summary)")
+                    nodes[i].primitive = primitive
+                    nodes[i].inputs = nodes[input].inputs
+                }
+            } else if case let .crop(x2, y2) = nodes[i].primitive, case let .crop(x1, y1) = nodes[input].primitive {
+                log.append("composed \(name(input)) and \(name(i)) into one crop")
+                nodes[i].primitive = .crop(x: x1 + x2, y: y1 + y2)
+                nodes[i].inputs = nodes[input].inputs
+            }
+        }
+    }
+
+    /// The same primitive on the same inputs runs once.
+    private mutating func mergeDuplicates() {
+        for j in nodes.indices where inputsStillUsed(j) {
+            guard let i = (0..<j).first(where: { i in
+                inputsStillUsed(i) && nodes[i].primitive == nodes[j].primitive && nodes[i].inputs == nodes[j].inputs
+                    && nodes[i].width == nodes[j].width && nodes[i].height == nodes[j].height
+            }) else { continue }
+            log.append("\(name(j)) repeats \(name(i)): computed once")
+            redirect(j, to: i)
+        }
+    }
+
+    /// Removes nodes the output no longer depends on (absorbed or bypassed by the rewrites above; lowering already
+    /// leaves out recipe nodes the output never used) and renumbers the rest, keeping topological order.
+    private mutating func dropDeadNodes() {
+        var live = Set<Int>(), pending = [output]
+        while let i = pending.popLast() {
+            guard live.insert(i).inserted else { continue }
+            pending += nodes[i].inputs
+        }
+        guard live.count < nodes.count else { return }
+        var newIndex = [Int: Int]()
+        var kept = [Plan.Node]()
+        for i in nodes.indices where live.contains(i) {
+            newIndex[i] = kept.count
+            var node = nodes[i]
+            node.inputs = node.inputs.map { newIndex[$0]! }
+            kept.append(node)
+        }
+        nodes = kept
+        output = newIndex[output]!
+    }
+}

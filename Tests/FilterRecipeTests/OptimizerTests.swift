@@ -1,0 +1,121 @@
+import FilterRecipe
+import TestSupport
+import XCTest
+
+/// The optimizer's rewrites: what they do to the plan, and that they keep the pixels (both backends, every recipe,
+/// and random chains of up to 12 steps from a fixed list of seeds).
+final class OptimizerTests: XCTestCase {
+    func plan(_ recipe: Recipe, width: Int = 40, height: Int = 28) throws -> (Plan, [String]) {
+        let plan = try recipe.plan(inputSizes: ["main": (width, height)])
+        return Optimizer.optimize(plan)
+    }
+
+    func testColourStepsFoldIntoOneMatrixInOneKernel() throws {
+        let (plan, log) = try plan(Recipe.chain([
+            (.exposure, ["ev": 0.5]), (.colorControls, ["saturation": 1.3, "contrast": 1.1]), (.hueRotate, ["degrees": 20]),
+            (.sepia, ["intensity": 0.4]), (.opacity, ["amount": 0.8]),
+        ]))
+        XCTAssertEqual(plan.nodes.count, 2, "\(log)")
+        guard case .point(let ops) = plan.nodes[plan.output].primitive else { return XCTFail("not fused") }
+        XCTAssertEqual(ops.count, 1, "five matrices fold into one: \(ops)")
+    }
+
+    func testIdentitiesAndCancellingGeometryDisappear() throws {
+        let (plan, log) = try plan(Recipe.chain([
+            (.exposure, ["ev": 0]), (.colorControls, [:]), (.flip, [:]), (.flip, [:]),
+            (.rotate, ["degrees": "90"]), (.rotate, ["degrees": "270"]),
+            (.crop, ["x": 0, "y": 0, "width": 40, "height": 28]), (.resize, ["scale": 1]), (.gamma, ["power": 1]),
+        ]))
+        XCTAssertEqual(plan.nodes.count, 1, "only the source is left: \(log)")
+    }
+
+    func testTurnsComposeAndCropsMerge() throws {
+        let (plan, _) = try plan(Recipe.chain([
+            (.rotate, ["degrees": "90"]), (.rotate, ["degrees": "90"]), (.flip, ["direction": "vertical"]),
+            (.crop, ["x": 2, "y": 3, "width": 30, "height": 20]), (.crop, ["x": 1, "y": 1, "width": 10, "height": 10]),
+        ]))
+        XCTAssertEqual(plan.nodes.map(\.primitive), [.source(name: "main"), .flip(horizontal: true), .crop(x: 3, y: 4)])
+    }
+
+    func testRepeatedWorkRunsOnceAndUnusedNodesNever() throws {
+        let recipe = try Recipe(json: Data(#"""
+        {"version": 1, "inputs": ["main"], "nodes": [
+          {"id": "a", "op": "gaussianBlur", "input": "main", "sigma": 3},
+          {"id": "b", "op": "gaussianBlur", "input": "main", "sigma": 3},
+          {"id": "unused", "op": "median", "input": "main"},
+          {"id": "mix", "op": "blend", "mode": "screen", "inputs": ["a", "b"]}], "output": "mix"}
+        """#.utf8))
+        let (plan, log) = try plan(recipe)
+        let blurs = plan.nodes.filter { if case .separableConvolution = $0.primitive { return true } else { return false } }
+        XCTAssertEqual(blurs.count, 1, "\(log)")
+        XCTAssertFalse(plan.nodes.contains { $0.origin == "unused" })
+        let text = try Renderer(backend: .cpu).explain(recipe, inputs: ["main": Fixtures.path("photos/chelsea_451x300_rgb8.png")])
+        XCTAssertTrue(text.contains("not run (the output does not use them): unused"), text)
+        XCTAssertTrue(text.contains("gaussianBlur [b] repeats gaussianBlur [a]: computed once"), text)
+    }
+
+    /// Unfused, a transparent pixel loses its colour between steps; fused chains must too, or a later step that
+    /// raises alpha would reveal it.
+    func testFusionKeepsWhatStoringBetweenStepsLoses() throws {
+        let raiseAlpha: [Double] = [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]
+        let recipe = Recipe.chain([(.invert, [:]), (.colorMatrix, ["matrix": .numbers(raiseAlpha)])])
+        try assertSamePixels(recipe, images: ["main": TestImages.synthetic()], label: "invert then alpha 1")
+    }
+
+    func testEveryRecipeGivesTheSamePixelsOptimised() throws {
+        let dir = Fixtures.repository.appendingPathComponent("recipes")
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path).filter({ $0.hasSuffix(".json") && $0 != "schema.json" }) {
+            let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
+            let photo = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 100, y: 50, width: 160, height: 120)
+            var images = ["main": photo]
+            if recipe.inputs.contains("watermark") { images["watermark"] = try TestImages.overlay() }
+            try assertSamePixels(recipe, images: images, label: file)
+        }
+    }
+
+    /// Random chains of 2–12 steps drawn from every single-input filter's swept parameter sets.
+    func testRandomChainsGiveTheSamePixelsOptimised() throws {
+        let pool: [(FilterID, [String: ParamValue])] = FilterID.allCases
+            .filter { $0.spec.inputs.count == 1 && !$0.spec.isGenerator && $0 != .median }
+            .flatMap { id in ParameterSweep.sets(for: id).map { (id, $0.params) } }
+            .filter { $0.0.spec.check(Recipe.Node(id: "x", op: $0.0, inputs: ["main"], params: $0.1).params).isEmpty }
+        let images = try TestImages.small()
+        var ran = 0
+        for seed in UInt64(1)...40 {
+            var random = SplitMix64(seed: seed)
+            let length = 2 + Int(random.next() % 11)
+            let steps = (0..<length).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
+            let image = images[Int(random.next() % UInt64(images.count))]
+            do {
+                try assertSamePixels(Recipe.chain(steps), images: ["main": image.image],
+                                     label: "seed \(seed): " + steps.map(\.0.rawValue).joined(separator: " → "))
+                ran += 1
+            } catch RenderError.recipe {
+                continue  // a crop or pad that no longer fits after earlier steps changed the size
+            }
+        }
+        XCTAssertGreaterThanOrEqual(ran, 25, "most random chains are valid")
+    }
+
+    /// Optimised and unoptimised renders agree on the CPU, and on Vulkan where a device opens, within the largest
+    /// tolerance of the filters involved (step functions: a few samples may land on the other side of a step).
+    func assertSamePixels(_ recipe: Recipe, images: [String: PixelBuffer], label: String) throws {
+        let tolerance = recipe.nodes.map(\.op.spec.tolerance).max() ?? 0
+        let steps = Set(recipe.nodes.map(\.op))
+        var backends: [Backend] = [.cpu]
+        if (try? Renderer(backend: .vulkan).resolveBackend()) != nil { backends.append(.vulkan) }
+        for backend in backends {
+            let plain = try Renderer(backend: backend, options: .init(optimize: false)).render(recipe, images: images)
+            let optimised = try Renderer(backend: backend).render(recipe, images: images)
+            let want = try plain.samples(), found = try optimised.samples()
+            let scaled = max(tolerance, 1) * (plain.format.depth == 16 ? 257 : 1)
+            if !steps.isDisjoint(with: [.threshold, .posterize]) {
+                let off = zip(want, found).filter { abs($0 - $1) > scaled }.count
+                XCTAssertLessThanOrEqual(Double(off), Double(want.count) * 0.002, "\(label) on \(backend): \(off) samples off")
+            } else {
+                let d = Difference.between(want, found, width: plain.width, channels: plain.format.channels)
+                XCTAssertLessThanOrEqual(d.worst, scaled, "\(label) on \(backend): \(d)")
+            }
+        }
+    }
+}
