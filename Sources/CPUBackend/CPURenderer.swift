@@ -81,11 +81,13 @@ public enum CPURenderer {
             return connected(SobelStage(node: node, stats: stats), inputs)
         case .median(let radius):
             return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
-        case let .resample(axis, kernel):
+        case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
-                ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, node: node, stats: stats)
-                : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, node: node, stats: stats)
+                ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)
+                : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, node: node, stats: stats)
             return connected(stage, inputs)
+        case let .boxReduce(x, y):
+            return connected(BoxReduceStage(x: x, y: y, input: inputNodes[0], node: node, stats: stats), inputs)
         case let .crop(x, y):
             return connected(CropStage(x: x, y: y, node: node, stats: stats), inputs)
         case .flip(let horizontal):

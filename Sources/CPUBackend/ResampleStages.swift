@@ -4,8 +4,8 @@ import FilterCore
 final class HorizontalResampleStage: Stage {
     let weights: ResampleWeights
 
-    init(kernel: ResampleKernel, inputWidth: Int, node: Plan.Node, stats: RenderStats) {
-        weights = ResampleWeights(kernel: kernel, inSize: inputWidth, outSize: node.width)
+    init(kernel: ResampleKernel, inputWidth: Int, reduced: BoxReduction?, node: Plan.Node, stats: RenderStats) {
+        weights = ResampleWeights(kernel: kernel, inSize: inputWidth, outSize: node.width, reduced: reduced)
         super.init(node: node, stats: stats)
     }
 
@@ -35,9 +35,11 @@ final class HorizontalResampleStage: Stage {
 final class VerticalResampleStage: Stage {
     let weights: ResampleWeights
 
-    init(kernel: ResampleKernel, inputHeight: Int, node: Plan.Node, stats: RenderStats) {
-        weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height)
+    init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, node: Plan.Node, stats: RenderStats) {
+        weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height, reduced: reduced)
         super.init(node: node, stats: stats)
+        // A shrink reads in/out input rows per output row: size the strip by the rows it reads.
+        if inputHeight > node.height { stripHeight = max(1, stripHeight * node.height / inputHeight) }
     }
 
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { weights.inputRange(for: rows) }
@@ -57,6 +59,53 @@ final class VerticalResampleStage: Stage {
                             for i in 0..<n { out[i] += weight * src[i] }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Mean of each x×y block of the input (partial blocks at the right and bottom average what they cover): the
+/// shrink applied as rows are decoded, before an exact resample, so a large downscale never converts or filters
+/// the image at full size for long.
+final class BoxReduceStage: Stage {
+    let factorX: Int, factorY: Int, inputWidth: Int, inputHeight: Int
+
+    init(x: Int, y: Int, input: Plan.Node, node: Plan.Node, stats: RenderStats) {
+        factorX = x
+        factorY = y
+        inputWidth = input.width
+        inputHeight = input.height
+        super.init(node: node, stats: stats)
+        // Each output row reads `y` input rows: keep the input strip, not the output strip, about 1 MiB.
+        stripHeight = max(1, stripHeight * node.width / max(1, input.width * y))
+    }
+
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        (rows.lowerBound * factorY)..<min(inputHeight, rows.upperBound * factorY)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let input = inputs[0], width = width, fx = factorX, fy = factorY, inW = inputWidth, inH = inputHeight
+        parallelRows(rows) { chunk in
+            let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer { sums.deallocate() }
+            for y in chunk {
+                sums.update(repeating: SIMD4<Float>(), count: width)
+                let first = y * fy, last = min(inH, first + fy)
+                for row in first..<last {
+                    let src = input.pixels(row)
+                    for x in 0..<width {
+                        var sum = SIMD4<Float>()
+                        for i in (x * fx)..<min(inW, x * fx + fx) { sum += src[i] }
+                        sums[x] += sum
+                    }
+                }
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    let count = (min(inW, x * fx + fx) - x * fx) * (last - first)
+                    out[x] = sums[x] / Float(count)
                 }
             }
         }

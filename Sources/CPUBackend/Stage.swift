@@ -33,6 +33,8 @@ class Stage {
 
     func connect(_ input: Stage) {
         inputs.append((input, input.addConsumer()))
+        // A strip of this stage asks for as many rows of a wider input: keep that request about 1 MiB too.
+        stripHeight = min(stripHeight, max(8, (1 << 20) / max(1, input.width * 16)))
     }
 
     func addConsumer() -> Int {
@@ -59,20 +61,26 @@ class Stage {
         cache.trim(below: positions.min()!)
         guard rows.upperBound > cache.end else { return }
         if cache.count == 0 && cache.first < rows.lowerBound { cache.trim(below: rows.lowerBound) }
-        let start = cache.end
-        let stop = min(height, max(rows.upperBound, start + stripHeight))
-        let needed = inputs.enumerated().map { i, input in
-            let r = inputRows(for: start..<stop, input: i)
-            return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
-        }
-        for (i, input) in inputs.enumerated() { try input.stage.ensure(needed[i], consumer: input.consumer) }
-        let views = inputs.enumerated().map { i, input in input.stage.view(needed[i]) }
-        let output = cache.append(stop - start)
-        let began = monotonicSeconds()
-        try compute(start..<stop, inputs: views, into: output)
-        stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began)
-        if stop == height {
-            for input in inputs { input.stage.finish(consumer: input.consumer) }
+        // One strip at a time, so a consumer asking for many rows (a large vertical shrink) never makes the inputs
+        // hold all the rows behind them at once: each input is told to move on after every strip.
+        while cache.end < rows.upperBound {
+            let start = cache.end
+            // A request a little over a strip is done in one go rather than computing most of a second strip.
+            let remaining = rows.upperBound - start
+            let stop = min(height, remaining <= stripHeight * 3 / 2 ? max(rows.upperBound, start + stripHeight) : start + stripHeight)
+            let needed = inputs.enumerated().map { i, input in
+                let r = inputRows(for: start..<stop, input: i)
+                return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
+            }
+            for (i, input) in inputs.enumerated() { try input.stage.ensure(needed[i], consumer: input.consumer) }
+            let views = inputs.enumerated().map { i, input in input.stage.view(needed[i]) }
+            let output = cache.append(stop - start)
+            let began = monotonicSeconds()
+            try compute(start..<stop, inputs: views, into: output)
+            stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began)
+            if stop == height {
+                for input in inputs { input.stage.finish(consumer: input.consumer) }
+            }
         }
     }
 

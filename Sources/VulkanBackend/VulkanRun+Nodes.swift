@@ -118,16 +118,19 @@ extension VulkanRun {
         case .median(let radius):
             push.ints.x = Int32(radius)
             add("median")
-        case let .resample(axis, kernel):
+        case let .resample(axis, kernel, reduced):
             let input = plan.nodes[node.inputs[0]]
             let vertical = axis == .vertical
             let weights = ResampleWeights(kernel: kernel, inSize: vertical ? input.height : input.width,
-                                          outSize: vertical ? node.height : node.width)
+                                          outSize: vertical ? node.height : node.width, reduced: reduced)
             push.ints = SIMD4(Int32(weights.taps), vertical ? 1 : 0, 0, 0)
             add("resample", params: weights.indices.map { Float($0) } + weights.weights)
         case let .crop(x, y):
             push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
             add("crop")
+        case let .boxReduce(x, y):
+            push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
+            add("box_reduce")
         case .flip(let horizontal):
             push.ints.x = horizontal ? 0 : 1
             add("reorient")

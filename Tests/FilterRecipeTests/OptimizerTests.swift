@@ -54,6 +54,23 @@ final class OptimizerTests: XCTestCase {
         XCTAssertTrue(text.contains("gaussianBlur [b] repeats gaussianBlur [a]: computed once"), text)
     }
 
+    /// A 30× shrink box-reduces 3×3 as rows arrive, then resamples exactly: within the resize tolerance of the
+    /// exact path, on both backends, which agree with each other.
+    func testLargeShrinksReduceAtDecodeWithinTheResizeTolerance() throws {
+        let coffee = try PNGDecoder.decode(path: Fixtures.repository.appendingPathComponent("samples/coffee_600x400_rgb8.png").path)
+        for kernel in ["lanczos3", "bicubic", "bilinear"] {
+            let recipe = Recipe.chain([(.resize, ["width": 20, "kernel": .string(kernel)])])
+            let (plan, log) = try self.plan(recipe, width: 600, height: 400)
+            XCTAssertEqual(plan.nodes.map(\.primitive).filter { $0 == .boxReduce(x: 3, y: 3) }.count, 1, "\(log)")
+            try assertSamePixels(recipe, images: ["main": coffee], label: "shrink 30× \(kernel)")
+            guard (try? Renderer(backend: .vulkan).resolveBackend()) != nil else { continue }
+            let cpu = try Renderer(backend: .cpu).render(recipe, images: ["main": coffee])
+            let gpu = try Renderer(backend: .vulkan).render(recipe, images: ["main": coffee])
+            let d = Difference.between(try cpu.samples(), try gpu.samples(), width: cpu.width, channels: 3)
+            XCTAssertLessThanOrEqual(d.worst, 2, "shrink \(kernel) cpu vs vulkan: \(d)")
+        }
+    }
+
     /// Unfused, a transparent pixel loses its colour between steps; fused chains must too, or a later step that
     /// raises alpha would reveal it.
     func testFusionKeepsWhatStoringBetweenStepsLoses() throws {

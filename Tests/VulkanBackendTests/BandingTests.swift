@@ -48,6 +48,16 @@ final class BandingTests: VulkanTestCase {
         XCTAssertEqual(refused, Self.readWhole, "at their defaults, only whole-input filters refuse banding")
     }
 
+    func testShrinkOnDecodeGivesTheSamePixelsInBands() throws {
+        let coffee = try PNGDecoder.decode(path: Fixtures.repository.appendingPathComponent("samples/coffee_600x400_rgb8.png").path)
+        let recipe = Recipe.chain([(.resize, ["width": 20])])
+        let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (600, 400)])).plan
+        XCTAssertTrue(plan.nodes.contains { $0.primitive == .boxReduce(x: 3, y: 3) })
+        let whole = try VulkanRenderer.render(plan, sources: ["main": coffee], format: .rgb8)
+        let banded = try VulkanRenderer.render(plan, sources: ["main": coffee], format: .rgb8, bandLimit: 600 * 16 * 250)
+        XCTAssertEqual(try banded.samples(), try whole.samples())
+    }
+
     func testEveryRecipeGivesTheSamePixelsInBands() throws {
         for (name, recipe, paths) in try RecipeBackendTests.recipes() {
             let images = try paths.mapValues { try PNGDecoder.decode(path: $0) }

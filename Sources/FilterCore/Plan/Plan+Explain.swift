@@ -5,9 +5,11 @@ extension Plan {
         var planned = 0
         for (i, node) in nodes.enumerated() {
             let inputs = node.inputs.isEmpty ? "" : " ← " + node.inputs.map { "#\($0)" }.joined(separator: ", ")
-            let rows = node.primitive.verticalReach.map { "strips, reach \($0) rows" } ?? "whole input"
+            var rows = node.primitive.verticalReach.map { "strips, reach \($0) rows" } ?? "whole input"
+            if case .boxReduce(_, let y) = node.primitive { rows = "strips, \(y) input rows a row" }
+            if case .resample(.vertical, _, _) = node.primitive { rows = "strips, the rows its taps reach" }
             lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary) \(node.width)×\(node.height)\(inputs) (\(rows))")
-            if node.primitive.verticalReach == nil, let input = node.inputs.first {
+            if rows == "whole input", let input = node.inputs.first {
                 planned += nodes[input].width * nodes[input].height * 16
             }
         }
@@ -30,7 +32,9 @@ extension Primitive {
         case .sharpenLuminance(let amount): return "luminance sharpen ×\(amount)"
         case .sobel: return "sobel"
         case .median(let r): return "median r=\(r)"
-        case let .resample(axis, kernel): return "\(kernel.rawValue) resample \(axis.rawValue)"
+        case let .resample(axis, kernel, reduced):
+            return "\(kernel.rawValue) resample \(axis.rawValue)" + (reduced.map { " (of a 1/\($0.factor) box reduction)" } ?? "")
+        case let .boxReduce(x, y): return "box reduce \(x)×\(y)"
         case let .crop(x, y): return "crop at \(x),\(y)"
         case .flip(let h): return h ? "flip horizontal" : "flip vertical"
         case .rotate(let q): return "rotate \(q * 90)°"

@@ -26,11 +26,13 @@ extension Plan {
             return band(a - size / 2, b + size / 2)
         case .sharpenLuminance, .sobel:
             return band(a - 1, b + 1)
-        case let .resample(axis, kernel):
+        case let .resample(axis, kernel, reduced):
             guard axis == .vertical else { return band(a, b) }
-            let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height)
+            let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height, reduced: reduced)
             let needed = weights.inputRange(for: rows)
             return band(needed.lowerBound, needed.upperBound)
+        case .boxReduce(_, let y):
+            return band(a * y, b * y)
         case .crop(_, let y):
             return band(a + y, b + y)
         case .pad(let top, _, _):

@@ -18,8 +18,11 @@ public enum Primitive: Equatable, Sendable {
     case sobel
     /// Per-channel median over a (2r+1)² window; edges clamp.
     case median(radius: Int)
-    /// Resampling along one axis to the node's size.
-    case resample(axis: Axis, kernel: ResampleKernel)
+    /// Resampling along one axis to the node's size. With `reduced`, the input is a box reduction of an image
+    /// `reduced.originalSize` long on this axis, and samples sit where they would in that image.
+    case resample(axis: Axis, kernel: ResampleKernel, reduced: BoxReduction? = nil)
+    /// Mean of each x×y block (the last blocks may be partial): the decode-time shrink before an exact resample.
+    case boxReduce(x: Int, y: Int)
     /// The node-sized rectangle at (x, y) of the input.
     case crop(x: Int, y: Int)
     case flip(horizontal: Bool)
@@ -48,7 +51,8 @@ public enum Primitive: Equatable, Sendable {
         case .convolve(_, let size, _): return size / 2
         case .sharpenLuminance, .sobel: return 1
         case .median(let r): return r
-        case .resample(let axis, _): return axis == .horizontal ? 0 : nil
+        case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
+        case .boxReduce: return nil
         case .rotate, .transpose: return nil
         }
     }
@@ -57,6 +61,16 @@ public enum Primitive: Equatable, Sendable {
 /// Blend modes of the W3C Compositing spec, plus add and subtract (clamped to [0, 1] before compositing).
 public enum BlendMode: String, CaseIterable, Sendable {
     case normal, multiply, screen, overlay, softLight, hardLight, darken, lighten, difference, exclusion, add, subtract
+}
+
+/// A box reduction that a resample's input went through, along the resample's axis.
+public struct BoxReduction: Equatable, Sendable {
+    public var factor: Int
+    public var originalSize: Int
+    public init(factor: Int, originalSize: Int) {
+        self.factor = factor
+        self.originalSize = originalSize
+    }
 }
 
 public enum Generator: Equatable, Sendable {

@@ -45,9 +45,14 @@ public struct ResampleWeights: Sendable {
     /// `outSize × taps` weights, each row summing to 1.
     public let weights: [Float]
 
-    public init(kernel: ResampleKernel, inSize: Int, outSize: Int) {
+    /// With `reduced`, the input is a box reduction (by `factor`) of an image `originalSize` long: sample centres
+    /// and the kernel's width follow that image, so the result approximates resampling it directly.
+    public init(kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction? = nil) {
         self.outSize = outSize
-        let ratio = Double(inSize) / Double(outSize)
+        let factor = Double(reduced?.factor ?? 1)
+        // Input pixels per output pixel, in the original image and in the (reduced) input.
+        let step = Double(reduced?.originalSize ?? inSize) / Double(outSize)
+        let ratio = step / factor
         if kernel == .nearest {
             taps = 1
             indices = (0..<outSize).map { Int32(min(inSize - 1, Int((Double($0) + 0.5) * ratio))) }
@@ -61,7 +66,8 @@ public struct ResampleWeights: Sendable {
         var indices = [Int32](repeating: 0, count: outSize * taps)
         var weights = [Float](repeating: 0, count: outSize * taps)
         for i in 0..<outSize {
-            let centre = (Double(i) + 0.5) * ratio - 0.5
+            // Centre in original pixels, then in input pixels (box j covers original pixels factor·j ..< factor·(j+1)).
+            let centre = ((Double(i) + 0.5) * step - 0.5 - (factor - 1) / 2) / factor
             let first = Int(floor(centre - support)) + 1
             var raw = [Double](repeating: 0, count: taps)
             for t in 0..<taps { raw[t] = kernel.weight((Double(first + t) - centre) / scale) }
