@@ -6,6 +6,8 @@ import Foundation
 struct FilterRun {
     /// Exit codes: 0 ok, 2 usage or recipe error, 3 input image error, 4 render or output error.
     static func main() {
+        // Past a file-size limit (ulimit -f) a write should fail with an error we report, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         // `--stats` and `--explain` take an optional value; ArgumentParser wants one, so bare flags get a default.
         let arguments = CommandLine.arguments.dropFirst().map { argument -> String in
             switch argument {

@@ -55,6 +55,19 @@ final class RecipeDecodingTests: XCTestCase {
         }
     }
 
+    func testHostileRecipesAreRefusedBeforeAnyWork() throws {
+        let many = "{\"version\":1,\"steps\":[" + Array(repeating: #"{"op":"invert"}"#, count: 1001).joined(separator: ",") + "]}"
+        XCTAssertEqual(issues(many), ["steps: 1001 steps, more than the limit of 1000"])
+        XCTAssertNoThrow(try Recipe(json: Data(many.utf8), limits: RecipeLimits(maxNodes: 2000)))
+        let big = Data(("{\"version\":1,\"description\":\"" + String(repeating: "x", count: 2 << 20) + "\",\"steps\":[]}").utf8)
+        XCTAssertThrowsError(try Recipe(json: big)) { XCTAssertTrue("\($0)".contains("more than the limit of 1048576"), "\($0)") }
+        // Parameters within their ranges that together imply an absurd image are refused when sizes are known.
+        let pad = try Recipe(json: Data(#"{"version":1,"steps":[{"op":"pad","top":100000,"bottom":100000,"left":100000,"right":100000}]}"#.utf8))
+        XCTAssertThrowsError(try pad.plan(inputSizes: ["main": (100, 50)])) { error in
+            XCTAssertEqual("\(error)", "steps[0]: the result would be 200100×200050, more than the limit of 2^28 pixels")
+        }
+    }
+
     func testSetOverridesAreValidated() throws {
         var recipe = Recipe.chain([(.gaussianBlur, ["sigma": 2])])
         try recipe.set(node: "0", param: "sigma", value: "4.5")

@@ -11,6 +11,9 @@ extension Recipe {
         return inputs.filter(used.contains)
     }
 
+    /// Largest image any node may produce (the decoder's default limit too).
+    public static let maxPixels = 1 << 28
+
     /// Whether `target` depends on the node or input named `name` (or is it).
     public func reaches(_ target: String, from name: String) -> Bool {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -54,7 +57,13 @@ extension Recipe {
             builder.origin = node.id
             builder.op = node.op.rawValue
             do {
+                let first = builder.nodes.count
                 let ref = try node.op.spec.lower(&builder, node.params, inputRefs)
+                // Refuse sizes that imply absurd work before anything is allocated (a pad of 10^6 on each side).
+                if let huge = builder.nodes[first...].first(where: { $0.width.multipliedReportingOverflow(by: $0.height).partialValue > Self.maxPixels
+                    || $0.width.multipliedReportingOverflow(by: $0.height).overflow }) {
+                    throw PlanError("the result would be \(huge.width)×\(huge.height), more than the limit of 2^28 pixels")
+                }
                 refs[name] = ref
                 return ref
             } catch {

@@ -5,7 +5,10 @@ extension Recipe {
     static let structuralKeys = ["op", "id", "input", "inputs", "description"]
 
     /// Decodes and validates a recipe. Every problem found is reported together, each with its JSON path.
-    public init(json data: Data) throws {
+    public init(json data: Data, limits: RecipeLimits = .default) throws {
+        guard data.count <= limits.maxBytes else {
+            throw RecipeError(path: "", "the recipe is \(data.count) bytes, more than the limit of \(limits.maxBytes)")
+        }
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -13,7 +16,7 @@ extension Recipe {
             let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             throw RecipeError(path: "", "not valid JSON: \(reason ?? context.debugDescription)")
         }
-        var decoder = RecipeDecoder()
+        var decoder = RecipeDecoder(limits: limits)
         let recipe = decoder.decode(root)
         if !decoder.issues.isEmpty { throw RecipeError(decoder.issues) }
         self = recipe!
@@ -23,6 +26,7 @@ extension Recipe {
 /// Walks the JSON, collecting every issue rather than stopping at the first.
 struct RecipeDecoder {
     var issues: [RecipeError.Issue] = []
+    var limits = RecipeLimits.default
 
     mutating func fail(_ path: String, _ message: String) {
         issues.append(RecipeError.Issue(path: path, message: message))
@@ -65,6 +69,10 @@ struct RecipeDecoder {
                 fail("steps", "expected a list of steps, found \(top["steps"]!.shown)")
                 return nil
             }
+            guard steps.count <= limits.maxNodes else {
+                fail("steps", "\(steps.count) steps, more than the limit of \(limits.maxNodes)")
+                return nil
+            }
             var nodes = [Recipe.Node]()
             for (k, step) in steps.enumerated() {
                 let previous = k == 0 ? "main" : String(k - 1)
@@ -88,6 +96,10 @@ struct RecipeDecoder {
         }
         guard case .array(let list) = top["nodes"]! else {
             fail("nodes", "expected a list of nodes, found \(top["nodes"]!.shown)")
+            return nil
+        }
+        guard list.count <= limits.maxNodes else {
+            fail("nodes", "\(list.count) nodes, more than the limit of \(limits.maxNodes)")
             return nil
         }
         var nodes = [Recipe.Node]()

@@ -1,0 +1,157 @@
+import FilterCore
+import Foundation
+import PNGCodec
+
+/// One file of a batch: where it comes from and where its result goes.
+public struct BatchJob: Sendable, Equatable {
+    public var input: String
+    public var output: String
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Jobs for `inputs` (PNG files, directories of them, or "-" for paths read from `standardInput`) writing into
+    /// `outputDirectory`: a directory's files keep their relative paths (subdirectories with `recursive`), single
+    /// files keep their names.
+    public static func list(inputs: [String], outputDirectory: String, recursive: Bool,
+                            standardInput: () -> [String] = { [] }) throws -> [BatchJob] {
+        var jobs = [BatchJob]()
+        let manager = FileManager.default
+        for input in inputs {
+            if input == "-" {
+                for path in standardInput() where !path.isEmpty {
+                    jobs.append(BatchJob(input: path, output: outputDirectory + "/" + URL(fileURLWithPath: path).lastPathComponent))
+                }
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw RenderError.input("\(input): no such file or directory")
+            }
+            if !isDirectory.boolValue {
+                jobs.append(BatchJob(input: input, output: outputDirectory + "/" + URL(fileURLWithPath: input).lastPathComponent))
+                continue
+            }
+            let names = recursive ? (manager.subpaths(atPath: input) ?? []) : try manager.contentsOfDirectory(atPath: input)
+            for name in names.sorted() where name.lowercased().hasSuffix(".png") {
+                var isSubdirectory: ObjCBool = false
+                manager.fileExists(atPath: input + "/" + name, isDirectory: &isSubdirectory)
+                if !isSubdirectory.boolValue {
+                    jobs.append(BatchJob(input: input + "/" + name, output: outputDirectory + "/" + name))
+                }
+            }
+        }
+        return jobs
+    }
+}
+
+/// Runs one recipe over many files: `jobs` workers each stream a file from decoder to encoder (so the decoding of
+/// some files overlaps the filtering and encoding of others, and memory is bounded by the worker count, not the
+/// file count). The recipe is parsed and validated once; compiled kernels are shared through the process caches.
+/// A failed file is reported and the rest go on. Safe to cancel from another thread: files in progress finish
+/// (outputs are written atomically, so none is ever partial) and no new file starts.
+public final class BatchRunner: @unchecked Sendable {
+    public enum Status: String, Sendable { case rendered, skipped, failed, cancelled }
+
+    public struct Outcome: Sendable {
+        public var job: BatchJob
+        public var status: Status
+        public var seconds: Double
+        public var error: RenderError?
+        public var backend: String?
+    }
+
+    public struct Progress: Sendable {
+        public var finished: Int
+        public var total: Int
+        public var failed: Int
+        public var skipped: Int
+        public var elapsed: Double
+        /// Files rendered per second so far.
+        public var rate: Double { elapsed > 0 ? Double(finished - skipped) / elapsed : 0 }
+        public var remainingSeconds: Double? {
+            rate > 0 ? Double(total - finished) / rate : nil
+        }
+    }
+
+    let renderer: Renderer
+    let recipe: Recipe
+    let extraInputs: [String: String]
+    let workers: Int
+    let force: Bool
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init(renderer: Renderer, recipe: Recipe, extraInputs: [String: String] = [:],
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+        self.renderer = renderer
+        self.recipe = recipe
+        self.extraInputs = extraInputs
+        workers = max(1, jobs)
+        self.force = force
+    }
+
+    /// Stops starting new files; those in progress finish.
+    public func cancel() { lock.withLock { cancelled = true } }
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Runs every job; `progress` is called (from worker threads, one call at a time) after each file.
+    public func run(_ jobs: [BatchJob], progress: @escaping (Progress, Outcome) -> Void = { _, _ in }) -> [Outcome] {
+        var outcomes = jobs.map { Outcome(job: $0, status: .cancelled, seconds: 0) }
+        var next = 0, finished = 0, failed = 0, skipped = 0
+        let began = monotonicSeconds()
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, jobs.count))) { _ in
+            while true {
+                let index: Int? = lock.withLock {
+                    guard !cancelled, next < jobs.count else { return nil }
+                    next += 1
+                    return next - 1
+                }
+                guard let index else { return }
+                let outcome = render(jobs[index])
+                lock.withLock {
+                    outcomes[index] = outcome
+                    finished += 1
+                    if outcome.status == .failed { failed += 1 }
+                    if outcome.status == .skipped { skipped += 1 }
+                    progress(Progress(finished: finished, total: jobs.count, failed: failed, skipped: skipped,
+                                      elapsed: monotonicSeconds() - began), outcome)
+                }
+            }
+        }
+        return outcomes
+    }
+
+    private func render(_ job: BatchJob) -> Outcome {
+        let began = monotonicSeconds()
+        var outcome = Outcome(job: job, status: .rendered, seconds: 0)
+        let manager = FileManager.default
+        if manager.fileExists(atPath: job.output) && !force {
+            outcome.status = .skipped
+            return outcome
+        }
+        if URL(fileURLWithPath: job.input).standardizedFileURL.resolvingSymlinksInPath()
+            == URL(fileURLWithPath: job.output).standardizedFileURL.resolvingSymlinksInPath() {
+            outcome.status = .failed
+            outcome.error = .render("\(job.output) is the input; refusing to overwrite an input")
+            return outcome
+        }
+        do {
+            try manager.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
+                                        withIntermediateDirectories: true)
+            var inputs = extraInputs
+            inputs[recipe.inputs.first ?? "main"] = job.input
+            let report = try renderer.render(recipe, inputs: inputs, output: job.output)
+            outcome.backend = report.backend
+        } catch let error as RenderError {
+            outcome.status = .failed
+            outcome.error = error
+        } catch {
+            outcome.status = .failed
+            outcome.error = .render("\(job.output): \(error.localizedDescription)")
+        }
+        outcome.seconds = monotonicSeconds() - began
+        return outcome
+    }
+}

@@ -1,0 +1,129 @@
+import FilterRecipe
+import Foundation
+
+/// `filterrun RECIPE INPUT... OUTPUT_DIR`: the batch front end. Progress on stderr (a bar on a terminal, a line
+/// every few seconds otherwise, nothing with --quiet); the first Ctrl-C lets the files in progress finish and stops,
+/// a second one exits at once (outputs are written atomically, so no partial file is left under an output name).
+struct BatchMode {
+    let recipePath: String
+    let recipe: Recipe
+    let renderer: Renderer
+    let extraInputs: [String: String]
+    let jobs: Int
+    let force: Bool
+    let quiet: Bool
+    let stats: String?
+
+    func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
+        let list: [BatchJob]
+        do {
+            list = try BatchJob.list(inputs: inputs, outputDirectory: outputDirectory, recursive: recursive) {
+                var paths = [String]()
+                while let line = readLine() { paths.append(line.trimmingCharacters(in: .whitespaces)) }
+                return paths
+            }
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            return report("filterrun: \(error)", code: (error as? RenderError).map(Self.exitCode) ?? 4)
+        }
+        if list.isEmpty { return report("filterrun: no PNG files in \(inputs.joined(separator: ", "))", code: 3) }
+
+        let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force)
+        let interrupts = Self.handleInterrupts(runner)
+        defer { interrupts.cancel() }
+        let display = ProgressDisplay(quiet: quiet)
+        let began = Date()
+        let outcomes = runner.run(list) { progress, outcome in
+            if outcome.status == .failed, let error = outcome.error {
+                let text = error.description
+                display.message(text.hasPrefix(outcome.job.input) ? text : "\(outcome.job.input): \(text)")
+            }
+            display.update(progress)
+        }
+        display.finish()
+        let seconds = Date().timeIntervalSince(began)
+        let count = { (status: BatchRunner.Status) in outcomes.filter { $0.status == status }.count }
+        let rendered = count(.rendered), failed = count(.failed), skipped = count(.skipped), notStarted = count(.cancelled)
+        var summary = "\(rendered) rendered, \(skipped) skipped (output exists), \(failed) failed"
+        if runner.isCancelled { summary += ", \(notStarted) not started (cancelled)" }
+        summary += String(format: " in %.1f s (%.2f images/s)", seconds, seconds > 0 ? Double(rendered) / seconds : 0)
+        if !quiet { FileHandle.standardError.write(Data(("filterrun: " + summary + "\n").utf8)) }
+        if stats == "json" {
+            let files: [[String: Any]] = outcomes.map { outcome in
+                var entry: [String: Any] = ["input": outcome.job.input, "output": outcome.job.output,
+                                            "status": outcome.status.rawValue, "seconds": outcome.seconds]
+                if let error = outcome.error { entry["error"] = error.description }
+                if let backend = outcome.backend { entry["backend"] = backend }
+                return entry
+            }
+            let object: [String: Any] = ["files": files, "rendered": rendered, "skipped": skipped, "failed": failed,
+                                         "cancelled": runner.isCancelled, "seconds": seconds, "jobs": jobs]
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+                FileHandle.standardError.write(data + Data("\n".utf8))
+            }
+        }
+        if runner.isCancelled { return 130 }
+        return outcomes.compactMap(\.error).map(Self.exitCode).max() ?? 0
+    }
+
+    static func exitCode(_ error: RenderError) -> Int32 {
+        switch error {
+        case .recipe: return 2
+        case .input: return 3
+        case .render: return 4
+        }
+    }
+
+    private func report(_ message: String, code: Int32) -> Int32 {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        return code
+    }
+
+    /// First Ctrl-C: stop starting files. Second: exit now.
+    static func handleInterrupts(_ runner: BatchRunner) -> DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            if runner.isCancelled { exit(130) }
+            runner.cancel()
+            FileHandle.standardError.write(Data("\nfilterrun: stopping after the files in progress (Ctrl-C again to quit now)\n".utf8))
+        }
+        source.resume()
+        return source
+    }
+}
+
+/// Batch progress on stderr: a redrawn bar on a terminal, a plain line every few seconds otherwise.
+final class ProgressDisplay {
+    let quiet: Bool
+    let terminal = isatty(2) != 0
+    private var lastLine = 0.0
+    private var drawn = false
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func update(_ p: BatchRunner.Progress) {
+        guard !quiet else { return }
+        let eta = p.remainingSeconds.map { String(format: "ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "ETA —"
+        let text = String(format: "%d/%d files, %.1f images/s, %@%@", p.finished, p.total, p.rate, eta,
+                          p.failed > 0 ? ", \(p.failed) failed" : "")
+        if terminal {
+            let width = 24, filled = p.total > 0 ? width * p.finished / p.total : width
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            FileHandle.standardError.write(Data("\r\u{1B}[K[\(bar)] \(text)".utf8))
+            drawn = true
+        } else if p.elapsed - lastLine >= 5 || p.finished == p.total {
+            lastLine = p.elapsed
+            FileHandle.standardError.write(Data("filterrun: \(text)\n".utf8))
+        }
+    }
+
+    func message(_ text: String) {
+        guard !quiet else { return }
+        FileHandle.standardError.write(Data(((terminal && drawn ? "\r\u{1B}[K" : "") + text + "\n").utf8))
+    }
+
+    func finish() {
+        if terminal && drawn && !quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
