@@ -36,7 +36,7 @@ public struct BatchJob: Sendable, Equatable {
             let names = recursive ? (manager.subpaths(atPath: input) ?? []) : try manager.contentsOfDirectory(atPath: input)
             for name in names.sorted() where name.lowercased().hasSuffix(".png") {
                 var isSubdirectory: ObjCBool = false
-                manager.fileExists(atPath: input + "/" + name, isDirectory: &isSubdirectory)
+                _ = manager.fileExists(atPath: input + "/" + name, isDirectory: &isSubdirectory)
                 if !isSubdirectory.boolValue {
                     jobs.append(BatchJob(input: input + "/" + name, output: outputDirectory + "/" + name))
                 }

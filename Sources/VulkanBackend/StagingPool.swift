@@ -16,9 +16,13 @@ final class StagingPool {
     }
 
     func give(_ buffer: DeviceBuffer) {
-        buffer.context.lock.withLock {
+        // Evicted buffers are freed after the lock is released: freeing takes the same lock.
+        let evicted: [DeviceBuffer] = buffer.context.lock.withLock {
             idle.append(buffer)
-            while idle.map(\.byteCount).reduce(0, +) > Self.keptBytes { idle.removeFirst() }
+            var dropped = [DeviceBuffer]()
+            while idle.map(\.byteCount).reduce(0, +) > Self.keptBytes { dropped.append(idle.removeFirst()) }
+            return dropped
         }
+        _ = evicted
     }
 }

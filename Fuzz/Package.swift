@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// libFuzzer targets for the recipe decoder and the PNG decoder. Built and run by scripts/fuzz.sh (needs
+// -sanitize=fuzzer), kept out of the main package so ordinary builds never need libFuzzer.
+import PackageDescription
+
+let package = Package(
+    name: "FilterRecipeFuzz",
+    dependencies: [.package(name: "FilterRecipe", path: "..")],
+    targets: [
+        // Each main hands its test function to libFuzzer's driver (LLVMFuzzerRunDriver).
+        .executableTarget(name: "FuzzRecipe", dependencies: [.product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzPNG", dependencies: [.product(name: "FilterRecipe", package: "FilterRecipe")]),
+    ],
+    swiftLanguageModes: [.v5]
+)

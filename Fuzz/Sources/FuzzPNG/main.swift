@@ -1,0 +1,21 @@
+import FilterRecipe
+import Foundation
+
+/// Any bytes as a PNG file: decoding must return an image or a PNGError, never crash or over-allocate (a small
+/// pixel limit stands in for the default one).
+func fuzzPNG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let bytes else { return 0 }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-png-\(getpid()).png").path
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes: bytes, count: count)) else { return 0 }
+    _ = try? PNGDecoder.decode(path: path, maxPixels: 1 << 22)
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzer(_ argc: UnsafeMutablePointer<Int32>,
+               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+               _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+var argc = CommandLine.argc
+var argv = CommandLine.unsafeArgv
+exit(runFuzzer(&argc, &argv) { fuzzPNG($0, $1) })

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fuzzes the recipe decoder (with lowering and the optimizer) and the PNG decoder with libFuzzer for a bounded time.
+# Seeds: recipes/ and the PngSuite fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60).
+# Crashing inputs land in .build/fuzz/crashes-TARGET/; each one found becomes a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld >/dev/null)
+bin="$(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --show-bin-path)"
+work=.build/fuzz
+mkdir -p "$work/corpus-recipe" "$work/corpus-png" "$work/crashes-recipe" "$work/crashes-png"
+cp recipes/*.json bench/*.json "$work/corpus-recipe/" 2>/dev/null || true
+cp Tests/Fixtures/pngsuite/*.png "$work/corpus-png/"
+run() {  # target corpus crashes extra-flags...
+    local target=$1 corpus=$2 crashes=$3; shift 3
+    "$bin/$target" "$corpus" -max_total_time="$seconds" -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
+        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ +DONE|ERROR|SUMMARY" || true
+}
+echo "== FuzzRecipe ($seconds s)"
+run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict
+echo "== FuzzPNG ($seconds s)"
+run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536
+echo "crashes: $(ls "$work/crashes-recipe" "$work/crashes-png" | grep -c -v '^$\|:$' || true)"
