@@ -8,6 +8,10 @@ struct BenchCase {
     var image: String
     var backend: String
     var extraInputs: [String]
+    /// More filterrun arguments (e.g. --no-optimize), shown in the case's label.
+    var arguments: [String] = []
+
+    var label: String { ([backend] + arguments).joined(separator: " ") }
 
     /// The figures of one run.
     struct Run: Codable {
@@ -29,7 +33,7 @@ struct BenchCase {
         var arguments = [recipe, image, output, "--backend", backend, "--force", "--stats=json"]
         for input in extraInputs { arguments += ["--input", "\(input)=\(image)"] }
         if let compression { arguments += ["--compression", String(compression)] }
-        process.arguments = arguments
+        process.arguments = arguments + self.arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

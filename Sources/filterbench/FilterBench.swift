@@ -18,6 +18,9 @@ struct FilterBench: ParsableCommand {
     var backends: [String] = []
     @Option(help: "Timed runs per case, after one warm-up.") var runs = 5
     @Flag(help: "Also time every catalogue filter alone, at its defaults.") var filters = false
+    @Flag(help: "Also run each case with --no-optimize, to measure the optimizer.") var compareOptimizer = false
+    @Option(help: "Measure a plain multi-threaded memory copy of this many MiB (the bandwidth floor for per-pixel chains).")
+    var memoryCopy: Int?
     @Option(help: "zlib level for the outputs.") var compression: Int?
     @Option(help: "Write the results as JSON to this file.") var json: String?
     @Option(help: "Write an HTML report (inline SVG charts and thumbnails) to this file.") var html: String?
@@ -44,14 +47,21 @@ struct FilterBench: ParsableCommand {
                 let recipe = try Recipe(json: Data(contentsOf: URL(fileURLWithPath: file)))
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
                 for backend in chosenBackends {
-                    cases.append(BenchCase(recipe: file, recipeName: name, image: image, backend: backend,
-                                           extraInputs: recipe.usedInputs.filter { $0 != recipe.inputs.first }))
+                    let base = BenchCase(recipe: file, recipeName: name, image: image, backend: backend,
+                                         extraInputs: recipe.usedInputs.filter { $0 != recipe.inputs.first })
+                    cases.append(base)
+                    if compareOptimizer {
+                        var plain = base
+                        plain.arguments = ["--no-optimize"]
+                        cases.append(plain)
+                    }
                 }
             }
         }
         print("machine: \(machine.summary)")
+        if let memoryCopy { print(MemoryCopy.measure(mebibytes: memoryCopy, runs: max(runs, 5))) }
         print("\(cases.count) cases, \(runs) runs each after 1 warm-up, interleaved; each run a filterrun process")
-        var results = cases.map { CaseResult(recipe: $0.recipeName, image: $0.image, backend: $0.backend, runs: []) }
+        var results = cases.map { CaseResult(recipe: $0.recipeName, image: $0.image, backend: $0.label, runs: []) }
         var outputs = [String](repeating: "", count: cases.count)
         for round in 0...runs {
             for (i, benchCase) in cases.enumerated() {

@@ -3,6 +3,8 @@
 /// compose. Every rewrite keeps the pixels (up to float rounding) and is logged for `--explain`.
 public struct Optimizer {
     public private(set) var log: [String] = []
+    /// Rewrites made so far (the log may merge lines, so it cannot be counted instead).
+    private var rewrites = 0
     private var nodes: [Plan.Node]
     private var output: Int
     private let workingSpace: WorkingSpace
@@ -23,15 +25,20 @@ public struct Optimizer {
     private mutating func run() {
         shrinkAtDecode()
         for _ in 0..<16 {
-            let before = log.count
+            let before = rewrites
             simplifyPointOps()
             fusePointChains()
             removeIdentities()
             composeGeometry()
             mergeDuplicates()
             dropDeadNodes()
-            if log.count == before { break }
+            if rewrites == before { break }
         }
+    }
+
+    private mutating func note(_ line: String) {
+        log.append(line)
+        rewrites += 1
     }
 
     // MARK: - Graph edits
@@ -73,12 +80,12 @@ public struct Optimizer {
             if case .matrix(let m)? = simplified.last, m.isIdentity { simplified.removeLast() }
             guard simplified != ops else { continue }
             if !simplified.isEmpty && simplified.count + folded < ops.count {
-                log.append("dropped \(ops.count - simplified.count - folded) step(s) of \(name(i)) that change nothing")
+                note("dropped \(ops.count - simplified.count - folded) step(s) of \(name(i)) that change nothing")
             }
             nodes[i].primitive = .point(simplified)
-            if folded > 0 { log.append("folded \(folded + 1) colour matrices of \(name(i)) into one") }
+            if folded > 0 { note("folded \(folded + 1) colour matrices of \(name(i)) into one") }
             if simplified.isEmpty {
-                log.append("bypassed \(name(i)): it changes nothing")
+                note("bypassed \(name(i)): it changes nothing")
                 redirect(i, to: nodes[i].inputs[0])
             }
         }
@@ -94,9 +101,11 @@ public struct Optimizer {
             let boundary: [PointOp] = later.contains(where: \.canRaiseZeroAlpha) ? [.clearTransparent] : []
             nodes[i].primitive = .point(earlier + boundary + later)
             nodes[i].inputs = nodes[input].inputs
+            // One line per fused chain: a chain growing step by step replaces its previous line.
+            log.removeAll { $0.hasPrefix("fused per-pixel steps \(nodes[input].origin) (") }
             nodes[i].origin = "\(nodes[input].origin)+\(nodes[i].origin)"
             nodes[i].op = "\(nodes[input].op)+\(nodes[i].op)"
-            log.append("fused per-pixel steps \(nodes[i].origin) (\(nodes[i].op)) into one kernel")
+            note("fused per-pixel steps \(nodes[i].origin) (\(nodes[i].op)) into one kernel")
         }
     }
 
@@ -114,7 +123,7 @@ public struct Optimizer {
             default: identity = false
             }
             guard identity, inputsStillUsed(i) else { continue }
-            log.append("bypassed \(name(i)): same size in and out")
+            note("bypassed \(name(i)): same size in and out")
             redirect(i, to: input)
             nodes[i].inputs = []
             nodes[i].primitive = .point([])
@@ -131,15 +140,15 @@ public struct Optimizer {
             if let outer = Orientation(nodes[i].primitive), let inner = Orientation(nodes[input].primitive) {
                 let combined = outer.after(inner)
                 if combined == .identity {
-                    log.append("\(name(input)) then \(name(i)) cancel out")
+                    note("\(name(input)) then \(name(i)) cancel out")
                     redirect(i, to: nodes[input].inputs[0])
                 } else if let primitive = combined.primitive {
-                    log.append("composed \(name(input)) and \(name(i)) into \(primitive.summary)")
+                    note("composed \(name(input)) and \(name(i)) into \(primitive.summary)")
                     nodes[i].primitive = primitive
                     nodes[i].inputs = nodes[input].inputs
                 }
             } else if case let .crop(x2, y2) = nodes[i].primitive, case let .crop(x1, y1) = nodes[input].primitive {
-                log.append("composed \(name(input)) and \(name(i)) into one crop")
+                note("composed \(name(input)) and \(name(i)) into one crop")
                 nodes[i].primitive = .crop(x: x1 + x2, y: y1 + y2)
                 nodes[i].inputs = nodes[input].inputs
             }
@@ -153,7 +162,7 @@ public struct Optimizer {
                 inputsStillUsed(i) && nodes[i].primitive == nodes[j].primitive && nodes[i].inputs == nodes[j].inputs
                     && nodes[i].width == nodes[j].width && nodes[i].height == nodes[j].height
             }) else { continue }
-            log.append("\(name(j)) repeats \(name(i)): computed once")
+            note("\(name(j)) repeats \(name(i)): computed once")
             redirect(j, to: i)
         }
     }
@@ -204,7 +213,7 @@ public struct Optimizer {
                 resampled.insert(axis)
                 if nodes[i].inputs == [s] { nodes[i].inputs = [s + 1] }
             }
-            log.append("shrink on decode: \(source.origin) box-reduced \(fx)×\(fy) to \(reducedWidth)×\(reducedHeight) as rows arrive, then \(target.op) [\(target.origin)] resamples exactly to \(target.width)×\(target.height)")
+            note("shrink on decode: \(source.origin) box-reduced \(fx)×\(fy) to \(reducedWidth)×\(reducedHeight) as rows arrive, then \(target.op) [\(target.origin)] resamples exactly to \(target.width)×\(target.height)")
             return
         }
     }
