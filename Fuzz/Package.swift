@@ -8,8 +8,9 @@ let package = Package(
     dependencies: [.package(name: "FilterRecipe", path: "..")],
     targets: [
         // Each main hands its test function to libFuzzer's driver (LLVMFuzzerRunDriver).
-        .executableTarget(name: "FuzzRecipe", dependencies: [.product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzPNG", dependencies: [.product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzRecipe", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

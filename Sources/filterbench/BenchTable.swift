@@ -9,8 +9,10 @@ enum BenchTable {
         ]
         for r in results {
             let image = URL(fileURLWithPath: r.image).lastPathComponent
+            // A case asked for one backend may have run on another (auto, or a fallback): say so.
+            let asked = String(r.backend.split(separator: " ").first ?? "")
             let ranOn = Set(r.runs.map(\.ranOn))
-            let backend = ranOn == [r.backend] || ranOn.isEmpty ? r.backend : "\(r.backend) → \(ranOn.sorted().joined(separator: ","))"
+            let backend = ranOn == [asked] || ranOn.isEmpty ? r.backend : "\(r.backend) → \(ranOn.sorted().joined(separator: ","))"
             lines.append(String(format: "| %@ | %@ | %@ | %.3f (%.3f–%.3f) | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |",
                                 image, r.recipe, backend, r.wall.median, r.wall.min, r.wall.max, r.decode.median,
                                 r.filter.median, r.transfer.median, r.compile.median, r.encode.median, r.peakMiB))

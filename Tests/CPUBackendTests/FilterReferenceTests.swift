@@ -12,12 +12,7 @@ final class FilterReferenceTests: XCTestCase {
         let images = Array(try TestImages.small().prefix(layouts))
         let overlay = try TestImages.overlay(), mask = try TestImages.mask()
         let spec = id.spec
-        for (label, params) in ParameterSweep.sets(for: id) {
-            var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
-            if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
-            if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
-            if !spec.check(node.params).isEmpty { continue }
-            let recipe = Recipe(workingSpace: space, inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+        for (label, recipe) in ParameterSweep.recipes(for: id, space: space) {
             for (name, image) in images {
                 let inputs: [String: PixelBuffer] = ["main": image, "other": overlay, "mask": mask]
                 let rendered: PixelBuffer
@@ -29,7 +24,7 @@ final class FilterReferenceTests: XCTestCase {
                 var refInputs = [try ReferenceImage(image, space: space)]
                 if spec.inputs.count >= 2 { refInputs.append(refInputs[0]); refInputs[0] = try ReferenceImage(overlay, space: space) }
                 if spec.inputs.count == 3 { refInputs.append(try ReferenceImage(mask, space: space)) }
-                let expected = ReferenceFilters.apply(id, node.params, refInputs, space: space)
+                let expected = ReferenceFilters.apply(id, recipe.nodes[0].params, refInputs, space: space)
                 XCTAssertEqual(rendered.width, expected.width, "\(id) \(label) \(name)")
                 XCTAssertEqual(rendered.height, expected.height, "\(id) \(label) \(name)")
                 let found = try rendered.samples()

@@ -62,4 +62,17 @@ public enum ParameterSweep {
         }
         return sets
     }
+
+    /// One-node recipes of `id` at every valid swept parameter set, reading "main" (and "other", "mask" for filters
+    /// with more inputs: the second input is the backdrop "main", as the output takes its size).
+    public static func recipes(for id: FilterID, space: WorkingSpace = .linear) -> [(label: String, recipe: Recipe)] {
+        let spec = id.spec
+        return sets(for: id).compactMap { label, params in
+            var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
+            if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
+            if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
+            guard spec.check(node.params).isEmpty else { return nil }
+            return (label, Recipe(workingSpace: space, inputs: ["main", "other", "mask"], nodes: [node], output: "f"))
+        }
+    }
 }

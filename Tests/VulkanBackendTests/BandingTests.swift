@@ -25,13 +25,7 @@ final class BandingTests: VulkanTestCase {
         ]
         var refused = Set<FilterID>()
         for id in FilterID.allCases {
-            let spec = id.spec
-            for (label, params) in ParameterSweep.sets(for: id) {
-                var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
-                if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
-                if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
-                if !spec.check(node.params).isEmpty { continue }
-                let recipe = Recipe(inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+            for (label, recipe) in ParameterSweep.recipes(for: id) {
                 guard let whole = try? render(recipe, images, parts: nil) else { continue }
                 for parts in [2, 7] {
                     do {

@@ -12,12 +12,7 @@ final class CrossBackendTests: VulkanTestCase {
     func compare(_ id: FilterID, space: WorkingSpace, images: [(name: String, image: PixelBuffer)]) throws {
         let overlay = try TestImages.overlay(), mask = try TestImages.mask()
         let spec = id.spec
-        for (label, params) in ParameterSweep.sets(for: id) {
-            var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)
-            if spec.inputs.count == 2 { node.inputs = ["other", "main"] }
-            if spec.inputs.count == 3 { node.inputs = ["other", "main", "mask"] }
-            if !spec.check(node.params).isEmpty { continue }
-            let recipe = Recipe(workingSpace: space, inputs: ["main", "other", "mask"], nodes: [node], output: "f")
+        for (label, recipe) in ParameterSweep.recipes(for: id, space: space) {
             for (name, image) in images {
                 let inputs: [String: PixelBuffer] = ["main": image, "other": overlay, "mask": mask]
                 let cpu: PixelBuffer

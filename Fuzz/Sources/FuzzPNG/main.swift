@@ -1,4 +1,5 @@
 import FilterRecipe
+import FuzzDriver
 import Foundation
 
 /// Any bytes as a PNG file: decoding must return an image or a PNGError, never crash or over-allocate (a small
@@ -11,11 +12,4 @@ func fuzzPNG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<Int32>,
-               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-               _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
-
-var argc = CommandLine.argc
-var argv = CommandLine.unsafeArgv
-exit(runFuzzer(&argc, &argv) { fuzzPNG($0, $1) })
+runFuzzer { fuzzPNG($0, $1) }

@@ -1,4 +1,5 @@
 import FilterRecipe
+import FuzzDriver
 import Foundation
 
 /// Any bytes as a recipe: decoding must return a recipe or a RecipeError, never crash; a recipe that decodes must
@@ -15,11 +16,4 @@ func fuzzRecipe(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<Int32>,
-               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-               _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
-
-var argc = CommandLine.argc
-var argv = CommandLine.unsafeArgv
-exit(runFuzzer(&argc, &argv) { fuzzRecipe($0, $1) })
+runFuzzer { fuzzRecipe($0, $1) }
