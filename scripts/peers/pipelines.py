@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The peer tools running the pipelines that bench/p2-gaussian.json, p3-resize.json and p4-unsharp.json define,
+on 8-bit sRGB values as the recipes do ("workingSpace": "srgb"), writing PNG at zlib 6 with adaptive filters.
+
+usage: pipelines.py TOOL PIPELINE IN OUT      TOOL: pillow | opencv | pyvips;  PIPELINE: P2 | P3 | P4
+       pipelines.py psnr A.png B.png          PSNR in dB of B against A (8-bit, all channels)
+Prints one JSON line to stderr: {"decode": s, "filter": s, "encode": s} (perf_counter; pyvips runs lazily, so its
+whole pipeline is in "encode" and "filter" is null)."""
+import json
+import sys
+import time
+
+SIGMA_BLUR, SCALE, SIGMA_SHARPEN = 3.0, 0.25, 2.0
+
+
+def out_size(w, h):
+    return int(w * SCALE + 0.5), int(h * SCALE + 0.5)
+
+
+def pillow(pipeline, src, dst):
+    from PIL import Image, ImageFilter
+    t0 = time.perf_counter()
+    im = Image.open(src)
+    im.load()
+    t1 = time.perf_counter()
+    if pipeline == "P2":
+        im = im.filter(ImageFilter.GaussianBlur(SIGMA_BLUR))
+    elif pipeline == "P3":
+        im = im.resize(out_size(*im.size), Image.Resampling.LANCZOS)
+    else:
+        im = im.filter(ImageFilter.UnsharpMask(radius=SIGMA_SHARPEN, percent=100, threshold=0))
+    t2 = time.perf_counter()
+    im.save(dst, compress_level=6)
+    return t1 - t0, t2 - t1, time.perf_counter() - t2
+
+
+def opencv(pipeline, src, dst):
+    import cv2
+    t0 = time.perf_counter()
+    im = cv2.imread(src, cv2.IMREAD_UNCHANGED)
+    t1 = time.perf_counter()
+    if pipeline == "P2":
+        im = cv2.GaussianBlur(im, (0, 0), SIGMA_BLUR)
+    elif pipeline == "P3":
+        im = cv2.resize(im, out_size(im.shape[1], im.shape[0]), interpolation=cv2.INTER_LANCZOS4)
+    else:
+        blurred = cv2.GaussianBlur(im, (0, 0), SIGMA_SHARPEN)
+        im = cv2.addWeighted(im, 2.0, blurred, -1.0, 0)
+    t2 = time.perf_counter()
+    cv2.imwrite(dst, im, [cv2.IMWRITE_PNG_COMPRESSION, 6])
+    return t1 - t0, t2 - t1, time.perf_counter() - t2
+
+
+def pyvips(pipeline, src, dst):
+    import pyvips as v
+    t0 = time.perf_counter()
+    im = v.Image.new_from_file(src, access="sequential")
+    if pipeline == "P2":
+        im = im.gaussblur(SIGMA_BLUR, min_ampl=0.01)
+    elif pipeline == "P3":
+        im = im.resize(SCALE, kernel="lanczos3")
+    else:
+        im = (im * 2 - im.gaussblur(SIGMA_SHARPEN, min_ampl=0.01)).cast("uchar")
+    im.pngsave(dst, compression=6, filter="all")
+    return 0.0, None, time.perf_counter() - t0
+
+
+def psnr(a, b):
+    import numpy as np
+    from PIL import Image
+    x = np.asarray(Image.open(a).convert("RGB"), dtype=np.float64)
+    y = np.asarray(Image.open(b).convert("RGB"), dtype=np.float64)
+    if x.shape != y.shape:
+        return None
+    mse = float(np.mean((x - y) ** 2))
+    return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "psnr":
+        print(json.dumps(psnr(sys.argv[2], sys.argv[3])))
+        sys.exit(0)
+    tool, pipeline, src, dst = sys.argv[1:5]
+    decode, filtering, encode = {"pillow": pillow, "opencv": opencv, "pyvips": pyvips}[tool](pipeline, src, dst)
+    print(json.dumps({"decode": decode, "filter": filtering, "encode": encode}), file=sys.stderr)
