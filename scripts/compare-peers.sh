@@ -58,7 +58,7 @@ for p in P2 P3 P4; do
   for tool in "${tools[@]}"; do
     f="$work/$tool-$p.runs"
     wall=$(cut -d' ' -f1 "$f" | median); rss=$(cut -d' ' -f2 "$f" | median)
-    filter=$(cut -d' ' -f3 "$f" | grep . | median)
+    filter=$(cut -d' ' -f3 "$f" | grep . | median); [ -n "$filter" ] && filter=$(printf "%.3f" "$filter")
     psnr="—"
     [ "$tool" != filterrun ] && psnr=$("$py" scripts/peers/pipelines.py psnr "$work/filterrun-$p.png" "$work/$tool-$p.png" 2>/dev/null \
       | "$py" -c "import json,sys; v=json.loads(sys.stdin.read()); print('size differs' if v is None else ('identical' if v == float('inf') else '%.1f' % v))")
