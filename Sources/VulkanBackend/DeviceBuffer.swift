@@ -52,7 +52,7 @@ final class DeviceBuffer {
             vkDestroyBuffer(device, buffer, nil)
             throw error
         }
-        vkBindBufferMemory(device, buffer, memory, 0)
+        try check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory")
         if kind == .device {
             mapped = nil
         } else {

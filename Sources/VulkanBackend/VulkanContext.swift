@@ -38,6 +38,9 @@ public final class VulkanContext: @unchecked Sendable {
     }()
 
     init(selection: String?) throws {
+        guard VulkanLoader.getInstanceProcAddress != nil else {
+            throw VulkanError(.unavailable, "no Vulkan loader (\(VulkanLoader.path) could not be opened)")
+        }
         var app = VkApplicationInfo()
         app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
         app.apiVersion = (1 << 22) | (2 << 12)  // Vulkan 1.2
@@ -52,6 +55,7 @@ public final class VulkanContext: @unchecked Sendable {
             throw VulkanError(.unavailable, "no Vulkan instance could be created (\(resultName(result)))")
         }
         instance = created
+        VulkanLoader.instance = created
         let candidates = Self.physicalDevices(instance)
         allDevices = candidates.enumerated().map { "\($0): \($1.name) (\($1.typeName))" }
         guard let chosen = try Self.choose(candidates, selection: selection) else {
@@ -143,9 +147,9 @@ public final class VulkanContext: @unchecked Sendable {
 
     static func physicalDevices(_ instance: VkInstance) -> [Candidate] {
         var count: UInt32 = 0
-        vkEnumeratePhysicalDevices(instance, &count, nil)
+        _ = vkEnumeratePhysicalDevices(instance, &count, nil)
         var handles = [VkPhysicalDevice?](repeating: nil, count: Int(count))
-        vkEnumeratePhysicalDevices(instance, &count, &handles)
+        _ = vkEnumeratePhysicalDevices(instance, &count, &handles)
         return handles.prefix(Int(count)).compactMap { handle -> Candidate? in
             guard let handle else { return nil }
             var properties = VkPhysicalDeviceProperties()

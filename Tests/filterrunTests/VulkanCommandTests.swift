@@ -27,6 +27,18 @@ extension FilterRunTests {
         XCTAssertEqual(try PNGDecoder.decode(path: path("out.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
     }
 
+    /// The loader is opened at run time: without it filterrun still starts and renders on the CPU.
+    func testMissingLoaderFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
+        let noLoader = ["FILTERRUN_VULKAN_LOADER": scratch.appendingPathComponent("no-libvulkan.so.1").path]
+        let auto = try run([vignette, photo, path("auto.png"), "--stats=json"], environment: noLoader)
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("warning: Vulkan unavailable (no Vulkan loader"), auto.stderr)
+        XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
+        let forced = try run([vignette, photo, path("forced.png"), "--backend", "vulkan"], environment: noLoader)
+        XCTAssertEqual(forced.code, 4, forced.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("forced.png")))
+    }
+
     func testAllocationFailureFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "2000000", "FILTERRUN_DEVICE": "0"]
