@@ -41,7 +41,7 @@ final class CrossBackendTests: VulkanTestCase {
     }
 
     func testEveryFilterMatchesTheCPUInSRGBSpace() throws {
-        let images = Array(try TestImages.small().prefix(3))
+        let images = try TestImages.small()
         for id in FilterID.allCases { try compare(id, space: .srgb, images: images) }
     }
 
