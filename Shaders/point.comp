@@ -5,15 +5,8 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "images.glsl"
+#include "point_ops.glsl"
 
-float curve(int table, float x) {
-    float position = clamp(x, 0.0, 1.0) * 4096.0;
-    int i = min(int(position), 4095);
-    float f = position - float(i);
-    return params[table + i] + f * (params[table + i + 1] - params[table + i]);
-}
-
-float powSigned(float v, float p) { return v >= 0.0 ? pow(v, p) : -pow(-v, p); }
 
 void main() {
     ivec2 p;

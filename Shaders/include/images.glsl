@@ -12,4 +12,14 @@ vec4 pixel2(int x, int y) { return src2[(y - pc.rows2.x) * pc.size2.z + x]; }
 // Pixel (x, y) of input 0 with coordinates clamped to the edges of its whole image.
 vec4 clamped0(int x, int y) { return pixel0(clamp(x, 0, pc.size.z - 1), clamp(y, 0, pc.size.w - 1)); }
 
-void store(ivec2 p, vec4 v) { dst[(p.y - pc.rows.x) * pc.size.x + p.x] = v; }
+#ifdef POST_OPS
+// Per-pixel steps fused into this kernel's store (generated; see PointKernelSource).
+vec4 postOps(ivec2 p, vec4 v);
+#endif
+
+void store(ivec2 p, vec4 v) {
+#ifdef POST_OPS
+    v = postOps(p, v);
+#endif
+    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = v;
+}

@@ -66,10 +66,10 @@ public enum CPURenderer {
         case .point(let ops):
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
-            let h = connected(HorizontalConvolutionStage(taps: horizontal, node: node, stats: stats), inputs)
+            let h = connected(HorizontalConvolutionStage(taps: horizontal, node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalConvolutionStage(taps: vertical, node: node, stats: stats), [h])
         case .boxBlur(let radius):
-            let h = connected(HorizontalBoxStage(radius: radius, node: node, stats: stats), inputs)
+            let h = connected(HorizontalBoxStage(radius: radius, node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias):
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, node: node, stats: stats), inputs)
@@ -110,5 +110,14 @@ public enum CPURenderer {
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
         }
+    }
+}
+
+extension Plan.Node {
+    /// The node for the first of two stages: fused per-pixel steps belong to the last one.
+    var withoutPost: Plan.Node {
+        var node = self
+        node.post = []
+        return node
     }
 }

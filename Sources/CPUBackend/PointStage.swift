@@ -16,21 +16,7 @@ final class PointStage: Stage {
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
-                let src = input.pixels(y)
-                for x in 0..<width {
-                    let v = src[x], a = v[3]
-                    var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
-                    straight[3] = a
-                    out[x] = straight
-                }
-                for op in ops { PointKernel.apply(op, out, y: y, width: width, height: height) }
-                for x in 0..<width {
-                    var v = out[x]
-                    let a = v[3]
-                    v *= a
-                    v[3] = a
-                    out[x] = v
-                }
+                PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
             }
         }
     }
@@ -38,6 +24,25 @@ final class PointStage: Stage {
 
 /// Row kernels of the point operations: the choice of operation is made once per row, not per pixel.
 enum PointKernel {
+    /// Unpremultiplies row `y` of `source` into `out`, applies `ops`, premultiplies back (`source` may be `out`).
+    static func run(_ ops: [PointOp], from source: UnsafeMutablePointer<SIMD4<Float>>,
+                    to out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
+        for x in 0..<width {
+            let v = source[x], a = v[3]
+            var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+            straight[3] = a
+            out[x] = straight
+        }
+        for op in ops { apply(op, out, y: y, width: width, height: height) }
+        for x in 0..<width {
+            var v = out[x]
+            let a = v[3]
+            v *= a
+            v[3] = a
+            out[x] = v
+        }
+    }
+
     static func apply(_ op: PointOp, _ p: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
         switch op {
         case .matrix(let m):

@@ -12,8 +12,11 @@ class Stage {
     private var positions: [Int] = []
     private let cache: RowCache
     let stats: RenderStats
+    /// Per-pixel steps the optimizer fused into this stage's store, applied to each strip while it is in cache.
+    let post: [PointOp]
 
     init(node: Plan.Node, stats: RenderStats) {
+        post = node.post
         width = node.width
         height = node.height
         origin = node.origin
@@ -60,7 +63,10 @@ class Stage {
         positions[consumer] = rows.lowerBound
         cache.trim(below: positions.min()!)
         guard rows.upperBound > cache.end else { return }
-        if cache.count == 0 && cache.first < rows.lowerBound { cache.trim(below: rows.lowerBound) }
+        // Rows no consumer will ask for (a crop below the top) are skipped, not computed; but only rows below every
+        // consumer's position: another consumer may still need the top rows (a random-chain test caught this).
+        let lowest = positions.min()!
+        if cache.count == 0 && cache.first < lowest { cache.trim(below: lowest) }
         // One strip at a time, so a consumer asking for many rows (a large vertical shrink) never makes the inputs
         // hold all the rows behind them at once: each input is told to move on after every strip.
         while cache.end < rows.upperBound {
@@ -77,6 +83,7 @@ class Stage {
             let output = cache.append(stop - start)
             let began = monotonicSeconds()
             try compute(start..<stop, inputs: views, into: output)
+            if !post.isEmpty { applyPost(start..<stop, output) }
             stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began)
             if stop == height {
                 for input in inputs { input.stage.finish(consumer: input.consumer) }
@@ -90,6 +97,17 @@ class Stage {
     final func finish(consumer: Int) {
         positions[consumer] = Int.max
         if positions.allSatisfy({ $0 == Int.max }) { cache.release() }
+    }
+
+    private func applyPost(_ rows: Range<Int>, _ output: UnsafeMutablePointer<Float>) {
+        let post = post, width = width, height = height
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                let row = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                PointKernel.run(post, from: row, to: row, y: y, width: width, height: height)
+            }
+        }
     }
 
     /// Runs `body` over disjoint row chunks of `rows` on the worker pool.

@@ -66,7 +66,7 @@ public struct Renderer: Sendable {
         do {
             let encoder = try PNGEncoder(path: output, width: node.width, height: node.height, format: format,
                                          options: options.png)
-            if case .source(let name) = node.primitive, decoders[name]!.header.format == format {
+            if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.header.format == format {
                 backendName = "none"
                 try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
             } else if backendName == "vulkan" {

@@ -6,9 +6,31 @@ import FilterCore
 struct PointKernelSource {
     private(set) var body = ""
     private(set) var params: [Float] = []
+    /// Where this code's parameters start in the dispatch's parameter block.
+    let parameterBase: Int
 
-    init(_ ops: [PointOp]) {
+    init(_ ops: [PointOp], parameterBase: Int = 0) {
+        self.parameterBase = parameterBase
         for op in ops { append(op) }
+    }
+
+    /// `kernel` with these steps applied in its `store` (the kernel's own parameters come first in the block).
+    func fused(into kernel: String) -> String {
+        var lines = kernel.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.insert("#define POST_OPS", at: 1)  // after #version
+        return lines.joined(separator: "\n") + "\n" + ShaderLibrary.expand(#"#include "point_ops.glsl""#) + """
+
+        vec4 postOps(ivec2 p, vec4 v) {
+            float a = v.a;
+            vec4 c = a > 0.0 ? v / a : vec4(0.0);
+            c.a = a;
+        \(body)    float alpha = c.a;
+            c *= alpha;
+            c.a = alpha;
+            return c;
+        }
+
+        """
     }
 
     var source: String {
@@ -21,10 +43,10 @@ struct PointKernelSource {
         return { "params[\(base + $0)]" }
     }
 
-    /// Adds `values` to the parameter block and returns their offset.
+    /// Adds `values` to the parameter block and returns their offset in it.
     private mutating func table(_ values: [Float]) -> Int {
         params += values
-        return params.count - values.count
+        return parameterBase + params.count - values.count
     }
 
     private mutating func emit(_ lines: String...) { emit(lines) }

@@ -170,6 +170,14 @@ extension VulkanRun {
             }
             add("generate", reading: [])
         }
+        // Per-pixel steps fused into the node's store go into its last kernel, parameters after the kernel's own.
+        if !node.post.isEmpty, case .dispatch(var last)? = steps.last {
+            let post = PointKernelSource(node.post, parameterBase: last.params.count)
+            last.source = post.fused(into: last.source)
+            last.name += "+post"
+            last.params += post.params
+            steps[steps.count - 1] = .dispatch(last)
+        }
     }
 
     /// Packs a band of the output's working values into stored samples of `format`, one 32-bit word per invocation.

@@ -46,6 +46,21 @@ final class InvariantTests: XCTestCase {
     }
 
     /// Blurs of a constant image are that constant, including at the edges.
+    /// A crop below the top of a node that another consumer reads from its top (unsharp mask reads the source both
+    /// directly and through its blur): the skipped top rows must still be computed for the other consumer.
+    func testCropOfAMultiConsumerNodeMatchesTheWholeResult() throws {
+        let image = try TestImages.small()[2].image
+        let whole = try render([(.unsharpMask, ["amount": 1.5])], image)
+        let cropped = try render([(.unsharpMask, ["amount": 1.5]), (.crop, ["x": 0, "y": 2, "width": 20, "height": 15])], image)
+        let want = try whole.samples(), found = try cropped.samples()
+        let channels = whole.format.channels
+        for y in 0..<15 {
+            for x in 0..<20 * channels {
+                XCTAssertEqual(found[y * 20 * channels + x], want[(y + 2) * whole.width * channels + x], "row \(y)")
+            }
+        }
+    }
+
     func testBlurOfConstantIsConstant() throws {
         let flat = try Renderer(backend: .cpu).render(
             Recipe.chain([(.solidColor, ["color": .color(RGBA(0.3, 0.6, 0.2, 1)), "width": 37, "height": 23])]),

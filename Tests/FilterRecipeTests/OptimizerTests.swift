@@ -90,7 +90,9 @@ final class OptimizerTests: XCTestCase {
         }
     }
 
-    /// Random chains of 2–12 steps drawn from every single-input filter's swept parameter sets.
+    /// Random chains of 2–12 steps drawn from every single-input filter's swept parameter sets (seed 22 caught a
+    /// composition of turns dropping per-pixel steps fused into a turn's store; seed 54 caught default levels being
+    /// dropped as an identity although they clamp; seed 109 a CPU scheduling bug, see InvariantTests).
     func testRandomChainsGiveTheSamePixelsOptimised() throws {
         let pool: [(FilterID, [String: ParamValue])] = FilterID.allCases
             .filter { $0.spec.inputs.count == 1 && !$0.spec.isGenerator && $0 != .median }
@@ -98,7 +100,7 @@ final class OptimizerTests: XCTestCase {
             .filter { $0.0.spec.check(Recipe.Node(id: "x", op: $0.0, inputs: ["main"], params: $0.1).params).isEmpty }
         let images = try TestImages.small()
         var ran = 0
-        for seed in UInt64(1)...40 {
+        for seed in UInt64(1)...150 {
             var random = SplitMix64(seed: seed)
             let length = 2 + Int(random.next() % 11)
             let steps = (0..<length).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
@@ -111,7 +113,7 @@ final class OptimizerTests: XCTestCase {
                 continue  // a crop or pad that no longer fits after earlier steps changed the size
             }
         }
-        XCTAssertGreaterThanOrEqual(ran, 25, "most random chains are valid")
+        XCTAssertGreaterThanOrEqual(ran, 100, "most random chains are valid")
     }
 
     /// Optimised and unoptimised renders agree on the CPU, and on Vulkan where a device opens, within the largest

@@ -28,6 +28,7 @@ public struct Optimizer {
             let before = rewrites
             simplifyPointOps()
             fusePointChains()
+            fuseIntoStores()
             removeIdentities()
             composeGeometry()
             mergeDuplicates()
@@ -109,6 +110,27 @@ public struct Optimizer {
         }
     }
 
+    /// A per-pixel node that is the only reader of a node doing other work runs as that node's store: its pixels are
+    /// transformed while still in registers (Vulkan) or in cache (CPU), saving a pass over the image. Exact: the
+    /// store applies the steps to the same premultiplied value the per-pixel node would have loaded.
+    private mutating func fuseIntoStores() {
+        for i in nodes.indices where inputsStillUsed(i) {
+            guard case .point(let ops) = nodes[i].primitive, !ops.isEmpty, let input = nodes[i].inputs.first,
+                  readOnlyBy(i, input), nodes[input].post.isEmpty else { continue }
+            switch nodes[input].primitive {
+            case .point, .source: continue  // chains fuse as chains; decoding keeps its own stage
+            default: break
+            }
+            nodes[input].post = ops
+            nodes[input].origin = "\(nodes[input].origin)+\(nodes[i].origin)"
+            nodes[input].op = "\(nodes[input].op)+\(nodes[i].op)"
+            note("fused per-pixel \(name(i)) into the store of \(nodes[input].op) [\(nodes[input].origin)]")
+            redirect(i, to: input)
+            nodes[i].inputs = []
+            nodes[i].primitive = .point([])
+        }
+    }
+
     /// Resampling to the same size, a crop of the whole frame and a pad of nothing change no pixel.
     private mutating func removeIdentities() {
         for i in nodes.indices {
@@ -122,7 +144,7 @@ public struct Optimizer {
             case .pad(let top, let left, _): identity = top == 0 && left == 0 && sameSize
             default: identity = false
             }
-            guard identity, inputsStillUsed(i) else { continue }
+            guard identity, nodes[i].post.isEmpty, inputsStillUsed(i) else { continue }
             note("bypassed \(name(i)): same size in and out")
             redirect(i, to: input)
             nodes[i].inputs = []
@@ -136,10 +158,12 @@ public struct Optimizer {
     /// Consecutive flips and turns compose into one (or none); a crop of a crop is one crop.
     private mutating func composeGeometry() {
         for i in nodes.indices where inputsStillUsed(i) {
-            guard let input = nodes[i].inputs.first, readOnlyBy(i, input) else { continue }
+            // The inner node must not carry fused per-pixel steps: composing would drop them.
+            guard let input = nodes[i].inputs.first, readOnlyBy(i, input), nodes[input].post.isEmpty else { continue }
             if let outer = Orientation(nodes[i].primitive), let inner = Orientation(nodes[input].primitive) {
                 let combined = outer.after(inner)
                 if combined == .identity {
+                    guard nodes[i].post.isEmpty else { continue }  // its fused steps would be lost
                     note("\(name(input)) then \(name(i)) cancel out")
                     redirect(i, to: nodes[input].inputs[0])
                 } else if let primitive = combined.primitive {
@@ -160,6 +184,7 @@ public struct Optimizer {
         for j in nodes.indices where inputsStillUsed(j) {
             guard let i = (0..<j).first(where: { i in
                 inputsStillUsed(i) && nodes[i].primitive == nodes[j].primitive && nodes[i].inputs == nodes[j].inputs
+                    && nodes[i].post == nodes[j].post
                     && nodes[i].width == nodes[j].width && nodes[i].height == nodes[j].height
             }) else { continue }
             note("\(name(j)) repeats \(name(i)): computed once")

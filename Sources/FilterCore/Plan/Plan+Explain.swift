@@ -8,7 +8,8 @@ extension Plan {
             var rows = node.primitive.verticalReach.map { "strips, reach \($0) rows" } ?? "whole input"
             if case .boxReduce(_, let y) = node.primitive { rows = "strips, \(y) input rows a row" }
             if case .resample(.vertical, _, _) = node.primitive { rows = "strips, the rows its taps reach" }
-            lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary) \(node.width)×\(node.height)\(inputs) (\(rows))")
+            let post = node.post.isEmpty ? "" : " + per-pixel ×\(node.post.count) on store"
+            lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary)\(post) \(node.width)×\(node.height)\(inputs) (\(rows))")
             if rows == "whole input", let input = node.inputs.first {
                 planned += nodes[input].width * nodes[input].height * 16
             }

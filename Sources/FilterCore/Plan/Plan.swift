@@ -8,6 +8,9 @@ public struct Plan: Sendable {
         /// The recipe node this came from (its id), for `--explain` and statistics.
         public var origin: String
         public var op: String
+        /// Per-pixel steps applied to the node's result as it is stored (the optimizer moves a per-pixel node that
+        /// only this node feeds here, so its work costs no extra pass).
+        public var post: [PointOp] = []
     }
 
     public var nodes: [Node]

@@ -86,19 +86,22 @@ extension PointOp {
         }
     }
 
-    /// True when the operation changes no pixel.
+    /// True when the operation changes no pixel. Levels and curves at their defaults are not identities: they clamp
+    /// to [0, 1], which matters after filters that overshoot (a random-chain test caught this).
     public var isIdentity: Bool {
         switch self {
         case .matrix(let m): return m.isIdentity
         case .gamma(let p): return p == 1
-        case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
-            return inBlack == 0 && inWhite == 1 && gamma == 1 && outBlack == 0 && outWhite == 1
-        case let .curves(master, red, green, blue):
-            return [master, red, green, blue].allSatisfy { $0 == nil || $0!.isIdentity }
         case .vibrance(let amount): return amount == 0
         case .vignette(_, let intensity): return intensity == 0
-        case .threshold, .posterize, .clearTransparent: return false
+        case .levels, .curves, .threshold, .posterize, .clearTransparent: return false
         }
+    }
+
+    /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
+    public var changesAlpha: Bool {
+        guard case .matrix(let m) = self else { return false }
+        return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0
     }
 
     /// True when the operation can give a fully transparent pixel some opacity (its colour then matters).

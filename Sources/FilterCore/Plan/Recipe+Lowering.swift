@@ -92,10 +92,7 @@ extension Plan {
             case .blendWithMask: result = inputs[0] || inputs[1]
             case .pad(_, _, let color): result = inputs[0] || color.a < 1
             case .point(let ops):
-                result = inputs[0] || ops.contains {
-                    if case .matrix(let m) = $0 { return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0 }
-                    return false
-                }
+                result = inputs[0] || ops.contains(where: \.changesAlpha)
             case .generate(let g):
                 switch g {
                 case .solid(let c): result = c.a < 1
@@ -104,7 +101,7 @@ extension Plan {
                 }
             default: result = inputs.contains(true)
             }
-            alpha.append(result)
+            alpha.append(result || node.post.contains(where: \.changesAlpha))
         }
         return alpha[output]
     }
