@@ -128,12 +128,10 @@ final class OptimizerTests: XCTestCase {
             let optimised = try Renderer(backend: backend).render(recipe, images: images)
             let want = try plain.samples(), found = try optimised.samples()
             let scaled = max(tolerance, 1) * (plain.format.depth == 16 ? 257 : 1)
-            if !steps.isDisjoint(with: [.threshold, .posterize]) {
-                let off = zip(want, found).filter { abs($0 - $1) > scaled }.count
-                XCTAssertLessThanOrEqual(Double(off), Double(want.count) * 0.002, "\(label) on \(backend): \(off) samples off")
-            } else {
-                let d = Difference.between(want, found, width: plain.width, channels: plain.format.channels)
-                XCTAssertLessThanOrEqual(d.worst, scaled, "\(label) on \(backend): \(d)")
+            if let failure = Difference.failure(want, found, tolerance: scaled,
+                                                stepFunction: !steps.isDisjoint(with: Difference.stepFunctions),
+                                                width: plain.width, channels: plain.format.channels) {
+                XCTFail("\(label) on \(backend): \(failure)")
             }
         }
     }

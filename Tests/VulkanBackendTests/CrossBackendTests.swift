@@ -6,9 +6,6 @@ import XCTest
 /// parameter's minimum and maximum, every option), on real crops of every stored layout (8- and 16-bit; grey, RGB,
 /// RGBA) and on synthetic RGBA16 noise with transparent pixels; within the filter's declared tolerance.
 final class CrossBackendTests: VulkanTestCase {
-    /// Step functions: the backends may put a value that lies on a step on either side of it.
-    static let discontinuous: Set<FilterID> = [.threshold, .posterize]
-
     func compare(_ id: FilterID, space: WorkingSpace, images: [(name: String, image: PixelBuffer)]) throws {
         let overlay = try TestImages.overlay(), mask = try TestImages.mask()
         let spec = id.spec
@@ -24,12 +21,10 @@ final class CrossBackendTests: VulkanTestCase {
                 let want = try cpu.samples(), found = try gpu.samples()
                 let tolerance = spec.tolerance * (cpu.format.depth == 16 ? 257 : 1)
                 let context = "\(id) \(label) on \(name), \(space)"
-                if Self.discontinuous.contains(id) {
-                    let off = zip(want, found).filter { abs($0 - $1) > tolerance }.count
-                    XCTAssertLessThanOrEqual(Double(off), Double(want.count) * 0.002, "\(context): \(off) samples off")
-                } else {
-                    let d = Difference.between(want, found, width: cpu.width, channels: cpu.format.channels)
-                    XCTAssertLessThanOrEqual(d.worst, tolerance, "\(context): \(d)")
+                if let failure = Difference.failure(want, found, tolerance: tolerance,
+                                                    stepFunction: Difference.stepFunctions.contains(id),
+                                                    width: cpu.width, channels: cpu.format.channels) {
+                    XCTFail("\(context): \(failure)")
                 }
             }
         }
