@@ -41,15 +41,22 @@ public struct Renderer: Sendable {
             do { _ = try VulkanContext.shared() } catch { throw RenderError.render("Vulkan backend unavailable: \(error)") }
             return ("vulkan", nil)
         case .auto:
+            let chosen = ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] != nil
+            if !chosen, let device = AutoBackendProbe.cachedSoftwareDevice() {
+                return ("cpu", Self.softwareNote(device))
+            }
             let context: VulkanContext
             do { context = try VulkanContext.shared() } catch {
                 return ("cpu", "warning: Vulkan unavailable (\(error)); rendering on the CPU")
             }
-            if context.isSoftware && ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] == nil {
-                return ("cpu", "note: the only Vulkan device, \(context.deviceName), is a software renderer; rendering on the CPU (--backend vulkan uses it)")
-            }
+            if !chosen { AutoBackendProbe.record(softwareDevice: context.isSoftware ? context.deviceName : nil) }
+            if context.isSoftware && !chosen { return ("cpu", Self.softwareNote(context.deviceName)) }
             return ("vulkan", nil)
         }
+    }
+
+    static func softwareNote(_ device: String) -> String {
+        "note: the only Vulkan device, \(device), is a software renderer; rendering on the CPU (--backend vulkan uses it)"
     }
 
     /// Decodes the inputs' headers, validates the recipe against their sizes, renders and writes `output`

@@ -27,6 +27,26 @@ extension FilterRunTests {
         XCTAssertEqual(try PNGDecoder.decode(path: path("out.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
     }
 
+    /// `auto` remembers that the only Vulkan device is a software one, so later runs do not load it; a change to the
+    /// installed drivers or the driver-selecting environment makes it look again.
+    func testAutoRemembersASoftwareOnlyMachineUntilTheDriversChange() throws {
+        let cache = ["XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path]
+        let first = try run([vignette, photo, path("1.png")], environment: cache)
+        XCTAssertEqual(first.code, 0, first.stderr)
+        let record = scratch.appendingPathComponent("cache/filterrun/auto-backend")
+        guard let text = try? String(contentsOf: record, encoding: .utf8), text.contains("\nsoftware ") else {
+            throw XCTSkip("this machine has a hardware Vulkan device (or none): nothing to remember")
+        }
+        // Plant a device name only the record knows: seeing it proves the record was used instead of a probe.
+        let planted = text.components(separatedBy: "\n")[0] + "\nsoftware Planted Device"
+        try planted.write(to: record, atomically: true, encoding: .utf8)
+        let second = try run([vignette, photo, path("2.png")], environment: cache)
+        XCTAssertTrue(second.stderr.contains("the only Vulkan device, Planted Device, is a software renderer"), second.stderr)
+        let changed = try run([vignette, photo, path("3.png")], environment: cache.merging(["VK_ADD_DRIVER_FILES": "/nonexistent.json"]) { $1 })
+        XCTAssertFalse(changed.stderr.contains("Planted Device"), "a driver change makes auto probe again")
+        XCTAssertEqual(try PNGDecoder.decode(path: path("2.png")).samples(), try PNGDecoder.decode(path: path("1.png")).samples())
+    }
+
     /// The loader is opened at run time: without it filterrun still starts and renders on the CPU.
     func testMissingLoaderFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
         let noLoader = ["FILTERRUN_VULKAN_LOADER": scratch.appendingPathComponent("no-libvulkan.so.1").path]
