@@ -78,47 +78,13 @@ final class MedianStage: Stage {
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if radius == 1 { return median3x3(rows, input: inputs[0], into: output) }
-        let input = inputs[0], width = width, r = radius
-        let count = (2 * r + 1) * (2 * r + 1)
-        parallelRows(rows) { chunk in
-            let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            defer { window.deallocate(); values.deallocate() }
-            for y in chunk {
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                for x in 0..<width {
-                    var n = 0
-                    for dy in -r...r {
-                        let row = input.pixels(y + dy)
-                        for dx in -r...r {
-                            let sx = x + dx
-                            window[n] = row[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)]
-                            n += 1
-                        }
-                    }
-                    var result = SIMD4<Float>()
-                    for c in 0..<4 {
-                        for i in 0..<count { values[i] = window[i][c] }
-                        // Insertion sort: at most 49 values.
-                        for i in 1..<count {
-                            let v = values[i]
-                            var j = i - 1
-                            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
-                            values[j + 1] = v
-                        }
-                        result[c] = values[count / 2]
-                    }
-                    out[x] = result
-                }
-            }
-        }
+        return medianByNetwork(rows, input: inputs[0], into: output)
     }
 }
 
 extension MedianStage {
     /// Radius 1, the common denoising case: the median of 9 by a fixed network of 19 compare-exchanges, all four
-    /// channels at once in one vector. Selects exactly the element the general path's sort would.
+    /// channels at once in one vector. Selects exactly the element a full sort would put in the middle.
     func median3x3(_ rows: Range<Int>, input: RowView, into output: UnsafeMutablePointer<Float>) {
         let width = width
         @inline(__always) func order(_ a: inout SIMD4<Float>, _ b: inout SIMD4<Float>) {
@@ -147,5 +113,87 @@ extension MedianStage {
                 }
             }
         }
+    }
+}
+
+extension MedianStage {
+    /// Radii 2 and 3: Batcher's odd–even merge network over the window padded with +∞ to 32 or 64 values, pruned to
+    /// the exchanges the middle element depends on, on whole SIMD4 pixels (all channels at once).
+    func medianByNetwork(_ rows: Range<Int>, input: RowView, into output: UnsafeMutablePointer<Float>) {
+        let width = width, r = radius, count = (2 * r + 1) * (2 * r + 1)
+        let pairs = MedianNetwork.pairs(count: count)
+        parallelRows(rows) { chunk in
+            let slots = MedianNetwork.size(count)
+            let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: slots)
+            defer { window.deallocate() }
+            for y in chunk {
+                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                    .assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<width {
+                    var n = 0
+                    for dy in -r...r {
+                        let row = input.pixels(y + dy)
+                        for dx in -r...r {
+                            let sx = x + dx
+                            window[n] = row[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)]
+                            n += 1
+                        }
+                    }
+                    (window + count).update(repeating: SIMD4(repeating: .infinity), count: slots - count)
+                    pairs.withUnsafeBufferPointer { list in
+                        for (a, b) in list {
+                            let low = window[a], high = window[b]
+                            let swap = high .< low
+                            window[a] = low.replacing(with: high, where: swap)
+                            window[b] = high.replacing(with: low, where: swap)
+                        }
+                    }
+                    out[x] = window[count / 2]
+                }
+            }
+        }
+    }
+}
+
+/// Comparator networks for the median of `count` values, built once per size.
+enum MedianNetwork {
+    static func size(_ count: Int) -> Int {
+        var n = 1
+        while n < count { n *= 2 }
+        return n
+    }
+
+    private static let cache: [Int: [(Int, Int)]] = Dictionary(uniqueKeysWithValues: [25, 49].map { ($0, build($0)) })
+
+    static func pairs(count: Int) -> [(Int, Int)] { cache[count] ?? build(count) }
+
+    /// Batcher's odd–even merge sort on `size(count)` wires, then only the exchanges that can move a value into
+    /// wire count/2 (walking back from it), and none between two padding wires before any real value reaches them.
+    static func build(_ count: Int) -> [(Int, Int)] {
+        let n = size(count)
+        var network = [(Int, Int)]()
+        var p = 1
+        while p < n {
+            var k = p
+            while k >= 1 {
+                var j = k % p
+                while j + k < n {
+                    for i in 0..<k where i + j + k < n && (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        network.append((i + j, i + j + k))
+                    }
+                    j += 2 * k
+                }
+                k /= 2
+            }
+            p *= 2
+        }
+        var needed = Set([count / 2])
+        var kept = [(Int, Int)]()
+        for (a, b) in network.reversed() where needed.contains(a) || needed.contains(b) {
+            kept.append((a, b))
+            needed.insert(a)
+            needed.insert(b)
+        }
+        return kept.reversed()
     }
 }

@@ -57,6 +57,9 @@ public enum ParameterSweep {
             sets.append(("channels", ["points": .points([[0, 0.1], [0.4, 0.6], [1, 0.9]]),
                                       "red": .points([[0, 0], [0.5, 0.7], [1, 1]]), "blue": .points([[0, 0.2], [1, 0.8]])]))
         }
+        if id == .median {  // radius 2 has its own network (1 and 3 are the minimum and maximum)
+            sets.append(("radius=2", ["radius": 2]))
+        }
         if id == .colorMatrix {
             sets.append(("swap", ["matrix": .numbers([0, 1, 0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0.5, 0, 0.2, 0, 0, 0, 0.8, 0])]))
         }
