@@ -5,28 +5,46 @@ import FilterCore
 public enum CPURenderer {
     public static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
                               format: PixelFormat, stats: RenderStats = RenderStats()) throws {
-        let output = try buildStages(plan, sources: sources, stats: stats)
+        // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
+        let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
+        let readers = sources.filter { used.contains($0.key) && !($0.value is BufferRowSource) }.mapValues { DecoderThread($0) }
+        defer {
+            for reader in readers.values {
+                reader.stop()
+                stats.decodeSeconds += reader.busySeconds
+            }
+        }
+        let output = try buildStages(plan, sources: sources.merging(readers) { $1 }, stats: stats)
         let consumer = output.addConsumer()
         let converter = PixelConverter(format: format, space: plan.workingSpace)
         let width = output.width, rowBytes = width * format.bytesPerPixel
         let strip = output.stripHeight
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
         defer { scratch.deallocate() }
+        let writer = EncoderThread(sink: sink)
         var y = 0
-        while y < output.height {
-            let rows = y..<min(output.height, y + strip)
-            try output.ensure(rows, consumer: consumer)
-            let began = monotonicSeconds()
-            let view = output.view(rows)
-            WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / width)) { chunk in
-                for row in chunk {
-                    converter.encode(view.row(row), into: scratch + (row - rows.lowerBound) * rowBytes, width: width)
+        do {
+            while y < output.height {
+                let rows = y..<min(output.height, y + strip)
+                try output.ensure(rows, consumer: consumer)
+                let began = monotonicSeconds()
+                let view = output.view(rows)
+                WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / width)) { chunk in
+                    for row in chunk {
+                        converter.encode(view.row(row), into: scratch + (row - rows.lowerBound) * rowBytes, width: width)
+                    }
                 }
+                stats.encodeSeconds += monotonicSeconds() - began
+                try writer.write(scratch, stride: rowBytes, count: rows.count)
+                y = rows.upperBound
             }
-            try sink.writeRows(scratch, stride: rowBytes, count: rows.count)
-            stats.encodeSeconds += monotonicSeconds() - began
-            y = rows.upperBound
+            try writer.finish()
+        } catch {
+            try? writer.finish()  // let the writer stop before its sink goes away
+            throw error
         }
+        // The encoder thread's time, which ran beside the filters (decode + filter + encode may exceed the total).
+        stats.encodeSeconds += writer.busySeconds
         output.finish(consumer: consumer)
     }
 

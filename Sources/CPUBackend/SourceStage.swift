@@ -19,7 +19,7 @@ final class SourceStage: Stage {
     deinit { scratch.deallocate() }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let began = monotonicSeconds()
+        var began = monotonicSeconds()
         if rows.count > scratchRows {
             scratch.deallocate()
             scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
@@ -30,6 +30,8 @@ final class SourceStage: Stage {
         }
         precondition(source.nextRow == rows.lowerBound, "sources are read top to bottom once")
         try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
+        // A decoder thread's own time is counted when it stops; here only the conversion is.
+        if source is DecoderThread { began = monotonicSeconds() }
         let scratch = scratch, converter = converter, width = width, rowBytes = rowBytes
         parallelRows(0..<rows.count) { chunk in
             for i in chunk {

@@ -1,0 +1,116 @@
+import FilterCore
+import Foundation
+
+/// Reads a source's rows ahead on a thread of its own, so decoding (libpng inflate, single-threaded) overlaps the
+/// filters and the encoder. At most `depth` chunks of about 1 MiB wait, so memory stays bounded. The first error is
+/// thrown to the reader; `stop()` ends reading early (a plan that needs only the top rows).
+final class DecoderThread: ImageRowSource {
+    let width: Int
+    let height: Int
+    let format: PixelFormat
+    private(set) var nextRow = 0
+
+    private let source: ImageRowSource
+    private let rowBytes: Int
+    private let chunkRows: Int
+    private let depth: Int
+    private let condition = NSCondition()
+    private var ready: [(buffer: UnsafeMutableRawPointer, rows: Int)] = []
+    /// Chunk buffers handed back by the reader, reused (allocating each chunk anew grew the heap by ~15 MiB).
+    private var spare: [UnsafeMutableRawPointer] = []
+    /// Rows of the first ready chunk already handed out.
+    private var consumed = 0
+    private var failure: Error?
+    private var stopped = false
+    private var running = true
+    /// Seconds the reader spent in the source.
+    private(set) var busySeconds = 0.0
+
+    init(_ source: ImageRowSource, depth: Int = 3) {
+        self.source = source
+        width = source.width
+        height = source.height
+        format = source.format
+        rowBytes = width * format.bytesPerPixel
+        chunkRows = max(1, (1 << 20) / max(1, rowBytes))
+        self.depth = depth
+        let thread = Thread { [self] in self.read() }
+        thread.name = "filterrun decoder"
+        thread.start()
+    }
+
+    deinit {
+        for chunk in ready { chunk.buffer.deallocate() }
+        for buffer in spare { buffer.deallocate() }
+    }
+
+    func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        var copied = 0
+        condition.lock()
+        defer { condition.unlock() }
+        while copied < count {
+            while ready.isEmpty && failure == nil && running { condition.wait() }
+            if let failure { throw failure }
+            guard let chunk = ready.first else { throw PlanError("the decoder stopped before row \(nextRow)") }
+            let take = min(count - copied, chunk.rows - consumed)
+            for row in 0..<take {
+                (destination + (copied + row) * stride)
+                    .copyMemory(from: chunk.buffer + (consumed + row) * rowBytes, byteCount: rowBytes)
+            }
+            copied += take
+            consumed += take
+            nextRow += take
+            if consumed == chunk.rows {
+                spare.append(chunk.buffer)
+                ready.removeFirst()
+                consumed = 0
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Stops reading ahead and waits for the reader to finish its current chunk.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+
+    private func read() {
+        var row = 0
+        var error: Error?
+        while row < height {
+            condition.lock()
+            while ready.count >= depth && !stopped { condition.wait() }
+            let stop = stopped
+            let reused = spare.popLast()
+            condition.unlock()
+            if stop { break }
+            let rows = min(chunkRows, height - row)
+            let buffer = reused ?? UnsafeMutableRawPointer.allocate(byteCount: chunkRows * rowBytes, alignment: 64)
+            let began = monotonicSeconds()
+            do {
+                try source.readRows(into: buffer, stride: rowBytes, count: rows)
+            } catch let e {
+                condition.lock()
+                spare.append(buffer)
+                condition.unlock()
+                error = e
+                break
+            }
+            busySeconds += monotonicSeconds() - began
+            row += rows
+            condition.lock()
+            ready.append((buffer, rows))
+            condition.broadcast()
+            condition.unlock()
+        }
+        condition.lock()
+        if let error { failure = error }
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+}
