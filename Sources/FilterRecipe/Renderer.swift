@@ -158,7 +158,7 @@ public struct Renderer: Sendable {
     /// `verbose` adds the generated source of every fused kernel.
     public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
         let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
-        let (_, plan) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan) = try prepare(recipe, inputs: inputs)
         var lines = [String]()
         let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
         if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
@@ -186,6 +186,12 @@ public struct Renderer: Sendable {
             if backendName == "vulkan" {
                 let sources = plan.nodes.filter { if case .source = $0.primitive { return true } else { return false } }
                 lines.append("  every node runs on Vulkan: \(sources.count) upload(s) of packed samples, 1 download")
+                let rowBytes = decoders.mapValues { $0.width * $0.format.bytesPerPixel }
+                if let planned = try? VulkanRenderer.plan(plan, sourceRowBytes: rowBytes) {
+                    lines.append(String(format: "  %d band(s) of up to %d output rows; planned device memory for working "
+                                        + "buffers %.1f MiB (reused after their last consumer)",
+                                        planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))
+                }
             }
         case .failure(let error):
             lines.append("Vulkan: unavailable (\(error))")

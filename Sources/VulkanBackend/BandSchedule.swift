@@ -51,3 +51,42 @@ struct BandSchedule {
         }
     }
 }
+
+extension BandSchedule {
+    /// Device bytes the working buffers of a render will take at their peak: each node's buffer (sized for its
+    /// largest band) from a pool that gives a buffer back after its last consumer, as `VulkanRun` does; two-pass
+    /// primitives hold a second buffer while they run.
+    func plannedWorkingBytes(_ plan: Plan) -> Int {
+        var lastUse = [Int](repeating: -1, count: plan.nodes.count)
+        for (i, node) in plan.nodes.enumerated() { for input in node.inputs { lastUse[input] = i } }
+        lastUse[plan.output] = Int.max
+        var free = [Int: Int](), live = 0, peak = 0
+        func take(_ bytes: Int) {
+            if let n = free[bytes], n > 0 { free[bytes] = n - 1 } else { live += bytes; peak = max(peak, live) }
+        }
+        func give(_ bytes: Int) { free[bytes, default: 0] += 1 }
+        func bytes(_ i: Int) -> Int { max(1, capacity[i]) * plan.nodes[i].width * 16 }
+        for (i, node) in plan.nodes.enumerated() where capacity[i] > 0 {
+            take(bytes(i))
+            switch node.primitive {
+            case .separableConvolution, .boxBlur:
+                take(bytes(node.inputs[0]))
+                give(bytes(node.inputs[0]))
+            default: break
+            }
+            for input in Set(node.inputs) where lastUse[input] == i && capacity[input] > 0 { give(bytes(input)) }
+        }
+        return peak
+    }
+}
+
+extension VulkanRenderer {
+    /// How a render of `plan` would run on this device: the number of bands, the most rows in one, and the device
+    /// bytes its working buffers would take at their peak (for `--explain`).
+    public static func plan(_ plan: Plan, sourceRowBytes: [String: Int]) throws -> (bands: Int, rows: Int, workingBytes: Int) {
+        let context = try VulkanContext.shared()
+        let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
+                                        sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment)
+        return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
+    }
+}

@@ -55,6 +55,19 @@ final class RecipeBackendTests: VulkanTestCase {
         }
     }
 
+    /// `--explain`'s planned device memory is what the render then allocates for working buffers.
+    func testPlannedDeviceMemoryIsWhatTheRenderAllocates() throws {
+        for (name, recipe, inputs) in try Self.recipes() {
+            let decoders = try inputs.mapValues { try PNGDecoder(path: $0) }
+            let plan = Optimizer.optimize(try recipe.plan(inputSizes: decoders.mapValues { ($0.width, $0.height) })).plan
+            let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel })
+            let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs,
+                                                               output: scratch.appendingPathComponent("\(name).png").path)
+            XCTAssertEqual(planned.workingBytes, report.peakIntermediateBytes, name)
+            XCTAssertEqual(planned.bands, 1, name)
+        }
+    }
+
     func testKernelsAreCompiledOncePerProcess() throws {
         let (_, recipe, inputs) = try Self.recipes().first { $0.name == "vintage" }!
         let out = scratch.appendingPathComponent("out.png").path
