@@ -48,6 +48,33 @@ public enum CPURenderer {
         output.finish(consumer: consumer)
     }
 
+    /// Copies stored rows from `source` to `sink` unchanged (a plan without filters whose output keeps the input's
+    /// layout), with reading and writing on their own threads so inflate and deflate overlap.
+    public static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats) throws {
+        let reader = DecoderThread(source)
+        let writer = EncoderThread(sink: sink)
+        let rowBytes = source.width * source.format.bytesPerPixel
+        let strip = max(1, (1 << 20) / rowBytes)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
+        defer {
+            buffer.deallocate()
+            reader.stop()
+            stats.decodeSeconds += reader.busySeconds
+        }
+        do {
+            while reader.nextRow < reader.height {
+                let count = min(strip, reader.height - reader.nextRow)
+                try reader.readRows(into: buffer, stride: rowBytes, count: count)
+                try writer.write(buffer, stride: rowBytes, count: count)
+            }
+            try writer.finish()
+        } catch {
+            try? writer.finish()
+            throw error
+        }
+        stats.encodeSeconds += writer.busySeconds
+    }
+
     /// Renders into a new host buffer of `format`.
     public static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
                               stats: RenderStats = RenderStats()) throws -> PixelBuffer {

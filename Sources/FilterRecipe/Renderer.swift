@@ -203,19 +203,7 @@ public struct Renderer: Sendable {
     /// A plan without filters whose output keeps the input's layout: stored rows go straight from decoder to
     /// encoder, with no trip through working values.
     static func copyRows(from decoder: PNGDecoder, to encoder: PNGEncoder, stats: RenderStats) throws {
-        let rowBytes = decoder.width * decoder.format.bytesPerPixel
-        let strip = max(1, (1 << 20) / rowBytes)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
-        defer { buffer.deallocate() }
-        while decoder.nextRow < decoder.height {
-            let count = min(strip, decoder.height - decoder.nextRow)
-            var began = monotonicSeconds()
-            try decoder.readRows(into: buffer, stride: rowBytes, count: count)
-            stats.decodeSeconds += monotonicSeconds() - began
-            began = monotonicSeconds()
-            try encoder.writeRows(buffer, stride: rowBytes, count: count)
-            stats.encodeSeconds += monotonicSeconds() - began
-        }
+        try CPURenderer.copyRows(from: decoder, to: encoder, stats: stats)
     }
 
     /// Renders to memory, on the Vulkan device when the backend choice says so (falling back to the CPU under
