@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # filterrun beside libvips (pyvips, a lazy sequential pipeline), Pillow, OpenCV and ImageMagick on the peers' pipelines
-# P2 (Gaussian σ3), P3 (25 % Lanczos-3) and P4 (unsharp σ2 ×1), on 8-bit sRGB values, every tool writing PNG at zlib 6
+# P1 (brightness, contrast, saturation, gamma), P2 (Gaussian σ3), P3 (25 % Lanczos-3) and P4 (unsharp σ2 ×1), on
+# 8-bit sRGB values, every tool writing PNG at zlib 6
 # with adaptive filters. Runs alternate between tools, RUNS times (default 5); reports median wall time and peak RSS
 # end to end (GNU time), the filter-only time where the tool reports one, and the PSNR of filterrun's output against
 # each peer's. Installs the peers itself (apt: imagemagick, libvips42; pip into .build/peers-venv: pillow,
@@ -27,15 +28,16 @@ tools=(filterrun)
 [ -x /usr/bin/convert ] && tools+=(imagemagick) || echo "ImageMagick unavailable: skipped" >&2
 swift build -c release --product filterrun >/dev/null
 
-recipe() { case $1 in P2) echo bench/p2-gaussian.json;; P3) echo bench/p3-resize.json;; P4) echo bench/p4-unsharp.json;; esac; }
-magick_args() { case $1 in P2) echo "-blur 0x3";; P3) echo "-filter Lanczos -resize 25%";; P4) echo "-unsharp 0x2+1+0";; esac; }
+recipe() { case $1 in P1) echo bench/p1-colour.json;; P2) echo bench/p2-gaussian.json;; P3) echo bench/p3-resize.json;; P4) echo bench/p4-unsharp.json;; esac; }
+sat13="$(python3 -c "w=(0.299,0.587,0.114); print(' '.join('%.6f' % ((1-1.3)*w[j] + (1.3 if i == j else 0)) for i in range(3) for j in range(3)))")"
+magick_args() { case $1 in P1) echo "-evaluate multiply 1.1 -function polynomial 1.2,-0.1 -color-matrix '$sat13' -gamma 1.2";; P2) echo "-blur 0x3";; P3) echo "-filter Lanczos -resize 25%";; P4) echo "-unsharp 0x2+1+0";; esac; }
 run_tool() {  # tool pipeline output → prints "wall rss filter"
   local tool=$1 p=$2 out=$3 filter=""
   case $tool in
     filterrun) /usr/bin/time -f "%e %M" -o "$work/t" .build/release/filterrun "$(recipe "$p")" "$image" "$out" --force \
                  --backend cpu --compression 6 --filter all --stats=json 2>"$work/err" >/dev/null
                filter=$(tail -1 "$work/err" | "$py" -c "import json,sys; print(json.loads(sys.stdin.read())['filterSeconds'])" 2>/dev/null);;
-    imagemagick) /usr/bin/time -f "%e %M" -o "$work/t" /usr/bin/convert "$image" $(magick_args "$p") -quality 65 "$out" 2>/dev/null;;
+    imagemagick) eval /usr/bin/time -f "'%e %M'" -o "$work/t" /usr/bin/convert "'$image'" $(magick_args "$p") -quality 65 "'$out'" 2>/dev/null;;
     *) /usr/bin/time -f "%e %M" -o "$work/t" "$py" scripts/peers/pipelines.py "$tool" "$p" "$image" "$out" 2>"$work/err"
        filter=$(tail -1 "$work/err" | "$py" -c "import json,sys; f=json.loads(sys.stdin.read())['filter']; print('' if f is None else f)" 2>/dev/null);;
   esac
@@ -48,7 +50,7 @@ echo "image: $image; $(nproc) cores; runs: $runs, alternating tools; zlib 6 + ad
 echo
 echo "| pipeline | tool | wall s | peak RSS MiB | filter-only s | PSNR vs filterrun dB |"
 echo "|---|---|---|---|---|---|"
-for p in P2 P3 P4; do
+for p in ${PIPELINES:-P1 P2 P3 P4}; do
   for i in $(seq 0 "$runs"); do
     for tool in "${tools[@]}"; do
       result=$(run_tool "$tool" "$p" "$work/$tool-$p.png")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The peer tools running the pipelines that bench/p2-gaussian.json, p3-resize.json and p4-unsharp.json define,
+"""The peer tools running the pipelines that bench/p1-colour.json, p2-gaussian.json, p3-resize.json and p4-unsharp.json
+define,
 on 8-bit sRGB values as the recipes do ("workingSpace": "srgb"), writing PNG at zlib 6 with adaptive filters.
 
-usage: pipelines.py TOOL PIPELINE IN OUT      TOOL: pillow | opencv | pyvips;  PIPELINE: P2 | P3 | P4
+usage: pipelines.py TOOL PIPELINE IN OUT      TOOL: pillow | opencv | pyvips;  PIPELINE: P1 | P2 | P3 | P4
        pipelines.py psnr A.png B.png          PSNR in dB of B against A (8-bit, all channels)
 Prints one JSON line to stderr: {"decode": s, "filter": s, "encode": s} (perf_counter; pyvips runs lazily, so its
 whole pipeline is in "encode" and "filter" is null)."""
@@ -11,6 +12,17 @@ import sys
 import time
 
 SIGMA_BLUR, SCALE, SIGMA_SHARPEN = 3.0, 0.25, 2.0
+W601 = (0.299, 0.587, 0.114)
+
+
+def r8(x):
+    return max(0, min(255, int(x + 0.5)))
+
+
+# P1 as the peers define it: 8-bit steps, each rounded and clamped.
+BC = [r8(1.2 * r8(1.1 * v) - 25.5) for v in range(256)]
+GAMMA = [r8(255.0 * (v / 255.0) ** (1 / 1.2)) for v in range(256)]
+SAT = [[(1 - 1.3) * W601[j] + (1.3 if i == j else 0.0) for j in range(3)] for i in range(3)]
 
 
 def out_size(w, h):
@@ -23,7 +35,9 @@ def pillow(pipeline, src, dst):
     im = Image.open(src)
     im.load()
     t1 = time.perf_counter()
-    if pipeline == "P2":
+    if pipeline == "P1":
+        im = im.point(BC * 3).convert("RGB", tuple(v for row in SAT for v in row + [0.0])).point(GAMMA * 3)
+    elif pipeline == "P2":
         im = im.filter(ImageFilter.GaussianBlur(SIGMA_BLUR))
     elif pipeline == "P3":
         im = im.resize(out_size(*im.size), Image.Resampling.LANCZOS)
@@ -39,7 +53,11 @@ def opencv(pipeline, src, dst):
     t0 = time.perf_counter()
     im = cv2.imread(src, cv2.IMREAD_UNCHANGED)
     t1 = time.perf_counter()
-    if pipeline == "P2":
+    if pipeline == "P1":
+        import numpy as np
+        bgr = np.array(SAT, np.float32)[::-1, ::-1].copy()  # the RGB matrix for BGR in and out
+        im = cv2.LUT(cv2.transform(cv2.LUT(im, np.array(BC, np.uint8)), bgr), np.array(GAMMA, np.uint8))
+    elif pipeline == "P2":
         im = cv2.GaussianBlur(im, (0, 0), SIGMA_BLUR)
     elif pipeline == "P3":
         im = cv2.resize(im, out_size(im.shape[1], im.shape[0]), interpolation=cv2.INTER_LANCZOS4)
@@ -55,7 +73,10 @@ def pyvips(pipeline, src, dst):
     import pyvips as v
     t0 = time.perf_counter()
     im = v.Image.new_from_file(src, access="sequential")
-    if pipeline == "P2":
+    if pipeline == "P1":
+        im = im.maplut(v.Image.new_from_list([BC])).recomb(v.Image.new_from_list(SAT)).cast("uchar")
+        im = im.maplut(v.Image.new_from_list([GAMMA]))
+    elif pipeline == "P2":
         im = im.gaussblur(SIGMA_BLUR, min_ampl=0.01)
     elif pipeline == "P3":
         im = im.resize(SCALE, kernel="lanczos3")
