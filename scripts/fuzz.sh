@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld >/dev/null)
+(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld 2>&1 | grep -E "error|warning: unre" || true)
+(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld >/dev/null 2>&1) \
+  || { echo "the fuzz targets did not build (a stale Fuzz/.build? remove it)" >&2; exit 1; }
 bin="$(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --show-bin-path)"
 work=.build/fuzz
 mkdir -p "$work/corpus-recipe" "$work/corpus-png" "$work/crashes-recipe" "$work/crashes-png"
