@@ -23,9 +23,11 @@ let package = Package(
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // renameat2 and the async-signal-safe registry of temporary output files.
+        .target(name: "CFileShim"),
 
         // MARK: - Implementation
-        .target(name: "FilterCore"),
+        .target(name: "FilterCore", dependencies: ["CFileShim"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
@@ -52,7 +54,7 @@ let package = Package(
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,4 +1,5 @@
 #include "png_shim.h"
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -10,7 +11,10 @@ struct fr_png_reader {
     png_structp png;
     png_infop info;
     FILE *file;
-    char error[256];
+    char error[256];   // first: on_error writes through the error pointer
+    int truncated;     // the file ended before libpng was done
+    int read_errno;    // the read(2) error, if one stopped the decode
+    uint32_t rows;     // rows handed out so far
 };
 
 struct fr_png_writer {
@@ -18,6 +22,7 @@ struct fr_png_writer {
     png_infop info;
     FILE *file;
     char error[256];
+    int write_errno;   // the write(2) error, if one stopped the encode
 };
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -33,7 +38,27 @@ static void copy_error(char *err, size_t errlen, const char *message) {
     if (err && errlen) snprintf(err, errlen, "%s", message);
 }
 
-fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size_t errlen) {
+// Our own I/O callbacks, so a short read is told apart from a read error, and a failed write keeps its errno.
+static void read_data(png_structp png, png_bytep data, size_t length) {
+    fr_png_reader *r = (fr_png_reader *)png_get_io_ptr(png);
+    if (fread(data, 1, length, r->file) == length) return;
+    if (ferror(r->file)) { r->read_errno = errno; png_error(png, "read error"); }
+    r->truncated = 1;
+    png_error(png, "the file ends early");
+}
+
+static void write_data(png_structp png, png_bytep data, size_t length) {
+    fr_png_writer *w = (fr_png_writer *)png_get_io_ptr(png);
+    if (fwrite(data, 1, length, w->file) != length) { w->write_errno = errno; png_error(png, "write failed"); }
+}
+
+static void flush_data(png_structp png) {
+    fr_png_writer *w = (fr_png_writer *)png_get_io_ptr(png);
+    if (fflush(w->file) != 0) { w->write_errno = errno; png_error(png, "write failed"); }
+}
+
+fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_height, fr_png_header *header,
+                                  char *err, size_t errlen) {
     fr_png_reader *r = calloc(1, sizeof *r);
     if (!r) { close(fd); copy_error(err, errlen, "out of memory"); return NULL; }
     r->file = fdopen(fd, "rb");
@@ -41,6 +66,7 @@ fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size
     unsigned char signature[8];
     if (fread(signature, 1, 8, r->file) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
         copy_error(err, errlen, "not a PNG file (bad signature)");
+        header->truncated = 0;
         fclose(r->file); free(r); return NULL;
     }
     r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r->error, on_error, on_warning);
@@ -48,11 +74,20 @@ fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size
     if (!r->info) { copy_error(err, errlen, "out of memory"); fr_png_reader_close(r); return NULL; }
     if (setjmp(png_jmpbuf(r->png))) {
         copy_error(err, errlen, r->error);
+        header->truncated = r->truncated;
         fr_png_reader_close(r);
         return NULL;
     }
-    png_init_io(r->png, r->file);
+    png_set_read_fn(r->png, r, read_data);
     png_set_sig_bytes(r->png, 8);
+    // Our limits, not libpng's defaults (1 000 000 px a side): the caller's pixel limit decides.
+    png_set_user_limits(r->png, max_width ? max_width : 1, max_height ? max_height : 1);
+    // Ancillary chunks cost little whatever a file holds: text is skipped unread (it changes no pixel), at most
+    // 128 ancillary chunks are kept, and none may decompress to more than 16 MiB.
+    static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0";
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, skipped, 3);
+    png_set_chunk_cache_max(r->png, 128);
+    png_set_chunk_malloc_max(r->png, 16u << 20);
     png_read_info(r->png, r->info);
 
     png_uint_32 width, height;
@@ -79,7 +114,7 @@ fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size
 
 int fr_png_reader_rows(fr_png_reader *r, uint8_t *dst, size_t stride, uint32_t count) {
     if (setjmp(png_jmpbuf(r->png))) return 1;
-    for (uint32_t i = 0; i < count; i++) png_read_row(r->png, dst + i * stride, NULL);
+    for (uint32_t i = 0; i < count; i++) { png_read_row(r->png, dst + i * stride, NULL); r->rows++; }
     return 0;
 }
 
@@ -91,6 +126,7 @@ int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride) {
     if (setjmp(png_jmpbuf(r->png))) { free(rows); return 1; }
     png_read_image(r->png, rows);
     free(rows);
+    r->rows = height;
     return 0;
 }
 
@@ -101,6 +137,9 @@ int fr_png_reader_finish(fr_png_reader *r) {
 }
 
 const char *fr_png_reader_error(const fr_png_reader *r) { return r->error; }
+int fr_png_reader_truncated(const fr_png_reader *r) { return r->truncated; }
+int fr_png_reader_errno(const fr_png_reader *r) { return r->read_errno; }
+uint32_t fr_png_reader_rows_done(const fr_png_reader *r) { return r->rows; }
 
 void fr_png_reader_close(fr_png_reader *r) {
     if (!r) return;
@@ -128,7 +167,8 @@ fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int c
         fr_png_writer_close(w);
         return NULL;
     }
-    png_init_io(w->png, w->file);
+    png_set_write_fn(w->png, w, write_data, flush_data);
+    png_set_user_limits(w->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);  // the caller's limits apply, not libpng's
     png_set_IHDR(w->png, w->info, width, height, depth, color_types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(w->png, level);
@@ -149,14 +189,12 @@ int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint
 int fr_png_writer_finish(fr_png_writer *w) {
     if (setjmp(png_jmpbuf(w->png))) return 1;
     png_write_end(w->png, NULL);
-    if (fflush(w->file) != 0 || fsync(fileno(w->file)) != 0) {
-        snprintf(w->error, sizeof w->error, "cannot write output (disk full?)");
-        return 1;
-    }
+    if (fflush(w->file) != 0) { w->write_errno = errno; snprintf(w->error, sizeof w->error, "write failed"); return 1; }
     return 0;
 }
 
 const char *fr_png_writer_error(const fr_png_writer *w) { return w->error; }
+int fr_png_writer_errno(const fr_png_writer *w) { return w->write_errno; }
 
 void fr_png_writer_close(fr_png_writer *w) {
     if (!w) return;

@@ -5,7 +5,7 @@ import Foundation
 public enum WorkerPool {
     /// Number of workers (the active core count, or `FILTERRUN_THREADS` when set).
     public static let width: Int = {
-        if let value = ProcessInfo.processInfo.environment["FILTERRUN_THREADS"], let n = Int(value), n > 0 { return n }
+        if let n = EnvironmentSettings.lenient("FILTERRUN_THREADS") { return n }
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }()
 

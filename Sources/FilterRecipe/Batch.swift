@@ -44,6 +44,18 @@ public struct BatchJob: Sendable, Equatable {
         }
         return jobs
     }
+
+    /// Outputs that more than one job would write, with those jobs' inputs (compared as paths after `..` and `.`
+    /// are resolved), in the order first met.
+    public static func collisions(in jobs: [BatchJob]) -> [(output: String, inputs: [String])] {
+        var order = [String](), inputs = [String: [String]]()
+        for job in jobs {
+            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            if inputs[key] == nil { order.append(key) }
+            inputs[key, default: []].append(job.input)
+        }
+        return order.compactMap { key in inputs[key]!.count > 1 ? (key, inputs[key]!) : nil }
+    }
 }
 
 /// Runs one recipe over many files: `jobs` workers each stream a file from decoder to encoder (so the decoding of
@@ -85,6 +97,8 @@ public final class BatchRunner: @unchecked Sendable {
 
     public init(renderer: Renderer, recipe: Recipe, extraInputs: [String: String] = [:],
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+        var renderer = renderer
+        renderer.options.replaceExisting = renderer.options.replaceExisting || force
         self.renderer = renderer
         self.recipe = recipe
         self.extraInputs = extraInputs
@@ -96,9 +110,11 @@ public final class BatchRunner: @unchecked Sendable {
     public func cancel() { lock.withLock { cancelled = true } }
     public var isCancelled: Bool { lock.withLock { cancelled } }
 
-    /// Runs every job; `progress` is called (from worker threads, one call at a time) after each file.
+    /// Runs every job; `progress` is called (from worker threads, one call at a time) after each file. Jobs whose
+    /// output another job also writes all fail without rendering (`BatchJob.collisions` finds them beforehand).
     public func run(_ jobs: [BatchJob], progress: @escaping (Progress, Outcome) -> Void = { _, _ in }) -> [Outcome] {
         var outcomes = jobs.map { Outcome(job: $0, status: .cancelled, seconds: 0) }
+        let colliding = Dictionary(BatchJob.collisions(in: jobs).map { ($0.output, $0.inputs) }, uniquingKeysWith: { a, _ in a })
         var next = 0, finished = 0, failed = 0, skipped = 0
         let began = monotonicSeconds()
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, jobs.count))) { _ in
@@ -109,7 +125,13 @@ public final class BatchRunner: @unchecked Sendable {
                     return next - 1
                 }
                 guard let index else { return }
-                let outcome = render(jobs[index])
+                let outcome: Outcome
+                if let others = colliding[URL(fileURLWithPath: jobs[index].output).standardizedFileURL.path] {
+                    outcome = Outcome(job: jobs[index], status: .failed, seconds: 0, error: .output(OutputError(
+                        .exists, path: jobs[index].output, "would be written by each of " + others.joined(separator: ", "))))
+                } else {
+                    outcome = render(jobs[index])
+                }
                 lock.withLock {
                     outcomes[index] = outcome
                     finished += 1
@@ -127,14 +149,9 @@ public final class BatchRunner: @unchecked Sendable {
         let began = monotonicSeconds()
         var outcome = Outcome(job: job, status: .rendered, seconds: 0)
         let manager = FileManager.default
-        if manager.fileExists(atPath: job.output) && !force {
+        var info = stat()
+        if lstat(job.output, &info) == 0 && !force {
             outcome.status = .skipped
-            return outcome
-        }
-        if URL(fileURLWithPath: job.input).standardizedFileURL.resolvingSymlinksInPath()
-            == URL(fileURLWithPath: job.output).standardizedFileURL.resolvingSymlinksInPath() {
-            outcome.status = .failed
-            outcome.error = .render("\(job.output) is the input; refusing to overwrite an input")
             return outcome
         }
         do {
@@ -144,6 +161,8 @@ public final class BatchRunner: @unchecked Sendable {
             inputs[recipe.inputs.first ?? "main"] = job.input
             let report = try renderer.render(recipe, inputs: inputs, output: job.output)
             outcome.backend = report.backend
+        } catch RenderError.output(let error) where error.kind == .exists && !force {
+            outcome.status = .skipped  // it appeared while this file rendered; kept, as existing outputs are
         } catch let error as RenderError {
             outcome.status = .failed
             outcome.error = error

@@ -14,12 +14,23 @@ public struct Renderer: Sendable {
         public var maxPixels: Int
         /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
         public var optimize: Bool
+        /// Replace an existing output (a regular file, keeping its mode); off by default, so an existing file —
+        /// even one that appears during the render — is never overwritten.
+        public var replaceExisting: Bool
+        /// Bytes of decoded pixels an input may need held whole (interlaced PNGs); larger ones are refused.
+        public var maxMemory: Int
+        /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
+        public var maxWork: Double?
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, maxPixels: Int = PNGDecoder.defaultMaxPixels,
-                    optimize: Bool = true) {
+                    optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = PNGDecoder.defaultMaxMemory,
+                    maxWork: Double? = WorkEstimate.defaultLimit) {
             self.depth = depth
             self.png = png
             self.maxPixels = maxPixels
             self.optimize = optimize
+            self.replaceExisting = replaceExisting
+            self.maxMemory = maxMemory
+            self.maxWork = maxWork
         }
     }
 
@@ -59,10 +70,18 @@ public struct Renderer: Sendable {
         "note: the only Vulkan device, \(device), is a software renderer; rendering on the CPU (--backend vulkan uses it)"
     }
 
-    /// Decodes the inputs' headers, validates the recipe against their sizes, renders and writes `output`
-    /// atomically.
+    /// Decodes the inputs' headers, validates the recipe against their sizes, renders and publishes `output`
+    /// atomically (see `Options.replaceExisting`). On any error nothing is left under `output` or beside it.
     public func render(_ recipe: Recipe, inputs: [String: String], output: String) throws -> RenderReport {
         let began = monotonicSeconds()
+        for (name, path) in inputs where Self.sameFile(path, output) {
+            throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
+        }
+        let file: OutputFile
+        do { file = try OutputFile(path: output, replace: options.replaceExisting) }
+        catch let error as OutputError { throw RenderError.output(error) }
+        // Removed now on every error path, not when the last reference goes (an encoder thread may hold one).
+        defer { file.abandon() }
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan) = try prepare(recipe, inputs: inputs)
@@ -71,7 +90,7 @@ public struct Renderer: Sendable {
         let stats = RenderStats()
         let ledger = TransferLedger()
         do {
-            let encoder = try PNGEncoder(path: output, width: node.width, height: node.height, format: format,
+            let encoder = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.png)
             if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.header.format == format {
                 backendName = "none"
@@ -99,11 +118,21 @@ public struct Renderer: Sendable {
                               ledger: ledger, warnings: warnings)
         } catch let error as RenderError {
             throw error
-        } catch let error as PNGError where error.kind == .corrupt {
+        } catch let error as OutputError {
+            throw RenderError.output(error)
+        } catch let error as PNGError where error.kind == .corrupt || error.path != output {
             throw RenderError.input("\(error)")
         } catch {
             throw RenderError.render("\(error)")
         }
+    }
+
+    /// Whether two paths name the same file (after links), or the same path when neither exists.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        if stat(a, &x) == 0, stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
+        return URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath()
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
     }
 
     private func finish(_ encoder: PNGEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
@@ -140,13 +169,30 @@ public struct Renderer: Sendable {
             guard let path = inputs[name] else {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
             }
-            do { decoders[name] = try PNGDecoder(path: path, maxPixels: options.maxPixels) }
+            do { decoders[name] = try PNGDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory) }
             catch { throw RenderError.input("\(error)") }
         }
+        let plan: Plan
         do {
-            let plan = try recipe.plan(inputSizes: decoders.mapValues { ($0.header.width, $0.header.height) })
-            return (decoders, optimized(plan).plan)
+            plan = optimized(try recipe.plan(inputSizes: decoders.mapValues { ($0.header.width, $0.header.height) })).plan
         } catch let error as RecipeError { throw RenderError.recipe(error) }
+        try checkCost(of: plan, recipe: recipe)
+        return (decoders, plan)
+    }
+
+    /// Refuses plans over the work or memory limits, naming the costliest node by its JSON path.
+    func checkCost(of plan: Plan, recipe: Recipe) throws {
+        let estimate = WorkEstimate(plan)
+        let path = recipe.nodes.firstIndex { $0.id == estimate.costliest }.map(recipe.path(ofNode:)) ?? ""
+        if let limit = options.maxWork, estimate.pixelTaps > limit {
+            throw RenderError.recipe(RecipeError(path: path, estimate.refusal(limit: limit)))
+        }
+        if estimate.workingBytes > Double(options.maxMemory) {
+            throw RenderError.recipe(RecipeError(path: "", String(
+                format: "rendering this graph needs about %.1f GiB of working memory (%d nodes), over the limit of "
+                    + "%.1f GiB (--max-memory); raise the limit or simplify the graph",
+                estimate.workingBytes / 1_073_741_824, plan.nodes.count, Double(options.maxMemory) / 1_073_741_824)))
+        }
     }
 
     /// The plan as lowered and, when optimising, as rewritten, with the rewrites made.
@@ -213,6 +259,7 @@ public struct Renderer: Sendable {
         let plan: Plan
         do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }
         catch let error as RecipeError { throw RenderError.recipe(error) }
+        try checkCost(of: plan, recipe: recipe)
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
         if backendName == "vulkan" {
             do {

@@ -7,6 +7,8 @@ import Foundation
 public final class PNGDecoder {
     /// Images declaring more pixels than this are refused before any pixel memory is allocated.
     public static let defaultMaxPixels = 1 << 28
+    /// Interlaced images are decoded whole; above this many bytes of decoded pixels they are refused.
+    public static let defaultMaxMemory = 1 << 30
 
     public let path: String
     public let header: PNGHeader
@@ -16,7 +18,8 @@ public final class PNGDecoder {
     private var reader: OpaquePointer?
     private var interlacedImage: PixelBuffer?
 
-    public init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws {
+    public init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+                maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -24,10 +27,15 @@ public final class PNGDecoder {
         }
         var raw = fr_png_header()
         var message = [CChar](repeating: 0, count: 256)
-        guard let reader = fr_png_reader_open(fd, &raw, &message, message.count) else {
+        // Either side may be as long as the pixel limit allows (the other being 1); PNG caps both at 2^31 − 1.
+        let side = UInt32(min(max(maxPixels, 1), Int(Int32.max)))
+        guard let reader = fr_png_reader_open(fd, side, side, &raw, &message, message.count) else {
             let text = String(cString: message)
-            let kind: PNGError.Kind = text.hasPrefix("not a PNG") ? .notPNG : .corrupt
-            throw PNGError(kind: kind, path: path, message: text.isEmpty ? "unreadable PNG" : text)
+            if raw.truncated != 0 {
+                throw PNGError(kind: .corrupt, path: path, message: "truncated: the file ends before the image data")
+            }
+            if text.hasPrefix("not a PNG") { throw PNGError(kind: .notPNG, path: path, message: text) }
+            throw PNGError(kind: .corrupt, path: path, message: text.isEmpty ? "unreadable PNG" : "corrupt PNG: \(text)")
         }
         self.reader = reader
         guard let colorType = PNGHeader.ColorType(rawValue: Int(raw.color_type)),
@@ -44,15 +52,36 @@ public final class PNGDecoder {
             fr_png_reader_close(reader)
             self.reader = nil
             throw PNGError(kind: .tooLarge, path: path,
-                           message: "image is \(header.width)×\(header.height) pixels, over the limit of \(maxPixels)")
+                           message: "image is \(header.width)×\(header.height) pixels, over the limit of \(maxPixels) (--max-pixels)")
+        }
+        let bytes = pixels.partialValue.multipliedReportingOverflow(by: format.bytesPerPixel)
+        if header.interlaced && (bytes.overflow || bytes.partialValue > maxMemory) {
+            fr_png_reader_close(reader)
+            self.reader = nil
+            throw PNGError(kind: .tooLarge, path: path, message: String(
+                format: "interlaced %d×%d %@: decoding it whole needs %.1f GiB, over the memory limit of %.1f GiB "
+                    + "(--max-memory); raise the limit or save the image without interlacing",
+                header.width, header.height, format.rawValue, Double(bytes.partialValue) / 1_073_741_824,
+                Double(maxMemory) / 1_073_741_824))
         }
     }
 
     deinit { fr_png_reader_close(reader) }
 
     private func failure() -> PNGError {
-        let message = reader.map { String(cString: fr_png_reader_error($0)) } ?? "reader closed"
-        return PNGError(kind: .corrupt, path: path, message: message.isEmpty ? "corrupt PNG data" : message)
+        guard let reader else { return PNGError(kind: .invalidRequest, path: path, message: "decoder is closed") }
+        let rows = Int(fr_png_reader_rows_done(reader))
+        if fr_png_reader_truncated(reader) != 0 {
+            let place = rows >= header.height
+                ? "after the image data (its end chunk is missing)"
+                : header.interlaced ? "in the interlaced image data" : "in the image data after \(rows) of \(header.height) rows"
+            return PNGError(kind: .corrupt, path: path, message: "truncated: the file ends \(place)")
+        }
+        let code = fr_png_reader_errno(reader)
+        if code != 0 { return PNGError(kind: .io, path: path, message: "read error: \(String(cString: strerror(code)))") }
+        let message = String(cString: fr_png_reader_error(reader))
+        let place = rows < header.height && !header.interlaced ? " (at row \(rows) of \(header.height))" : ""
+        return PNGError(kind: .corrupt, path: path, message: "corrupt PNG: \(message.isEmpty ? "bad data" : message)\(place)")
     }
 
     /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `header.format`.

@@ -2,64 +2,67 @@ import CPNGShim
 import FilterCore
 import Foundation
 
-/// Streaming PNG writer. Rows go to a temporary file beside the destination, which is renamed over it only by
-/// `finish()`; an encoder dropped before that removes its temporary file, so a failed or interrupted write never
-/// leaves a partial file under the destination name.
+/// Streaming PNG writer into an `OutputFile`: rows go to its temporary file, and `finish()` publishes it. An
+/// encoder dropped or failed before that abandons the output, so no partial file is ever left under its name.
 public final class PNGEncoder {
-    public let path: String
+    public let output: OutputFile
+    public var path: String { output.path }
     public let width: Int
     public let height: Int
     public let format: PixelFormat
     public private(set) var rowsWritten = 0
 
     private var writer: OpaquePointer?
-    private let temporaryPath: String
     private var finished = false
 
-    public init(path: String, width: Int, height: Int, format: PixelFormat,
+    /// Writes to `path`, replacing an existing regular file only when `replace` is true.
+    public convenience init(path: String, width: Int, height: Int, format: PixelFormat,
+                            options: PNGWriteOptions = .default, replace: Bool = false) throws {
+        try self.init(output: try OutputFile(path: path, replace: replace), width: width, height: height,
+                      format: format, options: options)
+    }
+
+    public init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                 options: PNGWriteOptions = .default) throws {
-        guard !format.isFloat else {
-            throw PNGError(kind: .invalidRequest, path: path, message: "PNG cannot store \(format.rawValue)")
-        }
-        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
-            throw PNGError(kind: .invalidRequest, path: path, message: "cannot write a \(width)×\(height) PNG")
-        }
-        self.path = path
+        self.output = output
         self.width = width
         self.height = height
         self.format = format
-        let url = URL(fileURLWithPath: path)
-        var template = Array(url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).XXXXXX").path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw PNGError(kind: .io, path: path, message: "cannot create output: \(String(cString: strerror(errno)))")
+        guard !format.isFloat else {
+            throw PNGError(kind: .invalidRequest, path: output.path, message: "PNG cannot store \(format.rawValue)")
         }
-        temporaryPath = String(cString: template)
-        fchmod(fd, 0o644 & ~Self.umaskValue)
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw PNGError(kind: .invalidRequest, path: output.path, message: "cannot write a \(width)×\(height) PNG")
+        }
         var message = [CChar](repeating: 0, count: 256)
-        writer = fr_png_writer_open(fd, UInt32(width), UInt32(height), Int32(format.channels), Int32(format.depth),
-                                    Int32(options.compressionLevel), options.filter.mask, &message, message.count)
+        writer = fr_png_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height),
+                                    Int32(format.channels), Int32(format.depth), Int32(options.compressionLevel),
+                                    options.filter.mask, &message, message.count)
         if writer == nil {
-            unlink(temporaryPath)
-            throw PNGError(kind: .io, path: path, message: String(cString: message))
+            output.abandon()
+            throw PNGError(kind: .io, path: output.path, message: String(cString: message))
         }
     }
-
-    private static let umaskValue: mode_t = {
-        let current = umask(0)
-        umask(current)
-        return current
-    }()
 
     deinit {
         fr_png_writer_close(writer)
-        if !finished { unlink(temporaryPath) }
+        if !finished { output.abandon() }
     }
 
-    private func failure() -> PNGError {
-        let message = writer.map { String(cString: fr_png_writer_error($0)) } ?? "writer closed"
+    /// The failure of the last libpng call: the system's errno where a write failed, else libpng's message.
+    private func failure() -> Error {
+        guard let writer else { return PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        let code = fr_png_writer_errno(writer)
+        if code != 0 { return OutputError.writing(path, errno: code) }
+        let message = String(cString: fr_png_writer_error(writer))
         return PNGError(kind: .io, path: path, message: message.isEmpty ? "write failed" : message)
+    }
+
+    /// Stops writing and removes the temporary file.
+    public func abandon() {
+        fr_png_writer_close(writer)
+        writer = nil
+        output.abandon()
     }
 
     /// Writes `count` rows from `source`, rows `stride` bytes apart, in `format`.
@@ -69,7 +72,9 @@ public final class PNGEncoder {
             throw PNGError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
         }
         guard fr_png_writer_rows(writer, source.assumingMemoryBound(to: UInt8.self), stride, UInt32(count)) == 0 else {
-            throw failure()
+            let error = failure()
+            abandon()
+            throw error
         }
         rowsWritten += count
     }
@@ -81,28 +86,28 @@ public final class PNGEncoder {
         try writeRows(base + rows.lowerBound * buffer.rowStride, stride: buffer.rowStride, count: rows.count)
     }
 
-    /// Completes the file, flushes it to disk and renames it to `path`.
+    /// Completes the file and publishes it (see `OutputFile.publish()`).
     public func finish() throws {
         guard let writer, !finished else { throw PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard rowsWritten == height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
         }
-        guard fr_png_writer_finish(writer) == 0 else { throw failure() }
+        guard fr_png_writer_finish(writer) == 0 else {
+            let error = failure()
+            abandon()
+            throw error
+        }
         fr_png_writer_close(writer)
         self.writer = nil
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            finished = true
-            throw PNGError(kind: .io, path: path, message: "cannot move output into place: \(reason)")
-        }
         finished = true
+        try output.publish()
     }
 
     /// Encodes a whole buffer.
-    public static func encode(_ buffer: PixelBuffer, to path: String, options: PNGWriteOptions = .default) throws {
+    public static func encode(_ buffer: PixelBuffer, to path: String, options: PNGWriteOptions = .default,
+                              replace: Bool = false) throws {
         let encoder = try PNGEncoder(path: path, width: buffer.width, height: buffer.height, format: buffer.format,
-                                     options: options)
+                                     options: options, replace: replace)
         try encoder.writeRows(of: buffer, rows: 0..<buffer.height)
         try encoder.finish()
     }

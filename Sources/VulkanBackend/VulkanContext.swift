@@ -1,4 +1,5 @@
 import CVulkan
+import FilterCore
 import Foundation
 
 /// The Vulkan instance, the chosen device and its queue, created once per process and shared by every render.
@@ -75,12 +76,11 @@ public final class VulkanContext: @unchecked Sendable {
         var limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
                                   timestamps: chosen.timestampBits > 0)
         // Artificially small limits, so tests can exercise what happens on devices with little memory.
-        let environment = ProcessInfo.processInfo.environment
-        if let cap = environment["FILTERRUN_VULKAN_MAX_BUFFER"].flatMap(Int.init) {
+        if let cap = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MAX_BUFFER") {
             limits.maxStorageBufferRange = min(limits.maxStorageBufferRange, cap)
         }
         self.limits = limits
-        memoryBudget = environment["FILTERRUN_VULKAN_MEMORY_LIMIT"].flatMap(Int.init) ?? limits.deviceLocalHeapBytes
+        memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT") ?? limits.deviceLocalHeapBytes
 
         var priority: Float = 1
         var queueInfo = VkDeviceQueueCreateInfo()

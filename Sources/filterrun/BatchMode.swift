@@ -22,11 +22,28 @@ struct BatchMode {
                 while let line = readLine() { paths.append(line.trimmingCharacters(in: .whitespaces)) }
                 return paths
             }
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
-            return report("filterrun: \(error)", code: (error as? RenderError).map(Self.exitCode) ?? 4)
+            return report("filterrun: \(error)", code: (error as? RenderError)?.exitCode ?? 4)
         }
         if list.isEmpty { return report("filterrun: no PNG files in \(inputs.joined(separator: ", "))", code: 3) }
+        let collisions = BatchJob.collisions(in: list)
+        if !collisions.isEmpty {
+            let lines = collisions.prefix(20).map { "  \($0.output) ← " + $0.inputs.joined(separator: ", ") }
+            let more = collisions.count > 20 ? "\n  … and \(collisions.count - 20) more" : ""
+            return report("filterrun: \(collisions.count) output name\(collisions.count == 1 ? "" : "s") would be written by more "
+                          + "than one input; nothing was rendered. Rename the inputs or give them separate batches:\n"
+                          + lines.joined(separator: "\n") + more, code: 2)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            return report("filterrun: cannot create the output directory \(outputDirectory): \(error.localizedDescription)", code: 4)
+        }
+        // Temporary files of a run that was killed (no process holds their lock) go before this run starts.
+        let swept = OutputFile.sweepStaleTemporaries(under: outputDirectory, recursive: true, before: Date())
+        if !swept.isEmpty && !quiet {
+            FileHandle.standardError.write(Data("filterrun: removed \(swept.count) temporary file\(swept.count == 1 ? "" : "s") left by an interrupted run\n".utf8))
+        }
 
         let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force)
         let interrupts = Self.handleInterrupts(runner)
@@ -63,15 +80,7 @@ struct BatchMode {
             }
         }
         if runner.isCancelled { return 130 }
-        return outcomes.compactMap(\.error).map(Self.exitCode).max() ?? 0
-    }
-
-    static func exitCode(_ error: RenderError) -> Int32 {
-        switch error {
-        case .recipe: return 2
-        case .input: return 3
-        case .render: return 4
-        }
+        return outcomes.compactMap(\.error).map(\.exitCode).max() ?? 0
     }
 
     private func report(_ message: String, code: Int32) -> Int32 {
@@ -84,7 +93,10 @@ struct BatchMode {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
-            if runner.isCancelled { exit(130) }
+            if runner.isCancelled {
+                OutputFile.removeAllTemporaries()
+                exit(130)
+            }
             runner.cancel()
             FileHandle.standardError.write(Data("\nfilterrun: stopping after the files in progress (Ctrl-C again to quit now)\n".utf8))
         }

@@ -17,6 +17,12 @@ struct FilterRun {
             }
         }
         do {
+            try EnvironmentSettings.validate()
+        } catch {
+            FileHandle.standardError.write(Data("filterrun: \(error)\n".utf8))
+            exit(2)
+        }
+        do {
             var command = try Root.parseAsRoot(Array(arguments))
             if var run = command as? RunCommand {
                 exit(run.execute())

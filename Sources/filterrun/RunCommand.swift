@@ -26,16 +26,21 @@ struct RunCommand: ParsableCommand {
     var explain: String?
     @Flag(help: "Run the plan as lowered, without the optimizer's rewrites (for comparison).") var noOptimize = false
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
-    @Option(help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
-    @Option(help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: Int?
+    // Numeric options are read as text (so "-1" is a value, not an option) and checked by `NumericOption`.
+    @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: String?
+    @Option(parsing: .unconditional, help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: String?
     @Option(help: "PNG row filter: none, sub, up, average, paeth, all (default up).") var filter: String?
-    @Option(help: "Refuse images with more pixels than this.") var maxPixels: Int = PNGDecoder.defaultMaxPixels
-    @Flag(help: "Overwrite an existing output.") var force = false
+    @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
+    @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
+    var maxMemory: String?
+    @Option(parsing: .unconditional, help: "Refuse renders costing more pixel-taps (pixels × kernel taps over the graph) than this, e.g. 1e11, or 'none' (default 4e10).")
+    var maxWork: String?
+    @Flag(help: "Replace existing outputs (regular files only; their mode is kept).") var force = false
     @Flag(help: "Batch: include PNGs in subdirectories.") var recursive = false
-    @Option(help: "Batch: files rendered at once (default: the number of cores).") var jobs: Int?
+    @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: String?
     @Flag(help: "Batch: no progress output.") var quiet = false
-    @Option(help: "Refuse recipe files larger than this many bytes.") var maxRecipeBytes = RecipeLimits.default.maxBytes
-    @Option(help: "Refuse recipes with more nodes than this.") var maxNodes = RecipeLimits.default.maxNodes
+    @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: String?
+    @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: String?
 
     func run() throws {}
 
@@ -47,8 +52,8 @@ struct RunCommand: ParsableCommand {
     mutating func execute() -> Int32 {
         guard paths.count >= 2 else { return fail(2, "expected INPUT and OUTPUT after the recipe (see --help)") }
         guard let backendChoice = Backend(rawValue: backend) else { return fail(2, "--backend must be auto, cpu or vulkan") }
-        if let depth, depth != 8 && depth != 16 { return fail(2, "--depth must be 8 or 16") }
-        if let compression, !(0...9).contains(compression) { return fail(2, "--compression must be 0...9") }
+        let numbers: Numbers
+        do { numbers = try Numbers(self) } catch { return fail(2, "\(error)") }
         let pngFilter = filter.map { PNGWriteOptions.Filter(rawValue: $0) } ?? PNGWriteOptions.default.filter
         guard let pngFilter else { return fail(2, "--filter must be one of none, sub, up, average, paeth, all") }
 
@@ -58,27 +63,15 @@ struct RunCommand: ParsableCommand {
             guard parts.count == 2, !parts[0].isEmpty else { return fail(2, "--input expects NAME=PATH, got \(entry)") }
             named[parts[0]] = parts[1]
         }
-        var isDirectory: ObjCBool = false
-        let batch = paths.count > 2 || input == "-"
-            || (FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) && isDirectory.boolValue)
+        // A batch: several inputs, paths on stdin, or a directory as the input or the output.
+        let batch = paths.count > 2 || input == "-" || Self.isDirectory(input) || Self.isDirectory(output)
+        OutputFile.installCleanupHandlers(interrupt: !batch)
         var paths = named.merging(["main": input]) { $1 }
-        let outputURL = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
-        for (name, path) in paths where !batch && URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath() == outputURL {
-            return fail(2, "output \(output) is the input \(name); refusing to overwrite an input")
-        }
-        if !batch && FileManager.default.fileExists(atPath: output) && !force {
-            return fail(2, "\(output) exists (use --force to overwrite)")
-        }
 
         var parsed: Recipe
         do {
-            let limits = RecipeLimits(maxBytes: maxRecipeBytes, maxNodes: maxNodes)
-            let size = (try? FileManager.default.attributesOfItem(atPath: recipe)[.size] as? Int) ?? 0
-            if size > limits.maxBytes {
-                return fail(2, "\(recipe): \(size) bytes, more than the limit of \(limits.maxBytes) (--max-recipe-bytes)")
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: recipe))
-            parsed = try Recipe(json: data, limits: limits)
+            let limits = RecipeLimits(maxBytes: numbers.maxRecipeBytes, maxNodes: numbers.maxNodes)
+            parsed = try Recipe(contentsOfFile: recipe, limits: limits)
             for entry in overrides {
                 let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
                 let target = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
@@ -88,19 +81,21 @@ struct RunCommand: ParsableCommand {
         } catch let error as RecipeError {
             return fail(2, "\(recipe):\n" + error.issues.map { "  \($0)" }.joined(separator: "\n"))
         } catch {
-            return fail(2, "cannot read recipe \(recipe): \(error.localizedDescription)")
+            return fail(2, "\(recipe): \(error)")
         }
 
         let options = Renderer.Options(
-            depth: depth,
-            png: PNGWriteOptions(compressionLevel: compression ?? PNGWriteOptions.default.compressionLevel, filter: pngFilter),
-            maxPixels: maxPixels, optimize: !noOptimize)
+            depth: numbers.depth,
+            png: PNGWriteOptions(compressionLevel: numbers.compression ?? PNGWriteOptions.default.compressionLevel,
+                                 filter: pngFilter),
+            maxPixels: numbers.maxPixels, optimize: !noOptimize, replaceExisting: force,
+            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork)
         let renderer = Renderer(backend: backendChoice, options: options)
         if batch {
             paths.removeValue(forKey: "main")
             return BatchMode(recipePath: recipe, recipe: parsed, renderer: renderer, extraInputs: paths,
-                             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, force: force, quiet: quiet,
-                             stats: stats).run(inputs: Array(self.paths.dropLast()), outputDirectory: output, recursive: recursive)
+                             jobs: numbers.jobs, force: force, quiet: quiet, stats: stats)
+                .run(inputs: Array(self.paths.dropLast()), outputDirectory: output, recursive: recursive)
         }
         do {
             if let explain {
@@ -120,13 +115,42 @@ struct RunCommand: ParsableCommand {
             }
             return 0
         } catch let error as RenderError {
-            switch error {
-            case .recipe(let e): return fail(2, "\(recipe):\n" + e.issues.map { "  \($0)" }.joined(separator: "\n"))
-            case .input(let m): return fail(3, m)
-            case .render(let m): return fail(4, m)
+            if case .recipe(let e) = error {
+                return fail(2, "\(recipe):\n" + e.issues.map { "  \($0)" }.joined(separator: "\n"))
             }
+            return fail(error.exitCode, error.description)
         } catch {
             return fail(4, "\(error)")
+        }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The numeric options, checked: each error names the option, what it got and the accepted range.
+    struct Numbers {
+        var depth: Int?
+        var compression: Int?
+        var maxPixels = PNGDecoder.defaultMaxPixels
+        var maxMemory = PNGDecoder.defaultMaxMemory
+        var maxWork: Double? = WorkEstimate.defaultLimit
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var maxRecipeBytes = RecipeLimits.default.maxBytes
+        var maxNodes = RecipeLimits.default.maxNodes
+
+        init(_ command: RunCommand) throws {
+            depth = try command.depth.map { try NumericOption.integer("--depth", $0, allowed: [8, 16]) }
+            compression = try command.compression.map { try NumericOption.integer("--compression", $0, in: 0...9) }
+            maxPixels = try command.maxPixels.map { try NumericOption.integer("--max-pixels", $0, in: 1...(1 << 40)) } ?? maxPixels
+            maxMemory = try command.maxMemory.map { try NumericOption.integer("--max-memory", $0, in: 1...(1 << 50)) } ?? maxMemory
+            if let text = command.maxWork {
+                maxWork = text == "none" ? nil : try NumericOption.real("--max-work", text, in: 1...1e18, or: "none")
+            }
+            jobs = try command.jobs.map { try NumericOption.integer("--jobs", $0, in: 1...1024) } ?? jobs
+            maxRecipeBytes = try command.maxRecipeBytes.map { try NumericOption.integer("--max-recipe-bytes", $0, in: 1...(1 << 30)) } ?? maxRecipeBytes
+            maxNodes = try command.maxNodes.map { try NumericOption.integer("--max-nodes", $0, in: 1...1_000_000) } ?? maxNodes
         }
     }
 }

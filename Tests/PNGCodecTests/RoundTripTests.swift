@@ -32,7 +32,7 @@ final class RoundTripTests: XCTestCase {
         for file in Fixtures.photos {
             let image = try PNGDecoder.decode(path: Fixtures.path(file))
             let path = dir.appendingPathComponent("out.png").path
-            try PNGEncoder.encode(image, to: path)
+            try PNGEncoder.encode(image, to: path, replace: true)
             XCTAssertEqual(try PixelDigest.packedBytes(PNGDecoder.decode(path: path)), try PixelDigest.packedBytes(image), file)
         }
     }
@@ -51,9 +51,24 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
     }
 
-    func testUnwritableDirectoryIsAnIOError() {
+    func testMissingDirectoryIsNamed() {
         XCTAssertThrowsError(try PNGEncoder(path: "/nonexistent-dir/x.png", width: 1, height: 1, format: .grey8)) {
-            XCTAssertEqual(($0 as? PNGError)?.kind, .io)
+            XCTAssertEqual(($0 as? OutputError)?.kind, .notWritable)
+            XCTAssertTrue("\($0)".contains("the directory /nonexistent-dir does not exist"), "\($0)")
         }
+    }
+
+    /// Without `replace` an existing file is an error and stays as it was; with it, the file is replaced.
+    func testExistingFilesAreReplacedOnlyWhenAsked() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("x.png").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: path))
+        let image = PixelBuffer(width: 2, height: 2, format: .grey8)
+        XCTAssertThrowsError(try PNGEncoder.encode(image, to: path)) { XCTAssertEqual(($0 as? OutputError)?.kind, .exists) }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data("mine".utf8))
+        try PNGEncoder.encode(image, to: path, replace: true)
+        XCTAssertEqual(try PNGDecoder.decode(path: path).width, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["x.png"])
     }
 }

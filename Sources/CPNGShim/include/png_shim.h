@@ -16,10 +16,13 @@ typedef struct {
     int has_trns;
     int out_channels;    // after expansion: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
     int out_depth;       // after expansion: 8 or 16 (16-bit samples in host byte order)
+    int truncated;       // set when open failed because the file ended early
 } fr_png_header;
 
-/// Opens `fd` (owned by the reader from now on) and reads the header; returns NULL with `err` filled on failure.
-fr_png_reader *fr_png_reader_open(int fd, fr_png_header *header, char *err, size_t errlen);
+/// Opens `fd` (owned by the reader from now on) and reads the header, refusing images wider or taller than the
+/// limits; returns NULL with `err` filled on failure.
+fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_height, fr_png_header *header,
+                                  char *err, size_t errlen);
 /// Reads the next `count` rows into `dst` (rows `stride` bytes apart). Non-interlaced images only. 0 on success.
 int fr_png_reader_rows(fr_png_reader *r, uint8_t *dst, size_t stride, uint32_t count);
 /// Reads the whole image (any interlace) into `dst`. 0 on success.
@@ -27,6 +30,12 @@ int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride);
 /// Reads and checks the chunks after the image data. 0 on success.
 int fr_png_reader_finish(fr_png_reader *r);
 const char *fr_png_reader_error(const fr_png_reader *r);
+/// Non-zero when the last failure was the file ending early.
+int fr_png_reader_truncated(const fr_png_reader *r);
+/// The errno of a failed read, or 0.
+int fr_png_reader_errno(const fr_png_reader *r);
+/// Rows returned so far.
+uint32_t fr_png_reader_rows_done(const fr_png_reader *r);
 void fr_png_reader_close(fr_png_reader *r);
 
 /// `channels` 1–4, `depth` 8 or 16, `level` 0–9, `filters` a mask of PNG_FILTER_* (0 lets libpng choose).
@@ -34,9 +43,11 @@ fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int c
                                   int level, int filters, char *err, size_t errlen);
 /// Writes `count` rows from `src` (rows `stride` bytes apart; 16-bit samples in host byte order). 0 on success.
 int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint32_t count);
-/// Writes the end of the file and flushes it to disk. 0 on success.
+/// Writes the end of the file and flushes it to the descriptor (the caller syncs and publishes). 0 on success.
 int fr_png_writer_finish(fr_png_writer *w);
 const char *fr_png_writer_error(const fr_png_writer *w);
+/// The errno of a failed write, or 0.
+int fr_png_writer_errno(const fr_png_writer *w);
 void fr_png_writer_close(fr_png_writer *w);
 
 /// Filter mask values, so Swift does not need libpng's macros.

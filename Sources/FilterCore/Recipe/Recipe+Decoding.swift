@@ -4,18 +4,37 @@ extension Recipe {
     static let topLevelKeys = ["version", "description", "workingSpace", "steps", "inputs", "nodes", "output"]
     static let structuralKeys = ["op", "id", "input", "inputs", "description"]
 
+    /// Reads, decodes and validates a recipe file; a file that cannot be read is a `RecipeError` saying why.
+    public init(contentsOfFile path: String, limits: RecipeLimits = .default) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw RecipeError(path: "", "cannot read the recipe: \(String(cString: strerror(errno)))")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw RecipeError(path: "", "is a directory; give a recipe file (recipes/ holds examples)")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limits.maxBytes {
+            throw RecipeError(path: "", "the recipe is \(info.st_size) bytes, more than the limit of \(limits.maxBytes) (--max-recipe-bytes)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RecipeError(path: "", "cannot read the recipe: \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        // Read at most one byte past the limit, so a FIFO or a growing file cannot make us hold more.
+        let data: Data
+        do { data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data() }
+        catch { throw RecipeError(path: "", "cannot read the recipe: \(error.localizedDescription)") }
+        try self.init(json: data, limits: limits)
+    }
+
     /// Decodes and validates a recipe. Every problem found is reported together, each with its JSON path.
     public init(json data: Data, limits: RecipeLimits = .default) throws {
         guard data.count <= limits.maxBytes else {
-            throw RecipeError(path: "", "the recipe is \(data.count) bytes, more than the limit of \(limits.maxBytes)")
+            throw RecipeError(path: "", "the recipe is \(data.count) bytes or more, more than the limit of \(limits.maxBytes) (--max-recipe-bytes)")
         }
         let root: JSONValue
-        do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw RecipeError(path: "", "not valid JSON: \(reason ?? context.debugDescription)")
-        }
+        do { root = try JSONParser.parse(data) }
+        catch let error as JSONParser.Failure { throw RecipeError(path: error.path, error.message) }
         var decoder = RecipeDecoder(limits: limits)
         let recipe = decoder.decode(root)
         if !decoder.issues.isEmpty { throw RecipeError(decoder.issues) }
@@ -204,7 +223,10 @@ struct RecipeDecoder {
                 continue
             }
             if let value = ParamDecoding.decode(fields[key]!, as: param) { params.set(key, value) }
-            else { fail("\(path).\(key)", "expected \(param.expectation), found \(fields[key]!.shown)") }
+            else {
+                let problem = ParamDecoding.problem(fields[key]!, as: param)
+                fail("\(path).\(key)\(problem.suffix)", problem.message)
+            }
         }
         if issues.count == before {
             for problem in spec.check(params) { fail(path, problem) }
@@ -270,6 +292,35 @@ enum ParamDecoding {
             return .points(points)
         case .color:
             return color(value).map(ParamValue.color)
+        }
+    }
+
+    /// Why `decode` refused `value`: the deepest place that is wrong (a list entry rather than the whole list)
+    /// as a path suffix, and what was expected there.
+    static func problem(_ value: JSONValue, as param: ParamSpec) -> (suffix: String, message: String) {
+        let whole = ("", "expected \(param.expectation), found \(value.shown)")
+        switch (param.kind, value) {
+        case (.numbers(let counts, let range), .array(let list)):
+            for (i, entry) in list.enumerated() {
+                guard let v = entry.number, range.contains(v) else {
+                    return ("[\(i)]", "expected a number in \(ParamSpec.format(range.lowerBound))...\(ParamSpec.format(range.upperBound)), found \(entry.shown)")
+                }
+            }
+            if !counts.contains(list.count) { return ("", "expected \(param.expectation), found a list of \(list.count)") }
+            return whole
+        case (.points, .array(let list)):
+            var last = -Double.infinity
+            for (i, entry) in list.enumerated() {
+                guard case .array(let pair) = entry, pair.count == 2, let x = pair[0].number, let y = pair[1].number,
+                      (0...1).contains(x), (0...1).contains(y) else {
+                    return ("[\(i)]", "expected an [x, y] point with x and y in 0...1, found \(entry.shown)")
+                }
+                if x <= last { return ("[\(i)]", "x must increase from point to point: \(ParamSpec.format(x)) follows \(ParamSpec.format(last))") }
+                last = x
+            }
+            return whole
+        default:
+            return whole
         }
     }
 

@@ -50,5 +50,5 @@ public struct Recipe: Equatable, Sendable {
     }
 
     /// The JSON path prefix of node `index` ("steps[2]" or "nodes[2]").
-    func path(ofNode index: Int) -> String { "\(isChain ? "steps" : "nodes")[\(index)]" }
+    public func path(ofNode index: Int) -> String { "\(isChain ? "steps" : "nodes")[\(index)]" }
 }

@@ -1,0 +1,87 @@
+#define _GNU_SOURCE
+#include "file_shim.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+int fr_rename_noreplace(const char *from, const char *to) {
+#ifdef SYS_renameat2
+    if (syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return errno;
+#endif
+    // Without renameat2: link() also fails with EEXIST rather than replacing.
+    if (link(from, to) != 0) return errno;
+    unlink(from);
+    return 0;
+}
+
+int fr_mkstemp_cloexec(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
+
+enum { SLOTS = 256, PATH_BYTES = 4096 };
+enum { FREE = 0, FILLING = 1, LIVE = 2 };
+static _Atomic int slot_state[SLOTS];
+static char slot_path[SLOTS][PATH_BYTES];
+
+int fr_temp_register(const char *path) {
+    if (strlen(path) >= PATH_BYTES) return -1;
+    for (int i = 0; i < SLOTS; i++) {
+        int expected = FREE;
+        if (atomic_compare_exchange_strong(&slot_state[i], &expected, FILLING)) {
+            strcpy(slot_path[i], path);
+            atomic_store(&slot_state[i], LIVE);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void fr_temp_unregister(int slot) {
+    if (slot >= 0 && slot < SLOTS) atomic_store(&slot_state[slot], FREE);
+}
+
+void fr_temp_unlink_all(void) {
+    for (int i = 0; i < SLOTS; i++) {
+        int expected = LIVE;
+        // Claim the slot so a concurrent unregister + reuse cannot change the path under us.
+        if (atomic_compare_exchange_strong(&slot_state[i], &expected, FILLING)) {
+            unlink(slot_path[i]);
+            atomic_store(&slot_state[i], FREE);
+        }
+    }
+}
+
+int fr_temp_count(void) {
+    int n = 0;
+    for (int i = 0; i < SLOTS; i++) n += atomic_load(&slot_state[i]) == LIVE;
+    return n;
+}
+
+static void on_fatal_signal(int sig) {
+    fr_temp_unlink_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void at_exit(void) { fr_temp_unlink_all(); }
+
+void fr_install_cleanup_handlers(int include_interrupt) {
+    static atomic_flag registered = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&registered)) atexit(at_exit);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    if (include_interrupt) sigaction(SIGINT, &action, NULL);
+}

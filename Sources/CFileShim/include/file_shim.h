@@ -1,0 +1,28 @@
+// File operations Swift's Glibc module does not expose (renameat2) and the async-signal-safe cleanup of
+// temporary output files: a signal handler may only call a few functions, so the registry of live temporaries
+// lives here, in fixed slots a handler can walk without locks or allocation.
+#ifndef FR_FILE_SHIM_H
+#define FR_FILE_SHIM_H
+#include <stddef.h>
+
+/// Moves `from` to `to` only if `to` does not exist, in one step (renameat2 RENAME_NOREPLACE, or link + unlink on
+/// file systems without it). 0 on success, else an errno value (EEXIST when `to` exists).
+int fr_rename_noreplace(const char *from, const char *to);
+
+/// mkstemp with O_CLOEXEC (child processes must not inherit, and so keep locked, our temporaries).
+int fr_mkstemp_cloexec(char *template_path);
+
+/// Remembers a temporary file to remove on a fatal signal or at exit. Returns a slot (>= 0), or -1 when every
+/// slot is taken (the file is then only removed by its owner).
+int fr_temp_register(const char *path);
+/// Forgets a slot (after the file was published or removed).
+void fr_temp_unregister(int slot);
+/// Unlinks every registered temporary file (async-signal-safe).
+void fr_temp_unlink_all(void);
+/// How many temporary files are registered now.
+int fr_temp_count(void);
+
+/// Installs handlers that unlink the registered temporaries and then die of the same signal, for SIGTERM and
+/// SIGHUP, and for SIGINT when `include_interrupt` is non-zero; also unlinks them at exit(). Idempotent.
+void fr_install_cleanup_handlers(int include_interrupt);
+#endif

@@ -1,0 +1,181 @@
+import CFileShim
+import Foundation
+
+/// A render's destination. Rows go to a temporary file beside it (`.NAME.filterrun-XXXXXX`, locked while open and
+/// registered for removal on SIGTERM, SIGHUP, SIGINT and exit); `publish()` moves it into place in one step —
+/// without `replace`, only if nothing exists there by then (so a file that appears during the render is kept);
+/// with `replace`, only over a regular file, keeping that file's mode and, where permitted, its owner. A symbolic
+/// link as destination is followed: its target is replaced and the link stays. Anything not published is removed.
+public final class OutputFile: @unchecked Sendable {  // mutable state is guarded by `lock`
+    /// What every temporary file's name contains, for sweeps and documentation.
+    public static let temporaryMarker = ".filterrun-"
+
+    /// The path as given.
+    public let path: String
+    /// The file that will be created or replaced (a symbolic link's target).
+    public let destination: String
+    public let temporaryPath: String
+    public let replace: Bool
+
+    private let lock = NSLock()
+    private var descriptor: Int32
+    private var slot: Int32
+    private var done = false
+    private var replacedMode: mode_t?
+
+    /// Checks the destination and creates the temporary file. Throws `.exists` when the destination exists and
+    /// `replace` is false, `.notRegularFile` for anything but a regular file (or a link to one).
+    public init(path: String, replace: Bool) throws {
+        self.path = path
+        self.replace = replace
+        var destination = path
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard replace else { throw OutputError(.exists, path: path, "exists (use --force to replace it)") }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                guard let resolved = realpath(path, nil) else {
+                    throw OutputError(.notRegularFile, path: path, "is a symbolic link to a missing file; not followed")
+                }
+                destination = String(cString: resolved)
+                free(resolved)
+                guard stat(destination, &info) == 0 else {
+                    throw OutputError(.notRegularFile, path: path, "is a symbolic link whose target cannot be read")
+                }
+            }
+            if let kind = Self.nonRegularKind(info.st_mode) {
+                throw OutputError(.notRegularFile, path: path, "is \(kind); only regular files are replaced")
+            }
+            replacedMode = info.st_mode
+        }
+        self.destination = destination
+        let url = URL(fileURLWithPath: destination)
+        // Keep the name within NAME_MAX (255 bytes) after the prefix and marker.
+        var name = url.lastPathComponent
+        while name.utf8.count > 200 { name.removeLast() }
+        var template = Array(url.deletingLastPathComponent()
+            .appendingPathComponent(".\(name)\(Self.temporaryMarker)XXXXXX").path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { fr_mkstemp_cloexec($0.baseAddress!) }
+        guard fd >= 0 else {
+            let code = errno
+            let directory = url.deletingLastPathComponent().path
+            if code == ENOENT { throw OutputError(.notWritable, path: path, "the directory \(directory) does not exist") }
+            if code == EACCES || code == EROFS {
+                throw OutputError(.notWritable, path: path, "cannot create a file in \(directory): \(String(cString: strerror(code)))")
+            }
+            throw OutputError.writing(path, errno: code)
+        }
+        temporaryPath = String(cString: template)
+        descriptor = fd
+        slot = fr_temp_register(temporaryPath)
+        // A held lock tells a sweep that the file is in use; it goes with the process, however that ends.
+        _ = flock(fd, LOCK_EX | LOCK_NB)
+        if let mode = replacedMode {
+            fchmod(fd, mode & 0o7777)
+            _ = fchown(fd, info.st_uid, info.st_gid)  // permitted for root or the same owner; otherwise keep ours
+        } else {
+            fchmod(fd, 0o666 & ~Self.umaskValue)
+        }
+    }
+
+    deinit { abandon() }
+
+    /// A new descriptor for the temporary file, owned by the caller (an encoder writes and closes it).
+    public func writerDescriptor() throws -> Int32 {
+        let fd = lock.withLock { done ? -1 : dup(descriptor) }
+        guard fd >= 0 else { throw OutputError(.io, path: path, "the output was already closed") }
+        return fd
+    }
+
+    /// Flushes the temporary file to disk and moves it into place.
+    public func publish() throws {
+        try lock.withLock {
+            guard !done else { throw OutputError(.io, path: path, "the output was already closed") }
+            defer { closeLocked() }
+            guard fsync(descriptor) == 0 else { throw OutputError.writing(path, errno: errno) }
+            if replace {
+                var info = stat()
+                if lstat(destination, &info) == 0, let kind = Self.nonRegularKind(info.st_mode) {
+                    throw OutputError(.notRegularFile, path: path, "became \(kind) while rendering; not replaced")
+                }
+                guard rename(temporaryPath, destination) == 0 else {
+                    throw OutputError.writing(path, errno: errno)
+                }
+            } else {
+                let code = fr_rename_noreplace(temporaryPath, destination)
+                if code == EEXIST {
+                    throw OutputError(.exists, path: path, "appeared while rendering and was kept (use --force to replace it)")
+                }
+                guard code == 0 else { throw OutputError.writing(path, errno: code) }
+            }
+            fr_temp_unregister(slot)
+            slot = -1
+        }
+    }
+
+    /// Removes the temporary file; nothing is published. Safe to call more than once.
+    public func abandon() {
+        lock.withLock { closeLocked() }
+    }
+
+    private func closeLocked() {
+        guard !done else { return }
+        done = true
+        if slot >= 0 || access(temporaryPath, F_OK) == 0 { unlink(temporaryPath) }
+        fr_temp_unregister(slot)
+        slot = -1
+        close(descriptor)
+    }
+
+    private static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    private static let umaskValue: mode_t = {
+        let current = umask(0)
+        umask(current)
+        return current
+    }()
+
+    /// Installs the signal and exit handlers that remove registered temporary files (`interrupt`: SIGINT too).
+    public static func installCleanupHandlers(interrupt: Bool) {
+        fr_install_cleanup_handlers(interrupt ? 1 : 0)
+    }
+
+    /// Removes every temporary file this process has open (before an immediate exit).
+    public static func removeAllTemporaries() { fr_temp_unlink_all() }
+
+    /// Temporary files this process has open now.
+    public static var openTemporaries: Int { Int(fr_temp_count()) }
+
+    /// Removes temporary files left under `directory` by runs that were killed: names with the marker whose lock
+    /// no process holds and that were last written before `before`. Returns the paths removed.
+    @discardableResult
+    public static func sweepStaleTemporaries(under directory: String, recursive: Bool, before: Date) -> [String] {
+        let manager = FileManager.default
+        let names = (recursive ? manager.subpaths(atPath: directory) : try? manager.contentsOfDirectory(atPath: directory)) ?? []
+        var removed = [String]()
+        for name in names {
+            let file = (name as NSString).lastPathComponent
+            guard file.hasPrefix("."), let marker = file.range(of: temporaryMarker, options: .backwards),
+                  file[marker.upperBound...].count == 6 else { continue }
+            let full = directory + "/" + name
+            var info = stat()
+            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  Double(info.st_mtim.tv_sec) < before.timeIntervalSince1970 else { continue }
+            let fd = open(full, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, unlink(full) == 0 { removed.append(full) }
+        }
+        return removed
+    }
+}
