@@ -23,16 +23,20 @@ let package = Package(
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
         .target(name: "CFileShim"),
 
         // MARK: - Implementation
         .target(name: "FilterCore", dependencies: ["CFileShim"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
+        .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec"]),
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec"]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -51,6 +55,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
+        .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),

@@ -15,8 +15,9 @@ cp recipes/*.json bench/*.json "$work/corpus-recipe/" 2>/dev/null || true
 cp Tests/Fixtures/pngsuite/*.png "$work/corpus-png/"
 run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
-    "$bin/$target" "$corpus" -max_total_time="$seconds" -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
-        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ +DONE|ERROR|SUMMARY" || true
+    # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
+    "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
+        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|timeout" || true
 }
 echo "== FuzzRecipe ($seconds s)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict

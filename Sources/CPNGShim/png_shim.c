@@ -136,6 +136,26 @@ int fr_png_reader_finish(fr_png_reader *r) {
     return 0;
 }
 
+const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length) {
+    png_uint_32 n = 0;
+    png_bytep data = NULL;
+    *length = 0;
+    if (!png_get_eXIf_1(r->png, r->info, &n, &data) || !data) return NULL;
+    *length = n;
+    return data;
+}
+
+const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 n = 0;
+    *length = 0;
+    if (!png_get_iCCP(r->png, r->info, &name, &compression, &profile, &n) || !profile) return NULL;
+    *length = n;
+    return profile;
+}
+
 const char *fr_png_reader_error(const fr_png_reader *r) { return r->error; }
 int fr_png_reader_truncated(const fr_png_reader *r) { return r->truncated; }
 int fr_png_reader_errno(const fr_png_reader *r) { return r->read_errno; }

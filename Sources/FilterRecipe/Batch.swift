@@ -11,17 +11,25 @@ public struct BatchJob: Sendable, Equatable {
         self.output = output
     }
 
-    /// Jobs for `inputs` (PNG files, directories of them, or "-" for paths read from `standardInput`) writing into
-    /// `outputDirectory`: a directory's files keep their relative paths (subdirectories with `recursive`), single
-    /// files keep their names.
+    /// Jobs for `inputs` (image files, directories of .png/.jpg/.jpeg files, or "-" for paths read from
+    /// `standardInput`) writing into `outputDirectory`: a directory's files keep their relative paths
+    /// (subdirectories with `recursive`), single files keep their names; with `outputFormat`, names take its
+    /// extension.
     public static func list(inputs: [String], outputDirectory: String, recursive: Bool,
+                            outputFormat: ImageFileFormat? = nil,
                             standardInput: () -> [String] = { [] }) throws -> [BatchJob] {
         var jobs = [BatchJob]()
+        func output(_ relative: String) -> String {
+            guard let format = outputFormat, ImageFileFormat.from(extensionOf: relative) != format else {
+                return outputDirectory + "/" + relative
+            }
+            return outputDirectory + "/" + (relative as NSString).deletingPathExtension + "." + format.extensions[0]
+        }
         let manager = FileManager.default
         for input in inputs {
             if input == "-" {
                 for path in standardInput() where !path.isEmpty {
-                    jobs.append(BatchJob(input: path, output: outputDirectory + "/" + URL(fileURLWithPath: path).lastPathComponent))
+                    jobs.append(BatchJob(input: path, output: output(URL(fileURLWithPath: path).lastPathComponent)))
                 }
                 continue
             }
@@ -30,15 +38,15 @@ public struct BatchJob: Sendable, Equatable {
                 throw RenderError.input("\(input): no such file or directory")
             }
             if !isDirectory.boolValue {
-                jobs.append(BatchJob(input: input, output: outputDirectory + "/" + URL(fileURLWithPath: input).lastPathComponent))
+                jobs.append(BatchJob(input: input, output: output(URL(fileURLWithPath: input).lastPathComponent)))
                 continue
             }
             let names = recursive ? (manager.subpaths(atPath: input) ?? []) : try manager.contentsOfDirectory(atPath: input)
-            for name in names.sorted() where name.lowercased().hasSuffix(".png") {
+            for name in names.sorted() where ImageFileFormat.from(extensionOf: name) != nil {
                 var isSubdirectory: ObjCBool = false
                 _ = manager.fileExists(atPath: input + "/" + name, isDirectory: &isSubdirectory)
                 if !isSubdirectory.boolValue {
-                    jobs.append(BatchJob(input: input + "/" + name, output: outputDirectory + "/" + name))
+                    jobs.append(BatchJob(input: input + "/" + name, output: output(name)))
                 }
             }
         }

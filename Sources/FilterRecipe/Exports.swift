@@ -1,2 +1,3 @@
 @_exported import FilterCore
 @_exported import PNGCodec
+@_exported import JPEGCodec

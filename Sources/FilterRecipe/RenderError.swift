@@ -27,7 +27,7 @@ public enum RenderError: Error, CustomStringConvertible {
         case .recipe: return 2
         case .output(let e):
             switch e.kind {
-            case .exists, .isInput, .notRegularFile: return 2
+            case .exists, .isInput, .notRegularFile, .unknownFormat: return 2
             case .notWritable, .diskFull, .io: return 4
             }
         case .input: return 3

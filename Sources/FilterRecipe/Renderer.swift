@@ -1,6 +1,7 @@
 import CPUBackend
 import FilterCore
 import Foundation
+import JPEGCodec
 import PNGCodec
 import VulkanBackend
 
@@ -10,6 +11,11 @@ public struct Renderer: Sendable {
         /// Output depth (8 or 16); nil follows the main input.
         public var depth: Int?
         public var png: PNGWriteOptions
+        public var jpeg: JPEGWriteOptions
+        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg).
+        public var fileFormat: ImageFileFormat?
+        /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
+        public var autorotate: Bool
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
         /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
@@ -21,11 +27,16 @@ public struct Renderer: Sendable {
         public var maxMemory: Int
         /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
         public var maxWork: Double?
-        public init(depth: Int? = nil, png: PNGWriteOptions = .default, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+        public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
+                    fileFormat: ImageFileFormat? = nil, autorotate: Bool = true,
+                    maxPixels: Int = PNGDecoder.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = PNGDecoder.defaultMaxMemory,
                     maxWork: Double? = WorkEstimate.defaultLimit) {
             self.depth = depth
             self.png = png
+            self.jpeg = jpeg
+            self.fileFormat = fileFormat
+            self.autorotate = autorotate
             self.maxPixels = maxPixels
             self.optimize = optimize
             self.replaceExisting = replaceExisting
@@ -82,17 +93,31 @@ public struct Renderer: Sendable {
         catch let error as OutputError { throw RenderError.output(error) }
         // Removed now on every error path, not when the last reference goes (an encoder thread may hold one).
         defer { file.abandon() }
+        guard let fileFormat = options.fileFormat ?? ImageFileFormat.from(extensionOf: output) else {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
+                + "name; end it in .png, .jpg or .jpeg, or give --format png|jpeg"))
+        }
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan) = try prepare(recipe, inputs: inputs)
-        let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.header.format))
+        var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.format))
+        if fileFormat == .jpeg {
+            if format.depth == 16 { warnings.append("note: JPEG stores 8 bits a sample; the 16-bit result is reduced to 8") }
+            if format.hasAlpha {
+                let b = options.jpeg.background
+                warnings.append("note: JPEG has no alpha; transparent pixels are flattened onto "
+                    + (b == .white ? "white" : String(format: "[%.3g, %.3g, %.3g]", b.r, b.g, b.b)) + " (--background)")
+            }
+            format = PixelFormat.integer(channels: format.channels, depth: 8)!
+        }
         let node = plan.nodes[plan.output]
         let stats = RenderStats()
         let ledger = TransferLedger()
         do {
-            let encoder = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.png)
-            if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.header.format == format {
+            let encoder: any ImageEncoder = fileFormat == .png
+                ? try PNGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.png)
+                : try JPEGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.jpeg)
+            if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = "none"
                 try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
             } else if backendName == "vulkan" {
@@ -120,7 +145,7 @@ public struct Renderer: Sendable {
             throw error
         } catch let error as OutputError {
             throw RenderError.output(error)
-        } catch let error as PNGError where error.kind == .corrupt || error.path != output {
+        } catch let error as CodecError where error.kind == .corrupt || error.path != output {
             throw RenderError.input("\(error)")
         } catch {
             throw RenderError.render("\(error)")
@@ -135,7 +160,7 @@ public struct Renderer: Sendable {
             == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
     }
 
-    private func finish(_ encoder: PNGEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
+    private func finish(_ encoder: any ImageEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
                         stats: RenderStats, ledger: TransferLedger, warnings: [String]) throws -> RenderReport {
         let finishing = monotonicSeconds()
         try encoder.finish()
@@ -151,7 +176,7 @@ public struct Renderer: Sendable {
     }
 
     /// Reads every input whole, as stored (the Vulkan backend uploads them packed and converts on the device).
-    static func decodeWhole(_ decoders: [String: PNGDecoder], ledger: TransferLedger,
+    static func decodeWhole(_ decoders: [String: any ImageDecoder], ledger: TransferLedger,
                             stats: RenderStats) throws -> [String: PixelBuffer] {
         let began = monotonicSeconds()
         defer { stats.decodeSeconds += monotonicSeconds() - began }
@@ -162,20 +187,30 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// Opens the inputs (headers only) and lowers the recipe against their sizes.
-    func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: PNGDecoder], Plan) {
-        var decoders = [String: PNGDecoder]()
+    /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
+    /// sets decoders that can shrink while decoding to the reduction the plan chose.
+    func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: any ImageDecoder], Plan) {
+        var decoders = [String: any ImageDecoder]()
         for name in recipe.usedInputs {
             guard let path = inputs[name] else {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
             }
-            do { decoders[name] = try PNGDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory) }
+            do { decoders[name] = try ImageFileFormat.openDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory) }
             catch { throw RenderError.input("\(error)") }
         }
         let plan: Plan
         do {
-            plan = optimized(try recipe.plan(inputSizes: decoders.mapValues { ($0.header.width, $0.header.height) })).plan
+            plan = optimized(try lowered(recipe, decoders: decoders), decoders: decoders).plan
         } catch let error as RecipeError { throw RenderError.recipe(error) }
+        for case let (index, node) in plan.nodes.enumerated() {
+            guard case .source(let name) = node.primitive, let decoder = decoders[name],
+                  node.width < decoder.storedWidth else { continue }
+            let factor = (decoder.storedWidth + node.width - 1) / node.width
+            do { try decoder.reduce(by: factor) } catch { throw RenderError.input("\(error)") }
+            guard decoder.width == node.width, decoder.height == node.height else {
+                throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
+            }
+        }
         try checkCost(of: plan, recipe: recipe)
         return (decoders, plan)
     }
@@ -195,9 +230,16 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// The plan as lowered and, when optimising, as rewritten, with the rewrites made.
-    func optimized(_ plan: Plan) -> (plan: Plan, log: [String]) {
-        options.optimize ? Optimizer.optimize(plan) : (plan, [])
+    /// The recipe lowered against the inputs' stored sizes and (with `autorotate`) their orientations.
+    func lowered(_ recipe: Recipe, decoders: [String: any ImageDecoder]) throws -> Plan {
+        try recipe.plan(inputSizes: decoders.mapValues { ($0.storedWidth, $0.storedHeight) },
+                        orientations: options.autorotate ? decoders.mapValues(\.metadata.orientation) : [:])
+    }
+
+    /// The plan as lowered and, when optimising, as rewritten, with the rewrites made; `decoders` say which
+    /// sources can shrink while decoding.
+    func optimized(_ plan: Plan, decoders: [String: any ImageDecoder] = [:]) -> (plan: Plan, log: [String]) {
+        options.optimize ? Optimizer.optimize(plan, decodeReductions: decoders.mapValues(\.decodeReductions)) : (plan, [])
     }
 
     /// The plan a render would run, in words, with the rewrites that made it and the device that would run it;
@@ -209,8 +251,7 @@ public struct Renderer: Sendable {
         let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
         if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
         if options.optimize {
-            let sizes = try prepare(recipe, inputs: inputs).0.mapValues { ($0.header.width, $0.header.height) }
-            let log = Optimizer.optimize(try recipe.plan(inputSizes: sizes)).log
+            let log = optimized(try lowered(recipe, decoders: decoders), decoders: decoders).log
             lines.append(log.isEmpty ? "optimizer: nothing to rewrite" : "optimizer:")
             lines += log.map { "  \($0)" }
         } else {
@@ -248,7 +289,7 @@ public struct Renderer: Sendable {
 
     /// A plan without filters whose output keeps the input's layout: stored rows go straight from decoder to
     /// encoder, with no trip through working values.
-    static func copyRows(from decoder: PNGDecoder, to encoder: PNGEncoder, stats: RenderStats) throws {
+    static func copyRows(from decoder: any ImageDecoder, to encoder: any ImageEncoder, stats: RenderStats) throws {
         try CPURenderer.copyRows(from: decoder, to: encoder, stats: stats)
     }
 

@@ -12,6 +12,8 @@ public final class PNGDecoder {
 
     public let path: String
     public let header: PNGHeader
+    /// EXIF orientation (eXIf before the image data) and the iCCP profile.
+    public let metadata: ImageMetadata
     /// Index of the next row `readRows` returns.
     public private(set) var nextRow = 0
 
@@ -34,7 +36,7 @@ public final class PNGDecoder {
             if raw.truncated != 0 {
                 throw PNGError(kind: .corrupt, path: path, message: "truncated: the file ends before the image data")
             }
-            if text.hasPrefix("not a PNG") { throw PNGError(kind: .notPNG, path: path, message: text) }
+            if text.hasPrefix("not a PNG") { throw PNGError(kind: .unrecognised, path: path, message: text) }
             throw PNGError(kind: .corrupt, path: path, message: text.isEmpty ? "unreadable PNG" : "corrupt PNG: \(text)")
         }
         self.reader = reader
@@ -44,6 +46,10 @@ public final class PNGDecoder {
             self.reader = nil
             throw PNGError(kind: .corrupt, path: path, message: "unsupported PNG layout")
         }
+        var exifLength = 0, iccLength = 0
+        let exif = fr_png_reader_exif(reader, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
+        let icc = fr_png_reader_icc(reader, &iccLength).map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
+        metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
         header = PNGHeader(width: Int(raw.width), height: Int(raw.height), colorType: colorType,
                            bitDepth: Int(raw.bit_depth), interlaced: raw.interlaced != 0,
                            hasTransparency: raw.has_trns != 0, format: format)

@@ -13,11 +13,13 @@ struct BatchMode {
     let force: Bool
     let quiet: Bool
     let stats: String?
+    let outputFormat: ImageFileFormat?
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
         let list: [BatchJob]
         do {
-            list = try BatchJob.list(inputs: inputs, outputDirectory: outputDirectory, recursive: recursive) {
+            list = try BatchJob.list(inputs: inputs, outputDirectory: outputDirectory, recursive: recursive,
+                                     outputFormat: outputFormat) {
                 var paths = [String]()
                 while let line = readLine() { paths.append(line.trimmingCharacters(in: .whitespaces)) }
                 return paths
@@ -25,7 +27,7 @@ struct BatchMode {
         } catch {
             return report("filterrun: \(error)", code: (error as? RenderError)?.exitCode ?? 4)
         }
-        if list.isEmpty { return report("filterrun: no PNG files in \(inputs.joined(separator: ", "))", code: 3) }
+        if list.isEmpty { return report("filterrun: no PNG or JPEG files in \(inputs.joined(separator: ", "))", code: 3) }
         let collisions = BatchJob.collisions(in: list)
         if !collisions.isEmpty {
             let lines = collisions.prefix(20).map { "  \($0.output) ← " + $0.inputs.joined(separator: ", ") }

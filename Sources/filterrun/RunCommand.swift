@@ -6,9 +6,11 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Render RECIPE on INPUT into OUTPUT (the default command).",
         discussion: """
-        One image: filterrun RECIPE INPUT.png OUTPUT.png. A batch: filterrun RECIPE INPUT... OUTPUT_DIR, where each \
-        INPUT is a PNG, a directory of PNGs, or - for paths read from stdin; outputs mirror the inputs' names, and \
-        existing outputs are skipped (so a stopped batch resumes) unless --force.
+        One image: filterrun RECIPE INPUT OUTPUT (PNG or JPEG in, recognised by its bytes; the output's format by its \
+        extension .png/.jpg/.jpeg or --format). Inputs are turned upright by their EXIF orientation unless \
+        --no-autorotate. A batch: filterrun RECIPE INPUT... OUTPUT_DIR, where each INPUT is an image, a directory of \
+        .png/.jpg/.jpeg files, or - for paths read from stdin; outputs mirror the inputs' names (their extension \
+        changes only with --format), and existing outputs are skipped (so a stopped batch resumes) unless --force.
         Exit codes: 0 ok, 2 usage or recipe error, 3 input image error, 4 render or output error (in a batch: the \
         worst over the files), 130 batch cancelled with Ctrl-C.
         """)
@@ -30,6 +32,15 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: String?
     @Option(parsing: .unconditional, help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: String?
     @Option(help: "PNG row filter: none, sub, up, average, paeth, all (default up).") var filter: String?
+    @Option(help: "Output format: png or jpeg (default: the output's extension; in a batch, each input's).") var format: String?
+    @Option(parsing: .unconditional, help: "JPEG quality 1-100 (default 90).") var quality: String?
+    @Option(help: "JPEG chroma subsampling: 444, 422 or 420 (default 444 at quality 90 and above, 420 below).")
+    var subsampling: String?
+    @Flag(help: "JPEG: write a progressive file.") var progressive = false
+    @Flag(help: "JPEG: fit the Huffman tables to the image (a few percent smaller, a little slower).") var optimizeCoding = false
+    @Option(help: "JPEG: colour transparent pixels are flattened onto: white (default), black, #rrggbb or r,g,b in 0-1.")
+    var background: String?
+    @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
     @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
     @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
     var maxMemory: String?
@@ -56,6 +67,26 @@ struct RunCommand: ParsableCommand {
         do { numbers = try Numbers(self) } catch { return fail(2, "\(error)") }
         let pngFilter = filter.map { PNGWriteOptions.Filter(rawValue: $0) } ?? PNGWriteOptions.default.filter
         guard let pngFilter else { return fail(2, "--filter must be one of none, sub, up, average, paeth, all") }
+        var fileFormat: ImageFileFormat?
+        if let format {
+            guard let parsed = ImageFileFormat(rawValue: format == "jpg" ? "jpeg" : format) else {
+                return fail(2, "--format must be png or jpeg, got \"\(format)\"")
+            }
+            fileFormat = parsed
+        }
+        var jpeg = JPEGWriteOptions(quality: numbers.quality ?? 90, progressive: progressive, optimizeCoding: optimizeCoding)
+        if let subsampling {
+            guard let parsed = Int(subsampling).flatMap(JPEGWriteOptions.Subsampling.init(rawValue:)) else {
+                return fail(2, "--subsampling must be 444, 422 or 420, got \"\(subsampling)\"")
+            }
+            jpeg.subsampling = parsed
+        }
+        if let background {
+            guard let color = RGBA(parsing: background) else {
+                return fail(2, "--background must be white, black, #rrggbb or r,g,b with values in 0-1, got \"\(background)\"")
+            }
+            jpeg.background = color
+        }
 
         var named = [String: String]()
         for entry in inputs {
@@ -88,13 +119,14 @@ struct RunCommand: ParsableCommand {
             depth: numbers.depth,
             png: PNGWriteOptions(compressionLevel: numbers.compression ?? PNGWriteOptions.default.compressionLevel,
                                  filter: pngFilter),
+            jpeg: jpeg, fileFormat: fileFormat, autorotate: !noAutorotate,
             maxPixels: numbers.maxPixels, optimize: !noOptimize, replaceExisting: force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork)
         let renderer = Renderer(backend: backendChoice, options: options)
         if batch {
             paths.removeValue(forKey: "main")
             return BatchMode(recipePath: recipe, recipe: parsed, renderer: renderer, extraInputs: paths,
-                             jobs: numbers.jobs, force: force, quiet: quiet, stats: stats)
+                             jobs: numbers.jobs, force: force, quiet: quiet, stats: stats, outputFormat: fileFormat)
                 .run(inputs: Array(self.paths.dropLast()), outputDirectory: output, recursive: recursive)
         }
         do {
@@ -133,6 +165,7 @@ struct RunCommand: ParsableCommand {
     struct Numbers {
         var depth: Int?
         var compression: Int?
+        var quality: Int?
         var maxPixels = PNGDecoder.defaultMaxPixels
         var maxMemory = PNGDecoder.defaultMaxMemory
         var maxWork: Double? = WorkEstimate.defaultLimit
@@ -143,6 +176,7 @@ struct RunCommand: ParsableCommand {
         init(_ command: RunCommand) throws {
             depth = try command.depth.map { try NumericOption.integer("--depth", $0, allowed: [8, 16]) }
             compression = try command.compression.map { try NumericOption.integer("--compression", $0, in: 0...9) }
+            quality = try command.quality.map { try NumericOption.integer("--quality", $0, in: 1...100) }
             maxPixels = try command.maxPixels.map { try NumericOption.integer("--max-pixels", $0, in: 1...(1 << 40)) } ?? maxPixels
             maxMemory = try command.maxMemory.map { try NumericOption.integer("--max-memory", $0, in: 1...(1 << 50)) } ?? maxMemory
             if let text = command.maxWork {

@@ -106,3 +106,47 @@ final class RecipeDecodingTests: XCTestCase {
                        "recipes/schema.json is stale: regenerate with `filterrun schema > recipes/schema.json`")
     }
 }
+
+/// The recipe JSON reader: strict where Foundation's decoder was lenient, and linear whatever the nesting.
+final class RecipeParsingTests: XCTestCase {
+    func message(_ text: String) -> String {
+        do { _ = try Recipe(json: Data(text.utf8)); return "" } catch { return "\(error)" }
+    }
+
+    func testSyntaxErrorsGiveLineAndColumn() {
+        XCTAssertEqual(message("{\"version\":1,\n\"steps\":[{\"op\" \"invert\"}]}"),
+                       "not valid JSON at line 2, column 16: expected ':' after the key \"op\", found '\"'")
+        XCTAssertEqual(message("{\"version\":1,\"steps\":[],}"),
+                       "not valid JSON at line 1, column 25: a trailing comma before '}' (JSON allows none)")
+        XCTAssertEqual(message(""), "not valid JSON at line 1, column 1: the recipe is empty; expected a JSON object")
+        XCTAssertEqual(message("{\"version\":1} x"), "not valid JSON at line 1, column 15: unexpected 'x' after the end of the JSON value")
+        XCTAssertTrue(message("{\"description\":\"\u{1}\"}").contains("a control character"))
+        XCTAssertTrue(message("{\"description\":\"\\ud800\"}").contains("unpaired surrogate"))
+    }
+
+    func testDuplicateKeysAndNonFiniteNumbersNameTheirPath() {
+        XCTAssertTrue(message(#"{"version":1,"version":1,"steps":[]}"#).hasPrefix("version: duplicate key \"version\" (line 1, column 15)"))
+        XCTAssertTrue(message(#"{"version":1,"steps":[{"op":"exposure","ev":-1e999}]}"#)
+            .hasPrefix("steps[0].ev: the number -1e999 is out of range"))
+    }
+
+    func testEscapesAndUnicodeSurviveTheRoundTrip() throws {
+        let recipe = try Recipe(json: Data(#"{"version":1,"description":"caf\u00e9 \ud83d\udcf7 \"q\" \\ \/ é","steps":[]}"#.utf8))
+        XCTAssertEqual(recipe.description, "café 📷 \"q\" \\ / é")
+    }
+
+    /// The review's worst case: hundreds of nested lists around many numbers. Refused at the nesting limit, and a
+    /// 1 MiB document at the limit is read once: the error names the value, not a time-out. (Timings are in
+    /// BENCHMARKS.md: scripts/bench-parse.sh.)
+    func testAdversarialRecipesAreRefusedQuickly() {
+        let numbers = Array(repeating: "1", count: 200_000).joined(separator: ",")
+        let deep = #"{"version":1,"description":"# + String(repeating: "[", count: 400) + numbers
+            + String(repeating: "]", count: 400) + #","steps":[]}"#
+        XCTAssertTrue(message(deep).contains("nesting deeper than 64 levels"), message(deep))
+        let filler = Array(repeating: "1", count: 500_000).joined(separator: ",")
+        let atLimit = #"{"version":1,"description":"# + String(repeating: "[", count: 62) + filler
+            + String(repeating: "]", count: 62) + #","steps":[]}"#
+        XCTAssertGreaterThan(atLimit.utf8.count, 1_000_000)
+        XCTAssertEqual(message(atLimit), "description: expected a string, found a list of 1")
+    }
+}

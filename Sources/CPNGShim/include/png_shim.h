@@ -29,6 +29,10 @@ int fr_png_reader_rows(fr_png_reader *r, uint8_t *dst, size_t stride, uint32_t c
 int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride);
 /// Reads and checks the chunks after the image data. 0 on success.
 int fr_png_reader_finish(fr_png_reader *r);
+/// The eXIf chunk's data (if it came before the image data), or NULL; valid until close.
+const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length);
+/// The iCCP chunk's profile, inflated, or NULL; valid until close.
+const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length);
 const char *fr_png_reader_error(const fr_png_reader *r);
 /// Non-zero when the last failure was the file ending early.
 int fr_png_reader_truncated(const fr_png_reader *r);

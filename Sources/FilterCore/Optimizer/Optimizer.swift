@@ -8,10 +8,14 @@ public struct Optimizer {
     private var nodes: [Plan.Node]
     private var output: Int
     private let workingSpace: WorkingSpace
+    private var decodeReductions: [String: [Int]] = [:]
 
-    /// The optimised plan and the rewrites made, in order.
-    public static func optimize(_ plan: Plan) -> (plan: Plan, log: [String]) {
+    /// The optimised plan and the rewrites made, in order. `decodeReductions` lists, per source, the factors its
+    /// decoder can shrink by while decoding (JPEG: 2, 4, 8 in the DCT); the plan then asks for one where a shrink
+    /// follows, and the source node has the reduced size.
+    public static func optimize(_ plan: Plan, decodeReductions: [String: [Int]] = [:]) -> (plan: Plan, log: [String]) {
         var optimizer = Optimizer(plan)
+        optimizer.decodeReductions = decodeReductions
         optimizer.run()
         return (Plan(nodes: optimizer.nodes, output: optimizer.output, workingSpace: plan.workingSpace), optimizer.log)
     }
@@ -23,7 +27,7 @@ public struct Optimizer {
     }
 
     private mutating func run() {
-        shrinkAtDecode()
+        if !reduceInDecoder() { shrinkAtDecode() }
         for _ in 0..<16 {
             let before = rewrites
             simplifyPointOps()
@@ -241,6 +245,66 @@ public struct Optimizer {
             note("shrink on decode: \(source.origin) box-reduced \(fx)×\(fy) to \(reducedWidth)×\(reducedHeight) as rows arrive, then \(target.op) [\(target.origin)] resamples exactly to \(target.width)×\(target.height)")
             return
         }
+    }
+
+    /// The exact kernel keeps at least this much of a shrink after a decoder's own reduction (JPEG's DCT scaling
+    /// filters better than a box; measured on JPEG photos, see BENCHMARKS.md).
+    static let decodeReductionGap = 4
+
+    /// A source whose decoder can reduce (JPEG), read only through flips and turns (its orientation) by a resample
+    /// chain that shrinks both axes by at least `decodeReductionGap` × f, is decoded at 1/f (the largest f it
+    /// offers); the resamples then sample the reduced image where they would have sampled the original.
+    private mutating func reduceInDecoder() -> Bool {
+        for s in nodes.indices {
+            guard case .source(let name) = nodes[s].primitive, let factors = decodeReductions[name], !factors.isEmpty,
+                  consumers(of: s).count == 1 else { continue }
+            // The geometry right after the source (orientation), then up to two resamples, each read only by the next.
+            var geometry = [Int](), chain = [Int]()
+            var next = consumers(of: s)[0], previous = s
+            while chain.isEmpty, Orientation(nodes[next].primitive) != nil, readOnlyBy(next, previous),
+                  next != output, consumers(of: next).count == 1 {
+                geometry.append(next)
+                previous = next
+                next = consumers(of: next)[0]
+            }
+            while chain.count < 2, case .resample(let axis, let kernel, nil) = nodes[next].primitive, kernel != .nearest,
+                  readOnlyBy(next, previous) {
+                if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
+                chain.append(next)
+                previous = next
+                guard next != output, consumers(of: next).count == 1 else { break }
+                next = consumers(of: next)[0]
+            }
+            guard let last = chain.last else { continue }
+            let upright = nodes[geometry.last ?? s], target = nodes[last]
+            let shrink = min(upright.width / max(1, target.width), upright.height / max(1, target.height))
+            guard let f = factors.sorted().last(where: { shrink >= Self.decodeReductionGap * $0 }) else { continue }
+            let stored = nodes[s]
+            nodes[s].width = (stored.width + f - 1) / f
+            nodes[s].height = (stored.height + f - 1) / f
+            for g in geometry {
+                let input = nodes[nodes[g].inputs[0]]
+                let swaps = Orientation(nodes[g].primitive)!.swapsAxes
+                nodes[g].width = swaps ? input.height : input.width
+                nodes[g].height = swaps ? input.width : input.height
+            }
+            let reduced = nodes[geometry.last ?? s]
+            var resampled = Set<Primitive.Axis>()
+            for i in chain {
+                guard case .resample(let axis, let kernel, _) = nodes[i].primitive else { continue }
+                let horizontal = axis == .horizontal
+                nodes[i].primitive = .resample(axis: axis, kernel: kernel, reduced: BoxReduction(
+                    factor: f, originalSize: horizontal ? upright.width : upright.height))
+                if horizontal && !resampled.contains(.vertical) { nodes[i].height = reduced.height }
+                if !horizontal && !resampled.contains(.horizontal) { nodes[i].width = reduced.width }
+                resampled.insert(axis)
+            }
+            note("shrink on load: \(stored.origin) decoded at 1/\(f) in the JPEG DCT (\(nodes[s].width)×\(nodes[s].height) "
+                 + "instead of \(stored.width)×\(stored.height)), then \(target.op) [\(target.origin)] resamples exactly to "
+                 + "\(target.width)×\(target.height)")
+            return true
+        }
+        return false
     }
 
     /// Puts `node` at `position`, shifting later nodes (and references to them) up by one.

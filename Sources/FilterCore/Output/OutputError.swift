@@ -9,6 +9,8 @@ public struct OutputError: Error, CustomStringConvertible, Sendable, Equatable {
         case notRegularFile
         /// The destination is one of the render's inputs.
         case isInput
+        /// The output's name gives no format we write.
+        case unknownFormat
         /// The directory is missing or not writable.
         case notWritable
         /// The file system is full, or a file-size limit was reached.

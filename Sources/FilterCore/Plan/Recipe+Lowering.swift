@@ -11,6 +11,22 @@ extension Recipe {
         return inputs.filter(used.contains)
     }
 
+    /// The geometry that turns an image stored with EXIF orientation `value` upright (TIFF 6.0 / Exif 2.3:
+    /// 2 mirrored, 3 upside down, 4 mirrored upside down, 5 transposed, 6 needs a clockwise quarter turn,
+    /// 7 transversed, 8 needs an anticlockwise quarter turn).
+    public static func uprighting(_ value: Int) -> [Primitive] {
+        switch value {
+        case 2: return [.flip(horizontal: true)]
+        case 3: return [.rotate(quarterTurns: 2)]
+        case 4: return [.flip(horizontal: false)]
+        case 5: return [.transpose]
+        case 6: return [.rotate(quarterTurns: 1)]
+        case 7: return [.transpose, .rotate(quarterTurns: 2)]
+        case 8: return [.rotate(quarterTurns: 3)]
+        default: return []
+        }
+    }
+
     /// Largest image any node may produce (the decoder's default limit too).
     public static let maxPixels = 1 << 28
 
@@ -26,9 +42,11 @@ extension Recipe {
         return false
     }
 
-    /// Lowers the recipe to primitives, given the size of each input image. Nodes the output does not depend on
-    /// are not lowered. Problems that depend on sizes (a crop outside the image) are reported by JSON path.
-    public func plan(inputSizes: [String: (width: Int, height: Int)]) throws -> Plan {
+    /// Lowers the recipe to primitives, given the size of each input image as stored and its EXIF orientation
+    /// (1…8; absent means 1): an input stored sideways is turned upright right after it is read, so the recipe
+    /// sees upright images. Nodes the output does not depend on are not lowered. Problems that depend on sizes (a
+    /// crop outside the image) are reported by JSON path.
+    public func plan(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:]) throws -> Plan {
         var builder = PlanBuilder(workingSpace: workingSpace)
         var refs = [String: PlanBuilder.Ref]()
         var issues = [RecipeError.Issue]()
@@ -43,7 +61,19 @@ extension Recipe {
                 }
                 builder.origin = name
                 builder.op = "source"
-                let ref = builder.add(.source(name: name), [], width: size.width, height: size.height)
+                var ref = builder.add(.source(name: name), [], width: size.width, height: size.height)
+                let orientation = orientations[name] ?? 1
+                builder.op = "orient (EXIF \(orientation))"
+                for step in Self.uprighting(orientation) {
+                    let (w, h) = builder.size(ref)
+                    let swaps: Bool
+                    switch step {
+                    case .transpose: swaps = true
+                    case .rotate(let turns): swaps = turns % 2 == 1
+                    default: swaps = false
+                    }
+                    ref = builder.add(step, [ref], width: swaps ? h : w, height: swaps ? w : h)
+                }
                 refs[name] = ref
                 return ref
             }

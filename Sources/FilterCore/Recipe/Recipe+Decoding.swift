@@ -340,3 +340,20 @@ enum ParamDecoding {
         }
     }
 }
+
+extension RGBA {
+    /// A colour as a recipe writes it: "#rrggbb", "#rrggbbaa", or "[r, g, b]" / "[r, g, b, a]" in 0...1; also
+    /// "r,g,b" without brackets (for command lines), and the names white, black, transparent.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch trimmed.lowercased() {
+        case "white": self = .white; return
+        case "black": self = .black; return
+        case "transparent": self = .clear; return
+        default: break
+        }
+        let json = trimmed.hasPrefix("#") ? "\"\(trimmed)\"" : trimmed.hasPrefix("[") ? trimmed : "[\(trimmed)]"
+        guard let value = try? JSONParser.parse(Data(json.utf8)), let color = ParamDecoding.color(value) else { return nil }
+        self = color
+    }
+}

@@ -1,0 +1,28 @@
+/// An image file that could not be read or written. The description names the file and the cause, in the
+/// product's words with the codec library's message where it has one.
+public struct CodecError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The file could not be opened, read or written.
+        case io
+        /// The file is not in the format asked of the decoder (or in no format we read).
+        case unrecognised
+        /// The data is corrupt or truncated.
+        case corrupt
+        /// The declared size exceeds the configured pixel or memory limit.
+        case tooLarge
+        /// The request itself is invalid (a layout the format cannot store, rows past the end).
+        case invalidRequest
+    }
+
+    public let kind: Kind
+    public let path: String
+    public let message: String
+
+    public init(kind: Kind, path: String, message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}

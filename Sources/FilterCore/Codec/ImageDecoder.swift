@@ -1,0 +1,38 @@
+/// A decoder opened on a file: the header is read, rows stream top to bottom. Each format (PNG, JPEG) implements
+/// it; the format registry picks one by the file's first bytes.
+public protocol ImageDecoder: ImageRowSource {
+    var path: String { get }
+    /// "PNG", "JPEG".
+    var formatName: String { get }
+    var metadata: ImageMetadata { get }
+    /// Size before any decode-time scaling.
+    var storedWidth: Int { get }
+    var storedHeight: Int { get }
+    /// The reductions the decoder can make while decoding, cheaper than decoding whole (JPEG: 2, 4, 8 in the
+    /// DCT); empty when it has none.
+    var decodeReductions: [Int] { get }
+    /// Decodes at 1/`factor` of the stored size from now on (one of `decodeReductions`); before the first row only.
+    func reduce(by factor: Int) throws
+}
+
+extension ImageDecoder {
+    public var decodeReductions: [Int] { [] }
+    public func reduce(by factor: Int) throws {
+        throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
+    }
+    public var storedWidth: Int { width }
+    public var storedHeight: Int { height }
+}
+
+/// What a file says about its pixels beyond the pixels themselves.
+public struct ImageMetadata: Sendable, Equatable {
+    /// EXIF orientation, 1…8 (1 when absent or unreadable).
+    public var orientation: Int
+    /// The embedded ICC profile, if any.
+    public var iccProfile: [UInt8]?
+
+    public init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
+        self.orientation = orientation
+        self.iccProfile = iccProfile
+    }
+}

@@ -1,0 +1,121 @@
+import CJPEGShim
+import FilterCore
+import Foundation
+
+/// Streaming JPEG writer into an `OutputFile` (published by `finish()`, abandoned otherwise). Takes grey8, greyA8,
+/// rgb8 or rgba8 rows; alpha is flattened onto `options.background` (in encoded sRGB values, as editors do), since
+/// JPEG stores none. `icc` is embedded when given.
+public final class JPEGEncoder: ImageEncoder {
+    public let output: OutputFile
+    public var path: String { output.path }
+    public let width: Int
+    public let height: Int
+    /// The layout of the rows given to `writeRows`.
+    public let format: PixelFormat
+    public private(set) var rowsWritten = 0
+
+    private var writer: OpaquePointer?
+    private var finished = false
+    private let background: (Int, Int, Int)
+    private var flattened: [UInt8] = []
+
+    /// The layouts the encoder takes.
+    public static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
+
+    public init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+                options: JPEGWriteOptions = .default, icc: [UInt8]? = nil) throws {
+        self.output = output
+        self.width = width
+        self.height = height
+        self.format = format
+        func byte(_ v: Double) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
+        background = (byte(options.background.r), byte(options.background.g), byte(options.background.b))
+        guard Self.accepts(format) else {
+            throw CodecError(kind: .invalidRequest, path: output.path, message: "JPEG output takes 8-bit rows, not \(format.rawValue)")
+        }
+        guard (1...100).contains(options.quality) else {
+            throw CodecError(kind: .invalidRequest, path: output.path, message: "JPEG quality must be 1...100")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let components: Int32 = format.channels <= 2 ? 1 : 3
+        writer = try (icc ?? []).withUnsafeBufferPointer { profile in
+            fr_jpeg_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height), components,
+                                Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
+                                options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
+                                profile.baseAddress, profile.count, &message, message.count)
+        }
+        if writer == nil {
+            output.abandon()
+            throw CodecError(kind: .io, path: output.path, message: String(cString: message))
+        }
+    }
+
+    deinit {
+        fr_jpeg_writer_close(writer)
+        if !finished { output.abandon() }
+    }
+
+    private func failure() -> Error {
+        guard let writer else { return CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        let code = fr_jpeg_writer_errno(writer)
+        if code != 0 { return OutputError.writing(path, errno: code) }
+        return CodecError(kind: .io, path: path, message: String(cString: fr_jpeg_writer_error(writer)))
+    }
+
+    public func abandon() {
+        fr_jpeg_writer_close(writer)
+        writer = nil
+        output.abandon()
+    }
+
+    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard count >= 0, rowsWritten + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        var status: Int32 = 0
+        if format.hasAlpha {
+            let out = format.channels - 1
+            if flattened.count < width * out { flattened = [UInt8](repeating: 0, count: width * out) }
+            for i in 0..<count where status == 0 {
+                let row = (source + i * stride).assumingMemoryBound(to: UInt8.self)
+                flattened.withUnsafeMutableBufferPointer { dst in
+                    let bg = [background.0, background.1, background.2]
+                    for x in 0..<width {
+                        let a = Int(row[x * format.channels + out])
+                        for c in 0..<out {
+                            let value = Int(row[x * format.channels + c]) * a + bg[out == 1 ? 0 : c] * (255 - a)
+                            dst[x * out + c] = UInt8((value + 127) / 255)
+                        }
+                    }
+                    status = fr_jpeg_writer_rows(writer, dst.baseAddress!, width * out, 1)
+                }
+            }
+        } else {
+            status = fr_jpeg_writer_rows(writer, source.assumingMemoryBound(to: UInt8.self), stride, UInt32(count))
+        }
+        guard status == 0 else {
+            let error = failure()
+            abandon()
+            throw error
+        }
+        rowsWritten += count
+    }
+
+    /// Completes the file and publishes it (see `OutputFile.publish()`).
+    public func finish() throws {
+        guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard rowsWritten == height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
+        }
+        guard fr_jpeg_writer_finish(writer) == 0 else {
+            let error = failure()
+            abandon()
+            throw error
+        }
+        fr_jpeg_writer_close(writer)
+        self.writer = nil
+        finished = true
+        try output.publish()
+    }
+}
