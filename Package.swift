@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "FilterCore"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

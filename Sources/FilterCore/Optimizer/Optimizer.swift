@@ -247,13 +247,21 @@ public struct Optimizer {
         }
     }
 
-    /// The exact kernel keeps at least this much of a shrink after a decoder's own reduction (JPEG's DCT scaling
-    /// filters better than a box; measured on JPEG photos, see BENCHMARKS.md).
-    static let decodeReductionGap = 4
+    /// How much of a shrink the exact kernel must keep after a decoder's reduction by `factor`, for the result to
+    /// stay within resize's tolerance (2 codes) of the exact path. JPEG's DCT scaling averages encoded (sRGB)
+    /// values, so in sRGB working space a margin of 4 suffices at every factor, while in linear light its
+    /// averaging differs from the working space's at high-contrast edges: measured on a 20 MP photo at quality 90,
+    /// 1/8 leaves 11 codes even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
+    static func decodeReductionGap(factor: Int, space: WorkingSpace) -> Int? {
+        switch space {
+        case .srgb: return 4
+        case .linear: return factor == 2 ? 32 : nil
+        }
+    }
 
     /// A source whose decoder can reduce (JPEG), read only through flips and turns (its orientation) by a resample
-    /// chain that shrinks both axes by at least `decodeReductionGap` × f, is decoded at 1/f (the largest f it
-    /// offers); the resamples then sample the reduced image where they would have sampled the original.
+    /// chain that shrinks both axes by at least `decodeReductionGap` × f, is decoded at 1/f (the largest such f
+    /// it offers); the resamples then sample the reduced image where they would have sampled the original.
     private mutating func reduceInDecoder() -> Bool {
         for s in nodes.indices {
             guard case .source(let name) = nodes[s].primitive, let factors = decodeReductions[name], !factors.isEmpty,
@@ -278,7 +286,9 @@ public struct Optimizer {
             guard let last = chain.last else { continue }
             let upright = nodes[geometry.last ?? s], target = nodes[last]
             let shrink = min(upright.width / max(1, target.width), upright.height / max(1, target.height))
-            guard let f = factors.sorted().last(where: { shrink >= Self.decodeReductionGap * $0 }) else { continue }
+            guard let f = factors.sorted().last(where: { factor in
+                Self.decodeReductionGap(factor: factor, space: workingSpace).map { shrink >= $0 * factor } ?? false
+            }) else { continue }
             let stored = nodes[s]
             nodes[s].width = (stored.width + f - 1) / f
             nodes[s].height = (stored.height + f - 1) / f

@@ -1,0 +1,202 @@
+import FilterCore
+import Foundation
+import JPEGCodec
+import PNGCodec
+import TestSupport
+import XCTest
+
+/// Photos as they come: JPEG in and out, formats told by their bytes, EXIF orientation, shrink on load.
+extension FilterRunTests {
+    var emptyRecipe: String { get throws { try write("none.json", #"{"version":1,"steps":[]}"#) } }
+
+    /// The stored image of an upright `u` for EXIF orientation `o`, from the Exif 2.3 definition of where the
+    /// stored 0th row and column sit in the upright picture.
+    func stored(_ u: PixelBuffer, orientation o: Int) throws -> PixelBuffer {
+        let (w, h) = (u.width, u.height)
+        let swaps = o >= 5
+        let s = PixelBuffer(width: swaps ? h : w, height: swaps ? w : h, format: u.format)
+        let src = try u.hostBytes(), dst = try s.mutableHostBytes(), bpp = u.format.bytesPerPixel
+        for y in 0..<s.height {
+            for x in 0..<s.width {
+                let (ux, uy): (Int, Int)
+                switch o {
+                case 2: (ux, uy) = (w - 1 - x, y)
+                case 3: (ux, uy) = (w - 1 - x, h - 1 - y)
+                case 4: (ux, uy) = (x, h - 1 - y)
+                case 5: (ux, uy) = (y, x)
+                case 6: (ux, uy) = (w - 1 - y, x)
+                case 7: (ux, uy) = (w - 1 - y, h - 1 - x)
+                case 8: (ux, uy) = (y, h - 1 - x)
+                default: (ux, uy) = (x, y)
+                }
+                (dst + y * s.rowStride + x * bpp).copyMemory(from: src + uy * u.rowStride + ux * bpp, byteCount: bpp)
+            }
+        }
+        return s
+    }
+
+    /// A PNG of `image` carrying an eXIf chunk with `orientation`.
+    func pngWithOrientation(_ image: PixelBuffer, _ orientation: Int, name: String) throws -> String {
+        let plain = path(name + ".plain.png")
+        try PNGEncoder.encode(image, to: plain, replace: true)
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: plain)))
+        bytes.insert(contentsOf: PNGChunks.chunk("eXIf", Exif.block(orientation: orientation, littleEndian: orientation % 2 == 0)), at: 33)
+        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
+    func testAllEightOrientationsTurnUprightExactly() throws {
+        let upright = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 100, y: 50, width: 37, height: 23)
+        let expected = try PixelDigest.packedBytes(upright)
+        for o in 1...8 {
+            let storedImage = try stored(upright, orientation: o)
+            let input = try pngWithOrientation(storedImage, o, name: "o\(o).png")
+            let r = try run([try emptyRecipe, input, path("up\(o).png"), "--backend", "cpu"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            let out = try PNGDecoder.decode(path: path("up\(o).png"))
+            XCTAssertEqual([out.width, out.height], [37, 23], "orientation \(o)")
+            XCTAssertTrue(try PixelDigest.packedBytes(out) == expected, "orientation \(o) is not upright")
+            // --no-autorotate keeps the stored pixels.
+            XCTAssertEqual(try run([try emptyRecipe, input, path("kept\(o).png"), "--no-autorotate"]).code, 0)
+            XCTAssertTrue(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("kept\(o).png"))) == PixelDigest.packedBytes(storedImage))
+        }
+        // The same on the Vulkan backend (lavapipe here), through a recipe that turns as well.
+        let turned = try write("turn.json", #"{"version":1,"steps":[{"op":"rotate","degrees":90},{"op":"rotate","degrees":270}]}"#)
+        let input = try pngWithOrientation(try stored(upright, orientation: 7), 7, name: "v7.png")
+        let r = try run([turned, input, path("v.png"), "--backend", "vulkan"])
+        if r.code == 0 { XCTAssertTrue(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("v.png"))) == expected) }
+    }
+
+    /// A JPEG stored sideways with an Exif APP1 segment comes out upright; outputs carry no orientation.
+    func testJPEGExifOrientationIsApplied() throws {
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/baseline_420.jpg"))))
+        let exif = Array("Exif".utf8) + [0, 0] + Exif.block(orientation: 6, littleEndian: false)
+        bytes.insert(contentsOf: [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif, at: 2)
+        try Data(bytes).write(to: URL(fileURLWithPath: path("side.jpg")))
+        XCTAssertEqual(try JPEGDecoder(path: path("side.jpg")).metadata.orientation, 6)
+        XCTAssertEqual(try run([try emptyRecipe, path("side.jpg"), path("up.png")]).code, 0)
+        XCTAssertEqual(try run([try emptyRecipe, path("side.jpg"), path("stored.png"), "--no-autorotate"]).code, 0)
+        let up = try PNGDecoder.decode(path: path("up.png")), kept = try PNGDecoder.decode(path: path("stored.png"))
+        XCTAssertEqual([up.width, up.height], [109, 163])
+        XCTAssertTrue(try PixelDigest.packedBytes(stored(up, orientation: 6)) == PixelDigest.packedBytes(kept))
+        XCTAssertEqual(try run([try emptyRecipe, path("side.jpg"), path("up.jpg")]).code, 0)
+        XCTAssertEqual(try JPEGDecoder(path: path("up.jpg")).metadata.orientation, 1)
+    }
+
+    func testFormatsAreToldByBytesAndOutputsByName() throws {
+        let vignette = recipes.appendingPathComponent("vignette.json").path
+        // A JPEG named .png is read as the JPEG it is.
+        try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/baseline_420.jpg"), toPath: path("photo.png"))
+        var r = try run([vignette, path("photo.png"), path("out.jpg"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try JPEGDecoder(path: path("out.jpg")).width, 163)
+        // Other image formats are named.
+        try Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).write(to: URL(fileURLWithPath: path("anim.png")))
+        r = try run([vignette, path("anim.png"), path("o.png")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("a GIF image; filterrun reads PNG and JPEG"), r.stderr)
+        // An output name without a known extension needs --format.
+        r = try run([vignette, photo, path("out.tiff")])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--format png|jpeg"), r.stderr)
+        XCTAssertEqual(try run([vignette, photo, path("out.image"), "--format", "jpeg"]).code, 0)
+        XCTAssertEqual(try JPEGDecoder(path: path("out.image")).height, 300)
+    }
+
+    func testJPEGOutputOptionsAndFlattening() throws {
+        let none = try emptyRecipe
+        // Alpha is flattened onto the background, with a note; fully transparent pixels take its colour.
+        let rgba = Fixtures.path("photos/emerald_crop_320x240_rgba8.png")
+        var r = try run([none, rgba, path("flat.jpg"), "--background", "#ff0000", "--quality", "100", "--subsampling", "444"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("JPEG has no alpha"), r.stderr)
+        let source = try PNGDecoder.decode(path: rgba), flat = try JPEGDecoder.decode(path: path("flat.jpg"))
+        let s = try source.samples(), f = try flat.samples()
+        // The most transparent pixel: colour × alpha + red × (1 − alpha), in encoded values, within JPEG's loss.
+        let clear = (0..<(320 * 240)).min { s[$0 * 4 + 3] < s[$1 * 4 + 3] }!
+        let a = s[clear * 4 + 3] / 255
+        XCTAssertLessThan(a, 0.5)
+        for (c, background) in zip(0..<3, [255.0, 0, 0]) {
+            XCTAssertEqual(f[clear * 3 + c], s[clear * 4 + c] * a + background * (1 - a), accuracy: 12, "channel \(c)")
+        }
+        // 16-bit input is reduced to 8 bits, said once.
+        r = try run([none, Fixtures.path("photos/kleiber_crop_320x240_rgb16.png"), path("deep.jpg")])
+        XCTAssertTrue(r.stderr.contains("reduced to 8"), r.stderr)
+        // Quality, subsampling and progression reach the file.
+        XCTAssertEqual(try run([none, photo, path("q50.jpg"), "--quality", "50"]).code, 0)
+        XCTAssertEqual(try run([none, photo, path("q95p.jpg"), "--quality", "95", "--progressive", "--subsampling", "422"]).code, 0)
+        let small = try Data(contentsOf: URL(fileURLWithPath: path("q50.jpg"))), big = try Data(contentsOf: URL(fileURLWithPath: path("q95p.jpg")))
+        XCTAssertLessThan(small.count * 2, big.count)
+        XCTAssertEqual(try JPEGStructure(small).samplingFactors, [2, 2])
+        XCTAssertEqual(try JPEGStructure(big).samplingFactors, [2, 1])
+        XCTAssertTrue(try JPEGStructure(big).progressive)
+        XCTAssertEqual(try run([none, photo, path("bad.jpg"), "--quality", "0"]).code, 2)
+        XCTAssertEqual(try run([none, photo, path("bad.jpg"), "--subsampling", "411"]).code, 2)
+    }
+
+    func testBatchesTakeJPEGsAndKeepEachExtensionUnlessAsked() throws {
+        let dir = scratch.appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: photo, toPath: dir.appendingPathComponent("a.png").path)
+        try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/grey.jpg"), toPath: dir.appendingPathComponent("b.JPG").path)
+        try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/restart_444.jpg"), toPath: dir.appendingPathComponent("c.jpeg").path)
+        let vignette = recipes.appendingPathComponent("vignette.json").path
+        var r = try run([vignette, dir.path, path("out"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("out")).sorted(), ["a.png", "b.JPG", "c.jpeg"])
+        XCTAssertEqual(try JPEGDecoder(path: path("out/b.JPG")).format, .grey8)
+        r = try run([vignette, dir.path, path("png"), "--backend", "cpu", "--format", "png"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("png")).sorted(), ["a.png", "b.png", "c.png"])
+        // a.png and a.jpg would both become a.png.
+        try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/grey.jpg"), toPath: dir.appendingPathComponent("a.jpg").path)
+        r = try run([vignette, dir.path, path("clash"), "--format", "png"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+    }
+
+    /// In sRGB working space a JPEG read only to be shrunk is decoded at 1/8 in the DCT, then resampled exactly:
+    /// within resize's tolerance of the full decode.
+    func testShrinkOnLoadStaysWithinTolerance() throws {
+        let thumb = try write("thumb.json", #"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":5}]}"#)
+        let input = Fixtures.path("jpeg/restart_444.jpg")
+        let r = try run([thumb, input, path("fast.png"), "--explain", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("decoded at 1/8 in the JPEG DCT (21×14 instead of 163×109)"), r.stdout)
+        XCTAssertEqual(try run([thumb, input, path("exact.png"), "--no-optimize", "--backend", "cpu"]).code, 0)
+        let a = try PNGDecoder.decode(path: path("fast.png")).samples(), b = try PNGDecoder.decode(path: path("exact.png")).samples()
+        XCTAssertLessThanOrEqual(Difference.between(b, a, width: 5, channels: 3).worst, 2)
+        // Linear light (the default) keeps the full decode at this shrink: DCT averaging is not linear.
+        let linear = try write("lin.json", #"{"version":1,"steps":[{"op":"resize","width":5}]}"#)
+        XCTAssertFalse(try run([linear, input, path("l.png"), "--explain"]).stdout.contains("JPEG DCT"))
+    }
+
+    func testDamagedJPEGsExitThreeAndWriteNothing() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/progressive_422.jpg")))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: path("cut.jpg")))
+        let r = try run([recipes.appendingPathComponent("vignette.json").path, path("cut.jpg"), path("o.jpg")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("cut.jpg: truncated"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("o") || $0.hasPrefix(".o") }, [])
+    }
+}
+
+/// The frame header of a JPEG file, read from its markers.
+struct JPEGStructure {
+    var samplingFactors: [Int] = []
+    var progressive = false
+
+    init(_ data: Data) throws {
+        let b = Array(data)
+        var i = 2
+        while i + 4 < b.count, b[i] == 0xFF {
+            let marker = b[i + 1], length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if marker == 0xC0 || marker == 0xC1 || marker == 0xC2 {
+                progressive = marker == 0xC2
+                samplingFactors = [Int(b[i + 11] >> 4), Int(b[i + 11] & 0xF)]
+                return
+            }
+            i += 2 + length
+        }
+        throw NSError(domain: "JPEGStructure", code: 1)
+    }
+}
