@@ -66,6 +66,8 @@ public struct Image: @unchecked Sendable {
             return id
         }
         let output = visit(node)
+        // The main image leads, as in JSON recipes: the output's layout follows the first input.
+        if let main = inputs.firstIndex(of: "main"), main > 0 { inputs.insert(inputs.remove(at: main), at: 0) }
         let isChain = inputs == ["main"] && nodes.enumerated().allSatisfy { k, n in
             n.inputs == [k == 0 ? "main" : "n\(k - 1)"]
         }

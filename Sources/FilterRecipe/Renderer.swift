@@ -152,6 +152,11 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// The recipe checked as JSON recipes are (one built in Swift may hold anything).
+    static func validate(_ recipe: Recipe) throws {
+        do { try recipe.validate() } catch let error as RecipeError { throw RenderError.recipe(error) }
+    }
+
     /// Whether two paths name the same file (after links), or the same path when neither exists.
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var x = stat(), y = stat()
@@ -190,6 +195,7 @@ public struct Renderer: Sendable {
     /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
     /// sets decoders that can shrink while decoding to the reduction the plan chose.
     func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: any ImageDecoder], Plan) {
+        try Self.validate(recipe)
         var decoders = [String: any ImageDecoder]()
         for name in recipe.usedInputs {
             guard let path = inputs[name] else {
@@ -297,6 +303,7 @@ public struct Renderer: Sendable {
     /// `auto`).
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
         let (backendName, _) = try resolveBackend()
+        try Self.validate(recipe)
         let plan: Plan
         do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }
         catch let error as RecipeError { throw RenderError.recipe(error) }

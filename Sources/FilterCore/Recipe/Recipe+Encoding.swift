@@ -1,16 +1,50 @@
 import Foundation
 
 extension Recipe {
+    /// Checks the recipe exactly as a JSON recipe is checked (a graph built in Swift may hold anything): the same
+    /// `RecipeError`s, paths and did-you-mean hints. Throws every problem found.
+    public func validate(limits: RecipeLimits = .default) throws {
+        var decoder = RecipeDecoder(limits: limits)
+        _ = decoder.decode(jsonValue)
+        if !decoder.issues.isEmpty { throw RecipeError(decoder.issues) }
+    }
+
+    /// The recipe as the JSON value a file would hold (every parameter given, in `steps` or `nodes`).
+    var jsonValue: JSONValue {
+        var top: [String: JSONValue] = ["version": .number(Double(Recipe.currentVersion))]
+        if let description { top["description"] = .string(description) }
+        top["workingSpace"] = .string(workingSpace.rawValue)
+        let entries: [JSONValue] = nodes.map { node in
+            var entry: [String: JSONValue] = ["op": .string(node.op.rawValue)]
+            for (name, value) in node.params.values { entry[name] = value.jsonValue }
+            if !isChain {
+                entry["id"] = .string(node.id)
+                if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = .string(node.inputs[0]) }
+                else { entry["inputs"] = .array(node.inputs.map(JSONValue.string)) }
+            }
+            return .object(entry)
+        }
+        if isChain {
+            top["steps"] = .array(entries)
+        } else {
+            top["inputs"] = .array(inputs.map(JSONValue.string))
+            top["nodes"] = .array(entries)
+            top["output"] = .string(output)
+        }
+        return .object(top)
+    }
+
     /// The recipe as JSON: parameters equal to their defaults are left out, keys sorted, so equal recipes
-    /// encode to equal bytes.
+    /// encode to equal bytes. Throws the `RecipeError`s of `validate()` for a recipe that is not valid.
     public func jsonData() throws -> Data {
+        try validate(limits: RecipeLimits(maxBytes: .max, maxNodes: .max))
         var top: [String: Any] = ["version": Recipe.currentVersion]
         if let description { top["description"] = description }
         if workingSpace != .linear { top["workingSpace"] = workingSpace.rawValue }
         let entries: [[String: Any]] = nodes.map { node in
             var entry: [String: Any] = ["op": node.op.rawValue]
             let defaults = node.op.spec.defaults
-            for (name, value) in node.params.values where value != defaults[name] { entry[name] = value.jsonObject }
+            for (name, value) in node.params.values where value != defaults.values[name] { entry[name] = value.jsonObject }
             if !isChain {
                 entry["id"] = node.id
                 if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = node.inputs[0] }
@@ -26,5 +60,18 @@ extension Recipe {
             top["output"] = output
         }
         return try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted])
+    }
+}
+
+extension ParamValue {
+    var jsonValue: JSONValue {
+        switch self {
+        case .number(let v): return .number(v)
+        case .boolean(let v): return .bool(v)
+        case .string(let v): return .string(v)
+        case .numbers(let v): return .array(v.map(JSONValue.number))
+        case .points(let v): return .array(v.map { .array($0.map(JSONValue.number)) })
+        case .color(let c): return .array([c.r, c.g, c.b, c.a].map(JSONValue.number))
+        }
     }
 }
