@@ -23,6 +23,7 @@ let package = Package(
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
@@ -33,10 +34,11 @@ let package = Package(
         .target(name: "FilterCore", dependencies: ["CFileShim"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
+        .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec"]),
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "ColourProfiles"]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

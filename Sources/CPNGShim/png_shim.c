@@ -156,6 +156,15 @@ const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length) {
     return profile;
 }
 
+int fr_png_reader_colour(fr_png_reader *r, double *gamma, double chromaticities[8]) {
+    int found = 0, intent = 0;
+    if (png_get_sRGB(r->png, r->info, &intent)) found |= 1;
+    if (png_get_gAMA(r->png, r->info, gamma)) found |= 2;
+    if (png_get_cHRM(r->png, r->info, &chromaticities[0], &chromaticities[1], &chromaticities[2], &chromaticities[3],
+                     &chromaticities[4], &chromaticities[5], &chromaticities[6], &chromaticities[7])) found |= 4;
+    return found;
+}
+
 const char *fr_png_reader_error(const fr_png_reader *r) { return r->error; }
 int fr_png_reader_truncated(const fr_png_reader *r) { return r->truncated; }
 int fr_png_reader_errno(const fr_png_reader *r) { return r->read_errno; }
@@ -169,7 +178,8 @@ void fr_png_reader_close(fr_png_reader *r) {
 }
 
 fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
-                                  int level, int filters, char *err, size_t errlen) {
+                                  int level, int filters, const uint8_t *icc, size_t icc_length, int srgb,
+                                  char *err, size_t errlen) {
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                        PNG_COLOR_TYPE_RGB_ALPHA};
     if (channels < 1 || channels > 4 || (depth != 8 && depth != 16)) {
@@ -195,6 +205,8 @@ fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int c
     // Bigger IDAT chunks mean fewer zlib flushes and CRC passes.
     png_set_compression_buffer_size(w->png, 1 << 17);
     if (filters) png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
+    if (icc && icc_length) png_set_iCCP(w->png, w->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
+    else if (srgb) png_set_sRGB(w->png, w->info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_write_info(w->png, w->info);
     if (depth == 16) png_set_swap(w->png);
     return w;

@@ -1,3 +1,4 @@
 @_exported import FilterCore
 @_exported import PNGCodec
 @_exported import JPEGCodec
+@_exported import ColourProfiles

@@ -1,3 +1,4 @@
+import ColourProfiles
 import CPUBackend
 import FilterCore
 import Foundation
@@ -16,6 +17,11 @@ public struct Renderer: Sendable {
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
+        /// Convert inputs from their embedded profiles (ICC, PNG gAMA/cHRM) into the working space (on by
+        /// default); off reads every input as sRGB.
+        public var colourManagement: Bool
+        /// The profile outputs are written in and tagged with.
+        public var outputProfile: OutputProfile
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
         /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
@@ -28,7 +34,8 @@ public struct Renderer: Sendable {
         /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
         public var maxWork: Double?
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    fileFormat: ImageFileFormat? = nil, autorotate: Bool = true,
+                    fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = PNGDecoder.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = PNGDecoder.defaultMaxMemory,
                     maxWork: Double? = WorkEstimate.defaultLimit) {
@@ -37,6 +44,8 @@ public struct Renderer: Sendable {
             self.jpeg = jpeg
             self.fileFormat = fileFormat
             self.autorotate = autorotate
+            self.colourManagement = colourManagement
+            self.outputProfile = outputProfile
             self.maxPixels = maxPixels
             self.optimize = optimize
             self.replaceExisting = replaceExisting
@@ -99,8 +108,9 @@ public struct Renderer: Sendable {
         }
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
-        let (decoders, plan) = try prepare(recipe, inputs: inputs)
-        var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.format))
+        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs)
+        warnings += notes
+        var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         if fileFormat == .jpeg {
             if format.depth == 16 { warnings.append("note: JPEG stores 8 bits a sample; the 16-bit result is reduced to 8") }
             if format.hasAlpha {
@@ -113,10 +123,22 @@ public struct Renderer: Sendable {
         let node = plan.nodes[plan.output]
         let stats = RenderStats()
         let ledger = TransferLedger()
+        let profile = outputProfile(recipe: recipe, decoders: decoders)
+        if let profile, profile.space != (format.channels <= 2 ? .grey : .rgb) {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "the output profile \"\(profile.name)\" "
+                + "is not a \(format.channels <= 2 ? "grey" : "RGB") profile, as the output is"))
+        }
         do {
-            let encoder: any ImageEncoder = fileFormat == .png
-                ? try PNGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.png)
-                : try JPEGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.jpeg)
+            let written: any ImageEncoder = fileFormat == .png
+                ? try PNGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.png,
+                                 icc: profile?.data, tagSRGB: true)
+                : try JPEGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.jpeg,
+                                  icc: profile?.data)
+            // Outputs in a profile other than sRGB: working values go to a converting encoder.
+            let encoder: any ImageEncoder = try profile.map {
+                try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
+            } ?? written
+            if profile != nil { format = .rgba32f }
             if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = "none"
                 try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
@@ -194,15 +216,19 @@ public struct Renderer: Sendable {
 
     /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
     /// sets decoders that can shrink while decoding to the reduction the plan chose.
-    func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: any ImageDecoder], Plan) {
+    func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: any ImageDecoder], Plan, [String]) {
         try Self.validate(recipe)
         var decoders = [String: any ImageDecoder]()
+        var notes = [String]()
         for name in recipe.usedInputs {
             guard let path = inputs[name] else {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
             }
-            do { decoders[name] = try ImageFileFormat.openDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory) }
-            catch { throw RenderError.input("\(error)") }
+            do {
+                let decoder = try ImageFileFormat.openDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory)
+                decoders[name] = options.colourManagement
+                    ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
+            } catch { throw RenderError.input("\(error)") }
         }
         let plan: Plan
         do {
@@ -218,7 +244,18 @@ public struct Renderer: Sendable {
             }
         }
         try checkCost(of: plan, recipe: recipe)
-        return (decoders, plan)
+        return (decoders, plan, notes)
+    }
+
+    /// The profile to write the output in, nil for sRGB (the engine's own encoding, tagged sRGB).
+    func outputProfile(recipe: Recipe, decoders: [String: any ImageDecoder]) -> ColourProfile? {
+        switch options.outputProfile {
+        case .sRGB: return nil
+        case .profile(let profile): return profile.isSRGB ? nil : profile
+        case .keepInput:
+            let main = recipe.inputs.lazy.compactMap { decoders[$0] }.first
+            return (main as? ColourManagedDecoder)?.profile
+        }
     }
 
     /// Refuses plans over the work or memory limits, naming the costliest node by its JSON path.
@@ -252,8 +289,17 @@ public struct Renderer: Sendable {
     /// `verbose` adds the generated source of every fused kernel.
     public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
         let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
-        let (decoders, plan) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs)
         var lines = [String]()
+        for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
+            if let managed = decoder as? ColourManagedDecoder {
+                lines.append("colour: \(name) converted from \"\(managed.profile.name)\" to the \(recipe.workingSpace.rawValue) working space (Little CMS) as rows are decoded")
+            }
+        }
+        if let profile = outputProfile(recipe: recipe, decoders: decoders) {
+            lines.append("colour: output converted to \"\(profile.name)\" and tagged with it")
+        }
+        lines += notes
         let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
         if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
         if options.optimize {

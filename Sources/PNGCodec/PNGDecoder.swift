@@ -49,7 +49,13 @@ public final class PNGDecoder {
         var exifLength = 0, iccLength = 0
         let exif = fr_png_reader_exif(reader, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
         let icc = fr_png_reader_icc(reader, &iccLength).map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
-        metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        var metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        var gamma = 0.0, chromaticities = [Double](repeating: 0, count: 8)
+        let colour = fr_png_reader_colour(reader, &gamma, &chromaticities)
+        metadata.declaresSRGB = colour & 1 != 0
+        if colour & 2 != 0 { metadata.gamma = gamma }
+        if colour & 4 != 0 { metadata.chromaticities = chromaticities }
+        self.metadata = metadata
         header = PNGHeader(width: Int(raw.width), height: Int(raw.height), colorType: colorType,
                            bitDepth: Int(raw.bit_depth), interlaced: raw.interlaced != 0,
                            hasTransparency: raw.has_trns != 0, format: format)

@@ -22,8 +22,9 @@ public final class PNGEncoder {
                       format: format, options: options)
     }
 
+    /// `icc` is embedded as an iCCP chunk; without one the file is tagged sRGB when `tagSRGB`.
     public init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                options: PNGWriteOptions = .default) throws {
+                options: PNGWriteOptions = .default, icc: [UInt8]? = nil, tagSRGB: Bool = false) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -35,9 +36,12 @@ public final class PNGEncoder {
             throw PNGError(kind: .invalidRequest, path: output.path, message: "cannot write a \(width)×\(height) PNG")
         }
         var message = [CChar](repeating: 0, count: 256)
-        writer = fr_png_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height),
-                                    Int32(format.channels), Int32(format.depth), Int32(options.compressionLevel),
-                                    options.filter.mask, &message, message.count)
+        let fd = try output.writerDescriptor()
+        writer = (icc ?? []).withUnsafeBufferPointer { profile in
+            fr_png_writer_open(fd, UInt32(width), UInt32(height), Int32(format.channels), Int32(format.depth),
+                               Int32(options.compressionLevel), options.filter.mask, profile.baseAddress, profile.count,
+                               tagSRGB ? 1 : 0, &message, message.count)
+        }
         if writer == nil {
             output.abandon()
             throw PNGError(kind: .io, path: output.path, message: String(cString: message))

@@ -41,6 +41,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "JPEG: colour transparent pixels are flattened onto: white (default), black, #rrggbb or r,g,b in 0-1.")
     var background: String?
     @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
+    @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
+    var profile: String?
+    @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false
     @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
     @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
     var maxMemory: String?
@@ -115,11 +118,20 @@ struct RunCommand: ParsableCommand {
             return fail(2, "\(recipe): \(error)")
         }
 
+        var outputProfile = OutputProfile.sRGB
+        switch profile {
+        case nil, "srgb", "sRGB": break
+        case "keep": outputProfile = .keepInput
+        case let file?:
+            do { outputProfile = .profile(try ColourProfile(contentsOfFile: file)) }
+            catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
+        }
         let options = Renderer.Options(
             depth: numbers.depth,
             png: PNGWriteOptions(compressionLevel: numbers.compression ?? PNGWriteOptions.default.compressionLevel,
                                  filter: pngFilter),
-            jpeg: jpeg, fileFormat: fileFormat, autorotate: !noAutorotate,
+            jpeg: jpeg, fileFormat: fileFormat, autorotate: !noAutorotate, colourManagement: !ignoreProfiles,
+            outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !noOptimize, replaceExisting: force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork)
         let renderer = Renderer(backend: backendChoice, options: options)

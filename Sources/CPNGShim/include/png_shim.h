@@ -33,6 +33,9 @@ int fr_png_reader_finish(fr_png_reader *r);
 const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length);
 /// The iCCP chunk's profile, inflated, or NULL; valid until close.
 const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length);
+/// Which colour chunks came before the image data: 1 sRGB, 2 gAMA (into `gamma`), 4 cHRM (white, red, green,
+/// blue x and y into `chromaticities`), or'd.
+int fr_png_reader_colour(fr_png_reader *r, double *gamma, double chromaticities[8]);
 const char *fr_png_reader_error(const fr_png_reader *r);
 /// Non-zero when the last failure was the file ending early.
 int fr_png_reader_truncated(const fr_png_reader *r);
@@ -43,8 +46,10 @@ uint32_t fr_png_reader_rows_done(const fr_png_reader *r);
 void fr_png_reader_close(fr_png_reader *r);
 
 /// `channels` 1–4, `depth` 8 or 16, `level` 0–9, `filters` a mask of PNG_FILTER_* (0 lets libpng choose).
+/// Tags the file with `icc` (an iCCP chunk) when given, else with an sRGB chunk when `srgb` is non-zero.
 fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
-                                  int level, int filters, char *err, size_t errlen);
+                                  int level, int filters, const uint8_t *icc, size_t icc_length, int srgb,
+                                  char *err, size_t errlen);
 /// Writes `count` rows from `src` (rows `stride` bytes apart; 16-bit samples in host byte order). 0 on success.
 int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint32_t count);
 /// Writes the end of the file and flushes it to the descriptor (the caller syncs and publishes). 0 on success.

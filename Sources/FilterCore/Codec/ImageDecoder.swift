@@ -5,6 +5,8 @@ public protocol ImageDecoder: ImageRowSource {
     /// "PNG", "JPEG".
     var formatName: String { get }
     var metadata: ImageMetadata { get }
+    /// The layout the file stores (what outputs follow); `format` may differ when rows are converted on reading.
+    var storedFormat: PixelFormat { get }
     /// Size before any decode-time scaling.
     var storedWidth: Int { get }
     var storedHeight: Int { get }
@@ -20,6 +22,7 @@ extension ImageDecoder {
     public func reduce(by factor: Int) throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
     }
+    public var storedFormat: PixelFormat { format }
     public var storedWidth: Int { width }
     public var storedHeight: Int { height }
 }
@@ -30,6 +33,11 @@ public struct ImageMetadata: Sendable, Equatable {
     public var orientation: Int
     /// The embedded ICC profile, if any.
     public var iccProfile: [UInt8]?
+    /// PNG's colour chunks, read when there is no ICC profile: sRGB, gAMA (file gamma), cHRM (white x, y, then
+    /// red, green, blue x, y).
+    public var declaresSRGB = false
+    public var gamma: Double?
+    public var chromaticities: [Double]?
 
     public init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation

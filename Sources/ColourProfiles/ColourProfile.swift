@@ -1,0 +1,163 @@
+import CLCMS
+import FilterCore
+import Foundation
+
+/// An ICC profile, parsed by Little CMS. Built from a file's embedded bytes, from PNG's gAMA/cHRM chunks, or one
+/// of the spaces the engine works in (sRGB, and linear light on sRGB primaries).
+public final class ColourProfile: @unchecked Sendable {  // the handle is read-only after init
+    public enum Space: Sendable { case rgb, grey, cmyk, other }
+
+    let handle: cmsHPROFILE
+    /// The profile as ICC bytes (what is embedded in outputs).
+    public let data: [UInt8]
+    public let space: Space
+    /// The profile's own description ("Adobe RGB (1998)", "sRGB IEC61966-2.1", …).
+    public let name: String
+
+    /// Reads an ICC file (for `--profile FILE`).
+    public convenience init(contentsOfFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CodecError(kind: .io, path: path, message: "cannot read the profile: \(String(cString: strerror(errno)))")
+        }
+        try self.init(icc: Array(data), source: path)
+    }
+
+    /// Parses ICC bytes; throws `CodecError(.corrupt)` with Little CMS's reason when they are not a usable profile.
+    public init(icc bytes: [UInt8], source: String) throws {
+        ColourProfile.silenceLittleCMS
+        guard bytes.count >= 132, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
+            throw CodecError(kind: .corrupt, path: source, message: "the ICC profile (\(bytes.count) bytes) cannot be read")
+        }
+        self.handle = handle
+        data = bytes
+        space = Self.space(of: handle)
+        name = Self.description(of: handle)
+        if space == .other {
+            throw CodecError(kind: .corrupt, path: source, message: "the ICC profile \"\(name)\" is not an RGB, grey or CMYK profile")
+        }
+    }
+
+    private init(handle: cmsHPROFILE) {
+        self.handle = handle
+        space = Self.space(of: handle)
+        name = Self.description(of: handle)
+        var length: UInt32 = 0
+        cmsSaveProfileToMem(handle, nil, &length)
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        cmsSaveProfileToMem(handle, &bytes, &length)
+        data = bytes
+    }
+
+    deinit { cmsCloseProfile(handle) }
+
+    /// sRGB IEC 61966-2.1 (what untagged images are, and what outputs are tagged by default).
+    public static let sRGB = ColourProfile(handle: cmsCreate_sRGBProfile())
+
+    /// Linear light on sRGB/Rec. 709 primaries, D65: the working space.
+    public static let linearSRGB: ColourProfile = {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        let linear = cmsBuildGamma(nil, 1.0)
+        defer { cmsFreeToneCurve(linear) }
+        var curves: [OpaquePointer?] = [linear, linear, linear]
+        return ColourProfile(handle: cmsCreateRGBProfile(&white, &primaries, &curves)!)
+    }()
+
+    /// The ICC connection space, CIE XYZ relative to D50: conversions meet here, so the step into and out of
+    /// linear sRGB is a matrix that never clips.
+    static let xyz = ColourProfile(handle: cmsCreateXYZProfile())
+
+    /// Linear sRGB → XYZ (D50, Bradford-adapted as Little CMS adapts it), as three columns; read from Little CMS
+    /// on in-range unit vectors, so the engine's matrix and the library's profiles agree.
+    static let linearToXYZ: [SIMD3<Double>] = {
+        guard let transform = cmsCreateTransform(linearSRGB.handle, ColourFormats.rgbDouble, xyz.handle,
+                                                 ColourFormats.xyzDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC),
+                                                 UInt32(cmsFLAGS_NOCACHE | cmsFLAGS_NOOPTIMIZE)) else { fatalError("Little CMS cannot build linear sRGB") }
+        defer { cmsDeleteTransform(transform) }
+        let input: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        var output = [Double](repeating: 0, count: 9)
+        cmsDoTransform(transform, input, &output, 3)
+        return (0..<3).map { SIMD3(output[3 * $0], output[3 * $0 + 1], output[3 * $0 + 2]) }
+    }()
+
+    /// XYZ (D50) → linear sRGB: the inverse of `linearToXYZ`, as three rows.
+    static let xyzToLinear: [SIMD3<Double>] = {
+        let c = linearToXYZ  // columns
+        let (a, b, d) = (c[0], c[1], c[2])
+        // rows of the inverse = cross products of the columns over the determinant
+        let det = a.x * (b.y * d.z - b.z * d.y) - b.x * (a.y * d.z - a.z * d.y) + d.x * (a.y * b.z - a.z * b.y)
+        func cross(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x)
+        }
+        return [cross(b, d) / det, cross(d, a) / det, cross(a, b) / det]
+    }()
+
+    /// The profile PNG's gAMA (file gamma, e.g. 0.45455) and cHRM (white point and primaries as x, y) describe;
+    /// sRGB's primaries when cHRM is absent; a grey profile for grey images.
+    public static func png(gamma: Double, chromaticities: [Double]?, grey: Bool = false) -> ColourProfile? {
+        guard gamma > 0.01, gamma < 10 else { return nil }
+        let c = chromaticities ?? [0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]
+        guard c.count == 8, c.allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
+        var white = cmsCIExyY(x: c[0], y: c[1], Y: 1)
+        if grey {
+            guard let curve = cmsBuildGamma(nil, 1 / gamma) else { return nil }
+            defer { cmsFreeToneCurve(curve) }
+            return cmsCreateGrayProfile(&white, curve).map { ColourProfile(handle: $0) }
+        }
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: c[2], y: c[3], Y: 1), Green: cmsCIExyY(x: c[4], y: c[5], Y: 1),
+                                        Blue: cmsCIExyY(x: c[6], y: c[7], Y: 1))
+        guard let curve = cmsBuildGamma(nil, 1 / gamma) else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        return cmsCreateRGBProfile(&white, &primaries, &curves).map { ColourProfile(handle: $0) }
+    }
+
+    /// Whether converting from this profile to sRGB changes nothing that an 8-bit or 16-bit value could show
+    /// (many files embed an sRGB profile): checked on a grid of colours, so such files skip the conversion.
+    public lazy var isSRGB: Bool = {
+        guard space == .rgb, let transform = cmsCreateTransform(handle, ColourFormats.rgbDouble, ColourProfile.sRGB.handle,
+                                                                 ColourFormats.rgbDouble, UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE))
+        else { return false }
+        defer { cmsDeleteTransform(transform) }
+        var input = [Double](), steps = [0.0, 0.02, 0.2, 0.5, 0.8, 1.0]
+        for r in steps { for g in steps { for b in steps { input += [r, g, b] } } }
+        var output = [Double](repeating: 0, count: input.count)
+        cmsDoTransform(transform, input, &output, UInt32(input.count / 3))
+        return zip(input, output).allSatisfy { abs($0 - $1) < 0.5 / 65535 * 4 }
+    }()
+
+    private static func space(of handle: cmsHPROFILE) -> Space {
+        switch cmsGetColorSpace(handle) {
+        case cmsSigRgbData: return .rgb
+        case cmsSigGrayData: return .grey
+        case cmsSigCmykData: return .cmyk
+        default: return .other
+        }
+    }
+
+    private static func description(of handle: cmsHPROFILE) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &buffer, UInt32(buffer.count))
+        return count > 0 ? String(cString: buffer) : "unnamed profile"
+    }
+
+    /// Little CMS logs errors through a handler; ours are reported as thrown errors instead.
+    static let silenceLittleCMS: Void = { cmsSetLogErrorHandler { _, _, _ in } }()
+}
+
+/// Little CMS pixel-format words (lcms2.h builds them with macros Swift does not import).
+enum ColourFormats {
+    static let rgbSpace: UInt32 = 4 << 16, greySpace: UInt32 = 3 << 16
+    static func integer(channels: Int, alpha: Bool, bytes: Int) -> UInt32 {
+        let colour = alpha ? channels - 1 : channels
+        return (colour == 1 ? greySpace : rgbSpace) | UInt32(colour) << 3 | UInt32(bytes) | (alpha ? 1 << 7 : 0)
+    }
+    /// Three floats a pixel.
+    static let rgbFloat: UInt32 = 1 << 22 | rgbSpace | 3 << 3 | 4
+    /// Three doubles a pixel (for checks).
+    static let rgbDouble: UInt32 = 1 << 22 | rgbSpace | 3 << 3 | 0
+    /// CIE XYZ, three floats or doubles a pixel.
+    static let xyzFloat: UInt32 = 1 << 22 | 9 << 16 | 3 << 3 | 4
+    static let xyzDouble: UInt32 = 1 << 22 | 9 << 16 | 3 << 3 | 0
+}

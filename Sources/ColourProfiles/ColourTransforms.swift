@@ -1,0 +1,238 @@
+import CLCMS
+import FilterCore
+import Foundation
+
+/// The unbounded step between XYZ (D50) and the working space: a matrix, then for sRGB working space the sRGB
+/// curve extended to negative values by symmetry (as extended-range sRGB is), so nothing clips.
+enum WorkingEncoding {
+    @inline(__always)
+    static func fromXYZ(_ xyz: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
+        let r = ColourMatrices.fromXYZ
+        var v = SIMD3<Float>((r.0 * xyz).sum(), (r.1 * xyz).sum(), (r.2 * xyz).sum())
+        if space == .srgb { v = SIMD3(encode(v.x), encode(v.y), encode(v.z)) }
+        return v
+    }
+
+    @inline(__always)
+    static func toXYZ(_ value: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
+        var v = value
+        if space == .srgb { v = SIMD3(decode(v.x), decode(v.y), decode(v.z)) }
+        let c = ColourMatrices.toXYZ
+        return c.0 * v.x + c.1 * v.y + c.2 * v.z
+    }
+
+    static func encode(_ v: Float) -> Float {
+        let m = abs(v)
+        let e = m <= 0.0031308 ? 12.92 * m : 1.055 * pow(m, 1 / 2.4) - 0.055
+        return v < 0 ? -e : e
+    }
+
+    static func decode(_ v: Float) -> Float {
+        let m = abs(v)
+        let d = m <= 0.04045 ? m / 12.92 : pow((m + 0.055) / 1.055, 2.4)
+        return v < 0 ? -d : d
+    }
+}
+
+/// The matrices as Float, read once.
+enum ColourMatrices {
+    static let fromXYZ: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) = {
+        let r = ColourProfile.xyzToLinear.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
+        return (r[0], r[1], r[2])
+    }()
+    static let toXYZ: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) = {
+        let c = ColourProfile.linearToXYZ.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
+        return (c[0], c[1], c[2])
+    }()
+}
+
+/// Rows of a profiled image (8/16-bit, as decoded) to working values: four floats a pixel, premultiplied, linear
+/// light on sRGB primaries (or sRGB-encoded for sRGB working space), unbounded — a wide-gamut colour keeps its
+/// negative or above-one components through the filters. Little CMS takes the file's values to XYZ; a matrix
+/// takes XYZ to the working space; alpha is carried alongside.
+public final class InputColourTransform: @unchecked Sendable {  // cmsDoTransform is reentrant with NOCACHE
+    private let transform: cmsHTRANSFORM
+    public let format: PixelFormat
+    private let space: WorkingSpace
+
+    public init(from profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
+        self.space = space
+        let input = ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
+        guard let transform = cmsCreateTransform(profile.handle, input, ColourProfile.xyz.handle, ColourFormats.xyzFloat,
+                                                 UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)) else {
+            throw CodecError(kind: .corrupt, path: profile.name, message: "no conversion from \"\(profile.name)\" for \(format.rawValue)")
+        }
+        self.transform = transform
+        self.format = format
+    }
+
+    deinit { cmsDeleteTransform(transform) }
+
+    /// Converts `width` pixels at `source` into `destination` (4 floats a pixel); `scratch` holds 3 floats a pixel.
+    public func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
+                        scratch: UnsafeMutablePointer<Float>) {
+        cmsDoTransform(transform, source, scratch, UInt32(width))
+        let channels = format.channels
+        for x in 0..<width {
+            var a: Float = 1
+            if format.hasAlpha {
+                a = format.bytesPerSample == 1
+                    ? Float(source.load(fromByteOffset: x * channels + channels - 1, as: UInt8.self)) / 255
+                    : Float(source.load(fromByteOffset: (x * channels + channels - 1) * 2, as: UInt16.self)) / 65535
+            }
+            let xyz = scratch + x * 3
+            let v = WorkingEncoding.fromXYZ(SIMD3(xyz[0], xyz[1], xyz[2]), space: space) * a
+            let out = destination + x * 4
+            out[0] = v.x
+            out[1] = v.y
+            out[2] = v.z
+            out[3] = a
+        }
+    }
+}
+
+/// Working values to rows encoded in an output profile (8/16-bit, grey or RGB, straight alpha).
+public final class OutputColourTransform: @unchecked Sendable {
+    private let transform: cmsHTRANSFORM
+    public let format: PixelFormat
+    private let space: WorkingSpace
+
+    public init(to profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
+        self.space = space
+        let output = ColourFormats.integer(channels: format.channels, alpha: false, bytes: format.bytesPerSample)
+        let colourOnly = ColourFormats.integer(channels: format.hasAlpha ? format.channels - 1 : format.channels,
+                                               alpha: false, bytes: format.bytesPerSample)
+        guard profile.space == (format.channels <= 2 ? .grey : .rgb),
+              let transform = cmsCreateTransform(ColourProfile.xyz.handle, ColourFormats.xyzFloat, profile.handle,
+                                                 format.hasAlpha ? colourOnly : output,
+                                                 UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)) else {
+            throw CodecError(kind: .invalidRequest, path: profile.name,
+                             message: "cannot write \(format.rawValue) in the profile \"\(profile.name)\"")
+        }
+        self.transform = transform
+        self.format = format
+    }
+
+    deinit { cmsDeleteTransform(transform) }
+
+    /// Converts `width` working pixels into `destination`; `scratch` holds 3 floats and 4 samples a pixel.
+    public func convert(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int,
+                        scratch: UnsafeMutablePointer<Float>) {
+        let alphas = UnsafeMutableRawPointer(scratch + width * 3)
+        for x in 0..<width {
+            let p = source + x * 4
+            let a = max(0, min(1, p[3]))
+            let inverse: Float = a > 0 ? 1 / a : 0
+            let xyz = WorkingEncoding.toXYZ(SIMD3(p[0], p[1], p[2]) * inverse, space: space)
+            scratch[x * 3] = xyz.x
+            scratch[x * 3 + 1] = xyz.y
+            scratch[x * 3 + 2] = xyz.z
+            alphas.storeBytes(of: a, toByteOffset: x * 4, as: Float.self)
+        }
+        guard format.hasAlpha else {
+            cmsDoTransform(transform, scratch, destination, UInt32(width))
+            return
+        }
+        // Colour into a packed buffer, then interleaved with alpha.
+        let colour = format.channels - 1, bytes = format.bytesPerSample
+        let packed = UnsafeMutableRawPointer.allocate(byteCount: width * colour * bytes, alignment: 16)
+        defer { packed.deallocate() }
+        cmsDoTransform(transform, scratch, packed, UInt32(width))
+        for x in 0..<width {
+            let a = alphas.load(fromByteOffset: x * 4, as: Float.self)
+            let out = destination + x * format.channels * bytes
+            out.copyMemory(from: packed + x * colour * bytes, byteCount: colour * bytes)
+            if bytes == 1 { out.storeBytes(of: UInt8(a * 255 + 0.5), toByteOffset: colour, as: UInt8.self) }
+            else { out.storeBytes(of: UInt16(a * 65535 + 0.5), toByteOffset: colour * 2, as: UInt16.self) }
+        }
+    }
+}
+
+/// A decoder whose rows are converted from the file's profile into working values (rgba32f) as they are read.
+public final class ColourManagedDecoder: ImageDecoder {
+    public let inner: any ImageDecoder
+    public let profile: ColourProfile
+    private let transform: InputColourTransform
+    private var raw: UnsafeMutableRawPointer
+    private var scratch: UnsafeMutablePointer<Float>
+    private var capacity = 0
+
+    public init(_ inner: any ImageDecoder, profile: ColourProfile, space: WorkingSpace) throws {
+        self.inner = inner
+        self.profile = profile
+        transform = try InputColourTransform(from: profile, format: inner.format, space: space)
+        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    }
+
+    deinit {
+        raw.deallocate()
+        scratch.deallocate()
+    }
+
+    public var path: String { inner.path }
+    public var formatName: String { inner.formatName }
+    public var metadata: ImageMetadata { inner.metadata }
+    public var width: Int { inner.width }
+    public var height: Int { inner.height }
+    public var storedWidth: Int { inner.storedWidth }
+    public var storedHeight: Int { inner.storedHeight }
+    public var format: PixelFormat { .rgba32f }
+    public var storedFormat: PixelFormat { inner.storedFormat }
+    public var nextRow: Int { inner.nextRow }
+    public var decodeReductions: [Int] { inner.decodeReductions }
+    public func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
+
+    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        let rowBytes = width * inner.format.bytesPerPixel
+        if count > capacity {
+            raw.deallocate()
+            scratch.deallocate()
+            raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
+            scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * width * 3))
+            capacity = count
+        }
+        try inner.readRows(into: raw, stride: rowBytes, count: count)
+        let raw = raw, scratch = scratch, width = width, transform = transform
+        WorkerPool.forEachChunk(0..<count) { rows in
+            for row in rows {
+                transform.convert(raw + row * rowBytes, into: (destination + row * stride).assumingMemoryBound(to: Float.self),
+                                  width: width, scratch: scratch + row * width * 3)
+            }
+        }
+    }
+}
+
+/// An encoder fed working values (rgba32f) that writes them in `profile` through `inner`.
+public final class ColourManagedEncoder: ImageEncoder {
+    public let inner: any ImageEncoder
+    private let transform: OutputColourTransform
+    private let width: Int
+
+    public init(_ inner: any ImageEncoder, width: Int, format: PixelFormat, profile: ColourProfile, space: WorkingSpace) throws {
+        self.inner = inner
+        self.width = width
+        transform = try OutputColourTransform(to: profile, format: format, space: space)
+    }
+
+    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        let rowBytes = width * transform.format.bytesPerPixel
+        let out = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * width * 4))
+        defer {
+            out.deallocate()
+            scratch.deallocate()
+        }
+        let width = width, transform = transform
+        WorkerPool.forEachChunk(0..<count) { rows in
+            for row in rows {
+                transform.convert((source + row * stride).assumingMemoryBound(to: Float.self), into: out + row * rowBytes,
+                                  width: width, scratch: scratch + row * width * 4)
+            }
+        }
+        try inner.writeRows(out, stride: rowBytes, count: count)
+    }
+
+    public func finish() throws { try inner.finish() }
+    public func abandon() { inner.abandon() }
+}

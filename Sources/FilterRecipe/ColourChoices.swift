@@ -1,0 +1,41 @@
+import ColourProfiles
+import FilterCore
+
+/// The profile a render writes its output in.
+public enum OutputProfile: Sendable {
+    /// sRGB, tagged (PNG: an sRGB chunk; JPEG: untagged, which means sRGB). The default.
+    case sRGB
+    /// The main input's profile, converted back into and embedded (sRGB when the input has none).
+    case keepInput
+    /// A given profile, converted into and embedded.
+    case profile(ColourProfile)
+}
+
+/// How inputs' colour descriptions become conversions: an embedded ICC profile first, else PNG's sRGB chunk
+/// (nothing to do), else its gAMA/cHRM; untagged means sRGB. A profile that is sRGB in all but name is skipped.
+enum InputProfiles {
+    static func managed(_ decoder: any ImageDecoder, space: WorkingSpace, notes: inout [String]) throws -> any ImageDecoder {
+        let metadata = decoder.metadata
+        let profile: ColourProfile
+        if let icc = metadata.iccProfile {
+            do { profile = try ColourProfile(icc: icc, source: decoder.path) } catch {
+                notes.append("warning: \(error); read as sRGB")
+                return decoder
+            }
+        } else if !metadata.declaresSRGB, let gamma = metadata.gamma,
+                  let described = ColourProfile.png(gamma: gamma, chromaticities: metadata.chromaticities,
+                                                    grey: decoder.format.channels <= 2) {
+            profile = described
+        } else {
+            return decoder
+        }
+        let expected: ColourProfile.Space = decoder.format.channels <= 2 ? .grey : .rgb
+        guard profile.space == expected else {
+            notes.append("note: \(decoder.path): its \(profile.space) profile \"\(profile.name)\" does not describe its "
+                         + "\(expected) pixels; read as sRGB")
+            return decoder
+        }
+        if profile.isSRGB { return decoder }
+        return try ColourManagedDecoder(decoder, profile: profile, space: space)
+    }
+}
