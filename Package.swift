@@ -54,7 +54,7 @@ let package = Package(
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
 
         // MARK: - Tests
-        .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "CPNG"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "JPEGCodec", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),

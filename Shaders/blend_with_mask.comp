@@ -1,6 +1,7 @@
 #version 450
 // mix(background, foreground, m), m = clamp(mask luminance × mask alpha); inputs (foreground, background, mask),
-// foreground and mask transparent outside their bounds.
+// foreground and mask transparent outside their bounds. ints.x = 1: m is the mask's sRGB-encoded straight
+// luminance × alpha (a coverage mask in linear working space).
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "images.glsl"
@@ -12,6 +13,13 @@ void main() {
     bool inForeground = p.x < pc.size.z && p.y < pc.size.w;
     bool inMask = p.x < pc.size2.z && p.y < pc.size2.w;
     vec4 f = inForeground ? pixel0(p.x, p.y) : vec4(0.0);
-    float weight = inMask ? clamp(luma(pixel2(p.x, p.y)), 0.0, 1.0) : 0.0;
+    vec4 m = inMask ? pixel2(p.x, p.y) : vec4(0.0);
+    float weight = luma(m);
+    if (pc.ints.x == 1) {
+        float straight = m.a > 0.0 ? clamp(weight / m.a, 0.0, 1.0) : 0.0;
+        float encoded = straight <= 0.0031308 ? 12.92 * straight : 1.055 * pow(straight, 1.0 / 2.4) - 0.055;
+        weight = encoded * m.a;
+    }
+    weight = inMask ? clamp(weight, 0.0, 1.0) : 0.0;
     store(p, b + (f - b) * weight);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
 set -euo pipefail
-packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev pkg-config)
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

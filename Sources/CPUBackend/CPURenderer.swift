@@ -150,8 +150,10 @@ public enum CPURenderer {
                                       node: node, stats: stats), inputs)
         case let .blend(mode, opacity):
             return connected(BlendStage(mode: mode, opacity: opacity, source: inputNodes[0], node: node, stats: stats), inputs)
-        case .blendWithMask:
-            return connected(BlendWithMaskStage(foreground: inputNodes[0], mask: inputNodes[2], node: node, stats: stats), inputs)
+        case .blendWithMask(let coverage):
+            return connected(BlendWithMaskStage(foreground: inputNodes[0], mask: inputNodes[2],
+                                                encodedMask: coverage && plan.workingSpace == .linear,
+                                                node: node, stats: stats), inputs)
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
         }

@@ -144,10 +144,13 @@ func composite<F: BlendFunction>(_ f: F.Type, _ s: SIMD4<Float>, _ b: SIMD4<Floa
 /// mix(background, foreground, m) with m = luminance × alpha of the (straight) mask.
 final class BlendWithMaskStage: Stage {
     let foregroundSize: (Int, Int), maskSize: (Int, Int)
+    /// The mask's weight is its sRGB-encoded straight luminance × alpha (linear working space, coverage masks).
+    let encodedMask: Bool
 
-    init(foreground: Plan.Node, mask: Plan.Node, node: Plan.Node, stats: RenderStats) {
+    init(foreground: Plan.Node, mask: Plan.Node, encodedMask: Bool, node: Plan.Node, stats: RenderStats) {
         foregroundSize = (foreground.width, foreground.height)
         maskSize = (mask.width, mask.height)
+        self.encodedMask = encodedMask
         super.init(node: node, stats: stats)
     }
 
@@ -156,7 +159,7 @@ final class BlendWithMaskStage: Stage {
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let width = width, fg = foregroundSize, mk = maskSize
+        let width = width, fg = foregroundSize, mk = maskSize, encodedMask = encodedMask
         let foreground = inputs[0], background = inputs[1], mask = inputs[2]
         parallelRows(rows) { chunk in
             for y in chunk {
@@ -171,6 +174,10 @@ final class BlendWithMaskStage: Stage {
                     if let m, x < mk.0 {
                         // Premultiplied luminance = luminance of straight colour × alpha.
                         weight = luminance(m[x])
+                        if encodedMask {
+                            let a = m[x][3]
+                            weight = a > 0 ? Float(SRGB.toEncoded(Double(min(max(weight / a, 0), 1)))) * a : 0
+                        }
                         weight = weight > 0 ? (weight < 1 ? weight : 1) : 0
                     }
                     out[x] = b[x] + (fv - b[x]) * weight

@@ -113,8 +113,9 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
         return cmsCreateRGBProfile(&white, &primaries, &curves).map { ColourProfile(handle: $0) }
     }
 
-    /// Whether converting from this profile to sRGB changes nothing that an 8-bit or 16-bit value could show
-    /// (many files embed an sRGB profile): checked on a grid of colours, so such files skip the conversion.
+    /// Whether converting from this profile to sRGB moves no colour by an 8-bit code or more: files embed sRGB
+    /// profiles of their own, such as HP's 1998 "sRGB IEC61966-2.1" (its colorants put pure green's red at 0.0020
+    /// encoded, half a code, against the exact definition), and those skip the conversion. Checked on a grid.
     public lazy var isSRGB: Bool = {
         guard space == .rgb, let transform = cmsCreateTransform(handle, ColourFormats.rgbDouble, ColourProfile.sRGB.handle,
                                                                  ColourFormats.rgbDouble, UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE))
@@ -124,7 +125,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
         for r in steps { for g in steps { for b in steps { input += [r, g, b] } } }
         var output = [Double](repeating: 0, count: input.count)
         cmsDoTransform(transform, input, &output, UInt32(input.count / 3))
-        return zip(input, output).allSatisfy { abs($0 - $1) < 0.5 / 65535 * 4 }
+        return zip(input, output).allSatisfy { abs($0 - $1) < 1 / 255 }
     }()
 
     private static func space(of handle: cmsHPROFILE) -> Space {

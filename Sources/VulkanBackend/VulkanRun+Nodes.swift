@@ -148,7 +148,8 @@ extension VulkanRun {
             push.ints.x = Int32(BlendMode.allCases.firstIndex(of: mode)!)
             push.f0.x = opacity
             add("blend")
-        case .blendWithMask:
+        case .blendWithMask(let coverage):
+            push.ints.x = coverage && plan.workingSpace == .linear ? 1 : 0
             add("blend_with_mask")
         case .generate(let generator):
             let space = plan.workingSpace

@@ -19,11 +19,7 @@ final class GoldenRecipeTests: XCTestCase {
             let name = String(file.dropLast(5))
             let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
             XCTAssertNotNil(recipe.description, "\(file) needs a description")
-            let input = name == "grade-16bit" ? "photos/kleiber_crop_320x240_rgb16.png" : "photos/chelsea_451x300_rgb8.png"
-            var inputs = ["main": Fixtures.path(input)]
-            if recipe.inputs.contains("watermark") {
-                inputs["watermark"] = Fixtures.repository.appendingPathComponent("samples/emerald-logo_160x120_rgba8.png").path
-            }
+            let inputs = RecipeFixtures.inputs(for: name, recipe)
             let out = scratch.appendingPathComponent("\(name).png").path
             try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: out)
             let golden = Fixtures.path("golden/\(name).png")

@@ -84,8 +84,8 @@ final class OptimizerTests: XCTestCase {
         for file in try FileManager.default.contentsOfDirectory(atPath: dir.path).filter({ $0.hasSuffix(".json") && $0 != "schema.json" }) {
             let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
             let photo = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 100, y: 50, width: 160, height: 120)
-            var images = ["main": photo]
-            if recipe.inputs.contains("watermark") { images["watermark"] = try TestImages.overlay() }
+            var images = try RecipeFixtures.images(for: recipe)
+            images["main"] = photo
             try assertSamePixels(recipe, images: images, label: file)
         }
     }

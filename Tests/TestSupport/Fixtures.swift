@@ -1,3 +1,4 @@
+import FilterCore
 import Foundation
 
 /// Files shipped with the tests (Tests/Fixtures) and scratch space.
@@ -24,5 +25,37 @@ public enum Fixtures {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("filterrecipe-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+/// The images every recipe in recipes/ is tested on, by name: one list read by the golden, optimizer, banding and
+/// cross-backend tests.
+public enum RecipeFixtures {
+    /// Every recipe file (name without .json, decoded recipe), sorted by name.
+    public static func all() throws -> [(name: String, recipe: Recipe)] {
+        let dir = Fixtures.repository.appendingPathComponent("recipes")
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
+            .map { (String($0.dropLast(5)), try Recipe(json: Data(contentsOf: dir.appendingPathComponent($0)))) }
+    }
+
+    /// The files a recipe's inputs are bound to.
+    public static func inputs(for name: String, _ recipe: Recipe) -> [String: String] {
+        let main = name == "grade-16bit" ? "photos/kleiber_crop_320x240_rgb16.png"
+            : name == "cutout" ? "jpeg/baseline_420.jpg" : "photos/chelsea_451x300_rgb8.png"
+        var inputs = ["main": Fixtures.path(main)]
+        if recipe.inputs.contains("watermark") {
+            inputs["watermark"] = Fixtures.repository.appendingPathComponent("samples/emerald-logo_160x120_rgba8.png").path
+        }
+        if recipe.inputs.contains("mask") { inputs["mask"] = Fixtures.path("jpeg/mask_163x109_grey8.png") }
+        return inputs
+    }
+
+    /// Small in-memory images for a recipe's extra inputs (the main image is the caller's).
+    public static func images(for recipe: Recipe) throws -> [String: PixelBuffer] {
+        var images = [String: PixelBuffer]()
+        if recipe.inputs.contains("watermark") { images["watermark"] = try TestImages.overlay() }
+        if recipe.inputs.contains("mask") { images["mask"] = try TestImages.mask() }
+        return images
     }
 }

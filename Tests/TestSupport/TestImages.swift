@@ -1,4 +1,6 @@
+import Foundation
 import FilterCore
+import JPEGCodec
 import PNGCodec
 
 /// Small crops of the real fixture photos, one per stored layout, for tests that compare against float64 code.
@@ -52,5 +54,21 @@ extension TestImages {
             }
         }
         return image
+    }
+}
+
+extension TestImages {
+    /// A decoder for a PNG or JPEG file (told by its first bytes), as stored (no orientation or profile applied).
+    public static func decoder(path: String) throws -> any ImageDecoder {
+        let head = FileManager.default.contents(atPath: path)?.prefix(2) ?? Data()
+        return head == Data([0xFF, 0xD8]) ? try JPEGDecoder(path: path) : try PNGDecoder(path: path)
+    }
+
+    /// A whole PNG or JPEG file as stored.
+    public static func decode(path: String) throws -> PixelBuffer {
+        let decoder = try decoder(path: path)
+        let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
+        try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
+        return buffer
     }
 }

@@ -54,7 +54,7 @@ final class BandingTests: VulkanTestCase {
 
     func testEveryRecipeGivesTheSamePixelsInBands() throws {
         for (name, recipe, paths) in try RecipeBackendTests.recipes() {
-            let images = try paths.mapValues { try PNGDecoder.decode(path: $0) }
+            let images = try paths.mapValues { try TestImages.decode(path: $0) }
             let whole = try render(recipe, images, parts: nil)
             let banded = try render(recipe, images, parts: 4)
             XCTAssertEqual(try banded.samples(), try whole.samples(), name)

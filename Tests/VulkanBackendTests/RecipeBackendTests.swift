@@ -12,19 +12,7 @@ final class RecipeBackendTests: VulkanTestCase {
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
     static func recipes() throws -> [(name: String, recipe: Recipe, inputs: [String: String])] {
-        let dir = Fixtures.repository.appendingPathComponent("recipes")
-        return try FileManager.default.contentsOfDirectory(atPath: dir.path)
-            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
-            .map { file in
-                let name = String(file.dropLast(5))
-                let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
-                let input = name == "grade-16bit" ? "photos/kleiber_crop_320x240_rgb16.png" : "photos/chelsea_451x300_rgb8.png"
-                var inputs = ["main": Fixtures.path(input)]
-                if recipe.inputs.contains("watermark") {
-                    inputs["watermark"] = Fixtures.repository.appendingPathComponent("samples/emerald-logo_160x120_rgba8.png").path
-                }
-                return (name, recipe, inputs)
-            }
+        try RecipeFixtures.all().map { ($0.name, $0.recipe, RecipeFixtures.inputs(for: $0.name, $0.recipe)) }
     }
 
     func testEveryRecipeMatchesTheCPUWithOneTransferEachWay() throws {
@@ -39,8 +27,8 @@ final class RecipeBackendTests: VulkanTestCase {
             XCTAssertEqual(report.transfers.uploads, inputs.count, name)
             XCTAssertEqual(report.transfers.downloads, 1, name)
             let sizes = try inputs.values.map { path -> Int in
-                let header = try PNGDecoder(path: path).header
-                return header.width * header.height * header.format.bytesPerPixel
+                let decoder = try TestImages.decoder(path: path)
+                return decoder.width * decoder.height * decoder.format.bytesPerPixel
             }
             XCTAssertEqual(report.transfers.bytesUploaded, sizes.reduce(0, +), "\(name): inputs go up packed, as stored")
             XCTAssertEqual(report.transfers.bytesDownloaded, report.width * report.height * report.format.bytesPerPixel, name)
@@ -58,7 +46,7 @@ final class RecipeBackendTests: VulkanTestCase {
     /// `--explain`'s planned device memory is what the render then allocates for working buffers.
     func testPlannedDeviceMemoryIsWhatTheRenderAllocates() throws {
         for (name, recipe, inputs) in try Self.recipes() {
-            let decoders = try inputs.mapValues { try PNGDecoder(path: $0) }
+            let decoders = try inputs.mapValues { try TestImages.decoder(path: $0) }
             let plan = Optimizer.optimize(try recipe.plan(inputSizes: decoders.mapValues { ($0.width, $0.height) })).plan
             let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel })
             let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs,

@@ -21,7 +21,18 @@ enum CompositingFilters {
         inputs: ["foreground", "background", "mask"]
     ) { b, _, i in
         let (w, h) = b.size(i[1])
-        return b.add(.blendWithMask, i, width: w, height: h)
+        return b.add(.blendWithMask(coverage: false), i, width: w, height: h)
+    }
+
+    static let setAlpha = FilterSpec(
+        .setAlpha, .compositing, "Takes the image's transparency from a mask (a grey image, or any image's alpha).",
+        formula: "co = cs (straight colour kept), αo = αs × m, m = the mask's stored grey level in 0…1 "
+            + "(sRGB-encoded luminance, so grey 128 gives alpha 128) × mask alpha; transparent outside the mask",
+        inputs: ["source", "mask"]
+    ) { b, _, i in
+        let (w, h) = b.size(i[0])
+        let clear = b.add(.generate(.solid(.clear)), [], width: w, height: h)
+        return b.add(.blendWithMask(coverage: true), [i[0], clear, i[1]], width: w, height: h)
     }
 
     static let over = FilterSpec(

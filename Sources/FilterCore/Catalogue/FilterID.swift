@@ -8,7 +8,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Geometry
     case resize, crop, flip, rotate, transpose, pad
     // Compositing
-    case blend, blendWithMask, over
+    case blend, blendWithMask, over, setAlpha
     // Generators
     case solidColor, linearGradient, radialGradient, checkerboard
 
@@ -45,6 +45,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .pad: return GeometryFilters.pad
         case .blend: return CompositingFilters.blend
         case .blendWithMask: return CompositingFilters.blendWithMask
+        case .setAlpha: return CompositingFilters.setAlpha
         case .over: return CompositingFilters.over
         case .solidColor: return GeneratorFilters.solidColor
         case .linearGradient: return GeneratorFilters.linearGradient

@@ -42,7 +42,7 @@ extension Primitive {
         case .transpose: return "transpose"
         case .pad: return "pad"
         case let .blend(mode, opacity): return "blend \(mode.rawValue) opacity \(opacity)"
-        case .blendWithMask: return "blend with mask"
+        case .blendWithMask(let coverage): return coverage ? "blend with mask (coverage)" : "blend with mask"
         case .generate: return "generate"
         }
     }

@@ -35,7 +35,9 @@ public enum Primitive: Equatable, Sendable {
     /// Inputs (source, backdrop): separable blend mode with source alpha scaled by `opacity`.
     case blend(mode: BlendMode, opacity: Float)
     /// Inputs (foreground, background, mask): mix(background, foreground, m), m = mask luminance × mask alpha.
-    case blendWithMask
+    /// With `coverage`, m is the mask's sRGB-encoded luminance × alpha (a mask's stored grey level, as editors read
+    /// masks) rather than its linear luminance; the same in sRGB working space.
+    case blendWithMask(coverage: Bool)
     case generate(Generator)
 
     public enum Axis: String, Sendable { case horizontal, vertical }

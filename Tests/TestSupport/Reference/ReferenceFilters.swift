@@ -202,6 +202,16 @@ public enum ReferenceFilters {
                 let m = x < mask.width && y < mask.height ? min(max(Y(mask[x, y]), 0), 1) : 0
                 return bg[x, y] + (f - bg[x, y]) * m
             }
+        case .setAlpha:
+            // αo = αs × m, colour kept: m = the mask's sRGB-encoded straight luminance × its alpha.
+            let source = inputs[0], mask = inputs[1]
+            return mapped(source.width, source.height) { x, y in
+                guard x < mask.width, y < mask.height else { return .zero }
+                let v = mask[x, y], a = v[3]
+                let straight = a > 0 ? min(max(Y(v) / a, 0), 1) : 0
+                let m = min(max((space == .linear ? SRGB.toEncoded(straight) : straight) * a, 0), 1)
+                return source[x, y] * m
+            }
         case .solidColor, .linearGradient, .radialGradient, .checkerboard:
             return generate(id, p, size: (p.int("width") == 0 ? image.width : p.int("width"),
                                           p.int("height") == 0 ? image.height : p.int("height")), space: space)
