@@ -84,7 +84,7 @@ public struct Image: @unchecked Sendable {
     }
 }
 
-// MARK: - Fluent filters (each forwards to the catalogue declaration of the same name)
+// MARK: - Conveniences beside the generated methods (Image+Catalogue.swift has one per filter)
 
 extension Image {
     public func resized(scale: Double, kernel: ResampleKernel = .lanczos3) -> Image {
@@ -94,22 +94,9 @@ extension Image {
         applying(.resize, ["width": .number(Double(width ?? 0)), "height": .number(Double(height ?? 0)),
                            "kernel": .string(kernel.rawValue)])
     }
-    public func gaussianBlur(sigma: Double) -> Image { applying(.gaussianBlur, ["sigma": .number(sigma)]) }
-    public func unsharpMask(sigma: Double = 2, amount: Double = 1, threshold: Double = 0) -> Image {
-        applying(.unsharpMask, ["sigma": .number(sigma), "amount": .number(amount), "threshold": .number(threshold)])
-    }
-    public func exposure(ev: Double) -> Image { applying(.exposure, ["ev": .number(ev)]) }
-    public func colorControls(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1) -> Image {
-        applying(.colorControls, ["brightness": .number(brightness), "contrast": .number(contrast),
-                                  "saturation": .number(saturation)])
-    }
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> Image {
         applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)),
                          "height": .number(Double(height))])
-    }
-    public func grayscale() -> Image { applying(.grayscale) }
-    public func vignette(radius: Double = 1, intensity: Double = 0.5) -> Image {
-        applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
     }
     /// Blends `self` (the source) onto `backdrop`.
     public func blended(onto backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1) -> Image {

@@ -18,10 +18,10 @@ final class PublicAPISafetyTests: XCTestCase {
                        ["steps[0].sigma: expected a number in 0...500, found \"big\""].map { $0 })
         XCTAssertTrue(issues(photo.applying(.blend, ["mode": "scren"], with: [Image(input: "b")])).first?
             .contains("expected one of") == true)
-        XCTAssertEqual(issues(photo.gaussianBlur(sigma: 900)).count, 1)
+        XCTAssertEqual(issues(photo.applying(.gaussianBlur, ["sigma": 900])).count, 1)
         XCTAssertThrowsError(try photo.applying(.gaussianBlur, ["sigam": 3]).recipe.jsonData()) { XCTAssertTrue($0 is RecipeError) }
         let small = PixelBuffer(width: 8, height: 6, format: .rgb8)
-        XCTAssertThrowsError(try Renderer(backend: .cpu).render(photo.gaussianBlur(sigma: .nan).recipe, images: ["main": small])) {
+        XCTAssertThrowsError(try Renderer(backend: .cpu).render(photo.applying(.gaussianBlur, ["sigma": .number(.nan)]).recipe, images: ["main": small])) {
             guard case RenderError.recipe = $0 else { return XCTFail("\($0)") }
         }
     }

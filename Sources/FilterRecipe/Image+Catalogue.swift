@@ -1,0 +1,440 @@
+// Generated from the filter catalogue by CatalogueSwiftAPI.source(): one method per filter. Do not edit;
+// re-record with `FILTERRECIPE_RECORD_API=1 swift test --filter GeneratedAPITests`.
+import FilterCore
+
+extension Image {
+    /// Scales light by a power of two, as a camera's exposure does.
+    ///
+    /// Formula: RGB ↦ RGB·2^ev
+    ///
+    /// - Parameters:
+    ///   - ev: Exposure change in stops; a number in -10...10, default 0.
+    public func exposure(ev: Double = 0.0) -> Image {
+        applying(.exposure, ["ev": .number(ev)])
+    }
+
+    /// Brightness, contrast and saturation.
+    ///
+    /// Formula: RGB ↦ contrast·(mix(Y, RGB, saturation) − ½) + ½ + brightness; Y = Rec. 709 luminance
+    ///
+    /// - Parameters:
+    ///   - brightness: Added to every channel; a number in -1...1, default 0.
+    ///   - contrast: Scale about mid-grey (½); a number in 0...4, default 1.
+    ///   - saturation: 0 grey, 1 unchanged, above 1 more colourful; a number in 0...4, default 1.
+    public func colorControls(brightness: Double = 0.0, contrast: Double = 1.0, saturation: Double = 1.0) -> Image {
+        applying(.colorControls, ["brightness": .number(brightness), "contrast": .number(contrast), "saturation": .number(saturation)])
+    }
+
+    /// Raises each colour channel to a power.
+    ///
+    /// Formula: RGB ↦ sign(v)·|v|^power
+    ///
+    /// - Parameters:
+    ///   - power: Exponent; below 1 brightens, above 1 darkens; a number in 0.01...10, default 1.
+    public func gamma(power: Double = 1.0) -> Image {
+        applying(.gamma, ["power": .number(power)])
+    }
+
+    /// Rotates hues around the grey axis, keeping luminance.
+    ///
+    /// Formula: RGB ↦ M(θ)·RGB with the luminance-preserving hue matrix of the Filter Effects spec
+    ///
+    /// - Parameters:
+    ///   - degrees: Rotation angle; a number in -360...360, default 0.
+    public func hueRotate(degrees: Double = 0.0) -> Image {
+        applying(.hueRotate, ["degrees": .number(degrees)])
+    }
+
+    /// Raises saturation most where colours are muted.
+    ///
+    /// Formula: k = 1 + amount·(1 − clamp(max − min)); RGB ↦ Y + (RGB − Y)·k
+    ///
+    /// - Parameters:
+    ///   - amount: Strength; negative mutes; a number in -1...1, default 0.
+    public func vibrance(amount: Double = 0.0) -> Image {
+        applying(.vibrance, ["amount": .number(amount)])
+    }
+
+    /// Warms or cools (red against blue) and tints (green against magenta).
+    ///
+    /// Formula: R ↦ R·(1 + 0.3t), B ↦ B·(1 − 0.3t), G ↦ G·(1 − 0.3u); t = temperature/100, u = tint/100
+    ///
+    /// - Parameters:
+    ///   - temperature: Positive warms, negative cools; a number in -100...100, default 0.
+    ///   - tint: Positive towards magenta, negative towards green; a number in -100...100, default 0.
+    public func temperatureTint(temperature: Double = 0.0, tint: Double = 0.0) -> Image {
+        applying(.temperatureTint, ["temperature": .number(temperature), "tint": .number(tint)])
+    }
+
+    /// Any affine colour transform: 4 rows (R, G, B, A) of 4 coefficients and an offset.
+    ///
+    /// Formula: out_r = Σ_c m[r][c]·in_c + m[r][4] on straight RGBA
+    ///
+    /// - Parameters:
+    ///   - matrix: 20 numbers, row by row; a list of 20 numbers, default [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0].
+    public func colorMatrix(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]) -> Image {
+        applying(.colorMatrix, ["matrix": .numbers(matrix)])
+    }
+
+    /// Input and output black and white points with a midtone gamma.
+    ///
+    /// Formula: RGB ↦ outBlack + (outWhite − outBlack)·clamp((v − inBlack)/(inWhite − inBlack), 0, 1)^(1/gamma)
+    ///
+    /// - Parameters:
+    ///   - inBlack: Input value mapped to outBlack; a number in 0...1, default 0.
+    ///   - inWhite: Input value mapped to outWhite; a number in 0...1, default 1.
+    ///   - gamma: Midtone gamma; above 1 brightens; a number in 0.01...10, default 1.
+    ///   - outBlack: Darkest output; a number in 0...1, default 0.
+    ///   - outWhite: Brightest output; a number in 0...1, default 1.
+    public func levels(inBlack: Double = 0.0, inWhite: Double = 1.0, gamma: Double = 1.0, outBlack: Double = 0.0, outWhite: Double = 1.0) -> Image {
+        applying(.levels, ["inBlack": .number(inBlack), "inWhite": .number(inWhite), "gamma": .number(gamma), "outBlack": .number(outBlack), "outWhite": .number(outWhite)])
+    }
+
+    /// Tone curves through control points (monotone cubic), master and per channel.
+    ///
+    /// Formula: RGB ↦ master(channel_c(v)); curves are Fritsch–Carlson monotone cubics, flat outside their points
+    ///
+    /// - Parameters:
+    ///   - points: Master curve; a list of at least 2 [x, y] points in 0...1 with increasing x, default [(0, 0), (1, 1)].
+    ///   - red: Red curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
+    ///   - green: Green curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
+    ///   - blue: Blue curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
+    public func curves(points: [(x: Double, y: Double)] = [(0.0, 0.0), (1.0, 1.0)], red: [(x: Double, y: Double)] = [], green: [(x: Double, y: Double)] = [], blue: [(x: Double, y: Double)] = []) -> Image {
+        applying(.curves, ["points": .points(points.map { [$0.x, $0.y] }), "red": .points(red.map { [$0.x, $0.y] }), "green": .points(green.map { [$0.x, $0.y] }), "blue": .points(blue.map { [$0.x, $0.y] })])
+    }
+
+    /// Negative image.
+    ///
+    /// Formula: RGB ↦ 1 − RGB
+    public func invert() -> Image {
+        applying(.invert, [:])
+    }
+
+    /// Luminance only.
+    ///
+    /// Formula: RGB ↦ Y = 0.2126R + 0.7152G + 0.0722B
+    public func grayscale() -> Image {
+        applying(.grayscale, [:])
+    }
+
+    /// Warm brown monochrome.
+    ///
+    /// Formula: RGB ↦ mix(RGB, S·RGB, intensity), S the classic sepia matrix
+    ///
+    /// - Parameters:
+    ///   - intensity: 0 unchanged, 1 full sepia; a number in 0...1, default 1.
+    public func sepia(intensity: Double = 1.0) -> Image {
+        applying(.sepia, ["intensity": .number(intensity)])
+    }
+
+    /// Black and white by luminance.
+    ///
+    /// Formula: RGB ↦ Y ≥ level ? 1 : 0
+    ///
+    /// - Parameters:
+    ///   - level: Luminance at which white starts; a number in 0...1, default 0.5.
+    public func threshold(level: Double = 0.5) -> Image {
+        applying(.threshold, ["level": .number(level)])
+    }
+
+    /// Reduces each channel to a few levels.
+    ///
+    /// Formula: v ↦ round(clamp(v, 0, 1)·(levels − 1))/(levels − 1)
+    ///
+    /// - Parameters:
+    ///   - levels: Levels per channel; an integer in 2...256, default 4.
+    public func posterize(levels: Int = 4) -> Image {
+        applying(.posterize, ["levels": .number(Double(levels))])
+    }
+
+    /// Makes the image more transparent.
+    ///
+    /// Formula: A ↦ A·amount
+    ///
+    /// - Parameters:
+    ///   - amount: Alpha multiplier; a number in 0...1, default 1.
+    public func opacity(amount: Double = 1.0) -> Image {
+        applying(.opacity, ["amount": .number(amount)])
+    }
+
+    /// Darkens towards the corners.
+    ///
+    /// Formula: RGB ↦ RGB·(1 − intensity·min(d/radius, 1)²), d = distance of the pixel centre from the image centre / half-diagonal
+    ///
+    /// - Parameters:
+    ///   - radius: Distance (in half-diagonals) of full darkening; a number in 0.01...2, default 1.
+    ///   - intensity: Darkening at and beyond the radius; a number in 0...1, default 0.5.
+    public func vignette(radius: Double = 1.0, intensity: Double = 0.5) -> Image {
+        applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
+    }
+
+    /// Gaussian blur.
+    ///
+    /// Formula: separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity
+    ///
+    /// - Parameters:
+    ///   - sigma: Standard deviation in pixels; a number in 0...500, default 2.
+    public func gaussianBlur(sigma: Double = 2.0) -> Image {
+        applying(.gaussianBlur, ["sigma": .number(sigma)])
+    }
+
+    /// Mean over a square window.
+    ///
+    /// Formula: mean over the (2·radius + 1)² window
+    ///
+    /// - Parameters:
+    ///   - radius: Half-width of the window in pixels; an integer in 0...500, default 1.
+    public func boxBlur(radius: Int = 1) -> Image {
+        applying(.boxBlur, ["radius": .number(Double(radius))])
+    }
+
+    /// Sharpens by adding back the difference from a blurred copy.
+    ///
+    /// Formula: d = v − gaussian_σ(v); v ↦ v + amount·d where |d| ≥ threshold (RGB, premultiplied)
+    ///
+    /// - Parameters:
+    ///   - sigma: Blur standard deviation in pixels; a number in 0...100, default 2.
+    ///   - amount: Strength; a number in 0...10, default 1.
+    ///   - threshold: Smallest difference that is sharpened; a number in 0...1, default 0.
+    public func unsharpMask(sigma: Double = 2.0, amount: Double = 1.0, threshold: Double = 0.0) -> Image {
+        applying(.unsharpMask, ["sigma": .number(sigma), "amount": .number(amount), "threshold": .number(threshold)])
+    }
+
+    /// Sharpens luminance only, leaving colour edges alone.
+    ///
+    /// Formula: RGB ↦ RGB + amount·(Y − blur₃ₓ₃(Y)), blur₃ₓ₃ = [1 2 1]ᵀ[1 2 1]/16
+    ///
+    /// - Parameters:
+    ///   - amount: Strength; a number in 0...10, default 0.5.
+    public func sharpen(amount: Double = 0.5) -> Image {
+        applying(.sharpen, ["amount": .number(amount)])
+    }
+
+    /// Convolution with any odd square kernel up to 9×9.
+    ///
+    /// Formula: RGB ↦ Σ k[j][i]·RGB(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0) + bias; alpha unchanged
+    ///
+    /// - Parameters:
+    ///   - kernel: Weights row by row (1, 9, 25, 49 or 81); a list of 1 or 9 or 25 or 49 or 81 numbers, default [0, 0, 0, 0, 1, 0, 0, 0, 0].
+    ///   - normalize: Divide by the sum of the weights when it is not 0; true or false, default true.
+    ///   - bias: Added to every colour channel; a number in -1...1, default 0.
+    public func convolve(kernel: [Double] = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0], normalize: Bool = true, bias: Double = 0.0) -> Image {
+        applying(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize), "bias": .number(bias)])
+    }
+
+    /// Edge strength: gradient magnitude of luminance.
+    ///
+    /// Formula: RGB ↦ √(Gx² + Gy²)/4 with 3×3 Sobel kernels on Y, so a full 0→1 step gives 1; alpha 1
+    public func sobel() -> Image {
+        applying(.sobel, [:])
+    }
+
+    /// Median per channel: removes speckle while keeping edges.
+    ///
+    /// Formula: each channel ↦ median of the (2·radius + 1)² window
+    ///
+    /// - Parameters:
+    ///   - radius: Half-width of the window; an integer in 1...3, default 1.
+    public func median(radius: Int = 1) -> Image {
+        applying(.median, ["radius": .number(Double(radius))])
+    }
+
+    /// Resamples to a new size.
+    ///
+    /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio)
+    ///
+    /// - Parameters:
+    ///   - scale: Factor for both axes (0: use width/height); a number in 0...100, default 0.
+    ///   - width: Output width in pixels (0: from height or scale); an integer in 0...1000000, default 0.
+    ///   - height: Output height in pixels (0: from width or scale); an integer in 0...1000000, default 0.
+    ///   - kernel: Reconstruction kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "lanczos3".
+    public func resize(scale: Double = 0.0, width: Int = 0, height: Int = 0, kernel: ResampleKernel = .lanczos3) -> Image {
+        applying(.resize, ["scale": .number(scale), "width": .number(Double(width)), "height": .number(Double(height)), "kernel": .string(kernel.rawValue)])
+    }
+
+    /// Keeps a rectangle.
+    ///
+    /// Formula: out(x, y) = in(x + x₀, y + y₀); width/height 0 extend to the right/bottom edge
+    ///
+    /// - Parameters:
+    ///   - x: Left edge; an integer in 0...1000000, default 0.
+    ///   - y: Top edge; an integer in 0...1000000, default 0.
+    ///   - width: Width (0: to the right edge); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: to the bottom edge); an integer in 0...1000000, default 0.
+    public func crop(x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0) -> Image {
+        applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)), "height": .number(Double(height))])
+    }
+
+    /// Mirrors the image.
+    ///
+    /// Formula: horizontal: out(x, y) = in(w − 1 − x, y); vertical: out(x, y) = in(x, h − 1 − y)
+    ///
+    /// - Parameters:
+    ///   - direction: Axis to mirror; one of "horizontal", "vertical", default "horizontal".
+    public func flip(direction: FlipDirection = .horizontal) -> Image {
+        applying(.flip, ["direction": .string(direction.rawValue)])
+    }
+
+    /// Rotates clockwise by a multiple of 90°.
+    ///
+    /// Formula: 90: out(x, y) = in(y, h − 1 − x); 180 and 270 likewise
+    ///
+    /// - Parameters:
+    ///   - degrees: Clockwise angle; one of "90", "180", "270", default "90".
+    public func rotate(degrees: RotateDegrees = .degrees90) -> Image {
+        applying(.rotate, ["degrees": .string(degrees.rawValue)])
+    }
+
+    /// Swaps rows and columns.
+    ///
+    /// Formula: out(x, y) = in(y, x)
+    public func transpose() -> Image {
+        applying(.transpose, [:])
+    }
+
+    /// Adds borders of a colour.
+    ///
+    /// Formula: the input at (left, top) on a (left + w + right)×(top + h + bottom) canvas of color
+    ///
+    /// - Parameters:
+    ///   - top: Rows above; an integer in 0...100000, default 0.
+    ///   - right: Columns to the right; an integer in 0...100000, default 0.
+    ///   - bottom: Rows below; an integer in 0...100000, default 0.
+    ///   - left: Columns to the left; an integer in 0...100000, default 0.
+    ///   - color: Border colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
+    public func pad(top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 0.0)) -> Image {
+        applying(.pad, ["top": .number(Double(top)), "right": .number(Double(right)), "bottom": .number(Double(bottom)), "left": .number(Double(left)), "color": .color(color)])
+    }
+
+    /// Blends a source image onto a backdrop with a blend mode.
+    ///
+    /// Formula: W3C Compositing: co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb(1 − αs); αs scaled by opacity; add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)
+    ///
+    /// `self` is the source.
+    ///
+    /// - Parameters:
+    ///   - backdrop: The backdrop image.
+    ///   - mode: Blend mode; one of "normal", "multiply", "screen", "overlay", "softLight", "hardLight", "darken", "lighten", "difference", "exclusion", "add", "subtract", default "normal".
+    ///   - opacity: Source opacity; a number in 0...1, default 1.
+    public func blend(backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1.0) -> Image {
+        applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
+    }
+
+    /// Mixes two images through a mask.
+    ///
+    /// Formula: out = mix(background, foreground, m), m = luminance(mask) × alpha(mask) (straight mask values)
+    ///
+    /// `self` is the foreground.
+    ///
+    /// - Parameters:
+    ///   - background: The background image.
+    ///   - mask: The mask image.
+    public func blendWithMask(background: Image, mask: Image) -> Image {
+        applying(.blendWithMask, [:], with: [background, mask])
+    }
+
+    /// Porter–Duff source over backdrop.
+    ///
+    /// Formula: co = cs + cb(1 − αs), αo = αs + αb(1 − αs) (premultiplied)
+    ///
+    /// `self` is the source.
+    ///
+    /// - Parameters:
+    ///   - backdrop: The backdrop image.
+    public func over(backdrop: Image) -> Image {
+        applying(.over, [:], with: [backdrop])
+    }
+
+    /// Takes the image's transparency from a mask (a grey image, or any image's alpha).
+    ///
+    /// Formula: co = cs (straight colour kept), αo = αs × m, m = the mask's stored grey level in 0…1 (sRGB-encoded luminance, so grey 128 gives alpha 128) × mask alpha; transparent outside the mask
+    ///
+    /// `self` is the source.
+    ///
+    /// - Parameters:
+    ///   - mask: The mask image.
+    public func setAlpha(mask: Image) -> Image {
+        applying(.setAlpha, [:], with: [mask])
+    }
+
+    /// A single colour.
+    ///
+    /// Formula: out = color
+    ///
+    /// `self` gives the size when width or height is 0.
+    ///
+    /// - Parameters:
+    ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - color: Fill colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
+    public func solidColor(width: Int = 0, height: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) -> Image {
+        applying(.solidColor, ["width": .number(Double(width)), "height": .number(Double(height)), "color": .color(color)])
+    }
+
+    /// Colour ramp along a line.
+    ///
+    /// Formula: t = clamp(((x, y) − P₀)·(P₁ − P₀)/|P₁ − P₀|², 0, 1) at pixel centres, P in fractions of the size; out = mix(from, to, t) in the working space
+    ///
+    /// `self` gives the size when width or height is 0.
+    ///
+    /// - Parameters:
+    ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - x0: Start x (fraction of the width); a number in -10...10, default 0.
+    ///   - y0: Start y (fraction of the height); a number in -10...10, default 0.
+    ///   - x1: End x; a number in -10...10, default 1.
+    ///   - y1: End y; a number in -10...10, default 0.
+    ///   - from: Colour at the start; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
+    ///   - to: Colour at the end; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    public func linearGradient(width: Int = 0, height: Int = 0, x0: Double = 0.0, y0: Double = 0.0, x1: Double = 1.0, y1: Double = 0.0, from: RGBA = RGBA(0.0, 0.0, 0.0, 1.0), to: RGBA = RGBA(1.0, 1.0, 1.0, 1.0)) -> Image {
+        applying(.linearGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "x0": .number(x0), "y0": .number(y0), "x1": .number(x1), "y1": .number(y1), "from": .color(from), "to": .color(to)])
+    }
+
+    /// Colour ramp around a centre.
+    ///
+    /// Formula: t = clamp(distance from (cx·w, cy·h) / (radius·half-diagonal), 0, 1); out = mix(from, to, t)
+    ///
+    /// `self` gives the size when width or height is 0.
+    ///
+    /// - Parameters:
+    ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - cx: Centre x (fraction of the width); a number in -10...10, default 0.5.
+    ///   - cy: Centre y (fraction of the height); a number in -10...10, default 0.5.
+    ///   - radius: Radius in half-diagonals; a number in 0.001...10, default 1.
+    ///   - from: Colour at the centre; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    ///   - to: Colour at the radius and beyond; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
+    public func radialGradient(width: Int = 0, height: Int = 0, cx: Double = 0.5, cy: Double = 0.5, radius: Double = 1.0, from: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), to: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) -> Image {
+        applying(.radialGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "cx": .number(cx), "cy": .number(cy), "radius": .number(radius), "from": .color(from), "to": .color(to)])
+    }
+
+    /// Alternating squares.
+    ///
+    /// Formula: out = (⌊x/size⌋ + ⌊y/size⌋) even ? first : second
+    ///
+    /// `self` gives the size when width or height is 0.
+    ///
+    /// - Parameters:
+    ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - size: Square side in pixels; an integer in 1...100000, default 8.
+    ///   - first: Colour of the top-left square; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    ///   - second: The other colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0.5, 0.5, 0.5, 1).
+    public func checkerboard(width: Int = 0, height: Int = 0, size: Int = 8, first: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), second: RGBA = RGBA(0.5, 0.5, 0.5, 1.0)) -> Image {
+        applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
+    }
+
+
+    /// flip's direction: axis to mirror.
+    public enum FlipDirection: String, CaseIterable, Sendable {
+        case horizontal = "horizontal"
+        case vertical = "vertical"
+    }
+
+    /// rotate's degrees: clockwise angle.
+    public enum RotateDegrees: String, CaseIterable, Sendable {
+        case degrees90 = "90"
+        case degrees180 = "180"
+        case degrees270 = "270"
+    }
+}
