@@ -4,7 +4,7 @@ import FilterCore
 /// converted and handed to the sink as soon as they exist, so a chain of local filters never holds the image whole.
 public enum CPURenderer {
     public static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
-                              format: PixelFormat, stats: RenderStats = RenderStats()) throws {
+                              format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws {
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
         let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
         let readers = sources.filter { used.contains($0.key) && !($0.value is BufferRowSource) }.mapValues { DecoderThread($0) }
@@ -25,6 +25,7 @@ public enum CPURenderer {
         var y = 0
         do {
             while y < output.height {
+                try control?.check()
                 let rows = y..<min(output.height, y + strip)
                 try output.ensure(rows, consumer: consumer)
                 let began = monotonicSeconds()
@@ -37,6 +38,7 @@ public enum CPURenderer {
                 stats.encodeSeconds += monotonicSeconds() - began
                 try writer.write(scratch, stride: rowBytes, count: rows.count)
                 y = rows.upperBound
+                control?.report(rowsDone: y, of: output.height)
             }
             try writer.finish()
         } catch {
@@ -50,7 +52,8 @@ public enum CPURenderer {
 
     /// Copies stored rows from `source` to `sink` unchanged (a plan without filters whose output keeps the input's
     /// layout), with reading and writing on their own threads so inflate and deflate overlap.
-    public static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats) throws {
+    public static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
+                                control: RenderControl? = nil) throws {
         let reader = DecoderThread(source)
         let writer = EncoderThread(sink: sink)
         let rowBytes = source.width * source.format.bytesPerPixel
@@ -63,9 +66,11 @@ public enum CPURenderer {
         }
         do {
             while reader.nextRow < reader.height {
+                try control?.check()
                 let count = min(strip, reader.height - reader.nextRow)
                 try reader.readRows(into: buffer, stride: rowBytes, count: count)
                 try writer.write(buffer, stride: rowBytes, count: count)
+                control?.report(rowsDone: reader.nextRow, of: reader.height)
             }
             try writer.finish()
         } catch {
@@ -77,10 +82,10 @@ public enum CPURenderer {
 
     /// Renders into a new host buffer of `format`.
     public static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
-                              stats: RenderStats = RenderStats()) throws -> PixelBuffer {
+                              stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws -> PixelBuffer {
         let node = plan.nodes[plan.output]
         let buffer = PixelBuffer(width: node.width, height: node.height, format: format)
-        try render(plan, sources: sources, to: BufferRowSink(buffer), format: format, stats: stats)
+        try render(plan, sources: sources, to: BufferRowSink(buffer), format: format, stats: stats, control: control)
         return buffer
     }
 

@@ -35,7 +35,7 @@ public struct BatchJob: Sendable, Equatable {
             }
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw RenderError.input("\(input): no such file or directory")
+                throw RenderError.input(.init(kind: .missing, path: input, message: "no such file or directory"))
             }
             if !isDirectory.boolValue {
                 jobs.append(BatchJob(input: input, output: output(URL(fileURLWithPath: input).lastPathComponent)))

@@ -69,7 +69,9 @@ public struct Renderer: Sendable {
         switch backend {
         case .cpu: return ("cpu", nil)
         case .vulkan:
-            do { _ = try VulkanContext.shared() } catch { throw RenderError.render("Vulkan backend unavailable: \(error)") }
+            do { _ = try VulkanContext.shared() } catch {
+                throw RenderError.device(.init(kind: .unavailable, message: "Vulkan backend unavailable: \(error)"))
+            }
             return ("vulkan", nil)
         case .auto:
             let chosen = ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] != nil
@@ -92,7 +94,9 @@ public struct Renderer: Sendable {
 
     /// Decodes the inputs' headers, validates the recipe against their sizes, renders and publishes `output`
     /// atomically (see `Options.replaceExisting`). On any error nothing is left under `output` or beside it.
-    public func render(_ recipe: Recipe, inputs: [String: String], output: String) throws -> RenderReport {
+    @discardableResult
+    public func render(_ recipe: Recipe, inputs: [String: String], output: String,
+                       control: RenderControl? = nil) throws -> RenderReport {
         let began = monotonicSeconds()
         for (name, path) in inputs where Self.sameFile(path, output) {
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
@@ -141,9 +145,11 @@ public struct Renderer: Sendable {
             if profile != nil { format = .rgba32f }
             if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = "none"
-                try Self.copyRows(from: decoders[name]!, to: encoder, stats: stats)
+                try CPURenderer.copyRows(from: decoders[name]!, to: encoder, stats: stats, control: control)
             } else if backendName == "vulkan" {
+                try control?.check()
                 let sources = try Self.decodeWhole(decoders, ledger: ledger, stats: stats)
+                try control?.check()
                 let result: PixelBuffer
                 do {
                     result = try VulkanRenderer.render(plan, sources: sources, format: format, stats: stats, ledger: ledger)
@@ -151,24 +157,30 @@ public struct Renderer: Sendable {
                     warnings.append("warning: Vulkan render failed (\(error)); rendering on the CPU")
                     backendName = "cpu"
                     try CPURenderer.render(plan, sources: sources.mapValues { BufferRowSource($0) }, to: encoder,
-                                           format: format, stats: stats)
+                                           format: format, stats: stats, control: control)
                     return try finish(encoder, began: began, backend: backendName, node: node, format: format,
                                       stats: stats, ledger: ledger, warnings: warnings)
                 }
+                try control?.check()
                 let writing = monotonicSeconds()
                 try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
+                control?.report(rowsDone: result.height, of: result.height)
                 stats.encodeSeconds += monotonicSeconds() - writing
             } else {
-                try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats)
+                try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats, control: control)
             }
             return try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
                               ledger: ledger, warnings: warnings)
         } catch let error as RenderError {
             throw error
+        } catch is RenderCancelled {
+            throw RenderError.cancelled
         } catch let error as OutputError {
             throw RenderError.output(error)
         } catch let error as CodecError where error.kind == .corrupt || error.path != output {
-            throw RenderError.input("\(error)")
+            throw RenderError.reading(error.path, error)
+        } catch let error as VulkanError {
+            throw RenderError.device(error)
         } catch {
             throw RenderError.render("\(error)")
         }
@@ -228,7 +240,7 @@ public struct Renderer: Sendable {
                 let decoder = try ImageFileFormat.openDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory)
                 decoders[name] = options.colourManagement
                     ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
-            } catch { throw RenderError.input("\(error)") }
+            } catch { throw RenderError.reading(path, error) }
         }
         let plan: Plan
         do {
@@ -238,7 +250,7 @@ public struct Renderer: Sendable {
             guard case .source(let name) = node.primitive, let decoder = decoders[name],
                   node.width < decoder.storedWidth else { continue }
             let factor = (decoder.storedWidth + node.width - 1) / node.width
-            do { try decoder.reduce(by: factor) } catch { throw RenderError.input("\(error)") }
+            do { try decoder.reduce(by: factor) } catch { throw RenderError.reading(decoder.path, error) }
             guard decoder.width == node.width, decoder.height == node.height else {
                 throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
             }
@@ -339,12 +351,6 @@ public struct Renderer: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// A plan without filters whose output keeps the input's layout: stored rows go straight from decoder to
-    /// encoder, with no trip through working values.
-    static func copyRows(from decoder: any ImageDecoder, to encoder: any ImageEncoder, stats: RenderStats) throws {
-        try CPURenderer.copyRows(from: decoder, to: encoder, stats: stats)
-    }
-
     /// Renders to memory, on the Vulkan device when the backend choice says so (falling back to the CPU under
     /// `auto`).
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
@@ -360,7 +366,7 @@ public struct Renderer: Sendable {
                 return try VulkanRenderer.render(plan, sources: images.filter { recipe.usedInputs.contains($0.key) },
                                                  format: chosen)
             } catch let error as VulkanError {
-                if backend != .auto { throw RenderError.render("\(error)") }
+                if backend != .auto { throw RenderError.device(error) }
             }
         }
         return try CPURenderer.render(plan, sources: images.mapValues { BufferRowSource($0) }, format: chosen)

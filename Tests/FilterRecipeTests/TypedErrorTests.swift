@@ -1,0 +1,39 @@
+import FilterRecipe
+import Foundation
+import TestSupport
+import XCTest
+
+/// RenderError carries its cause as values: a caller can tell a missing input from a corrupt one, and a full
+/// disk from an output that already exists.
+final class TypedErrorTests: XCTestCase {
+    func error(_ body: () throws -> Void) -> RenderError? {
+        do { try body(); return nil } catch let e as RenderError { return e } catch { XCTFail("\(error)"); return nil }
+    }
+
+    func testCausesAreValues() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recipe = Image(input: "main").invert().recipe
+        let renderer = Renderer(backend: .cpu)
+        func render(_ input: String, _ output: String = "o.png") -> RenderError? {
+            error { try renderer.render(recipe, inputs: ["main": input], output: dir.appendingPathComponent(output).path) }
+        }
+        guard case .input(let missing)? = render(dir.appendingPathComponent("none.png").path) else { return XCTFail() }
+        XCTAssertEqual(missing.kind, .missing)
+        try Data("GIF89a..........".utf8).write(to: dir.appendingPathComponent("a.gif"))
+        guard case .input(let gif)? = render(dir.appendingPathComponent("a.gif").path) else { return XCTFail() }
+        XCTAssertEqual(gif.kind, .notAnImage)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/baseline_420.jpg")))
+        try bytes.prefix(bytes.count / 2).write(to: dir.appendingPathComponent("cut.jpg"))
+        guard case .input(let cut)? = render(dir.appendingPathComponent("cut.jpg").path) else { return XCTFail() }
+        XCTAssertEqual(cut.kind, .corrupt)
+        XCTAssertNil(render(Fixtures.path("jpeg/grey.jpg")))
+        guard case .output(let exists)? = render(Fixtures.path("jpeg/grey.jpg")) else { return XCTFail() }
+        XCTAssertEqual(exists.kind, .exists)
+        guard case .recipe(let invalid)? = error({
+            _ = try renderer.render(Image(input: "main").gaussianBlur(sigma: -1).recipe, inputs: ["main": Fixtures.path("jpeg/grey.jpg")],
+                                    output: dir.appendingPathComponent("r.png").path)
+        }) else { return XCTFail() }
+        XCTAssertEqual(invalid.issues.first?.path, "steps[0].sigma")
+    }
+}
