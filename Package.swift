@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "ColourProfiles"]),
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "ColourProfiles"]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ int fr_rename_noreplace(const char *from, const char *to) {
 }
 
 int fr_mkstemp_cloexec(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
+
+int fr_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
 
 enum { SLOTS = 256, PATH_BYTES = 4096 };
 enum { FREE = 0, FILLING = 1, LIVE = 2 };

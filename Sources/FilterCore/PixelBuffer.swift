@@ -36,8 +36,9 @@ public final class PixelBuffer: @unchecked Sendable {
 
     public var byteCount: Int { rowStride * height }
 
-    /// Allocates zeroed host memory. `rowStride` defaults to the packed row size.
-    public init(width: Int, height: Int, format: PixelFormat, rowStride: Int? = nil,
+    /// Allocates zeroed host memory. `rowStride` defaults to the packed row size. (Within the package; callers
+    /// outside it use the throwing `init(width:height:format:copying:rowStride:)`.)
+    package init(width: Int, height: Int, format: PixelFormat, rowStride: Int? = nil,
                 ledger: TransferLedger = TransferLedger()) {
         precondition(width > 0 && height > 0, "a pixel buffer needs a positive size")
         let packed = width * format.bytesPerPixel
@@ -111,5 +112,47 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Pointer to row `y` of the host copy, without any residency check (for backends that already checked).
     public func unsafeRow(_ y: Int) -> UnsafeMutableRawPointer {
         storage + y * rowStride
+    }
+}
+
+/// Raw pixels in and out, checked: nothing a caller passes can stop the process.
+extension PixelBuffer {
+    /// Why raw pixels were refused.
+    public struct LayoutError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// A buffer holding a copy of `bytes`: `height` rows of `width` pixels in `format`, rows `rowStride` bytes
+    /// apart (default: packed). Integer formats hold sRGB-encoded straight values (16-bit in host byte order).
+    public convenience init(width: Int, height: Int, format: PixelFormat, copying bytes: Data, rowStride: Int? = nil) throws {
+        guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20,
+              width.multipliedReportingOverflow(by: height).partialValue <= Recipe.maxPixels else {
+            throw LayoutError(description: "\(width)×\(height) is not a size an image may have (1…2^20 a side, at most 2^28 pixels)")
+        }
+        let packed = width * format.bytesPerPixel
+        let stride = rowStride ?? packed
+        guard stride >= packed else {
+            throw LayoutError(description: "a row stride of \(stride) bytes is less than a row of \(packed) bytes")
+        }
+        let needed = stride * (height - 1) + packed
+        guard bytes.count >= needed else {
+            throw LayoutError(description: "\(bytes.count) bytes hold less than \(width)×\(height) \(format.rawValue) pixels (\(needed) bytes)")
+        }
+        self.init(width: width, height: height, format: format)
+        let base = try mutableHostBytes()
+        bytes.withUnsafeBytes { source in
+            for y in 0..<height { (base + y * self.rowStride).copyMemory(from: source.baseAddress! + y * stride, byteCount: packed) }
+        }
+    }
+
+    /// The pixels as packed rows (no padding), in `format`.
+    public func packedData() throws -> Data {
+        let base = try hostBytes()
+        let packed = width * format.bytesPerPixel
+        var data = Data(count: packed * height)
+        data.withUnsafeMutableBytes { out in
+            for y in 0..<height { (out.baseAddress! + y * packed).copyMemory(from: base + y * rowStride, byteCount: packed) }
+        }
+        return data
     }
 }

@@ -1,3 +1,4 @@
+import CFileShim
 import FilterCore
 import Foundation
 import JPEGCodec
@@ -11,6 +12,17 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     /// Extensions that name each format (lowercase).
     public var extensions: [String] { self == .png ? ["png"] : ["jpg", "jpeg"] }
 
+    /// The format some bytes announce; other image formats are named in the error.
+    public static func sniff(_ head: [UInt8], name: String) throws -> ImageFileFormat {
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
+        let other = recognise(head)
+        throw CodecError(kind: .unrecognised, path: name, message: other.map {
+            "a \($0) image; filterrun reads PNG and JPEG (convert it first, e.g. vips copy IN OUT.png)"
+        } ?? "not a PNG or JPEG file")
+    }
+
     /// The format a file's first bytes announce; other image formats are named in the error.
     public static func sniff(path: String) throws -> ImageFileFormat {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -23,13 +35,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         let head: [UInt8]
         do { head = Array(try handle.read(upToCount: 16) ?? Data()) }
         catch { throw CodecError(kind: .io, path: path, message: "cannot read: \(error.localizedDescription)") }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if head.isEmpty { throw CodecError(kind: .unrecognised, path: path, message: "empty file") }
-        let other = recognise(head)
-        throw CodecError(kind: .unrecognised, path: path, message: other.map {
-            "a \($0) image; filterrun reads PNG and JPEG (convert it first, e.g. vips copy IN OUT.png)"
-        } ?? "not a PNG or JPEG file")
+        return try sniff(head, name: path)
     }
 
     /// Names the image formats we do not read, so the message says what the file is.
@@ -62,6 +68,42 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         switch try sniff(path: path) {
         case .png: return try PNGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
         case .jpeg: return try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
+        }
+    }
+}
+
+/// Where an input image comes from: a file, or encoded bytes in memory.
+public enum ImageInput: Sendable {
+    case file(String)
+    case encoded(Data, name: String)
+
+    /// What messages call it.
+    public var name: String {
+        switch self {
+        case .file(let path): return path
+        case .encoded(_, let name): return name
+        }
+    }
+
+    /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous
+    /// in-memory file, so both paths share every line of the codecs.
+    func openDecoder(maxPixels: Int, maxMemory: Int) throws -> any ImageDecoder {
+        switch self {
+        case .file(let path):
+            return try ImageFileFormat.openDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
+        case let .encoded(data, name):
+            let format = try ImageFileFormat.sniff(Array(data.prefix(16)), name: name)
+            let fd = fr_memory_file(name)
+            guard fd >= 0 else { throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno))) }
+            let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == data.count, lseek(fd, 0, SEEK_SET) == 0 else {
+                close(fd)
+                throw CodecError(kind: .io, path: name, message: "cannot hold the image in memory")
+            }
+            switch format {
+            case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: maxPixels, maxMemory: maxMemory)
+            case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, maxPixels: maxPixels, maxMemory: maxMemory)
+            }
         }
     }
 }

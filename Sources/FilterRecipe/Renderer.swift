@@ -97,7 +97,6 @@ public struct Renderer: Sendable {
     @discardableResult
     public func render(_ recipe: Recipe, inputs: [String: String], output: String,
                        control: RenderControl? = nil) throws -> RenderReport {
-        let began = monotonicSeconds()
         for (name, path) in inputs where Self.sameFile(path, output) {
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
@@ -110,6 +109,26 @@ public struct Renderer: Sendable {
             throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
                 + "name; end it in .png, .jpg or .jpeg, or give --format png|jpeg"))
         }
+        return try render(recipe, inputs: inputs.mapValues(ImageInput.file), to: file, as: fileFormat, control: control)
+    }
+
+    /// Renders encoded images (PNG or JPEG bytes, told by their contents) to encoded bytes in `format`, without
+    /// touching the file system.
+    public func render(_ recipe: Recipe, encoded inputs: [String: Data], as format: ImageFileFormat,
+                       control: RenderControl? = nil) throws -> (data: Data, report: RenderReport) {
+        let file: OutputFile
+        do { file = try OutputFile(inMemoryNamed: "output") } catch let error as OutputError { throw RenderError.output(error) }
+        defer { file.abandon() }
+        let sources = Dictionary(uniqueKeysWithValues: inputs.map { ($0.key, ImageInput.encoded($0.value, name: "<\($0.key) in memory>")) })
+        let report = try render(recipe, inputs: sources, to: file, as: format, control: control)
+        do { return (try file.contents(), report) } catch let error as OutputError { throw RenderError.output(error) }
+    }
+
+    /// The render itself, from opened inputs to a prepared output.
+    func render(_ recipe: Recipe, inputs: [String: ImageInput], to file: OutputFile, as fileFormat: ImageFileFormat,
+                control: RenderControl?) throws -> RenderReport {
+        let began = monotonicSeconds()
+        let output = file.path
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan, notes) = try prepare(recipe, inputs: inputs)
@@ -186,6 +205,13 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// Options a caller may have set out of range.
+    func checkOptions() throws {
+        if let depth = options.depth, depth != 8 && depth != 16 {
+            throw RenderError.recipe(RecipeError(path: "options.depth", "the output depth must be 8 or 16, not \(depth)"))
+        }
+    }
+
     /// The recipe checked as JSON recipes are (one built in Swift may hold anything).
     static func validate(_ recipe: Recipe) throws {
         do { try recipe.validate() } catch let error as RecipeError { throw RenderError.recipe(error) }
@@ -228,19 +254,20 @@ public struct Renderer: Sendable {
 
     /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
     /// sets decoders that can shrink while decoding to the reduction the plan chose.
-    func prepare(_ recipe: Recipe, inputs: [String: String]) throws -> ([String: any ImageDecoder], Plan, [String]) {
+    func prepare(_ recipe: Recipe, inputs: [String: ImageInput]) throws -> ([String: any ImageDecoder], Plan, [String]) {
         try Self.validate(recipe)
+        try checkOptions()
         var decoders = [String: any ImageDecoder]()
         var notes = [String]()
         for name in recipe.usedInputs {
-            guard let path = inputs[name] else {
+            guard let input = inputs[name] else {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
             }
             do {
-                let decoder = try ImageFileFormat.openDecoder(path: path, maxPixels: options.maxPixels, maxMemory: options.maxMemory)
+                let decoder = try input.openDecoder(maxPixels: options.maxPixels, maxMemory: options.maxMemory)
                 decoders[name] = options.colourManagement
                     ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
-            } catch { throw RenderError.reading(path, error) }
+            } catch { throw RenderError.reading(input.name, error) }
         }
         let plan: Plan
         do {
@@ -301,7 +328,7 @@ public struct Renderer: Sendable {
     /// `verbose` adds the generated source of every fused kernel.
     public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
         let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
-        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
             if let managed = decoder as? ColourManagedDecoder {
@@ -356,6 +383,10 @@ public struct Renderer: Sendable {
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
         let (backendName, _) = try resolveBackend()
         try Self.validate(recipe)
+        try checkOptions()
+        if format == .rgba16f {
+            throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; ask for rgba32f or an integer format"))
+        }
         let plan: Plan
         do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }
         catch let error as RecipeError { throw RenderError.recipe(error) }

@@ -25,10 +25,15 @@ public final class JPEGDecoder: ImageDecoder {
     private let adobeInverted: Bool
     private var cmykRow: [UInt8] = []
 
-    public init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
-        self.path = path
+    public convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, maxPixels: maxPixels, maxMemory: maxMemory)
+    }
+
+    /// Reads from `fd` (owned by the decoder from now on, at its start); `name` is what messages call it.
+    public init(descriptor fd: Int32, name path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+        self.path = path
         var raw = fr_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
         let side = UInt32(min(max(maxPixels, 1), 65_535))
@@ -132,8 +137,9 @@ public final class JPEGDecoder: ImageDecoder {
     }
 
     /// Decodes a whole file.
-    public static func decode(path: String, reducedBy factor: Int = 1) throws -> PixelBuffer {
-        let decoder = try JPEGDecoder(path: path)
+    public static func decode(path: String, reducedBy factor: Int = 1, maxPixels: Int = 1 << 28,
+                              maxMemory: Int = 1 << 30) throws -> PixelBuffer {
+        let decoder = try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
         if factor > 1 { try decoder.reduce(by: factor) }
         let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
         try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)

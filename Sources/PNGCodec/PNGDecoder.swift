@@ -20,13 +20,19 @@ public final class PNGDecoder {
     private var reader: OpaquePointer?
     private var interlacedImage: PixelBuffer?
 
-    public init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
-                maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
-        self.path = path
+    public convenience init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+                            maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw PNGError(kind: .io, path: path, message: String(cString: strerror(errno)))
         }
+        try self.init(descriptor: fd, name: path, maxPixels: maxPixels, maxMemory: maxMemory)
+    }
+
+    /// Reads from `fd` (owned by the decoder from now on, at its start); `name` is what messages call it.
+    public init(descriptor fd: Int32, name path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+                maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
+        self.path = path
         var raw = fr_png_header()
         var message = [CChar](repeating: 0, count: 256)
         // Either side may be as long as the pixel limit allows (the other being 1); PNG caps both at 2^31 − 1.
@@ -128,8 +134,10 @@ public final class PNGDecoder {
 
     /// Reads the next `count` rows into rows `firstRow...` of `buffer` (whose format must be `header.format`).
     public func readRows(into buffer: PixelBuffer, at firstRow: Int = 0, count: Int) throws {
-        precondition(buffer.format == header.format && buffer.width == header.width)
-        precondition(firstRow >= 0 && firstRow + count <= buffer.height)
+        guard buffer.format == header.format, buffer.width == header.width, firstRow >= 0, count >= 0,
+              firstRow + count <= buffer.height else {
+            throw PNGError(kind: .invalidRequest, path: path, message: "rows \(firstRow)..<\(firstRow + count) do not fit a \(buffer.width)×\(buffer.height) \(buffer.format.rawValue) buffer")
+        }
         let base = try buffer.mutableHostBytes()
         try readRows(into: base + firstRow * buffer.rowStride, stride: buffer.rowStride, count: count)
     }

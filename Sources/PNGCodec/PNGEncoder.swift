@@ -85,7 +85,9 @@ public final class PNGEncoder {
 
     /// Writes rows `rows` of `buffer` (whose format and width must match).
     public func writeRows(of buffer: PixelBuffer, rows: Range<Int>) throws {
-        precondition(buffer.format == format && buffer.width == width)
+        guard buffer.format == format, buffer.width == width, rows.lowerBound >= 0, rows.upperBound <= buffer.height else {
+            throw PNGError(kind: .invalidRequest, path: path, message: "rows of a \(buffer.width)-wide \(buffer.format.rawValue) buffer given to a \(width)-wide \(format.rawValue) encoder")
+        }
         let base = try buffer.hostBytes()
         try writeRows(base + rows.lowerBound * buffer.rowStride, stride: buffer.rowStride, count: rows.count)
     }

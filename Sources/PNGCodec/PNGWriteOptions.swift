@@ -20,14 +20,13 @@ public struct PNGWriteOptions: Sendable, Equatable {
         }
     }
 
-    /// zlib level, 0 (store) to 9 (smallest).
+    /// zlib level, 0 (store) to 9 (smallest); values outside are taken as the nearest.
     public var compressionLevel: Int
     public var filter: Filter
 
     public init(compressionLevel: Int = PNGWriteOptions.default.compressionLevel,
                 filter: Filter = PNGWriteOptions.default.filter) {
-        precondition((0...9).contains(compressionLevel), "compression level is 0...9")
-        self.compressionLevel = compressionLevel
+        self.compressionLevel = min(max(compressionLevel, 0), 9)
         self.filter = filter
     }
 

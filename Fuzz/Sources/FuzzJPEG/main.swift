@@ -12,13 +12,10 @@ atexit { unlink(path) }
 func fuzzJPEG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes: bytes, count: count)) else { return 0 }
+    guard let decoder = try? JPEGDecoder(path: path, maxPixels: 1 << 22, maxMemory: 64 << 20) else { return 0 }
+    if let icc = decoder.metadata.iccProfile { _ = try? ColourProfile(icc: icc, source: path) }
     for factor in [1, 8] {
-        guard let decoder = try? JPEGDecoder(path: path, maxPixels: 1 << 22, maxMemory: 64 << 20) else { return 0 }
-        if let icc = decoder.metadata.iccProfile { _ = try? ColourProfile(icc: icc, source: path) }
-        if factor > 1 { try? decoder.reduce(by: factor) }
-        let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
-        guard let base = try? buffer.mutableHostBytes() else { return 0 }
-        _ = try? decoder.readRows(into: base, stride: buffer.rowStride, count: decoder.height)
+        _ = try? JPEGDecoder.decode(path: path, reducedBy: factor, maxPixels: 1 << 22, maxMemory: 64 << 20)
     }
     return 0
 }

@@ -12,6 +12,9 @@ int fr_rename_noreplace(const char *from, const char *to);
 /// mkstemp with O_CLOEXEC (child processes must not inherit, and so keep locked, our temporaries).
 int fr_mkstemp_cloexec(char *template_path);
 
+/// An anonymous in-memory file (memfd_create), for renders to and from bytes; -1 with errno on failure.
+int fr_memory_file(const char *name);
+
 /// Remembers a temporary file to remove on a fatal signal or at exit. Returns a slot (>= 0), or -1 when every
 /// slot is taken (the file is then only removed by its owner).
 int fr_temp_register(const char *path);

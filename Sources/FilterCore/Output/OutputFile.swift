@@ -17,6 +17,9 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     public let temporaryPath: String
     public let replace: Bool
 
+    /// Held in an anonymous in-memory file, never on disk (`contents()` reads it).
+    public let inMemory: Bool
+
     private let lock = NSLock()
     private var descriptor: Int32
     private var slot: Int32
@@ -28,6 +31,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     public init(path: String, replace: Bool) throws {
         self.path = path
         self.replace = replace
+        inMemory = false
         var destination = path
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -77,6 +81,30 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
         }
     }
 
+    /// An output held in memory: encoders write it as they would a file; `contents()` returns the bytes.
+    public init(inMemoryNamed name: String) throws {
+        path = name
+        destination = name
+        temporaryPath = ""
+        replace = true
+        inMemory = true
+        slot = -1
+        descriptor = fr_memory_file(name)
+        guard descriptor >= 0 else { throw OutputError.writing(name, errno: errno) }
+    }
+
+    /// The bytes of an in-memory output (after the encoder finished).
+    public func contents() throws -> Data {
+        try lock.withLock {
+            guard inMemory, !done else { throw OutputError(.io, path: path, "not an open in-memory output") }
+            let size = Int(lseek(descriptor, 0, SEEK_END))
+            var data = Data(count: max(0, size))
+            let read = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, 0) }
+            guard read == size else { throw OutputError(.io, path: path, "cannot read the in-memory output back") }
+            return data
+        }
+    }
+
     deinit { abandon() }
 
     /// A new descriptor for the temporary file, owned by the caller (an encoder writes and closes it).
@@ -90,6 +118,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     public func publish() throws {
         try lock.withLock {
             guard !done else { throw OutputError(.io, path: path, "the output was already closed") }
+            if inMemory { return }  // kept open for contents()
             defer { closeLocked() }
             guard fsync(descriptor) == 0 else { throw OutputError.writing(path, errno: errno) }
             if replace {
@@ -120,7 +149,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     private func closeLocked() {
         guard !done else { return }
         done = true
-        if slot >= 0 || access(temporaryPath, F_OK) == 0 { unlink(temporaryPath) }
+        if !inMemory && (slot >= 0 || access(temporaryPath, F_OK) == 0) { unlink(temporaryPath) }
         fr_temp_unregister(slot)
         slot = -1
         close(descriptor)
