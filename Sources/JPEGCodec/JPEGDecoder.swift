@@ -141,9 +141,7 @@ public final class JPEGDecoder: ImageDecoder {
                               maxMemory: Int = 1 << 30) throws -> PixelBuffer {
         let decoder = try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
         if factor > 1 { try decoder.reduce(by: factor) }
-        let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
-        try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
-        return buffer
+        return try decoder.readAll()
     }
 }
 

@@ -142,14 +142,6 @@ public final class PNGDecoder {
         try readRows(into: base + firstRow * buffer.rowStride, stride: buffer.rowStride, count: count)
     }
 
-    /// Decodes the remaining rows into a new buffer (the whole image when nothing was read yet).
-    public func readAll(ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
-        let buffer = PixelBuffer(width: header.width, height: header.height - nextRow, format: header.format,
-                                 ledger: ledger)
-        try readRows(into: buffer, count: buffer.height)
-        return buffer
-    }
-
     /// Decodes a whole file.
     public static func decode(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws -> PixelBuffer {
         try PNGDecoder(path: path, maxPixels: maxPixels).readAll()

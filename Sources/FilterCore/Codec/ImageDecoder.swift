@@ -18,6 +18,16 @@ public protocol ImageDecoder: ImageRowSource {
 }
 
 extension ImageDecoder {
+    /// Decodes the remaining rows into a new buffer (the whole image when nothing was read yet).
+    public func readAll(ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
+        guard height > nextRow else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "every row was read already")
+        }
+        let buffer = PixelBuffer(width: width, height: height - nextRow, format: format, ledger: ledger)
+        try readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: buffer.height)
+        return buffer
+    }
+
     public var decodeReductions: [Int] { [] }
     public func reduce(by factor: Int) throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
