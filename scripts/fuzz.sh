@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
 # Fuzzes the recipe decoder (with lowering and the optimizer) and the PNG and JPEG decoders with libFuzzer for a
-# bounded time. Seeds: recipes/, the PngSuite fixtures and the JPEG fixtures. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60).
-# Crashing inputs land in .build/fuzz/crashes-TARGET/; each one found becomes a regression test.
+# bounded time. Seeds: recipes/, the PngSuite fixtures, the JPEG fixtures and Fuzz/seeds/ (regression inputs of
+# every reliability case). libpng is built from Debian's source package with coverage instrumentation (fuzz builds
+# only; the product links the system library), so FuzzPNG sees inside the decoder, not just our shim.
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60). Crashing inputs land in .build/fuzz/crashes-TARGET/;
+# each one found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld 2>&1 | grep -E "error|warning: unre" || true)
-(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld >/dev/null 2>&1) \
-  || { echo "the fuzz targets did not build (a stale Fuzz/.build? remove it)" >&2; exit 1; }
-bin="$(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --show-bin-path)"
 work=.build/fuzz
+root=$PWD
+
+# An instrumented static libpng (once): Debian's source of the installed version, configured for libFuzzer.
+libpng="$root/$work/libpng-instrumented"
+if [ ! -f "$libpng/lib/libpng16.a" ]; then
+  mkdir -p "$work/src"
+  if ! ls "$work"/src/libpng1.6-*/configure >/dev/null 2>&1; then
+    if ! grep -rqs "deb-src\|Types: deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+      printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        | $sudo tee /etc/apt/sources.list.d/filterrecipe-src.sources >/dev/null
+      $sudo apt-get update -qq
+    fi
+    (cd "$work/src" && apt-get source -qq libpng1.6 >/dev/null 2>&1)
+  fi
+  src=$(ls -d "$work"/src/libpng1.6-*/ | head -1)
+  (cd "$src" && CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" ./configure -q --disable-shared --enable-static \
+     --prefix="$libpng" >/dev/null && make -s -j"$(nproc)" >/dev/null 2>&1 && make -s install >/dev/null 2>&1) \
+    || { echo "could not build an instrumented libpng; fuzzing against the system library" >&2; libpng=""; }
+fi
+flags=(-c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link)
+export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
+(cd Fuzz && swift build "${flags[@]}" 2>&1 | grep -E "error|warning: unre" || true)
+(cd Fuzz && swift build "${flags[@]}" >/dev/null 2>&1) \
+  || { echo "the fuzz targets did not build (a stale Fuzz/.build? remove it)" >&2; exit 1; }
+bin="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)"
 mkdir -p "$work/corpus-recipe" "$work/corpus-png" "$work/corpus-jpeg" "$work/crashes-recipe" "$work/crashes-png" "$work/crashes-jpeg"
-cp recipes/*.json bench/*.json "$work/corpus-recipe/" 2>/dev/null || true
-cp Tests/Fixtures/pngsuite/*.png "$work/corpus-png/"
-cp Tests/Fixtures/jpeg/*.jpg "$work/corpus-jpeg/"
+cp recipes/*.json bench/*.json Fuzz/seeds/recipe/* "$work/corpus-recipe/" 2>/dev/null || true
+cp Tests/Fixtures/pngsuite/*.png Fuzz/seeds/png/* "$work/corpus-png/" 2>/dev/null || true
+cp Tests/Fixtures/jpeg/*.jpg Fuzz/seeds/jpeg/* "$work/corpus-jpeg/" 2>/dev/null || true
 run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
@@ -22,7 +47,7 @@ run() {  # target corpus crashes extra-flags...
 }
 echo "== FuzzRecipe ($seconds s)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict
-echo "== FuzzPNG ($seconds s)"
+echo "== FuzzPNG ($seconds s, libpng ${libpng:+instrumented}${libpng:-not instrumented})"
 run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536
 echo "== FuzzJPEG ($seconds s)"
 run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536

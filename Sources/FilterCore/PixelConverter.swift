@@ -138,6 +138,9 @@ extension PixelConverter {
 extension PixelBuffer {
     /// Converts the whole buffer to working values (rgba32f), in parallel over rows.
     public func workingCopy(space: WorkingSpace) throws -> PixelBuffer {
+        guard format != .rgba16f else {
+            throw PixelBuffer.LayoutError(description: "rgba16f buffers are converted on the device")
+        }
         let result = PixelBuffer(width: width, height: height, format: .rgba32f, ledger: ledger)
         let converter = PixelConverter(format: format, space: space)
         let source = try hostBytes()
@@ -154,7 +157,9 @@ extension PixelBuffer {
 
     /// Converts working values (rgba32f) to `format`, in parallel over rows.
     public func converted(to format: PixelFormat, space: WorkingSpace) throws -> PixelBuffer {
-        precondition(self.format == .rgba32f, "only working buffers convert to storage formats")
+        guard self.format == .rgba32f, !format.isFloat || format == .rgba32f else {
+            throw PixelBuffer.LayoutError(description: "only working buffers (rgba32f) convert, to integer formats or rgba32f")
+        }
         let result = PixelBuffer(width: width, height: height, format: format, ledger: ledger)
         let converter = PixelConverter(format: format, space: space)
         let source = try hostBytes()

@@ -124,6 +124,14 @@ public struct Renderer: Sendable {
         do { return (try file.contents(), report) } catch let error as OutputError { throw RenderError.output(error) }
     }
 
+    /// Decodes and renders `recipe` from files into memory as `format` (the orientation, profile and decode-time
+    /// shrink apply as for files), on the CPU.
+    func renderToBuffer(_ recipe: Recipe, inputs: [String: ImageInput], format: PixelFormat) throws -> PixelBuffer {
+        let (decoders, plan, _) = try prepare(recipe, inputs: inputs)
+        do { return try CPURenderer.render(plan, sources: decoders, format: format) }
+        catch let error as CodecError { throw RenderError.reading(error.path, error) }
+    }
+
     /// The render itself, from opened inputs to a prepared output.
     func render(_ recipe: Recipe, inputs: [String: ImageInput], to file: OutputFile, as fileFormat: ImageFileFormat,
                 control: RenderControl?) throws -> RenderReport {
@@ -384,8 +392,8 @@ public struct Renderer: Sendable {
         let (backendName, _) = try resolveBackend()
         try Self.validate(recipe)
         try checkOptions()
-        if format == .rgba16f {
-            throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; ask for rgba32f or an integer format"))
+        if format == .rgba16f || images.values.contains(where: { $0.format == .rgba16f }) {
+            throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; use rgba32f or an integer format"))
         }
         let plan: Plan
         do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }

@@ -25,10 +25,16 @@ struct FilterBench: ParsableCommand {
     @Option(help: "Write the results as JSON to this file.") var json: String?
     @Option(help: "Write an HTML report (inline SVG charts and thumbnails) to this file.") var html: String?
     @Option(help: "The filterrun binary (default: the one beside filterbench).") var filterrun: String?
+    @Option(help: "Run the live-preview benchmark on this photo instead (a four-step look at 1920 px, its last step changed 20 times).")
+    var preview: String?
     @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
         let machine = MachineInfo.current()
+        if let preview {
+            try PreviewBench.run(photo: preview, runs: runs, machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
+            return
+        }
         let binary = filterrun ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("filterrun").path
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filterbench-\(getpid())")
