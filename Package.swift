@@ -53,6 +53,10 @@ let package = Package(
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
 
+        // MARK: - Documentation
+        // The README's Swift listings, compiled by every build.
+        .executableTarget(name: "Examples", dependencies: ["FilterRecipe"]),
+
         // MARK: - Tests
         .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "JPEGCodec", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
