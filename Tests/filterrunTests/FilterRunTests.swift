@@ -16,9 +16,10 @@ final class FilterRunTests: XCTestCase {
     let recipes = Fixtures.repository.appendingPathComponent("recipes")
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], environment: [String: String] = [:],
+             executable: String = FilterRunTests.binary) throws -> (code: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()

@@ -21,20 +21,6 @@ extension FilterRunTests {
         try write("slow.json", #"{"version":1,"steps":[{"op":"resize","scale":5},{"op":"gaussianBlur","sigma":4}]}"#)
     }
 
-    /// Runs /bin/sh with `arguments` (for resource limits set by the shell).
-    func run(_ arguments: [String], shell: Bool) throws -> (code: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
     func startProcess(_ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -201,7 +187,7 @@ extension FilterRunTests {
 
     func testFileSizeLimitSaysSoAndLeavesNothing() throws {
         let r = try run(["-c", "ulimit -f 20; exec \"$0\" \"$@\"", Self.binary, vignetteRecipe, photo, path("out.png"),
-                         "--backend", "cpu", "--compression", "0"], shell: true)
+                         "--backend", "cpu", "--compression", "0"], executable: "/bin/sh")
         XCTAssertEqual(r.code, 4, r.stderr)
         XCTAssertTrue(r.stderr.contains("exceeds the file-size limit"), r.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".") || $0 == "out.png" }, [])
