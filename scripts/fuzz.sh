@@ -3,7 +3,7 @@
 # bounded time. Seeds: recipes/, the PngSuite fixtures, the JPEG fixtures and Fuzz/seeds/ (regression inputs of
 # every reliability case). libpng is built from Debian's source package with coverage instrumentation (fuzz builds
 # only; the product links the system library), so FuzzPNG sees inside the decoder, not just our shim.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60). Crashing inputs land in .build/fuzz/crashes-TARGET/;
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,8 @@ if [ ! -f "$libpng/lib/libpng16.a" ]; then
     || { echo "could not build an instrumented libpng; fuzzing against the system library" >&2; libpng=""; }
 fi
 flags=(-c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link)
+# The instrumented archive is linked whole, so its definitions win over the system library -lpng16 names.
+[ -n "$libpng" ] && flags+=(-Xlinker --whole-archive -Xlinker "$libpng/lib/libpng16.a" -Xlinker --no-whole-archive -Xlinker -lz -Xlinker -lm)
 export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 (cd Fuzz && swift build "${flags[@]}" 2>&1 | grep -E "error|warning: unre" || true)
 (cd Fuzz && swift build "${flags[@]}" >/dev/null 2>&1) \
@@ -45,10 +47,11 @@ run() {  # target corpus crashes extra-flags...
     "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
         | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|timeout" || true
 }
-echo "== FuzzRecipe ($seconds s)"
-run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict
-echo "== FuzzPNG ($seconds s, libpng ${libpng:+instrumented}${libpng:-not instrumented})"
-run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536
-echo "== FuzzJPEG ($seconds s)"
-run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536
+targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG}"
+case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
+run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
+case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"
+run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536;; esac
+case " $targets " in *" FuzzJPEG "*) echo "== FuzzJPEG ($seconds s)"
+run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536;; esac
 echo "crashes: $(ls "$work/crashes-recipe" "$work/crashes-png" "$work/crashes-jpeg" | grep -c -v '^$\|:$' || true)"

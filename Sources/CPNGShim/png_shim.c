@@ -57,6 +57,21 @@ static void flush_data(png_structp png) {
     if (fflush(w->file) != 0) { w->write_errno = errno; png_error(png, "write failed"); }
 }
 
+// libpng's own chunk-length check is a benign error (a warning when reading), so a 100-byte file declaring a
+// 1.3 GB sCAL or eXIf chunk would make it allocate that much. Every allocation goes through this cap instead:
+// 64 MiB, or two rows of the image when rows are larger. A refused allocation is libpng's "out of memory".
+static png_voidp limited_malloc(png_structp png, png_alloc_size_t size) {
+    fr_png_reader *r = (fr_png_reader *)png_get_mem_ptr(png);
+    png_alloc_size_t cap = (png_alloc_size_t)64 << 20;
+    if (r && r->png && r->info) {
+        png_alloc_size_t row = (png_alloc_size_t)png_get_image_width(r->png, r->info) * 8 + 64;
+        if (row * 2 > cap) cap = row * 2;
+    }
+    return size > cap ? NULL : malloc(size);
+}
+
+static void limited_free(png_structp png, png_voidp pointer) { (void)png; free(pointer); }
+
 fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_height, fr_png_header *header,
                                   char *err, size_t errlen) {
     fr_png_reader *r = calloc(1, sizeof *r);
@@ -69,7 +84,8 @@ fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_heigh
         header->truncated = 0;
         fclose(r->file); free(r); return NULL;
     }
-    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r->error, on_error, on_warning);
+    r->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, r->error, on_error, on_warning, r, limited_malloc,
+                                      limited_free);
     r->info = r->png ? png_create_info_struct(r->png) : NULL;
     if (!r->info) { copy_error(err, errlen, "out of memory"); fr_png_reader_close(r); return NULL; }
     if (setjmp(png_jmpbuf(r->png))) {

@@ -11,7 +11,7 @@ func fuzzJPEG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
     for factor in [1, 8] {
         let fd = scratch.write(bytes, count)
-        guard fd >= 0, let decoder = try? JPEGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 22, maxMemory: 64 << 20)
+        guard fd >= 0, let decoder = try? JPEGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 18, maxMemory: 16 << 20)
         else { return 0 }
         if factor == 1, let icc = decoder.metadata.iccProfile { _ = try? ColourProfile(icc: icc, source: scratch.path) }
         if factor > 1 { try? decoder.reduce(by: factor) }

@@ -9,7 +9,7 @@ let scratch = ScratchFile(suffix: ".png")
 func fuzzPNG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
     let fd = scratch.write(bytes, count)
-    guard fd >= 0, let decoder = try? PNGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 22, maxMemory: 64 << 20)
+    guard fd >= 0, let decoder = try? PNGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 18, maxMemory: 16 << 20)
     else { return 0 }
     _ = try? decoder.readAll()
     return 0
