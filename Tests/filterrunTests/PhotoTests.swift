@@ -170,6 +170,26 @@ extension FilterRunTests {
         XCTAssertFalse(try run([linear, input, path("l.png"), "--explain"]).stdout.contains("JPEG DCT"))
     }
 
+    /// A sideways photo's turn runs on the thumbnail, after the shrink (and the shrink may then happen in the
+    /// DCT): the same pixels as turning first, within resize's tolerance.
+    func testTurnsMoveAfterTheShrink() throws {
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/restart_444.jpg"))))
+        let exif = Array("Exif".utf8) + [0, 0] + Exif.block(orientation: 6)
+        bytes.insert(contentsOf: [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif, at: 2)
+        try Data(bytes).write(to: URL(fileURLWithPath: path("side.jpg")))
+        for space in ["linear", "srgb"] {
+            let thumb = try write("t-\(space).json", #"{"version":1,"workingSpace":"\#(space)","steps":[{"op":"resize","width":12}]}"#)
+            let r = try run([thumb, path("side.jpg"), path("fast-\(space).png"), "--explain", "--backend", "cpu"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("moved after resize"), r.stdout)
+            if space == "srgb" { XCTAssertTrue(r.stdout.contains("in the JPEG DCT"), r.stdout) }
+            XCTAssertEqual(try run([thumb, path("side.jpg"), path("exact-\(space).png"), "--no-optimize", "--backend", "cpu"]).code, 0)
+            let a = try PNGDecoder.decode(path: path("fast-\(space).png")), b = try PNGDecoder.decode(path: path("exact-\(space).png"))
+            XCTAssertEqual([a.width, a.height], [12, 18])
+            XCTAssertLessThanOrEqual(Difference.between(try b.samples(), try a.samples(), width: 12, channels: 3).worst, 2, space)
+        }
+    }
+
     func testDamagedJPEGsExitThreeAndWriteNothing() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/progressive_422.jpg")))
         try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: path("cut.jpg")))

@@ -27,6 +27,11 @@ public struct Optimizer {
     }
 
     private mutating func run() {
+        for _ in 0..<4 {  // each move lets an earlier turn (EXIF 7's transpose then half turn) move too
+            let before = rewrites
+            moveTurnsPastShrinks()
+            if rewrites == before { break }
+        }
         if !reduceInDecoder() { shrinkAtDecode() }
         for _ in 0..<16 {
             let before = rewrites
@@ -315,6 +320,49 @@ public struct Optimizer {
             return true
         }
         return false
+    }
+
+    /// A flip, turn or transpose read only by a resample chain that shrinks the image runs after the chain
+    /// instead, on the small result (the chain resamples the other axis where the turn swaps axes). Resampling's
+    /// sample positions are symmetric, so both orders give the same image up to float rounding; a sideways
+    /// photo's orientation then costs a turn of the thumbnail, not of the photo, and the source reaches the
+    /// resample directly, so shrinking on decode applies.
+    private mutating func moveTurnsPastShrinks() {
+        for g in nodes.indices {
+            guard let turn = Orientation(nodes[g].primitive), nodes[g].post.isEmpty, consumers(of: g).count == 1 else { continue }
+            var chain = [Int]()
+            var next = consumers(of: g)[0], previous = g
+            while chain.count < 2, case .resample(let axis, _, nil) = nodes[next].primitive, nodes[next].post.isEmpty,
+                  readOnlyBy(next, previous) {
+                if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
+                chain.append(next)
+                previous = next
+                guard next != output, consumers(of: next).count == 1 else { break }
+                next = consumers(of: next)[0]
+            }
+            guard let last = chain.last,
+                  nodes[last].width * nodes[last].height < nodes[g].width * nodes[g].height else { continue }
+            let swaps = turn.swapsAxes
+            let geometry = nodes[g], final = nodes[last]
+            var moved = chain.map { nodes[$0] }
+            for k in moved.indices {
+                guard case let .resample(axis, kernel, reduced) = moved[k].primitive else { continue }
+                let other: Primitive.Axis = axis == .horizontal ? .vertical : .horizontal
+                moved[k].primitive = .resample(axis: swaps ? other : axis, kernel: kernel, reduced: reduced)
+                if swaps { (moved[k].width, moved[k].height) = (moved[k].height, moved[k].width) }
+            }
+            // The resamples take the turn's slots, reading its input; the turn takes the last slot.
+            let slots = [g] + chain
+            for (k, node) in moved.enumerated() {
+                nodes[slots[k]] = node
+                nodes[slots[k]].inputs = [k == 0 ? geometry.inputs[0] : slots[k - 1]]
+            }
+            nodes[last] = geometry
+            nodes[last].inputs = [slots[slots.count - 2]]
+            nodes[last].width = final.width
+            nodes[last].height = final.height
+            note("\(geometry.op) [\(geometry.origin)] moved after \(final.op) [\(final.origin)]: it turns the \(final.width)×\(final.height) result, not the \(geometry.width)×\(geometry.height) image")
+        }
     }
 
     /// Puts `node` at `position`, shifting later nodes (and references to them) up by one.
