@@ -57,9 +57,7 @@ public final class JPEGEncoder: ImageEncoder {
 
     private func failure() -> Error {
         guard let writer else { return CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        let code = fr_jpeg_writer_errno(writer)
-        if code != 0 { return OutputError.writing(path, errno: code) }
-        return CodecError(kind: .io, path: path, message: String(cString: fr_jpeg_writer_error(writer)))
+        return CodecError.writing(path, errno: fr_jpeg_writer_errno(writer), library: String(cString: fr_jpeg_writer_error(writer)))
     }
 
     public func abandon() {

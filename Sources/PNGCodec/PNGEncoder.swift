@@ -56,10 +56,7 @@ public final class PNGEncoder {
     /// The failure of the last libpng call: the system's errno where a write failed, else libpng's message.
     private func failure() -> Error {
         guard let writer else { return PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        let code = fr_png_writer_errno(writer)
-        if code != 0 { return OutputError.writing(path, errno: code) }
-        let message = String(cString: fr_png_writer_error(writer))
-        return PNGError(kind: .io, path: path, message: message.isEmpty ? "write failed" : message)
+        return CodecError.writing(path, errno: fr_png_writer_errno(writer), library: String(cString: fr_png_writer_error(writer)))
     }
 
     /// Stops writing and removes the temporary file.

@@ -25,4 +25,11 @@ public struct CodecError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(path): \(message)" }
+
+    /// The error for a failed write: the system's, where an errno stopped it (disk full, file-size limit), else the
+    /// codec library's message.
+    public static func writing(_ path: String, errno code: Int32, library message: String) -> Error {
+        code != 0 ? OutputError.writing(path, errno: code)
+            : CodecError(kind: .io, path: path, message: message.isEmpty ? "write failed" : message)
+    }
 }

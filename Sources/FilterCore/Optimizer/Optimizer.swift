@@ -212,15 +212,7 @@ public struct Optimizer {
     private mutating func shrinkAtDecode() {
         for s in nodes.indices {
             guard case .source = nodes[s].primitive, !consumers(of: s).isEmpty, consumers(of: s).count == 1 else { continue }
-            var chain = [Int]()
-            var next = consumers(of: s)[0]
-            while chain.count < 2, case .resample(let axis, let kernel, nil) = nodes[next].primitive, kernel != .nearest,
-                  readOnlyBy(next, chain.last ?? s) {
-                if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
-                chain.append(next)
-                guard next != output, consumers(of: next).count == 1 else { break }
-                next = consumers(of: next)[0]
-            }
+            let chain = resampleChain(after: s, allowNearest: false)
             guard !chain.isEmpty else { continue }
             let source = nodes[s], target = nodes[chain.last!]
             func factor(_ from: Int, _ to: Int) -> Int { from >= 2 * Self.shrinkGap * to ? from / to / Self.shrinkGap : 1 }
@@ -272,22 +264,15 @@ public struct Optimizer {
             guard case .source(let name) = nodes[s].primitive, let factors = decodeReductions[name], !factors.isEmpty,
                   consumers(of: s).count == 1 else { continue }
             // The geometry right after the source (orientation), then up to two resamples, each read only by the next.
-            var geometry = [Int](), chain = [Int]()
+            var geometry = [Int]()
             var next = consumers(of: s)[0], previous = s
-            while chain.isEmpty, Orientation(nodes[next].primitive) != nil, readOnlyBy(next, previous),
-                  next != output, consumers(of: next).count == 1 {
+            while Orientation(nodes[next].primitive) != nil, readOnlyBy(next, previous), next != output,
+                  consumers(of: next).count == 1 {
                 geometry.append(next)
                 previous = next
                 next = consumers(of: next)[0]
             }
-            while chain.count < 2, case .resample(let axis, let kernel, nil) = nodes[next].primitive, kernel != .nearest,
-                  readOnlyBy(next, previous) {
-                if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
-                chain.append(next)
-                previous = next
-                guard next != output, consumers(of: next).count == 1 else { break }
-                next = consumers(of: next)[0]
-            }
+            let chain = resampleChain(after: previous, allowNearest: false)
             guard let last = chain.last else { continue }
             let upright = nodes[geometry.last ?? s], target = nodes[last]
             let shrink = min(upright.width / max(1, target.width), upright.height / max(1, target.height))
@@ -330,17 +315,8 @@ public struct Optimizer {
     private mutating func moveTurnsPastShrinks() {
         for g in nodes.indices {
             guard let turn = Orientation(nodes[g].primitive), nodes[g].post.isEmpty, consumers(of: g).count == 1 else { continue }
-            var chain = [Int]()
-            var next = consumers(of: g)[0], previous = g
-            while chain.count < 2, case .resample(let axis, _, nil) = nodes[next].primitive, nodes[next].post.isEmpty,
-                  readOnlyBy(next, previous) {
-                if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
-                chain.append(next)
-                previous = next
-                guard next != output, consumers(of: next).count == 1 else { break }
-                next = consumers(of: next)[0]
-            }
-            guard let last = chain.last,
+            let chain = resampleChain(after: g, allowNearest: true)
+            guard let last = chain.last, chain.allSatisfy({ nodes[$0].post.isEmpty }),
                   nodes[last].width * nodes[last].height < nodes[g].width * nodes[g].height else { continue }
             let swaps = turn.swapsAxes
             let geometry = nodes[g], final = nodes[last]
@@ -363,6 +339,23 @@ public struct Optimizer {
             nodes[last].height = final.height
             note("\(geometry.op) [\(geometry.origin)] moved after \(final.op) [\(final.origin)]: it turns the \(final.width)×\(final.height) result, not the \(geometry.width)×\(geometry.height) image")
         }
+    }
+
+    /// The resample nodes (one per axis, at most two, not yet reduced) that read `start` and then each other, each
+    /// read by nothing else: the shape every shrink rewrite looks for.
+    private func resampleChain(after start: Int, allowNearest: Bool) -> [Int] {
+        var chain = [Int]()
+        guard consumers(of: start).count == 1 else { return chain }
+        var next = consumers(of: start)[0], previous = start
+        while chain.count < 2, case .resample(let axis, let kernel, nil) = nodes[next].primitive,
+              allowNearest || kernel != .nearest, readOnlyBy(next, previous) {
+            if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
+            chain.append(next)
+            previous = next
+            guard next != output, consumers(of: next).count == 1 else { break }
+            next = consumers(of: next)[0]
+        }
+        return chain
     }
 
     /// Puts `node` at `position`, shifting later nodes (and references to them) up by one.
