@@ -55,6 +55,11 @@ extension FilterRunTests {
             for c in 0..<3 { worst = max(worst, abs(expected[c] * 65535 - found[p + c])) }
         }
         XCTAssertLessThanOrEqual(worst, 257, "worst difference \(worst / 257) 8-bit codes")
+        // sRGB working space converts to sRGB-encoded values directly: the same colours within a code.
+        let srgb = try write("srgb-none.json", #"{"version":1,"workingSpace":"srgb","steps":[]}"#)
+        XCTAssertEqual(try run([srgb, Fixtures.path("jpeg/adobergb_icc.jpg"), path("srgb-space.png"), "--depth", "16"]).code, 0)
+        let inSRGBSpace = try PNGDecoder.decode(path: path("srgb-space.png")).samples()
+        XCTAssertLessThanOrEqual(Difference.between(found, inSRGBSpace, width: 163, channels: 3).worst, 257)
         // The conversion moved colours (this is not sRGB data read as sRGB).
         XCTAssertNotEqual(try PNGDecoder.decode(path: path("srgb.png")).format, .rgb8)
         XCTAssertEqual(try run([try emptyRecipe, Fixtures.path("jpeg/adobergb_icc.jpg"), path("plain.png"), "--ignore-profiles"]).code, 0)
