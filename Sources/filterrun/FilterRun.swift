@@ -43,7 +43,7 @@ struct FilterRun {
 struct Root: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filterrun",
-        abstract: "Runs an image filter recipe on PNG files.",
+        abstract: "Runs an image filter recipe on PNG and JPEG files.",
         subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self],
         defaultSubcommand: RunCommand.self)
 }
