@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs the whole suite (Vulkan tests run on whatever device is usable,
-# Mesa's lavapipe on machines without a GPU).
+# Mesa's lavapipe on machines without a GPU), then builds and runs Examples/Consumer, a package that depends on the
+# library by path with the README's first Swift listing, as a new user would. Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build --build-tests
-swift test --skip-build "$@"
+root=$PWD
+scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
+swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log"
+status=${PIPESTATUS[0]}
+(cd Examples/Consumer && swift build)
+ln -s "$root/samples" "$scratch/samples"
+(cd "$scratch" && "$root/Examples/Consumer/.build/debug/Consumer")
+test -s "$scratch/thumb.jpg"
+echo "Examples/Consumer: the README's listing built and rendered thumb.jpg"
+summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$scratch/test.log" | tail -1)
+executed=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+echo "${executed:-0} passed, ${failed:-0} failed" | awk '{ printf "%d passed, %d failed\n", $1 - $4, $4 }'
+exit "$status"

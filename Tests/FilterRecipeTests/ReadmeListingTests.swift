@@ -17,5 +17,9 @@ final class ReadmeListingTests: XCTestCase {
                 .joined(separator: "\n")
             XCTAssertTrue(compiled.contains(listing), "README listing not in Sources/Examples/main.swift:\n\(listing)")
         }
+        // The first listing is also a package of its own (Examples/Consumer), built and run by scripts/test.sh.
+        let consumer = try String(contentsOf: Fixtures.repository.appendingPathComponent("Examples/Consumer/Sources/Consumer/main.swift"),
+                                  encoding: .utf8)
+        XCTAssertTrue(consumer.hasSuffix(parts.first!.components(separatedBy: "```")[0]), "Examples/Consumer differs from the README's first listing")
     }
 }
