@@ -187,7 +187,10 @@ public final class OutputColourTransform: @unchecked Sendable {
 
     deinit { cmsDeleteTransform(transform) }
 
-    /// Converts `width` working pixels into `destination`; `scratch` holds 3 floats and 4 samples a pixel.
+    /// Floats of scratch `convert` needs a pixel: 3 for XYZ, 1 for alpha, 2 for packed colour samples.
+    public static let scratchFloatsPerPixel = 6
+
+    /// Converts `width` working pixels into `destination`; `scratch` holds `scratchFloatsPerPixel` floats a pixel.
     public func convert(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int,
                         scratch: UnsafeMutablePointer<Float>) {
         let alphas = UnsafeMutableRawPointer(scratch + width * 3)
@@ -207,8 +210,7 @@ public final class OutputColourTransform: @unchecked Sendable {
         }
         // Colour into a packed buffer, then interleaved with alpha.
         let colour = format.channels - 1, bytes = format.bytesPerSample
-        let packed = UnsafeMutableRawPointer.allocate(byteCount: width * colour * bytes, alignment: 16)
-        defer { packed.deallocate() }
+        let packed = UnsafeMutableRawPointer(scratch + width * 4)
         cmsDoTransform(transform, scratch, packed, UInt32(width))
         for x in 0..<width {
             let a = alphas.load(fromByteOffset: x * 4, as: Float.self)
@@ -280,6 +282,10 @@ public final class ColourManagedEncoder: ImageEncoder {
     public let inner: any ImageEncoder
     private let transform: OutputColourTransform
     private let width: Int
+    /// Reused from strip to strip: converted rows and the transform's scratch.
+    private var out = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+    private var scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    private var capacity = 0
 
     public init(_ inner: any ImageEncoder, width: Int, format: PixelFormat, profile: ColourProfile, space: WorkingSpace) throws {
         self.inner = inner
@@ -287,19 +293,26 @@ public final class ColourManagedEncoder: ImageEncoder {
         transform = try OutputColourTransform(to: profile, format: format, space: space)
     }
 
+    deinit {
+        out.deallocate()
+        scratch.deallocate()
+    }
+
     public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         let rowBytes = width * transform.format.bytesPerPixel
-        let out = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * width * 4))
-        defer {
+        let perRow = width * OutputColourTransform.scratchFloatsPerPixel
+        if count > capacity {
             out.deallocate()
             scratch.deallocate()
+            out = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
+            scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * perRow))
+            capacity = count
         }
-        let width = width, transform = transform
+        let width = width, transform = transform, out = out, scratch = scratch
         WorkerPool.forEachChunk(0..<count) { rows in
             for row in rows {
                 transform.convert((source + row * stride).assumingMemoryBound(to: Float.self), into: out + row * rowBytes,
-                                  width: width, scratch: scratch + row * width * 4)
+                                  width: width, scratch: scratch + row * perRow)
             }
         }
         try inner.writeRows(out, stride: rowBytes, count: count)
