@@ -1,5 +1,5 @@
 #version 450
-// Separable blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
+// Blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
 // transparent outside its bounds. ints.x: mode (BlendMode order); f0.x: source opacity.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
@@ -23,6 +23,30 @@ vec4 softLight(vec4 b, vec4 s) {
     return result;
 }
 
+// W3C Compositing §9: dodge and burn (edge cases widened to <= 0 and >= 1 for values outside 0..1) and the
+// non-separable helpers.
+float colorDodge(float b, float s) { return b <= 0.0 ? 0.0 : (s >= 1.0 ? 1.0 : min(1.0, b / (1.0 - s))); }
+float colorBurn(float b, float s) { return b >= 1.0 ? 1.0 : (s <= 0.0 ? 0.0 : 1.0 - min(1.0, (1.0 - b) / s)); }
+
+float lum(vec3 c) { return dot(c, vec3(0.3, 0.59, 0.11)); }
+
+vec3 clipColor(vec3 c) {
+    float l = lum(c), n = min(min(c.r, c.g), c.b), x = max(max(c.r, c.g), c.b);
+    vec3 out_ = c;
+    if (n < 0.0 && l > n) out_ = l + (out_ - l) * (l / (l - n));
+    if (x > 1.0 && x > l) out_ = l + (out_ - l) * ((1.0 - l) / (x - l));
+    return out_;
+}
+
+vec3 setLum(vec3 c, float l) { return clipColor(c + (l - lum(c))); }
+
+float sat(vec3 c) { return max(max(c.r, c.g), c.b) - min(min(c.r, c.g), c.b); }
+
+vec3 setSat(vec3 c, float s) {
+    float hi = max(max(c.r, c.g), c.b), lo = min(min(c.r, c.g), c.b);
+    return hi > lo ? (c - lo) * (s / (hi - lo)) : vec3(0.0);
+}
+
 vec4 blendFunction(int mode, vec4 b, vec4 s) {
     switch (mode) {
         case 0: return s;
@@ -36,7 +60,13 @@ vec4 blendFunction(int mode, vec4 b, vec4 s) {
         case 8: return abs(b - s);
         case 9: return b + s - 2.0 * b * s;
         case 10: return min(b + s, vec4(1.0));
-        default: return max(b - s, vec4(0.0));
+        case 11: return max(b - s, vec4(0.0));
+        case 12: return vec4(colorDodge(b.r, s.r), colorDodge(b.g, s.g), colorDodge(b.b, s.b), 0.0);
+        case 13: return vec4(colorBurn(b.r, s.r), colorBurn(b.g, s.g), colorBurn(b.b, s.b), 0.0);
+        case 14: return vec4(setLum(setSat(s.rgb, sat(b.rgb)), lum(b.rgb)), 0.0);
+        case 15: return vec4(setLum(setSat(b.rgb, sat(s.rgb)), lum(b.rgb)), 0.0);
+        case 16: return vec4(setLum(s.rgb, lum(b.rgb)), 0.0);
+        default: return vec4(setLum(b.rgb, lum(s.rgb)), 0.0);
     }
 }
 

@@ -1,6 +1,6 @@
 #version 450
-// Unsharp mask's last step: inputs (original, blurred); RGB += amount·d where |d| ≥ threshold, d = original − blurred.
-// f0: amount, threshold.
+// Unsharp mask's last step: inputs (original, alpha-weighted blur). On straight colour, d = C − C_blurred and
+// C += amount·d where |d| ≥ threshold; alpha kept, so flat colour stays flat across alpha edges. f0: amount, threshold.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "images.glsl"
@@ -8,10 +8,11 @@ layout(local_size_x = 16, local_size_y = 16) in;
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    vec4 a = pixel0(p.x, p.y), b = pixel1(p.x, p.y);
-    vec4 d = a - b;
-    d.a = 0.0;
+    vec4 o = pixel0(p.x, p.y), b = pixel1(p.x, p.y);
+    float a = o.a;
+    vec3 c = a > 0.0 ? o.rgb / a : vec3(0.0);
+    vec3 d = b.a > 0.0 ? c - b.rgb / b.a : vec3(0.0);
     float threshold = pc.f0.y;
-    if (threshold > 0.0) d = mix(d, vec4(0.0), lessThan(abs(d), vec4(threshold)));
-    store(p, a + d * pc.f0.x);
+    if (threshold > 0.0) d = mix(d, vec3(0.0), lessThan(abs(d), vec3(threshold)));
+    store(p, vec4((c + d * pc.f0.x) * a, a));
 }

@@ -121,8 +121,9 @@ public enum CPURenderer {
         case .boxBlur(let radius):
             let h = connected(HorizontalBoxStage(radius: radius, node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
-        case let .convolve(kernel, size, bias):
-            return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, node: node, stats: stats), inputs)
+        case let .convolve(kernel, size, bias, preserveAlpha):
+            return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,
+                                           node: node, stats: stats), inputs)
         case let .unsharpCombine(amount, threshold):
             return connected(UnsharpCombineStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)
         case .sharpenLuminance(let amount):
@@ -150,6 +151,9 @@ public enum CPURenderer {
             return connected(ReorientStage(mapping, input: inputNodes[0], node: node, stats: stats), inputs)
         case .transpose:
             return connected(ReorientStage(.transpose, input: inputNodes[0], node: node, stats: stats), inputs)
+        case let .affine(map, kernel, background):
+            return connected(AffineStage(map: map, kernel: kernel, background: background.working(plan.workingSpace),
+                                         input: inputNodes[0], node: node, stats: stats), inputs)
         case let .pad(top, left, color):
             return connected(PadStage(top: top, left: left, fill: color.working(plan.workingSpace), input: inputNodes[0],
                                       node: node, stats: stats), inputs)

@@ -1,6 +1,7 @@
 import FilterCore
 
-/// Unsharp mask's final step: inputs (original, blurred).
+/// Unsharp mask's final step: inputs (original, alpha-weighted blur). Works on straight colour and keeps alpha, so
+/// flat colour stays flat across alpha edges; the same as before for opaque pixels.
 final class UnsharpCombineStage: Stage {
     let amount: Float, threshold: Float
 
@@ -18,59 +19,18 @@ final class UnsharpCombineStage: Stage {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
                 for x in 0..<width {
-                    var d = a[x] - b[x]
-                    d[3] = 0
+                    let alpha = a[x][3], blurredAlpha = b[x][3]
+                    let colour = alpha > 0 ? a[x] / alpha : SIMD4()
+                    var d = blurredAlpha > 0 ? colour - b[x] / blurredAlpha : SIMD4()
                     if threshold > 0 {
                         let magnitude = d.replacing(with: -d, where: d .< 0)
                         d = d.replacing(with: 0, where: magnitude .< threshold)
                     }
-                    out[x] = a[x] + d * amount
+                    var v = (colour + d * amount) * alpha
+                    v[3] = alpha
+                    out[x] = v
                 }
             }
-        }
-    }
-}
-
-/// A blend function B(Cb, Cs) of straight colours, chosen at compile time so the pixel loop is specialised.
-protocol BlendFunction {
-    static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float>
-}
-
-enum Blend {
-    enum Normal: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cs } }
-    enum Multiply: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb * cs } }
-    enum Screen: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - cb * cs } }
-    enum Overlay: BlendFunction {
-        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { HardLight.apply(cs, cb) }
-    }
-    enum Darken: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(cb, cs) } }
-    enum Lighten: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(cb, cs) } }
-    enum Difference: BlendFunction {
-        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { let d = cb - cs; return d.replacing(with: -d, where: d .< 0) }
-    }
-    enum Exclusion: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - 2 * cb * cs } }
-    enum Add: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(cb + cs, SIMD4(repeating: 1)) } }
-    enum Subtract: BlendFunction { static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(cb - cs, SIMD4(repeating: 0)) } }
-    enum HardLight: BlendFunction {
-        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
-            let multiply = cb * 2 * cs
-            let screen = Screen.apply(cb, 2 * cs - 1)
-            return multiply.replacing(with: screen, where: cs .> 0.5)
-        }
-    }
-    enum SoftLight: BlendFunction {
-        static func apply(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
-            var out = SIMD4<Float>()
-            for c in 0..<4 {
-                let b = cb[c], s = cs[c]
-                if s <= 0.5 {
-                    out[c] = b - (1 - 2 * s) * b * (1 - b)
-                } else {
-                    let d = b <= 0.25 ? ((16 * b - 12) * b + 4) * b : b.squareRoot()
-                    out[c] = b + (2 * s - 1) * (d - b)
-                }
-            }
-            return out
         }
     }
 }
@@ -106,6 +66,12 @@ final class BlendStage: Stage {
         case .exclusion: run(Blend.Exclusion.self, rows, inputs, output)
         case .add: run(Blend.Add.self, rows, inputs, output)
         case .subtract: run(Blend.Subtract.self, rows, inputs, output)
+        case .colorDodge: run(Blend.ColorDodge.self, rows, inputs, output)
+        case .colorBurn: run(Blend.ColorBurn.self, rows, inputs, output)
+        case .hue: run(Blend.Hue.self, rows, inputs, output)
+        case .saturation: run(Blend.Saturation.self, rows, inputs, output)
+        case .color: run(Blend.Color.self, rows, inputs, output)
+        case .luminosity: run(Blend.Luminosity.self, rows, inputs, output)
         }
     }
 

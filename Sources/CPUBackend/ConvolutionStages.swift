@@ -121,42 +121,72 @@ final class VerticalBoxStage: Stage {
     }
 }
 
-/// Any odd square kernel on premultiplied RGB (alpha passes through), plus bias.
+/// Square kernel (a correlation), edges clamped. With `preserveAlpha` the kernel reads straight colour and alpha is
+/// kept (W3C preserveAlpha = true); otherwise all four premultiplied channels are convolved. Bias is added to
+/// straight colour.
 final class ConvolveStage: Stage {
     let kernel: [Float]
     let size: Int
     let bias: Float
+    let preserveAlpha: Bool
 
-    init(kernel: [Float], size: Int, bias: Float, node: Plan.Node, stats: RenderStats) {
+    init(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool, node: Plan.Node, stats: RenderStats) {
         self.kernel = kernel
         self.size = size
         self.bias = bias
+        self.preserveAlpha = preserveAlpha
         super.init(node: node, stats: stats)
         reach = size / 2
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, kernel = kernel, size = size, r = size / 2
-        let biasVector = SIMD4<Float>(bias, bias, bias, 0)
+        let bias = bias, preserveAlpha = preserveAlpha
         parallelRows(rows) { chunk in
-            for y in chunk {
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                let centre = input.pixels(y)
-                for x in 0..<width { out[x] = biasVector }
-                for j in 0..<size {
-                    let src = input.pixels(y + j - r)
-                    for i in 0..<size {
-                        let k = kernel[j * size + i]
-                        if k == 0 { continue }
-                        let dx = i - r
+            // Straight colour of the rows this chunk reads, when the kernel works on it.
+            let first = chunk.lowerBound - r, count = chunk.count + 2 * r
+            var straight = [SIMD4<Float>](repeating: SIMD4(), count: preserveAlpha ? count * width : 0)
+            straight.withUnsafeMutableBufferPointer { straight in
+                if preserveAlpha {
+                    for k in 0..<count {
+                        let src = input.pixels(first + k)
                         for x in 0..<width {
-                            let sx = x + dx
-                            out[x] += src[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)] * k
+                            let v = src[x], a = v[3]
+                            straight[k * width + x] = a > 0 ? v / a : SIMD4()
                         }
                     }
                 }
-                for x in 0..<width { out[x][3] = centre[x][3] }
+                for y in chunk {
+                    let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                        .assumingMemoryBound(to: SIMD4<Float>.self)
+                    out.update(repeating: SIMD4(), count: width)
+                    for j in 0..<size {
+                        let src = preserveAlpha ? straight.baseAddress! + (y + j - r - first) * width : input.pixels(y + j - r)
+                        for i in 0..<size {
+                            let k = kernel[j * size + i]
+                            if k == 0 { continue }
+                            let dx = i - r
+                            for x in 0..<width {
+                                let sx = x + dx
+                                out[x] += src[sx < 0 ? 0 : (sx >= width ? width - 1 : sx)] * k
+                            }
+                        }
+                    }
+                    let centre = input.pixels(y)
+                    for x in 0..<width {
+                        if preserveAlpha {
+                            let a = centre[x][3]
+                            var v = (out[x] + SIMD4(repeating: bias)) * a
+                            v[3] = a
+                            out[x] = v
+                        } else {
+                            let a = out[x][3]
+                            var v = out[x] + SIMD4(repeating: bias * a)
+                            v[3] = a
+                            out[x] = v
+                        }
+                    }
+                }
             }
         }
     }

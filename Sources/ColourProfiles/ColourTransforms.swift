@@ -197,7 +197,7 @@ public final class OutputColourTransform: @unchecked Sendable {
         for x in 0..<width {
             let p = source + x * 4
             let a = max(0, min(1, p[3]))
-            let inverse: Float = a > 0 ? 1 / a : 0
+            let inverse: Float = p[3] > 0 ? 1 / p[3] : 0
             let xyz = WorkingEncoding.toXYZ(SIMD3(p[0], p[1], p[2]) * inverse, space: space)
             scratch[x * 3] = xyz.x
             scratch[x * 3 + 1] = xyz.y

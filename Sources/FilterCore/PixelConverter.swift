@@ -106,12 +106,13 @@ public struct PixelConverter: Sendable {
 }
 
 extension PixelConverter {
-    /// Unpremultiplied colour and alpha of a working pixel, each clamped to [0, 1] (the alpha lane of the colour
-    /// is not used).
+    /// Unpremultiplied colour and alpha of a working pixel, each clamped to [0, 1] after dividing by the unclamped
+    /// alpha, so an alpha overshoot (a sharpened or ringing alpha edge) keeps its colour (the alpha lane of the
+    /// colour is not used).
     @inline(__always)
     static func straightClamped(_ v: SIMD4<Float>) -> (SIMD4<Float>, Float) {
+        var straight = v[3] > 0 ? v / v[3] : SIMD4<Float>(repeating: 0)
         let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-        var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
         straight = straight.replacing(with: 0, where: straight .< 0)
         straight = straight.replacing(with: 1, where: straight .> 1)
         return (straight, a)

@@ -190,7 +190,7 @@ extension Image {
 
     /// Sharpens by adding back the difference from a blurred copy.
     ///
-    /// Formula: d = v − gaussian_σ(v); v ↦ v + amount·d where |d| ≥ threshold (RGB, premultiplied)
+    /// Formula: on straight colour C: d = C − C̃, C̃ the colour of the premultiplied gaussian_σ blur (alpha-weighted); C ↦ C + amount·d where |d| ≥ threshold; alpha unchanged
     ///
     /// - Parameters:
     ///   - sigma: Blur standard deviation in pixels; a number in 0...100, default 2.
@@ -212,14 +212,15 @@ extension Image {
 
     /// Convolution with any odd square kernel up to 9×9.
     ///
-    /// Formula: RGB ↦ Σ k[j][i]·RGB(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0) + bias; alpha unchanged
+    /// Formula: v ↦ Σ k[j][i]·v(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0), a correlation as OpenCV's filter2D (W3C feConvolveMatrix flips the kernel); W3C preserveAlpha: true convolves straight RGB and keeps alpha, false convolves premultiplied RGBA; bias is added to straight colour
     ///
     /// - Parameters:
     ///   - kernel: Weights row by row (1, 9, 25, 49 or 81); a list of 1 or 9 or 25 or 49 or 81 numbers, default [0, 0, 0, 0, 1, 0, 0, 0, 0].
     ///   - normalize: Divide by the sum of the weights when it is not 0; true or false, default true.
     ///   - bias: Added to every colour channel; a number in -1...1, default 0.
-    public func convolve(kernel: [Double] = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0], normalize: Bool = true, bias: Double = 0.0) -> Image {
-        applying(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize), "bias": .number(bias)])
+    ///   - preserveAlpha: Convolve straight colour and keep alpha (W3C true); false convolves all four premultiplied channels; true or false, default true.
+    public func convolve(kernel: [Double] = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0], normalize: Bool = true, bias: Double = 0.0, preserveAlpha: Bool = true) -> Image {
+        applying(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize), "bias": .number(bias), "preserveAlpha": .boolean(preserveAlpha)])
     }
 
     /// Edge strength: gradient magnitude of luminance.
@@ -275,14 +276,17 @@ extension Image {
         applying(.flip, ["direction": .string(direction.rawValue)])
     }
 
-    /// Rotates clockwise by a multiple of 90°.
+    /// Rotates clockwise by any angle; multiples of 90° turn losslessly.
     ///
-    /// Formula: 90: out(x, y) = in(y, h − 1 − x); 180 and 270 likewise
+    /// Formula: out(p) = Σ k(pᵢ − q)·in(pᵢ), q = R(−θ)(p − c_out) + c_in about the centres (2D kernel, taps outside the input read background); fit: the canvas grows to the rotated bounds, crop: it keeps the input's size; θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling
     ///
     /// - Parameters:
-    ///   - degrees: Clockwise angle; one of "90", "180", "270", default "90".
-    public func rotate(degrees: RotateDegrees = .degrees90) -> Image {
-        applying(.rotate, ["degrees": .string(degrees.rawValue)])
+    ///   - degrees: Clockwise angle in degrees; a number in -360...360, default 90.
+    ///   - canvas: fit: grow to hold the whole image; crop: keep the size; one of "fit", "crop", default "fit".
+    ///   - background: Colour of the uncovered corners; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
+    ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
+    public func rotate(degrees: Double = 90.0, canvas: RotateCanvas = .fit, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) -> Image {
+        applying(.rotate, ["degrees": .number(degrees), "canvas": .string(canvas.rawValue), "background": .color(background), "kernel": .string(kernel.rawValue)])
     }
 
     /// Swaps rows and columns.
@@ -306,15 +310,29 @@ extension Image {
         applying(.pad, ["top": .number(Double(top)), "right": .number(Double(right)), "bottom": .number(Double(bottom)), "left": .number(Double(left)), "color": .color(color)])
     }
 
+    /// Transforms by a 2×3 matrix (scale, rotate, shear, translate) with exact resampling.
+    ///
+    /// Formula: the matrix [a, b, c, d, e, f] maps input to output, x′ = a·x + b·y + c, y′ = d·x + e·y + f, in pixels from the top-left corner (pixel centres at i + ½; OpenCV's warpAffine puts them at i); each output pixel samples the input at the inverse map with the 2D kernel, widened by the shrink factor along each input axis; taps outside the input read background
+    ///
+    /// - Parameters:
+    ///   - matrix: Row-major 2×3 matrix [a, b, c, d, e, f]; a list of 6 numbers, default [1, 0, 0, 0, 1, 0].
+    ///   - width: Output width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Output height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - background: Colour where the output sees no input; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
+    ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
+    public func affine(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0], width: Int = 0, height: Int = 0, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) -> Image {
+        applying(.affine, ["matrix": .numbers(matrix), "width": .number(Double(width)), "height": .number(Double(height)), "background": .color(background), "kernel": .string(kernel.rawValue)])
+    }
+
     /// Blends a source image onto a backdrop with a blend mode.
     ///
-    /// Formula: W3C Compositing: co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb(1 − αs); αs scaled by opacity; add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)
+    /// Formula: W3C Compositing: co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb(1 − αs); αs scaled by opacity; B per W3C §9 on straight colour in the working space (hue, saturation, color, luminosity through Lum = 0.3R + 0.59G + 0.11B, SetLum, ClipColor, SetSat); add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)
     ///
     /// `self` is the source.
     ///
     /// - Parameters:
     ///   - backdrop: The backdrop image.
-    ///   - mode: Blend mode; one of "normal", "multiply", "screen", "overlay", "softLight", "hardLight", "darken", "lighten", "difference", "exclusion", "add", "subtract", default "normal".
+    ///   - mode: Blend mode; one of "normal", "multiply", "screen", "overlay", "softLight", "hardLight", "darken", "lighten", "difference", "exclusion", "add", "subtract", "colorDodge", "colorBurn", "hue", "saturation", "color", "luminosity", default "normal".
     ///   - opacity: Source opacity; a number in 0...1, default 1.
     public func blend(backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1.0) -> Image {
         applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
@@ -431,10 +449,9 @@ extension Image {
         case vertical = "vertical"
     }
 
-    /// rotate's degrees: clockwise angle.
-    public enum RotateDegrees: String, CaseIterable, Sendable {
-        case degrees90 = "90"
-        case degrees180 = "180"
-        case degrees270 = "270"
+    /// rotate's canvas: fit: grow to hold the whole image; crop: keep the size.
+    public enum RotateCanvas: String, CaseIterable, Sendable {
+        case fit = "fit"
+        case crop = "crop"
     }
 }

@@ -103,8 +103,9 @@ extension VulkanRun {
             push.ints = SIMD4(Int32(radius), 1, 0, 0)
             add("box", reading: [CommandBatch.Binding(buffer: temporary)])
             give(temporary)
-        case let .convolve(kernel, size, bias):
+        case let .convolve(kernel, size, bias, preserveAlpha):
             push.ints.x = Int32(size)
+            push.ints.y = preserveAlpha ? 1 : 0
             push.f0.x = bias
             add("convolve", params: kernel)
         case let .unsharpCombine(amount, threshold):
@@ -140,6 +141,13 @@ extension VulkanRun {
         case .transpose:
             push.ints.x = 5
             add("reorient")
+        case let .affine(map, kernel, background):
+            let scale = map.kernelScale
+            push.f0 = SIMD4(Float(map.a), Float(map.b), Float(map.c), Float(map.d))
+            push.f1 = SIMD4(Float(map.e), Float(map.f), Float(scale.x), Float(scale.y))
+            push.f2 = background.working(plan.workingSpace)
+            push.ints.x = Int32(ResampleKernel.allCases.firstIndex(of: kernel)!)
+            add("affine")
         case let .pad(top, left, color):
             push.ints = SIMD4(Int32(left), Int32(top), 0, 0)
             push.f0 = color.working(plan.workingSpace)

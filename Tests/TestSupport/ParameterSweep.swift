@@ -13,6 +13,8 @@ public enum ParameterSweep {
         .convolve: ["kernel": .numbers([1, 2, 1, 0, 0, 0, -1, -2, -1]), "normalize": false, "bias": 0.5],
         .linearGradient: ["from": .color(RGBA(1, 0, 0, 1)), "to": .color(RGBA(0, 0, 1, 0.5)), "y1": 1],
         .checkerboard: ["size": 5],
+        .rotate: ["degrees": 33, "background": .color(RGBA(0.9, 0.2, 0.1, 0.5))],
+        .affine: ["matrix": .numbers([0.81, 0.29, 2.13, -0.21, 0.93, 3.37]), "background": .color(RGBA(0.1, 0.3, 0.9, 1))],
     ]
 
     static let caps: [String: Double] = [
@@ -21,7 +23,7 @@ public enum ParameterSweep {
         "resize.scale": 3, "resize.width": 120, "resize.height": 90,
         "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
-        "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
+        "affine.width": 60, "affine.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
     ]
 
     public static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
@@ -59,6 +61,15 @@ public enum ParameterSweep {
         }
         if id == .median {  // radius 2 has its own network (1 and 3 are the minimum and maximum)
             sets.append(("radius=2", ["radius": 2]))
+        }
+        if id == .rotate {  // quarter turns that keep or change the canvas, and a shrinking affine
+            for degrees in [90.0, -90, 180, 270, -17.5] {
+                for canvas in ["fit", "crop"] { sets.append(("degrees=\(degrees),\(canvas)", ["degrees": .number(degrees), "canvas": .string(canvas)])) }
+            }
+        }
+        if id == .affine {
+            sets.append(("shrink", ["matrix": .numbers([0.3, 0.05, 1, -0.04, 0.25, 2]), "kernel": "lanczos3"]))
+            sets.append(("mirror", ["matrix": .numbers([-1, 0, 40, 0, 1, 0]), "kernel": "nearest"]))
         }
         if id == .colorMatrix {
             sets.append(("swap", ["matrix": .numbers([0, 1, 0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0.5, 0, 0.2, 0, 0, 0, 0.8, 0])]))

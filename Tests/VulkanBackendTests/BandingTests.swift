@@ -7,8 +7,9 @@ import XCTest
 /// the pixels of one whole-image pass, for every filter and recipe. Small artificial limits force many bands.
 final class BandingTests: VulkanTestCase {
     /// Filters that read their input whole (quarter turns, transpose) cannot be banded: they must be refused
-    /// clearly rather than rendered wrong. Windows taller than the limit are refused too.
-    static let readWhole: Set<FilterID> = [.rotate, .transpose]
+    /// clearly rather than rendered wrong. Windows taller than the limit are refused too: a row of a rotated or
+    /// sheared image reads a slanted window as tall as the image is wide × the slope (tested below where it fits).
+    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine]
 
     /// Renders with the device's buffer limit divided by `parts` (relative to the largest whole buffer of the plan).
     func render(_ recipe: Recipe, _ images: [String: PixelBuffer], parts: Int?) throws -> PixelBuffer {
@@ -40,6 +41,25 @@ final class BandingTests: VulkanTestCase {
             }
         }
         XCTAssertEqual(refused, Self.readWhole, "at their defaults, only whole-input filters refuse banding")
+    }
+
+    /// Rotations and affines read a slanted window of input rows per band; where it fits they band bit-exactly.
+    func testAffineResamplingIsBandedWhereItsWindowFits() throws {
+        let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]
+        let steps: [(FilterID, [String: ParamValue])] = [
+            (.rotate, ["degrees": 3, "kernel": "lanczos3"]), (.rotate, ["degrees": -4.5, "canvas": "crop"]),
+            (.affine, ["matrix": .numbers([0.5, 0.02, 1, -0.03, 0.4, 2]), "width": 20, "height": 60]),
+        ]
+        for step in steps {
+            let recipe = Recipe.chain([step])
+            let whole = try render(recipe, images, parts: nil)
+            for parts in [2, 3] {
+                let banded = try render(recipe, images, parts: parts)
+                let d = Difference.between(try whole.samples(), try banded.samples(), width: whole.width,
+                                           channels: whole.format.channels)
+                XCTAssertEqual(d.worst, 0, "\(step) with 1/\(parts) of the buffer limit: \(d)")
+            }
+        }
     }
 
     func testShrinkOnDecodeGivesTheSamePixelsInBands() throws {

@@ -50,6 +50,9 @@ public enum CatalogueSchema {
     static func paramSchema(_ param: ParamSpec) -> [String: Any] {
         var schema: [String: Any] = ["description": "\(param.summary) (default \(param.defaultValue.jsonObject))"]
         switch param.kind {
+        case .number(let r) where param.acceptsNumericString:
+            schema["oneOf"] = [["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound],
+                               ["type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"]]
         case .number(let r): schema["type"] = "number"; schema["minimum"] = r.lowerBound; schema["maximum"] = r.upperBound
         case .integer(let r): schema["type"] = "integer"; schema["minimum"] = r.lowerBound; schema["maximum"] = r.upperBound
         case .boolean: schema["type"] = "boolean"

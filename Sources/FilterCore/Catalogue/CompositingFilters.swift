@@ -3,7 +3,9 @@ enum CompositingFilters {
     static let blend = FilterSpec(
         .blend, .compositing, "Blends a source image onto a backdrop with a blend mode.",
         formula: "W3C Compositing: co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb(1 − αs); "
-            + "αs scaled by opacity; add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)",
+            + "αs scaled by opacity; B per W3C §9 on straight colour in the working space (hue, saturation, color, "
+            + "luminosity through Lum = 0.3R + 0.59G + 0.11B, SetLum, ClipColor, SetSat); "
+            + "add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)",
         inputs: ["source", "backdrop"],
         params: [
             .choice("mode", BlendMode.allCases.map(\.rawValue), default: "normal", "Blend mode"),

@@ -6,7 +6,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
     // Geometry
-    case resize, crop, flip, rotate, transpose, pad
+    case resize, crop, flip, rotate, transpose, pad, affine
     // Compositing
     case blend, blendWithMask, over, setAlpha
     // Generators
@@ -43,6 +43,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .rotate: return GeometryFilters.rotate
         case .transpose: return GeometryFilters.transpose
         case .pad: return GeometryFilters.pad
+        case .affine: return GeometryFilters.affine
         case .blend: return CompositingFilters.blend
         case .blendWithMask: return CompositingFilters.blendWithMask
         case .setAlpha: return CompositingFilters.setAlpha

@@ -73,14 +73,76 @@ enum GeometryFilters {
     ) { b, p, i in b.add(.flip(horizontal: p.string("direction") == "horizontal"), on: i[0]) }
 
     static let rotate = FilterSpec(
-        .rotate, .geometry, "Rotates clockwise by a multiple of 90°.",
-        formula: "90: out(x, y) = in(y, h − 1 − x); 180 and 270 likewise",
-        params: [.choice("degrees", ["90", "180", "270"], default: "90", "Clockwise angle")],
-        tolerance: 0
+        .rotate, .geometry, "Rotates clockwise by any angle; multiples of 90° turn losslessly.",
+        formula: "out(p) = Σ k(pᵢ − q)·in(pᵢ), q = R(−θ)(p − c_out) + c_in about the centres (2D kernel, taps outside "
+            + "the input read background); fit: the canvas grows to the rotated bounds, crop: it keeps the input's "
+            + "size; θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling",
+        params: [
+            angleParam,
+            .choice("canvas", ["fit", "crop"], default: "fit", "fit: grow to hold the whole image; crop: keep the size"),
+            .color("background", default: .clear, "Colour of the uncovered corners"),
+            .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "bicubic", "Interpolation kernel"),
+        ],
+        tolerance: 2
     ) { b, p, i in
-        let turns = Int(p.string("degrees"))! / 90
         let (w, h) = b.size(i[0])
-        return b.add(.rotate(quarterTurns: turns), [i[0]], width: turns == 2 ? w : h, height: turns == 2 ? h : w)
+        let degrees = p.number("degrees")
+        let size = p.string("canvas") == "fit" ? AffineMap.rotatedSize(degrees: degrees, width: w, height: h) : (w, h)
+        let quarter = (degrees / 90).rounded()
+        if quarter * 90 == degrees {
+            let turns = ((Int(quarter) % 4) + 4) % 4
+            let turned = turns % 2 == 1 ? (h, w) : (w, h)
+            if turned == size {
+                if turns == 0 { return i[0] }
+                return b.add(.rotate(quarterTurns: turns), [i[0]], width: size.0, height: size.1)
+            }
+        }
+        try checkedSize(size.0, size.1)
+        let map = AffineMap.rotation(degrees: degrees, width: w, height: h, outWidth: size.0, outHeight: size.1)
+        return b.add(.affine(map, kernel: ResampleKernel(rawValue: p.string("kernel"))!, background: p.color("background")),
+                     [i[0]], width: size.0, height: size.1)
+    }
+
+    /// Rotate's angle: a number now, once a choice of "90", "180" and "270" (still read).
+    static var angleParam: ParamSpec {
+        var spec = ParamSpec.number("degrees", -360...360, default: 90, "Clockwise angle in degrees")
+        spec.acceptsNumericString = true
+        return spec
+    }
+
+    static let affine = FilterSpec(
+        .affine, .geometry, "Transforms by a 2×3 matrix (scale, rotate, shear, translate) with exact resampling.",
+        formula: "the matrix [a, b, c, d, e, f] maps input to output, x′ = a·x + b·y + c, y′ = d·x + e·y + f, in pixels "
+            + "from the top-left corner (pixel centres at i + ½; OpenCV's warpAffine puts them at i); each output pixel "
+            + "samples the input at the inverse map with the 2D kernel, widened by the shrink factor along each input "
+            + "axis; taps outside the input read background",
+        params: [
+            ParamSpec("matrix", .numbers(counts: [6], range: -1_000_000...1_000_000),
+                      default: .numbers([1, 0, 0, 0, 1, 0]), "Row-major 2×3 matrix [a, b, c, d, e, f]"),
+            .integer("width", 0...1_000_000, default: 0, "Output width (0: the input's)"),
+            .integer("height", 0...1_000_000, default: 0, "Output height (0: the input's)"),
+            .color("background", default: .clear, "Colour where the output sees no input"),
+            .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "bicubic", "Interpolation kernel"),
+        ],
+        tolerance: 2,
+        check: { p in
+            AffineMap(inverting: p.numbers("matrix")) == nil ? ["matrix is singular (a·e − b·d = 0): it has no inverse"] : []
+        }
+    ) { b, p, i in
+        let (w, h) = b.size(i[0])
+        let outW = p.int("width") == 0 ? w : p.int("width"), outH = p.int("height") == 0 ? h : p.int("height")
+        let matrix = p.numbers("matrix")
+        if matrix == [1, 0, 0, 0, 1, 0] && outW == w && outH == h { return i[0] }
+        try checkedSize(outW, outH)
+        guard let map = AffineMap(inverting: matrix) else { throw PlanError("affine matrix is singular") }
+        return b.add(.affine(map, kernel: ResampleKernel(rawValue: p.string("kernel"))!, background: p.color("background")),
+                     [i[0]], width: outW, height: outH)
+    }
+
+    static func checkedSize(_ w: Int, _ h: Int) throws {
+        guard w.multipliedReportingOverflow(by: h).partialValue <= 1 << 28 else {
+            throw PlanError("an output of \(w)×\(h) exceeds the limit of 2^28 pixels")
+        }
     }
 
     static let transpose = FilterSpec(

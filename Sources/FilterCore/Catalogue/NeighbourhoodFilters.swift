@@ -1,6 +1,7 @@
 import Foundation
 
-/// Filters that read a window around each pixel. They act on premultiplied colour; edges clamp.
+/// Filters that read a window around each pixel. Edges clamp (OpenCV's BORDER_REPLICATE). Blurs act on premultiplied
+/// colour (so transparent pixels do not darken edges); sharpening acts on straight colour.
 enum NeighbourhoodFilters {
     /// Normalised Gaussian taps out to ⌈3σ⌉ (at least one tap each side).
     static func gaussianTaps(sigma: Double) -> [Float] {
@@ -32,7 +33,8 @@ enum NeighbourhoodFilters {
 
     static let unsharpMask = FilterSpec(
         .unsharpMask, .neighbourhood, "Sharpens by adding back the difference from a blurred copy.",
-        formula: "d = v − gaussian_σ(v); v ↦ v + amount·d where |d| ≥ threshold (RGB, premultiplied)",
+        formula: "on straight colour C: d = C − C̃, C̃ the colour of the premultiplied gaussian_σ blur (alpha-weighted); "
+            + "C ↦ C + amount·d where |d| ≥ threshold; alpha unchanged",
         params: [
             .number("sigma", 0...100, default: 2, "Blur standard deviation in pixels"),
             .number("amount", 0...10, default: 1, "Strength"),
@@ -56,19 +58,26 @@ enum NeighbourhoodFilters {
 
     static let convolve = FilterSpec(
         .convolve, .neighbourhood, "Convolution with any odd square kernel up to 9×9.",
-        formula: "RGB ↦ Σ k[j][i]·RGB(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0) + bias; alpha unchanged",
+        formula: "v ↦ Σ k[j][i]·v(x + i − r, y + j − r) (÷ Σk when normalize and Σk ≠ 0), a correlation as OpenCV's "
+            + "filter2D (W3C feConvolveMatrix flips the kernel); W3C preserveAlpha: true convolves straight RGB and "
+            + "keeps alpha, false convolves premultiplied RGBA; bias is added to straight colour",
         params: [
             ParamSpec("kernel", .numbers(counts: [1, 9, 25, 49, 81], range: -1000...1000),
                       default: .numbers([0, 0, 0, 0, 1, 0, 0, 0, 0]), "Weights row by row (1, 9, 25, 49 or 81)"),
             .boolean("normalize", default: true, "Divide by the sum of the weights when it is not 0"),
             .number("bias", -1...1, default: 0, "Added to every colour channel"),
+            // W3C's default is false; ours is true because a kernel whose weights do not sum to 1 (every edge or
+            // relief kernel) would otherwise scale alpha too, turning an opaque photo transparent.
+            .boolean("preserveAlpha", default: true,
+                     "Convolve straight colour and keep alpha (W3C true); false convolves all four premultiplied channels"),
         ]
     ) { b, p, i in
         var kernel = p.numbers("kernel").map(Float.init)
         let sum = kernel.reduce(0, +)
         if p.bool("normalize"), sum != 0 { kernel = kernel.map { $0 / sum } }
         let size = Int(Double(kernel.count).squareRoot())
-        return b.add(.convolve(kernel: kernel, size: size, bias: p.float("bias")), on: i[0])
+        return b.add(.convolve(kernel: kernel, size: size, bias: p.float("bias"), preserveAlpha: p.bool("preserveAlpha")),
+                     on: i[0])
     }
 
     static let sobel = FilterSpec(

@@ -16,6 +16,9 @@ public struct ParamSpec: Sendable {
     public let kind: Kind
     public let defaultValue: ParamValue
     public let summary: String
+    /// Also read a number written as a JSON string (a parameter that was once a choice of numeric strings, so
+    /// recipes written then still load).
+    public var acceptsNumericString = false
 
     public init(_ name: String, _ kind: Kind, default defaultValue: ParamValue, _ summary: String) {
         self.name = name

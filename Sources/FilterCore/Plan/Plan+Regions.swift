@@ -22,7 +22,7 @@ extension Plan {
             return band(a - vertical.count / 2, b + vertical.count / 2)
         case .boxBlur(let r), .median(let r):
             return band(a - r, b + r)
-        case .convolve(_, let size, _):
+        case .convolve(_, let size, _, _):
             return band(a - size / 2, b + size / 2)
         case .sharpenLuminance, .sobel:
             return band(a - 1, b + 1)
@@ -43,6 +43,9 @@ extension Plan {
             return turns == 2 ? band(height - b, height - a) : 0..<height
         case .transpose:
             return 0..<height
+        case let .affine(map, kernel, _):
+            let needed = map.inputRows(for: rows, outWidth: node.width, kernel: kernel)
+            return band(needed.lo, needed.hi)
         }
     }
 

@@ -8,9 +8,12 @@ public enum Primitive: Equatable, Sendable {
     case separableConvolution(horizontal: [Float], vertical: [Float])
     /// Mean over a (2r+1)² window; edges clamp.
     case boxBlur(radius: Int)
-    /// Square odd kernel (row-major) on premultiplied RGB plus bias; alpha passes through; edges clamp.
-    case convolve(kernel: [Float], size: Int, bias: Float)
-    /// Inputs (original, blurred): d = original − blurred; RGB += amount·d where |d| ≥ threshold.
+    /// Square odd kernel (row-major, applied as a correlation); edges clamp. W3C feConvolveMatrix's alpha rules:
+    /// `preserveAlpha` convolves straight colour and keeps alpha, otherwise all four premultiplied channels are
+    /// convolved. `bias` is added to straight colour (to premultiplied colour as bias·α).
+    case convolve(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool)
+    /// Inputs (original, alpha-weighted blur): on straight colour, d = C − C_blurred; C += amount·d where
+    /// |d| ≥ threshold; alpha kept.
     case unsharpCombine(amount: Float, threshold: Float)
     /// RGB += amount·(Y − Y₃ₓ₃), Y the luminance, Y₃ₓ₃ its [1 2 1]⊗[1 2 1]/16 blur; edges clamp.
     case sharpenLuminance(amount: Float)
@@ -30,6 +33,9 @@ public enum Primitive: Equatable, Sendable {
     case rotate(quarterTurns: Int)
     /// Rows become columns: out(x, y) = in(y, x).
     case transpose
+    /// Each output pixel samples the input at `map`(its centre) with `kernel` (2D, widened where the map shrinks);
+    /// samples outside the input read `background`.
+    case affine(AffineMap, kernel: ResampleKernel, background: RGBA)
     /// The input placed at (left, top) on a node-sized canvas of `color`.
     case pad(top: Int, left: Int, color: RGBA)
     /// Inputs (source, backdrop): separable blend mode with source alpha scaled by `opacity`.
@@ -50,19 +56,21 @@ public enum Primitive: Equatable, Sendable {
         case .flip(let horizontal): return horizontal ? 0 : nil
         case .separableConvolution(_, let v): return v.count / 2
         case .boxBlur(let r): return r
-        case .convolve(_, let size, _): return size / 2
+        case .convolve(_, let size, _, _): return size / 2
         case .sharpenLuminance, .sobel: return 1
         case .median(let r): return r
         case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
         case .boxReduce: return nil
-        case .rotate, .transpose: return nil
+        case .rotate, .transpose, .affine: return nil
         }
     }
 }
 
 /// Blend modes of the W3C Compositing spec, plus add and subtract (clamped to [0, 1] before compositing).
+/// Appended modes keep the earlier ones' indices (the Vulkan kernel switches on the index).
 public enum BlendMode: String, CaseIterable, Sendable {
     case normal, multiply, screen, overlay, softLight, hardLight, darken, lighten, difference, exclusion, add, subtract
+    case colorDodge, colorBurn, hue, saturation, color, luminosity
 }
 
 /// A box reduction that a resample's input went through, along the resample's axis.

@@ -44,7 +44,7 @@ public struct WorkEstimate: Sendable {
     static func taps(_ primitive: Primitive, node: Plan.Node, input: Plan.Node?) -> Double {
         switch primitive {
         case .separableConvolution(let h, let v): return Double(h.count + v.count)
-        case .convolve(_, let size, _): return Double(size * size)
+        case .convolve(_, let size, _, _): return Double(size * size)
         case .median(let r): return Double((2 * r + 1) * (2 * r + 1))
         case .boxBlur: return 4
         case .sharpenLuminance, .sobel: return 9
@@ -54,6 +54,9 @@ public struct WorkEstimate: Sendable {
                                             : Double(input.height) / Double(node.height)
             return 2 * kernel.radius * max(1, ratio)
         case let .boxReduce(x, y): return Double(x * y)
+        case let .affine(map, kernel, _):
+            let scale = map.kernelScale
+            return kernel == .nearest ? 1 : (2 * kernel.radius * scale.x + 1) * (2 * kernel.radius * scale.y + 1)
         case .point(let ops): return Double(ops.count)
         default: return 1
         }

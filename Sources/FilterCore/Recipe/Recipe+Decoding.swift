@@ -263,7 +263,8 @@ enum ParamDecoding {
     static func decode(_ value: JSONValue, as param: ParamSpec) -> ParamValue? {
         switch param.kind {
         case .number(let range):
-            guard let v = value.number, range.contains(v) else { return nil }
+            let legacy = param.acceptsNumericString ? value.string.flatMap(Double.init) : nil
+            guard let v = value.number ?? legacy, v.isFinite, range.contains(v) else { return nil }
             return .number(v)
         case .integer(let range):
             guard let v = value.number, v.rounded() == v, v >= Double(range.lowerBound), v <= Double(range.upperBound) else { return nil }

@@ -104,13 +104,17 @@ public enum ReferenceFilters {
             let r = p.int("radius")
             return window(image, r) { values in values.reduce(.zero, +) / Double(values.count) }
         case .unsharpMask:
+            // Straight colour against the straight colour of the premultiplied blur; alpha kept.
             let blurred = gaussian(image, sigma: n("sigma"))
             var out = image
             for i in 0..<image.pixels.count {
-                var d = image.pixels[i] - blurred.pixels[i]
-                d[3] = 0
-                for c in 0..<3 where abs(d[c]) < n("threshold") { d[c] = 0 }
-                out.pixels[i] = image.pixels[i] + d * n("amount")
+                let v = image.pixels[i], b = blurred.pixels[i], a = v[3]
+                let c = a > 0 ? v / a : .zero
+                var d = b[3] > 0 ? c - b / b[3] : .zero
+                for k in 0..<3 where abs(d[k]) < n("threshold") { d[k] = 0 }
+                var o = (c + d * n("amount")) * a
+                o[3] = a
+                out.pixels[i] = o
             }
             return n("sigma") == 0 || n("amount") == 0 ? image : out
         case .sharpen:
@@ -133,9 +137,24 @@ public enum ReferenceFilters {
             var out = image
             for y in 0..<image.height {
                 for x in 0..<image.width {
-                    var acc = SIMD4<Double>(n("bias"), n("bias"), n("bias"), 0)
-                    for j in 0..<size { for i in 0..<size { acc += image.clamped(x + i - r, y + j - r) * kernel[j * size + i] } }
-                    acc[3] = image[x, y][3]
+                    // W3C feConvolveMatrix (as a correlation): preserveAlpha convolves unpremultiplied colour and
+                    // keeps alpha; otherwise all premultiplied channels. Bias joins straight colour.
+                    var acc = SIMD4<Double>()
+                    for j in 0..<size {
+                        for i in 0..<size {
+                            let v = image.clamped(x + i - r, y + j - r)
+                            acc += (p.bool("preserveAlpha") ? (v[3] > 0 ? v / v[3] : .zero) : v) * kernel[j * size + i]
+                        }
+                    }
+                    if p.bool("preserveAlpha") {
+                        let a = image[x, y][3]
+                        acc = (acc + SIMD4(repeating: n("bias"))) * a
+                        acc[3] = a
+                    } else {
+                        let a = acc[3]
+                        acc += SIMD4(repeating: n("bias") * a)
+                        acc[3] = a
+                    }
                     out[x, y] = acc
                 }
             }
@@ -170,12 +189,27 @@ public enum ReferenceFilters {
                 ? mapped(image.width, image.height) { x, y in image[image.width - 1 - x, y] }
                 : mapped(image.width, image.height) { x, y in image[x, image.height - 1 - y] }
         case .rotate:
-            let w = image.width, h = image.height
-            switch p.string("degrees") {
-            case "90": return mapped(h, w) { x, y in image[y, h - 1 - x] }
-            case "180": return mapped(w, h) { x, y in image[w - 1 - x, h - 1 - y] }
-            default: return mapped(h, w) { x, y in image[w - 1 - y, x] }
+            let w = image.width, h = image.height, degrees = n("degrees")
+            let t = degrees * .pi / 180
+            let fit = p.string("canvas") == "fit"
+            let outW = fit ? Int(ceil(Double(w) * abs(cos(t)) + Double(h) * abs(sin(t)) - 1e-6)) : w
+            let outH = fit ? Int(ceil(Double(w) * abs(sin(t)) + Double(h) * abs(cos(t)) - 1e-6)) : h
+            let turns = ((Int((degrees / 90).rounded()) % 4) + 4) % 4
+            if (degrees / 90).rounded() * 90 == degrees, (turns % 2 == 0 ? (w, h) : (h, w)) == (outW, outH) {
+                switch turns {  // exact moves of pixels
+                case 0: return image
+                case 1: return mapped(h, w) { x, y in image[y, h - 1 - x] }
+                case 2: return mapped(w, h) { x, y in image[w - 1 - x, h - 1 - y] }
+                default: return mapped(h, w) { x, y in image[w - 1 - y, x] }
+                }
             }
+            // Forward: translate the input centre to the origin, rotate clockwise (y down), move to the output centre.
+            let forward = [cos(t), -sin(t), Double(outW) / 2 - (cos(t) * Double(w) / 2 - sin(t) * Double(h) / 2),
+                           sin(t), cos(t), Double(outH) / 2 - (sin(t) * Double(w) / 2 + cos(t) * Double(h) / 2)]
+            return warp(image, forward: forward, width: outW, height: outH, p: p, space: space)
+        case .affine:
+            return warp(image, forward: p.numbers("matrix"), width: p.int("width") == 0 ? image.width : p.int("width"),
+                        height: p.int("height") == 0 ? image.height : p.int("height"), p: p, space: space)
         case .transpose:
             return mapped(image.height, image.width) { x, y in image[y, x] }
         case .pad:
@@ -277,6 +311,39 @@ public enum ReferenceFilters {
         }
     }
 
+    /// out(p) = Σᵢⱼ k((i + ½ − qx)/sx)·k((j + ½ − qy)/sy)·in(i, j) / Σ k·k with q = M⁻¹(p + ½), M the forward
+    /// (input → output) matrix on corner-origin coordinates; in(i, j) outside the image is the background; the
+    /// kernel widens by sx, sy ≥ 1, the input distance one output step spans along each input axis.
+    static func warp(_ image: ReferenceImage, forward m: [Double], width: Int, height: Int, p: Params,
+                     space: WorkingSpace) -> ReferenceImage {
+        let det = m[0] * m[4] - m[1] * m[3]
+        let inv = [m[4] / det, -m[1] / det, -m[3] / det, m[0] / det]
+        let kernel = p.string("kernel")
+        let background = working(p.color("background"), space)
+        let sx = max(1, (inv[0] * inv[0] + inv[1] * inv[1]).squareRoot())
+        let sy = max(1, (inv[2] * inv[2] + inv[3] * inv[3]).squareRoot())
+        let radius: Double = ["nearest": 0.5, "bilinear": 1, "bicubic": 2, "lanczos3": 3][kernel]!
+        func sample(_ i: Int, _ j: Int) -> SIMD4<Double> {
+            i >= 0 && j >= 0 && i < image.width && j < image.height ? image[i, j] : background
+        }
+        return mapped(width, height) { x, y in
+            let ox = Double(x) + 0.5 - m[2], oy = Double(y) + 0.5 - m[5]
+            let qx = inv[0] * ox + inv[1] * oy, qy = inv[2] * ox + inv[3] * oy
+            if kernel == "nearest" { return sample(Int(floor(qx)), Int(floor(qy))) }
+            var sum = SIMD4<Double>(), total = 0.0
+            for j in Int(floor(qy - radius * sy - 1))...Int(ceil(qy + radius * sy + 1)) {
+                let wy = kernelValue(kernel, (Double(j) + 0.5 - qy) / sy)
+                if wy == 0 { continue }
+                for i in Int(floor(qx - radius * sx - 1))...Int(ceil(qx + radius * sx + 1)) {
+                    let wx = kernelValue(kernel, (Double(i) + 0.5 - qx) / sx)
+                    sum += sample(i, j) * (wx * wy)
+                    total += wx * wy
+                }
+            }
+            return total != 0 ? sum / total : background
+        }
+    }
+
     static func kernelValue(_ kernel: String, _ x: Double) -> Double {
         let x = abs(x)
         switch kernel {
@@ -336,7 +403,36 @@ public enum ReferenceFilters {
         let aS = s[3], aB = b[3]
         let cs = aS > 0 ? s / aS : .zero, cb = aB > 0 ? b / aB : .zero
         var blended = SIMD4<Double>()
-        for c in 0..<3 {
+        // Non-separable modes (W3C Compositing §9.2): Lum, ClipColor, SetLum, Sat, SetSat as the spec writes them.
+        func lumOf(_ c: SIMD4<Double>) -> Double { 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2] }
+        func clipColor(_ c: SIMD4<Double>) -> SIMD4<Double> {
+            let l = lumOf(c), n = min(c[0], c[1], c[2]), x = max(c[0], c[1], c[2])
+            var c = c
+            if n < 0 { c = SIMD4(repeating: l) + (c - SIMD4(repeating: l)) * l / (l - n) }
+            if x > 1 { c = SIMD4(repeating: l) + (c - SIMD4(repeating: l)) * (1 - l) / (x - l) }
+            return c
+        }
+        func setLum(_ c: SIMD4<Double>, _ l: Double) -> SIMD4<Double> { clipColor(c + SIMD4(repeating: l - lumOf(c))) }
+        func satOf(_ c: SIMD4<Double>) -> Double { max(c[0], c[1], c[2]) - min(c[0], c[1], c[2]) }
+        func setSat(_ c: SIMD4<Double>, _ s: Double) -> SIMD4<Double> {
+            // Sort the channels, set max to s, mid proportionally and min to 0.
+            let order = [0, 1, 2].sorted { c[$0] < c[$1] }
+            let (lo, mid, hi) = (order[0], order[1], order[2])
+            var out = SIMD4<Double>()
+            if c[hi] > c[lo] {
+                out[mid] = (c[mid] - c[lo]) * s / (c[hi] - c[lo])
+                out[hi] = s
+            }
+            return out
+        }
+        switch mode {
+        case "hue": blended = setLum(setSat(cs, satOf(cb)), lumOf(cb))
+        case "saturation": blended = setLum(setSat(cb, satOf(cs)), lumOf(cb))
+        case "color": blended = setLum(cs, lumOf(cb))
+        case "luminosity": blended = setLum(cb, lumOf(cs))
+        default: break
+        }
+        for c in 0..<3 where !["hue", "saturation", "color", "luminosity"].contains(mode) {
             let x = cb[c], y = cs[c]
             func hardLight(_ b: Double, _ s: Double) -> Double { s <= 0.5 ? b * 2 * s : b + (2 * s - 1) - b * (2 * s - 1) }
             switch mode {
@@ -355,6 +451,8 @@ public enum ReferenceFilters {
             case "lighten": blended[c] = max(x, y)
             case "difference": blended[c] = abs(x - y)
             case "exclusion": blended[c] = x + y - 2 * x * y
+            case "colorDodge": blended[c] = x == 0 ? 0 : (y == 1 ? 1 : min(1, x / (1 - y)))
+            case "colorBurn": blended[c] = x == 1 ? 1 : (y == 0 ? 0 : 1 - min(1, (1 - x) / y))
             case "add": blended[c] = min(x + y, 1)
             default: blended[c] = max(x - y, 0)
             }

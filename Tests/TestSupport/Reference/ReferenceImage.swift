@@ -47,7 +47,7 @@ public struct ReferenceImage {
         out.reserveCapacity(width * height * format.channels)
         for p in pixels {
             let a = min(max(p[3], 0), 1)
-            var straight = a > 0 ? p / a : .zero
+            var straight = p[3] > 0 ? p / p[3] : .zero  // unpremultiply by the unclamped alpha, then clamp
             straight = SIMD4(min(max(straight[0], 0), 1), min(max(straight[1], 0), 1), min(max(straight[2], 0), 1), 0)
             let encode: (Double) -> Double = space == .linear ? SRGB.toEncoded : { $0 }
             let code = { (v: Double) in (encode(v) * maxCode).rounded() }
@@ -73,7 +73,13 @@ public struct Difference: CustomStringConvertible {
 
     public static func between(_ expected: [Double], _ found: [Double], width: Int, channels: Int) -> Difference {
         var d = Difference(worst: 0, index: 0, expected: 0, found: 0, width: width, channels: channels)
-        for i in 0..<min(expected.count, found.count) where abs(expected[i] - found[i]) > d.worst {
+        let hasAlpha = channels == 2 || channels == 4
+        // The colour of a pixel stored fully transparent is invisible, and an alpha of 1e-16 makes it noise.
+        func transparent(_ i: Int) -> Bool {
+            let alpha = i - i % channels + channels - 1
+            return hasAlpha && i != alpha && expected[alpha] == 0 && found[alpha] == 0
+        }
+        for i in 0..<min(expected.count, found.count) where abs(expected[i] - found[i]) > d.worst && !transparent(i) {
             d = Difference(worst: abs(expected[i] - found[i]), index: i, expected: expected[i], found: found[i],
                            width: width, channels: channels)
         }

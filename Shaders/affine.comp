@@ -1,0 +1,58 @@
+#version 450
+// Affine resampling (rotate by any angle, affine): each output pixel samples input 0 at the map of its centre with a
+// 2D kernel, widened by the shrink factor on each input axis; taps outside the input read the background.
+// f0, f1.xy: the map [a, b, c, d, e, f] (output → input, corner origin); f1.zw: kernel scale on x and y;
+// f2: background (working value); ints.x: kernel (0 nearest, 1 bilinear, 2 bicubic, 3 lanczos3).
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "common.glsl"
+#include "images.glsl"
+
+const float PI = 3.14159265358979;
+
+float radiusOf(int kernel) { return kernel == 1 ? 1.0 : (kernel == 2 ? 2.0 : 3.0); }
+
+float weight(int kernel, float x) {
+    x = abs(x);
+    if (kernel == 1) return max(0.0, 1.0 - x);
+    if (kernel == 2) {  // Catmull–Rom (a = −0.5)
+        if (x < 1.0) return (1.5 * x - 2.5) * x * x + 1.0;
+        if (x < 2.0) return ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0;
+        return 0.0;
+    }
+    if (x < 1e-6) return 1.0;
+    if (x >= 3.0) return 0.0;
+    float px = PI * x;
+    return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
+}
+
+vec4 tap(int x, int y) {
+    return x < 0 || y < 0 || x >= pc.size.z || y >= pc.size.w ? pc.f2 : pixel0(x, y);
+}
+
+void main() {
+    ivec2 p;
+    if (!outputPixel(p)) return;
+    vec2 o = vec2(p) + 0.5;
+    vec2 q = vec2(dot(pc.f0.xy, o) + pc.f0.z, dot(vec2(pc.f0.w, pc.f1.x), o) + pc.f1.y);
+    int kernel = pc.ints.x;
+    if (kernel == 0) {
+        store(p, tap(int(floor(q.x)), int(floor(q.y))));
+        return;
+    }
+    vec2 scale = pc.f1.zw;
+    vec2 u = q - 0.5, support = radiusOf(kernel) * scale;
+    ivec2 first = ivec2(ceil(u - support)), last = ivec2(floor(u + support));
+    vec4 sum = vec4(0.0);
+    float sumX = 0.0, sumY = 0.0;
+    for (int i = first.x; i <= last.x; i++) sumX += weight(kernel, (float(i) - u.x) / scale.x);
+    for (int j = first.y; j <= last.y; j++) {
+        float wy = weight(kernel, (float(j) - u.y) / scale.y);
+        sumY += wy;
+        if (wy == 0.0) continue;
+        vec4 line = vec4(0.0);
+        for (int i = first.x; i <= last.x; i++) line += tap(i, j) * weight(kernel, (float(i) - u.x) / scale.x);
+        sum += line * wy;
+    }
+    float total = sumX * sumY;
+    store(p, total != 0.0 ? sum / total : pc.f2);
+}
