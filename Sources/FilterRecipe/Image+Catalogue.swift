@@ -278,11 +278,11 @@ extension Image {
 
     /// Rotates clockwise by any angle; multiples of 90° turn losslessly.
     ///
-    /// Formula: out(p) = Σ k(pᵢ − q)·in(pᵢ), q = R(−θ)(p − c_out) + c_in about the centres (2D kernel, taps outside the input read background); fit: the canvas grows to the rotated bounds, crop: it keeps the input's size; θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling
+    /// Formula: out(p) = Σ k(pᵢ − q)·in(pᵢ), q = R(−θ)(p − c_out) + c_in about the centres (2D kernel, taps outside the input read background); fit: the canvas grows to the rotated bounds, crop: it keeps the input's size, inside: the largest centred rectangle of the input's shape whose every tap lies in the image (straightening); θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling
     ///
     /// - Parameters:
     ///   - degrees: Clockwise angle in degrees; a number in -360...360, default 90.
-    ///   - canvas: fit: grow to hold the whole image; crop: keep the size; one of "fit", "crop", default "fit".
+    ///   - canvas: fit: grow to hold the whole image; crop: keep the size; inside: shrink to what the image covers; one of "fit", "crop", "inside", default "fit".
     ///   - background: Colour of the uncovered corners; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
     ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
     public func rotate(degrees: Double = 90.0, canvas: RotateCanvas = .fit, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) -> Image {
@@ -449,9 +449,10 @@ extension Image {
         case vertical = "vertical"
     }
 
-    /// rotate's canvas: fit: grow to hold the whole image; crop: keep the size.
+    /// rotate's canvas: fit: grow to hold the whole image; crop: keep the size; inside: shrink to what the image covers.
     public enum RotateCanvas: String, CaseIterable, Sendable {
         case fit = "fit"
         case crop = "crop"
+        case inside = "inside"
     }
 }

@@ -25,6 +25,7 @@ final class SwiftFaceTests: XCTestCase {
             "portrait-glow": main.gaussianBlur(sigma: 6).blend(backdrop: main, mode: .screen, opacity: 0.45)
                 .temperatureTint(temperature: 12),
             "print-sharpen": main.unsharpMask(sigma: 1.5, amount: 0.9, threshold: 0.01).sharpen(amount: 0.3),
+            "straighten": srgb(main.rotate(degrees: -3.5, canvas: .inside, kernel: .lanczos3).unsharpMask(sigma: 0.8, amount: 0.4)),
             "vignette": main.exposure(ev: 0.2).vignette(radius: 0.9, intensity: 0.6),
             "vintage": srgb(main.curves(points: [(0, 0.08), (0.5, 0.52), (1, 0.94)])
                 .colorControls(contrast: 0.95, saturation: 0.75).sepia(intensity: 0.35).vignette(radius: 1.1, intensity: 0.45)),
@@ -58,7 +59,7 @@ final class SwiftFaceTests: XCTestCase {
         let thumb = Image(input: "main").resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)
         let json = try Recipe(json: Data(#"{"version":1,"steps":[{"op":"resize","width":400},{"op":"unsharpMask","sigma":0.8,"amount":0.6}]}"#.utf8))
         XCTAssertEqual(thumb.recipe, json)
-        XCTAssertEqual(Image(input: "main").rotate(degrees: .degrees270).flip(direction: .vertical).recipe,
+        XCTAssertEqual(Image(input: "main").rotate(degrees: 270).flip(direction: .vertical).recipe,
                        try Recipe(json: Data(#"{"version":1,"steps":[{"op":"rotate","degrees":"270"},{"op":"flip","direction":"vertical"}]}"#.utf8)))
     }
 }

@@ -64,7 +64,7 @@ public enum ParameterSweep {
         }
         if id == .rotate {  // quarter turns that keep or change the canvas, and a shrinking affine
             for degrees in [90.0, -90, 180, 270, -17.5] {
-                for canvas in ["fit", "crop"] { sets.append(("degrees=\(degrees),\(canvas)", ["degrees": .number(degrees), "canvas": .string(canvas)])) }
+                for canvas in ["fit", "crop", "inside"] { sets.append(("degrees=\(degrees),\(canvas)", ["degrees": .number(degrees), "canvas": .string(canvas)])) }
             }
         }
         if id == .affine {

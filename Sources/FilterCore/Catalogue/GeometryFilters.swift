@@ -76,10 +76,12 @@ enum GeometryFilters {
         .rotate, .geometry, "Rotates clockwise by any angle; multiples of 90° turn losslessly.",
         formula: "out(p) = Σ k(pᵢ − q)·in(pᵢ), q = R(−θ)(p − c_out) + c_in about the centres (2D kernel, taps outside "
             + "the input read background); fit: the canvas grows to the rotated bounds, crop: it keeps the input's "
-            + "size; θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling",
+            + "size, inside: the largest centred rectangle of the input's shape whose every tap lies in the image "
+            + "(straightening); θ a multiple of 90° (with a canvas that fits exactly) moves pixels without resampling",
         params: [
             angleParam,
-            .choice("canvas", ["fit", "crop"], default: "fit", "fit: grow to hold the whole image; crop: keep the size"),
+            .choice("canvas", ["fit", "crop", "inside"], default: "fit",
+                    "fit: grow to hold the whole image; crop: keep the size; inside: shrink to what the image covers"),
             .color("background", default: .clear, "Colour of the uncovered corners"),
             .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "bicubic", "Interpolation kernel"),
         ],
@@ -87,8 +89,15 @@ enum GeometryFilters {
     ) { b, p, i in
         let (w, h) = b.size(i[0])
         let degrees = p.number("degrees")
-        let size = p.string("canvas") == "fit" ? AffineMap.rotatedSize(degrees: degrees, width: w, height: h) : (w, h)
+        let kernel = ResampleKernel(rawValue: p.string("kernel"))!
         let quarter = (degrees / 90).rounded()
+        let size: (Int, Int)
+        switch p.string("canvas") {
+        case "crop": size = (w, h)
+        case "inside" where quarter * 90 != degrees:
+            size = AffineMap.insideSize(degrees: degrees, width: w, height: h, radius: kernel == .nearest ? 0 : kernel.radius)
+        default: size = AffineMap.rotatedSize(degrees: degrees, width: w, height: h)
+        }
         if quarter * 90 == degrees {
             let turns = ((Int(quarter) % 4) + 4) % 4
             let turned = turns % 2 == 1 ? (h, w) : (w, h)
@@ -99,8 +108,7 @@ enum GeometryFilters {
         }
         try checkedSize(size.0, size.1)
         let map = AffineMap.rotation(degrees: degrees, width: w, height: h, outWidth: size.0, outHeight: size.1)
-        return b.add(.affine(map, kernel: ResampleKernel(rawValue: p.string("kernel"))!, background: p.color("background")),
-                     [i[0]], width: size.0, height: size.1)
+        return b.add(.affine(map, kernel: kernel, background: p.color("background")), [i[0]], width: size.0, height: size.1)
     }
 
     /// Rotate's angle: a number now, once a choice of "90", "180" and "270" (still read).

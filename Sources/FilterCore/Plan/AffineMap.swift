@@ -37,6 +37,30 @@ public struct AffineMap: Equatable, Sendable {
         return (size(Double(width) * cosT + Double(height) * sinT), size(Double(width) * sinT + Double(height) * cosT))
     }
 
+    /// The largest rectangle of the input's shape, centred, that a `width`×`height` image rotated by `degrees`
+    /// covers with every tap of a kernel of `radius` inside the image (straightening: no empty corners).
+    public static func insideSize(degrees: Double, width: Int, height: Int, radius: Double) -> (width: Int, height: Int) {
+        let t = degrees * .pi / 180, cosT = abs(cos(t)), sinT = abs(sin(t))
+        let w = Double(width), h = Double(height)
+        // A corner (s·w/2, s·h/2) turned back must lie `radius` inside the input on both axes.
+        let s = max(0, min((w - 2 * radius) / (w * cosT + h * sinT), (h - 2 * radius) / (w * sinT + h * cosT)))
+        return (max(1, Int(floor(s * w + 1e-6))), max(1, Int(floor(s * h + 1e-6))))
+    }
+
+    /// Whether every tap of every output pixel lies inside the input, so the background never shows. The image of
+    /// the output under the map is a parallelogram, so its corner pixels decide.
+    public func covers(outWidth: Int, outHeight: Int, inWidth: Int, inHeight: Int, kernel: ResampleKernel) -> Bool {
+        let scale = kernelScale
+        let reach = kernel == .nearest ? (0.0, 0.0) : (kernel.radius * scale.x, kernel.radius * scale.y)
+        for (x, y) in [(0.5, 0.5), (Double(outWidth) - 0.5, 0.5), (0.5, Double(outHeight) - 0.5),
+                       (Double(outWidth) - 0.5, Double(outHeight) - 0.5)] {
+            let p = input(x, y)
+            guard p.x - reach.0 >= 0, p.y - reach.1 >= 0, p.x + reach.0 <= Double(inWidth), p.y + reach.1 <= Double(inHeight)
+            else { return false }
+        }
+        return true
+    }
+
     public func input(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (a * x + b * y + c, d * x + e * y + f) }
 
     /// Input pixels per output pixel along each input axis (at least 1): how far the kernel widens so a shrinking

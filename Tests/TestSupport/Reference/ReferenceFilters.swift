@@ -191,9 +191,22 @@ public enum ReferenceFilters {
         case .rotate:
             let w = image.width, h = image.height, degrees = n("degrees")
             let t = degrees * .pi / 180
-            let fit = p.string("canvas") == "fit"
-            let outW = fit ? Int(ceil(Double(w) * abs(cos(t)) + Double(h) * abs(sin(t)) - 1e-6)) : w
-            let outH = fit ? Int(ceil(Double(w) * abs(sin(t)) + Double(h) * abs(cos(t)) - 1e-6)) : h
+            let quarter = (degrees / 90).rounded() * 90 == degrees
+            let fit = p.string("canvas") == "fit" || (p.string("canvas") == "inside" && quarter)
+            var outW = fit ? Int(ceil(Double(w) * abs(cos(t)) + Double(h) * abs(sin(t)) - 1e-6)) : w
+            var outH = fit ? Int(ceil(Double(w) * abs(sin(t)) + Double(h) * abs(cos(t)) - 1e-6)) : h
+            if p.string("canvas") == "inside" && !quarter {
+                // Largest centred w:h rectangle whose corners, turned back, lie the kernel's radius inside the input.
+                let r: Double = ["nearest": 0, "bilinear": 1, "bicubic": 2, "lanczos3": 3][p.string("kernel")]!
+                var s = 1.0
+                for (cx, cy) in [(1.0, 1.0), (1.0, -1.0)] {
+                    let x = Double(w) / 2 * cx, y = Double(h) / 2 * cy  // a corner of the unscaled output
+                    let bx = abs(x * cos(t) + y * sin(t)), by = abs(-x * sin(t) + y * cos(t))
+                    s = min(s, (Double(w) / 2 - r) / bx, (Double(h) / 2 - r) / by)
+                }
+                outW = Int(floor(s * Double(w) + 1e-6))
+                outH = Int(floor(s * Double(h) + 1e-6))
+            }
             let turns = ((Int((degrees / 90).rounded()) % 4) + 4) % 4
             if (degrees / 90).rounded() * 90 == degrees, (turns % 2 == 0 ? (w, h) : (h, w)) == (outW, outH) {
                 switch turns {  // exact moves of pixels
