@@ -13,7 +13,7 @@ void main() {
     if (!outputPixel(p)) return;
     vec4 v = pixel0(p.x, p.y);
     float a = v.a;
-    vec4 c = a > 0.0 ? v / a : vec4(0.0);
+    vec4 c = a != 0.0 ? v / a : vec4(0.0);  // any alpha but 0 round-trips (ringing can make it negative)
     c.a = a;
     // @OPS
     float alpha = c.a;

@@ -29,7 +29,7 @@ enum PointKernel {
                     to out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
         for x in 0..<width {
             let v = source[x], a = v[3]
-            var straight = a > 0 ? v / a : SIMD4<Float>(repeating: 0)
+            var straight = a != 0 ? v / a : SIMD4<Float>(repeating: 0)  // negative alpha (ringing) round-trips too
             straight[3] = a
             out[x] = straight
         }
@@ -67,7 +67,7 @@ enum PointKernel {
                 v[0] = c[0]; v[1] = c[1]; v[2] = c[2]
                 p[x] = v
             }
-        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette, .clearTransparent:
+        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette, .clearTransparent, .clamp:
             for x in 0..<width { p[x] = op.apply(p[x], x: x, y: y, width: width, height: height) }
         }
     }

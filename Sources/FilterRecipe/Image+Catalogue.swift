@@ -168,6 +168,17 @@ extension Image {
         applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
     }
 
+    /// Clamps colour to a range (as CSS and SVG filter chains do after every step).
+    ///
+    /// Formula: RGB ↦ min(max(v, min), max) on straight colour, A ↦ min(max(A, 0), 1); intermediates are otherwise never clamped between steps, so put clamp between two steps to reproduce a CSS filter chain
+    ///
+    /// - Parameters:
+    ///   - min: Lowest value kept; a number in 0...1, default 0.
+    ///   - max: Highest value kept; a number in 0...1, default 1.
+    public func clamp(min: Double = 0.0, max: Double = 1.0) -> Image {
+        applying(.clamp, ["min": .number(min), "max": .number(max)])
+    }
+
     /// Gaussian blur.
     ///
     /// Formula: separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity

@@ -22,7 +22,7 @@ struct PointKernelSource {
 
         vec4 postOps(ivec2 p, vec4 v) {
             float a = v.a;
-            vec4 c = a > 0.0 ? v / a : vec4(0.0);
+            vec4 c = a != 0.0 ? v / a : vec4(0.0);
             c.a = a;
         \(body)    float alpha = c.a;
             c *= alpha;
@@ -99,6 +99,9 @@ struct PointKernelSource {
                  "float spread = clamp(max(c.r, max(c.g, c.b)) - min(c.r, min(c.g, c.b)), 0.0, 1.0);",
                  "float k = 1.0 + \(p(0)) * (1.0 - spread);",
                  "c.rgb = y + (c.rgb - y) * k;")
+        case let .clamp(low, high):
+            let p = parameters([low, high])
+            emit("// clamp", "c.rgb = clamp(c.rgb, \(p(0)), \(p(1)));", "c.a = clamp(c.a, 0.0, 1.0);")
         case .clearTransparent:
             emit("// transparent pixels lose their colour", "if (!(c.a > 0.0)) c.rgb = vec3(0.0);")
         case let .vignette(radius, intensity):

@@ -44,6 +44,6 @@ struct Root: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filterrun",
         abstract: "Runs an image filter recipe on PNG and JPEG files.",
-        subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self, ConformanceCommand.self],
         defaultSubcommand: RunCommand.self)
 }

@@ -21,6 +21,8 @@ struct ListCommand: ParsableCommand {
             let objects: [[String: Any]] = specs.map { spec in
                 ["id": spec.id.rawValue, "family": spec.family.rawValue, "summary": spec.summary,
                  "formula": spec.formula, "inputs": spec.inputs, "tolerance": spec.tolerance,
+                 "follows": spec.id.conformance.standard, "edges": spec.id.conformance.edges,
+                 "alpha": spec.id.conformance.alpha,
                  "params": spec.params.map { ["name": $0.name, "accepts": $0.expectation,
                                               "default": $0.defaultValue.jsonObject, "summary": $0.summary] }]
             }
@@ -38,6 +40,10 @@ struct ListCommand: ParsableCommand {
             print("  formula: \(spec.formula)")
             print("  inputs: \(spec.inputs.joined(separator: ", "))\(spec.isGenerator ? " (optional: gives the size)" : "")")
             print("  tolerance between backends: \(spec.tolerance) (8-bit codes)")
+            let conformance = spec.id.conformance
+            print("  follows: \(conformance.standard)")
+            print("  edges: \(conformance.edges)")
+            print("  alpha: \(conformance.alpha)")
             for p in spec.params {
                 print("  \(p.name): \(p.summary); \(p.expectation); default \(defaultText(p.defaultValue))")
             }
@@ -65,4 +71,10 @@ struct ListCommand: ParsableCommand {
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "schema", abstract: "Print the recipe JSON Schema.")
     func run() throws { print(String(decoding: try CatalogueSchema.jsonData(), as: UTF8.self)) }
+}
+
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance", abstract: "Print the conformance table: each filter's standard, edges, alpha and tests.")
+    func run() throws { print(ConformanceTable.markdown(), terminator: "") }
 }

@@ -150,6 +150,17 @@ enum ColourFilters {
         params: [.integer("levels", 2...256, default: 4, "Levels per channel")]
     ) { b, p, i in b.point(.posterize(p.float("levels")), on: i[0]) }
 
+    static let clamp = FilterSpec(
+        .clamp, .colour, "Clamps colour to a range (as CSS and SVG filter chains do after every step).",
+        formula: "RGB ↦ min(max(v, min), max) on straight colour, A ↦ min(max(A, 0), 1); intermediates are otherwise "
+            + "never clamped between steps, so put clamp between two steps to reproduce a CSS filter chain",
+        params: [
+            .number("min", 0...1, default: 0, "Lowest value kept"),
+            .number("max", 0...1, default: 1, "Highest value kept"),
+        ],
+        check: { p in p.number("min") > p.number("max") ? ["min (\(p.number("min"))) is above max (\(p.number("max")))"] : [] }
+    ) { b, p, i in b.point(.clamp(min: p.float("min"), max: p.float("max")), on: i[0]) }
+
     static let opacity = FilterSpec(
         .opacity, .colour, "Makes the image more transparent.", formula: "A ↦ A·amount",
         params: [.number("amount", 0...1, default: 1, "Alpha multiplier")]

@@ -2,7 +2,7 @@
 public enum FilterID: String, CaseIterable, Sendable {
     // Colour, per pixel
     case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
-    case invert, grayscale, sepia, threshold, posterize, opacity, vignette
+    case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
     // Geometry
@@ -29,6 +29,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .threshold: return ColourFilters.threshold
         case .posterize: return ColourFilters.posterize
         case .opacity: return ColourFilters.opacity
+        case .clamp: return ColourFilters.clamp
         case .vignette: return ColourFilters.vignette
         case .gaussianBlur: return NeighbourhoodFilters.gaussianBlur
         case .boxBlur: return NeighbourhoodFilters.boxBlur

@@ -17,7 +17,9 @@ public enum PointOp: Equatable, Sendable {
     case vibrance(Float)
     /// RGB ↦ ·(1 − intensity·min(d/radius, 1)²), d = distance from the centre over the half-diagonal.
     case vignette(radius: Float, intensity: Float)
-    /// RGB ↦ 0 where alpha ≤ 0: what storing a premultiplied pixel between two per-pixel steps does, kept when the
+    /// RGB ↦ clamp(v, min, max), alpha ↦ clamp(α, 0, 1): what a pipeline that clamps after every step does.
+    case clamp(min: Float, max: Float)
+    /// RGB ↦ 0 where alpha is 0: what storing a premultiplied pixel between two per-pixel steps does, kept when the
     /// optimizer fuses them.
     case clearTransparent
 }
@@ -75,7 +77,12 @@ extension PointOp {
             for c in 0..<3 { out[c] = y + (v[c] - y) * k }
             return out
         case .clearTransparent:
-            return v[3] > 0 ? v : SIMD4(0, 0, 0, v[3])
+            return v[3] != 0 ? v : SIMD4(0, 0, 0, v[3])
+        case let .clamp(low, high):
+            var out = v.replacing(with: SIMD4(repeating: low), where: v .< low)
+            out = out.replacing(with: SIMD4(repeating: high), where: out .> high)
+            out[3] = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
+            return out
         case let .vignette(radius, intensity):
             let cx = Float(width) / 2, cy = Float(height) / 2
             let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
@@ -94,12 +101,13 @@ extension PointOp {
         case .gamma(let p): return p == 1
         case .vibrance(let amount): return amount == 0
         case .vignette(_, let intensity): return intensity == 0
-        case .levels, .curves, .threshold, .posterize, .clearTransparent: return false
+        case .levels, .curves, .threshold, .posterize, .clearTransparent, .clamp: return false
         }
     }
 
     /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
     public var changesAlpha: Bool {
+        if case .clamp = self { return true }
         guard case .matrix(let m) = self else { return false }
         return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0
     }

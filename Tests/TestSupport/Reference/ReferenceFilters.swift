@@ -83,6 +83,11 @@ public enum ReferenceFilters {
         case .posterize:
             let levels = n("levels") - 1
             return straight(image) { v in rgb(v) { (min(max($0, 0), 1) * levels).rounded() / levels } }
+        case .clamp:
+            return straight(image) { v in
+                SIMD4(min(max(v[0], n("min")), n("max")), min(max(v[1], n("min")), n("max")),
+                      min(max(v[2], n("min")), n("max")), min(max(v[3], 0), 1))
+            }
         case .opacity:
             return straight(image) { v in SIMD4(v[0], v[1], v[2], v[3] * n("amount")) }
         case .vignette:
@@ -284,7 +289,7 @@ public enum ReferenceFilters {
         var out = image
         for i in 0..<image.pixels.count {
             let v = image.pixels[i], a = v[3]
-            var s = a > 0 ? v / a : .zero
+            var s = a != 0 ? v / a : .zero
             s[3] = a
             var r = f(s)
             let ra = r[3]

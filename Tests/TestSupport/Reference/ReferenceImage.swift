@@ -74,14 +74,17 @@ public struct Difference: CustomStringConvertible {
     public static func between(_ expected: [Double], _ found: [Double], width: Int, channels: Int) -> Difference {
         var d = Difference(worst: 0, index: 0, expected: 0, found: 0, width: width, channels: channels)
         let hasAlpha = channels == 2 || channels == 4
-        // The colour of a pixel stored fully transparent is invisible, and an alpha of 1e-16 makes it noise.
-        func transparent(_ i: Int) -> Bool {
+        let maxCode = max(expected.max() ?? 0, found.max() ?? 0) > 255 ? 65535.0 : 255
+        // Colour is weighed by its pixel's opacity: what it contributes when shown. A fully transparent pixel's
+        // colour is invisible, and at an alpha of 1/255 float noise in premultiplied values is amplified 255×.
+        func weight(_ i: Int) -> Double {
             let alpha = i - i % channels + channels - 1
-            return hasAlpha && i != alpha && expected[alpha] == 0 && found[alpha] == 0
+            guard hasAlpha, i != alpha else { return 1 }
+            return min(1, max(expected[alpha], found[alpha]) / maxCode)
         }
-        for i in 0..<min(expected.count, found.count) where abs(expected[i] - found[i]) > d.worst && !transparent(i) {
-            d = Difference(worst: abs(expected[i] - found[i]), index: i, expected: expected[i], found: found[i],
-                           width: width, channels: channels)
+        for i in 0..<min(expected.count, found.count) where abs(expected[i] - found[i]) * weight(i) > d.worst {
+            d = Difference(worst: abs(expected[i] - found[i]) * weight(i), index: i, expected: expected[i],
+                           found: found[i], width: width, channels: channels)
         }
         if expected.count != found.count { d.worst = .infinity }
         return d
@@ -105,7 +108,7 @@ public struct Difference: CustomStringConvertible {
 
     public var description: String {
         let pixel = index / channels
-        return "worst difference \(worst) at x \(pixel % width), y \(pixel / width), channel \(index % channels): "
+        return "worst difference (colour weighed by alpha) \(worst) at x \(pixel % width), y \(pixel / width), channel \(index % channels): "
             + "expected \(expected), found \(found)"
     }
 }
