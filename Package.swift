@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "CPUBackend", dependencies: ["FilterCore"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "ColourProfiles"]),
+        // The public module builds in the Swift 6 language mode (complete concurrency checking).
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "ColourProfiles"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -52,6 +54,9 @@ let package = Package(
         // Shaders/ is embedded into VulkanBackend at build time (GLSL sources, compiled at run time).
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+
+        // The public API listing (docs/API.txt) from the compiler's symbol graphs; scripts/api-listing.sh runs it.
+        .executableTarget(name: "APIListing"),
 
         // MARK: - Documentation
         // The README's Swift listings, compiled by every build.

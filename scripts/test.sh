@@ -10,6 +10,7 @@ root=$PWD
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log"
 status=${PIPESTATUS[0]}
+bash scripts/api-listing.sh --check || status=1
 (cd Examples/Consumer && swift build)
 ln -s "$root/samples" "$scratch/samples"
 (cd "$scratch" && "$root/Examples/Consumer/.build/debug/Consumer")

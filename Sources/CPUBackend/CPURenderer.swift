@@ -2,8 +2,8 @@ import FilterCore
 
 /// Runs a plan on the CPU in strips of rows: sources are read as the first strips need them, and output rows are
 /// converted and handed to the sink as soon as they exist, so a chain of local filters never holds the image whole.
-public enum CPURenderer {
-    public static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
+package enum CPURenderer {
+    package static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
                               format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws {
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
         let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
@@ -52,7 +52,7 @@ public enum CPURenderer {
 
     /// Copies stored rows from `source` to `sink` unchanged (a plan without filters whose output keeps the input's
     /// layout), with reading and writing on their own threads so inflate and deflate overlap.
-    public static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
+    package static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
                                 control: RenderControl? = nil) throws {
         let reader = DecoderThread(source)
         let writer = EncoderThread(sink: sink)
@@ -81,7 +81,7 @@ public enum CPURenderer {
     }
 
     /// Renders into a new host buffer of `format`.
-    public static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
+    package static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
                               stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws -> PixelBuffer {
         let node = plan.nodes[plan.output]
         let buffer = PixelBuffer(width: node.width, height: node.height, format: format)

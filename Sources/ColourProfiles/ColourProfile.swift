@@ -9,7 +9,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
 
     let handle: cmsHPROFILE
     /// The profile as ICC bytes (what is embedded in outputs).
-    public let data: [UInt8]
+    package let data: [UInt8]
     public let space: Space
     /// The profile's own description ("Adobe RGB (1998)", "sRGB IEC61966-2.1", …).
     public let name: String
@@ -23,7 +23,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
     }
 
     /// Parses ICC bytes; throws `CodecError(.corrupt)` with Little CMS's reason when they are not a usable profile.
-    public init(icc bytes: [UInt8], source: String) throws {
+    package init(icc bytes: [UInt8], source: String) throws {
         ColourProfile.silenceLittleCMS
         guard bytes.count >= 132, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
             throw CodecError(kind: .corrupt, path: source, message: "the ICC profile (\(bytes.count) bytes) cannot be read")
@@ -54,7 +54,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
     public static let sRGB = ColourProfile(handle: cmsCreate_sRGBProfile())
 
     /// Linear light on sRGB/Rec. 709 primaries, D65: the working space.
-    public static let linearSRGB: ColourProfile = {
+    package static let linearSRGB: ColourProfile = {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
         var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
                                         Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
@@ -95,7 +95,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
 
     /// The profile PNG's gAMA (file gamma, e.g. 0.45455) and cHRM (white point and primaries as x, y) describe;
     /// sRGB's primaries when cHRM is absent; a grey profile for grey images.
-    public static func png(gamma: Double, chromaticities: [Double]?, grey: Bool = false) -> ColourProfile? {
+    package static func png(gamma: Double, chromaticities: [Double]?, grey: Bool = false) -> ColourProfile? {
         guard gamma > 0.01, gamma < 10 else { return nil }
         let c = chromaticities ?? [0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]
         guard c.count == 8, c.allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
@@ -116,7 +116,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
     /// Whether converting from this profile to sRGB moves no colour by an 8-bit code or more: files embed sRGB
     /// profiles of their own, such as HP's 1998 "sRGB IEC61966-2.1" (its colorants put pure green's red at 0.0020
     /// encoded, half a code, against the exact definition), and those skip the conversion. Checked on a grid.
-    public lazy var isSRGB: Bool = {
+    package lazy var isSRGB: Bool = {
         guard space == .rgb, let transform = cmsCreateTransform(handle, ColourFormats.rgbDouble, ColourProfile.sRGB.handle,
                                                                  ColourFormats.rgbDouble, UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE))
         else { return false }

@@ -50,16 +50,16 @@ enum ColourMatrices {
 /// light on sRGB primaries (or sRGB-encoded for sRGB working space), unbounded — a wide-gamut colour keeps its
 /// negative or above-one components through the filters. Little CMS takes the file's values to XYZ; a matrix
 /// takes XYZ to the working space; alpha is carried alongside.
-public final class InputColourTransform: @unchecked Sendable {  // cmsDoTransform is reentrant with NOCACHE
+package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransform is reentrant with NOCACHE
     private let transform: cmsHTRANSFORM
-    public let format: PixelFormat
+    package let format: PixelFormat
     private let space: WorkingSpace
     /// For RGB matrix/TRC profiles (almost every camera and editor profile): the profile's curves as one table a
     /// channel, and its colorants and the XYZ → linear sRGB step as one matrix (rows) — the same model Little CMS
     /// evaluates, ten times faster than its general float pipeline.
     private let shaper: (tables: [[Float]], rows: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))?
 
-    public init(from profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
+    package init(from profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
         self.space = space
         shaper = format.channels >= 3 ? Self.matrixShaper(profile, levels: format.bytesPerSample == 1 ? 256 : 65536) : nil
         let input = ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
@@ -97,7 +97,7 @@ public final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfor
     }
 
     /// Converts `width` pixels at `source` into `destination` (4 floats a pixel); `scratch` holds 3 floats a pixel.
-    public func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
+    package func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
                         scratch: UnsafeMutablePointer<Float>) {
         if let shaper {
             convertMatrixShaper(source, into: destination, width: width, shaper.tables, shaper.rows)
@@ -164,12 +164,12 @@ extension InputColourTransform {
 }
 
 /// Working values to rows encoded in an output profile (8/16-bit, grey or RGB, straight alpha).
-public final class OutputColourTransform: @unchecked Sendable {
+package final class OutputColourTransform: @unchecked Sendable {
     private let transform: cmsHTRANSFORM
-    public let format: PixelFormat
+    package let format: PixelFormat
     private let space: WorkingSpace
 
-    public init(to profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
+    package init(to profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
         self.space = space
         let output = ColourFormats.integer(channels: format.channels, alpha: false, bytes: format.bytesPerSample)
         let colourOnly = ColourFormats.integer(channels: format.hasAlpha ? format.channels - 1 : format.channels,
@@ -188,10 +188,10 @@ public final class OutputColourTransform: @unchecked Sendable {
     deinit { cmsDeleteTransform(transform) }
 
     /// Floats of scratch `convert` needs a pixel: 3 for XYZ, 1 for alpha, 2 for packed colour samples.
-    public static let scratchFloatsPerPixel = 6
+    package static let scratchFloatsPerPixel = 6
 
     /// Converts `width` working pixels into `destination`; `scratch` holds `scratchFloatsPerPixel` floats a pixel.
-    public func convert(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int,
+    package func convert(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int,
                         scratch: UnsafeMutablePointer<Float>) {
         let alphas = UnsafeMutableRawPointer(scratch + width * 3)
         for x in 0..<width {
@@ -223,15 +223,15 @@ public final class OutputColourTransform: @unchecked Sendable {
 }
 
 /// A decoder whose rows are converted from the file's profile into working values (rgba32f) as they are read.
-public final class ColourManagedDecoder: ImageDecoder {
-    public let inner: any ImageDecoder
-    public let profile: ColourProfile
+package final class ColourManagedDecoder: ImageDecoder {
+    package let inner: any ImageDecoder
+    package let profile: ColourProfile
     private let transform: InputColourTransform
     private var raw: UnsafeMutableRawPointer
     private var scratch: UnsafeMutablePointer<Float>
     private var capacity = 0
 
-    public init(_ inner: any ImageDecoder, profile: ColourProfile, space: WorkingSpace) throws {
+    package init(_ inner: any ImageDecoder, profile: ColourProfile, space: WorkingSpace) throws {
         self.inner = inner
         self.profile = profile
         transform = try InputColourTransform(from: profile, format: inner.format, space: space)
@@ -244,20 +244,20 @@ public final class ColourManagedDecoder: ImageDecoder {
         scratch.deallocate()
     }
 
-    public var path: String { inner.path }
-    public var formatName: String { inner.formatName }
-    public var metadata: ImageMetadata { inner.metadata }
-    public var width: Int { inner.width }
-    public var height: Int { inner.height }
-    public var storedWidth: Int { inner.storedWidth }
-    public var storedHeight: Int { inner.storedHeight }
-    public var format: PixelFormat { .rgba32f }
-    public var storedFormat: PixelFormat { inner.storedFormat }
-    public var nextRow: Int { inner.nextRow }
-    public var decodeReductions: [Int] { inner.decodeReductions }
-    public func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
+    package var path: String { inner.path }
+    package var formatName: String { inner.formatName }
+    package var metadata: ImageMetadata { inner.metadata }
+    package var width: Int { inner.width }
+    package var height: Int { inner.height }
+    package var storedWidth: Int { inner.storedWidth }
+    package var storedHeight: Int { inner.storedHeight }
+    package var format: PixelFormat { .rgba32f }
+    package var storedFormat: PixelFormat { inner.storedFormat }
+    package var nextRow: Int { inner.nextRow }
+    package var decodeReductions: [Int] { inner.decodeReductions }
+    package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
 
-    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         let rowBytes = width * inner.format.bytesPerPixel
         if count > capacity {
             raw.deallocate()
@@ -278,8 +278,8 @@ public final class ColourManagedDecoder: ImageDecoder {
 }
 
 /// An encoder fed working values (rgba32f) that writes them in `profile` through `inner`.
-public final class ColourManagedEncoder: ImageEncoder {
-    public let inner: any ImageEncoder
+package final class ColourManagedEncoder: ImageEncoder {
+    package let inner: any ImageEncoder
     private let transform: OutputColourTransform
     private let width: Int
     /// Reused from strip to strip: converted rows and the transform's scratch.
@@ -287,7 +287,7 @@ public final class ColourManagedEncoder: ImageEncoder {
     private var scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private var capacity = 0
 
-    public init(_ inner: any ImageEncoder, width: Int, format: PixelFormat, profile: ColourProfile, space: WorkingSpace) throws {
+    package init(_ inner: any ImageEncoder, width: Int, format: PixelFormat, profile: ColourProfile, space: WorkingSpace) throws {
         self.inner = inner
         self.width = width
         transform = try OutputColourTransform(to: profile, format: format, space: space)
@@ -298,7 +298,7 @@ public final class ColourManagedEncoder: ImageEncoder {
         scratch.deallocate()
     }
 
-    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         let rowBytes = width * transform.format.bytesPerPixel
         let perRow = width * OutputColourTransform.scratchFloatsPerPixel
         if count > capacity {
@@ -318,6 +318,6 @@ public final class ColourManagedEncoder: ImageEncoder {
         try inner.writeRows(out, stride: rowBytes, count: count)
     }
 
-    public func finish() throws { try inner.finish() }
-    public func abandon() { inner.abandon() }
+    package func finish() throws { try inner.finish() }
+    package func abandon() { inner.abandon() }
 }

@@ -2,25 +2,25 @@ import Foundation
 
 /// The numeric `FILTERRUN_*` environment variables, parsed strictly: a value that is not a whole number in range is
 /// an error naming the variable, never silently ignored or taken literally.
-public enum EnvironmentSettings {
-    public struct Invalid: Error, CustomStringConvertible, Sendable {
-        public let name: String
-        public let value: String
-        public let range: ClosedRange<Int>
-        public var description: String {
+package enum EnvironmentSettings {
+    package struct Invalid: Error, CustomStringConvertible, Sendable {
+        package let name: String
+        package let value: String
+        package let range: ClosedRange<Int>
+        package var description: String {
             "environment variable \(name)=\"\(value)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)"
         }
     }
 
     /// Every numeric variable and its accepted range.
-    public static let integers: [(name: String, range: ClosedRange<Int>)] = [
+    package static let integers: [(name: String, range: ClosedRange<Int>)] = [
         ("FILTERRUN_THREADS", 1...1024),
         ("FILTERRUN_VULKAN_MAX_BUFFER", 1024...(1 << 40)),
         ("FILTERRUN_VULKAN_MEMORY_LIMIT", 1...(1 << 50)),
     ]
 
     /// The variable's value, nil when unset or empty; throws when set to anything but a number in range.
-    public static func integer(_ name: String, in range: ClosedRange<Int>,
+    package static func integer(_ name: String, in range: ClosedRange<Int>,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int? {
         guard let text = environment[name], !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else { throw Invalid(name: name, value: text, range: range) }
@@ -28,7 +28,7 @@ public enum EnvironmentSettings {
     }
 
     /// Checks every numeric variable (the command line does this before any work).
-    public static func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package static func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         for (name, range) in integers { _ = try integer(name, in: range, environment: environment) }
     }
 
@@ -36,7 +36,7 @@ public enum EnvironmentSettings {
 
     /// The variable's value, or nil when unset or invalid (for settings read where nothing can throw; `validate()`
     /// reports the invalid ones).
-    public static func lenient(_ name: String) -> Int? {
+    package static func lenient(_ name: String) -> Int? {
         (try? integer(name, in: range(of: name))) ?? nil
     }
 }

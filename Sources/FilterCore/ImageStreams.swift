@@ -1,5 +1,5 @@
 /// Something that yields rows of an image top to bottom (a streaming decoder, a buffer in memory).
-public protocol ImageRowSource: AnyObject {
+package protocol ImageRowSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
     var format: PixelFormat { get }
@@ -9,21 +9,21 @@ public protocol ImageRowSource: AnyObject {
 }
 
 /// Something that takes rows of an image top to bottom (a streaming encoder, a buffer in memory).
-public protocol ImageRowSink: AnyObject {
+package protocol ImageRowSink: AnyObject {
     func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws
 }
 
 /// Serves the rows of a host buffer.
-public final class BufferRowSource: ImageRowSource {
-    public let buffer: PixelBuffer
-    public private(set) var nextRow = 0
-    public var width: Int { buffer.width }
-    public var height: Int { buffer.height }
-    public var format: PixelFormat { buffer.format }
+package final class BufferRowSource: ImageRowSource {
+    package let buffer: PixelBuffer
+    package private(set) var nextRow = 0
+    package var width: Int { buffer.width }
+    package var height: Int { buffer.height }
+    package var format: PixelFormat { buffer.format }
 
-    public init(_ buffer: PixelBuffer) { self.buffer = buffer }
+    package init(_ buffer: PixelBuffer) { self.buffer = buffer }
 
-    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         let base = try buffer.hostBytes()
         let rowBytes = width * format.bytesPerPixel
         for i in 0..<count {
@@ -34,13 +34,13 @@ public final class BufferRowSource: ImageRowSource {
 }
 
 /// Collects rows into a host buffer.
-public final class BufferRowSink: ImageRowSink {
-    public let buffer: PixelBuffer
-    public private(set) var rowsWritten = 0
+package final class BufferRowSink: ImageRowSink {
+    package let buffer: PixelBuffer
+    package private(set) var rowsWritten = 0
 
-    public init(_ buffer: PixelBuffer) { self.buffer = buffer }
+    package init(_ buffer: PixelBuffer) { self.buffer = buffer }
 
-    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         let base = try buffer.mutableHostBytes()
         let rowBytes = buffer.width * buffer.format.bytesPerPixel
         for i in 0..<count {

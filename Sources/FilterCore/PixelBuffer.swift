@@ -12,7 +12,7 @@ public enum Residency: String, Sendable {
 
 /// A device-side allocation that a backend attaches to a `PixelBuffer`. The buffer calls it only to move data;
 /// the backend decides what the allocation is (a Vulkan buffer, an image, ...).
-public protocol DeviceStorage: AnyObject {
+package protocol DeviceStorage: AnyObject {
     func upload(from source: UnsafeRawPointer, byteCount: Int) throws
     func download(to destination: UnsafeMutableRawPointer, byteCount: Int) throws
 }
@@ -27,10 +27,10 @@ public final class PixelBuffer: @unchecked Sendable {
     public let format: PixelFormat
     /// Bytes from one row to the next.
     public let rowStride: Int
-    public let ledger: TransferLedger
+    package let ledger: TransferLedger
 
     public private(set) var residency: Residency = .host
-    public private(set) var device: DeviceStorage?
+    package private(set) var device: DeviceStorage?
 
     private let storage: UnsafeMutableRawPointer
 
@@ -59,7 +59,7 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     /// Attaches a device allocation; its contents are not current until the buffer is uploaded or written there.
-    public func attach(device: DeviceStorage) {
+    package func attach(device: DeviceStorage) {
         self.device = device
         if residency != .host { residency = .host }
         checkInvariant()
@@ -67,7 +67,7 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// Drops the device allocation once the host copy is current (after a render, so device memory is not held by
     /// buffers that live on in the caller).
-    public func detachDevice() throws {
+    package func detachDevice() throws {
         _ = try hostBytes()
         device = nil
         residency = .host
@@ -86,14 +86,14 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     /// Returns the host copy for writing; afterwards only the host copy is current.
-    public func mutableHostBytes() throws -> UnsafeMutableRawPointer {
+    package func mutableHostBytes() throws -> UnsafeMutableRawPointer {
         _ = try hostBytes()
         residency = .host
         return storage
     }
 
     /// Makes the device copy current, uploading once if only the host copy is.
-    public func prepareDevice() throws {
+    package func prepareDevice() throws {
         guard let device else { preconditionFailure("no device allocation attached") }
         if residency == .host {
             try device.upload(from: storage, byteCount: byteCount)
@@ -104,13 +104,13 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     /// Records that a kernel wrote the device copy; the host copy is stale from now on.
-    public func deviceWasWritten() {
+    package func deviceWasWritten() {
         precondition(device != nil, "no device allocation attached")
         residency = .device
     }
 
     /// Pointer to row `y` of the host copy, without any residency check (for backends that already checked).
-    public func unsafeRow(_ y: Int) -> UnsafeMutableRawPointer {
+    package func unsafeRow(_ y: Int) -> UnsafeMutableRawPointer {
         storage + y * rowStride
     }
 }

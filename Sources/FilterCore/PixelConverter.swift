@@ -1,17 +1,17 @@
 /// Converts rows between a storage format and working values: four floats per pixel (RGBA), premultiplied alpha,
 /// linear light or sRGB-encoded as the working space says. Grey is stored as its luminance (Rec. 709 weights).
-public struct PixelConverter: Sendable {
-    public let format: PixelFormat
-    public let space: WorkingSpace
+package struct PixelConverter: Sendable {
+    package let format: PixelFormat
+    package let space: WorkingSpace
 
-    public init(format: PixelFormat, space: WorkingSpace) {
+    package init(format: PixelFormat, space: WorkingSpace) {
         precondition(!format.isFloat || format == .rgba32f, "rgba16f rows are converted by the device")
         self.format = format
         self.space = space
     }
 
     /// Reads `width` pixels at `source` into `destination` (4 floats per pixel).
-    public func decode(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int) {
+    package func decode(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int) {
         if format == .rgba32f {
             destination.update(from: source.assumingMemoryBound(to: Float.self), count: width * 4)
             return
@@ -62,7 +62,7 @@ public struct PixelConverter: Sendable {
 
     /// Writes `width` working pixels from `source` as this format at `destination`: unpremultiplies, clamps to
     /// [0, 1], encodes and rounds to nearest.
-    public func encode(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int) {
+    package func encode(_ source: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer, width: Int) {
         if format == .rgba32f {
             destination.assumingMemoryBound(to: Float.self).update(from: source, count: width * 4)
             return
@@ -138,7 +138,7 @@ extension PixelConverter {
 
 extension PixelBuffer {
     /// Converts the whole buffer to working values (rgba32f), in parallel over rows.
-    public func workingCopy(space: WorkingSpace) throws -> PixelBuffer {
+    package func workingCopy(space: WorkingSpace) throws -> PixelBuffer {
         guard format != .rgba16f else {
             throw PixelBuffer.LayoutError(description: "rgba16f buffers are converted on the device")
         }
@@ -157,7 +157,7 @@ extension PixelBuffer {
     }
 
     /// Converts working values (rgba32f) to `format`, in parallel over rows.
-    public func converted(to format: PixelFormat, space: WorkingSpace) throws -> PixelBuffer {
+    package func converted(to format: PixelFormat, space: WorkingSpace) throws -> PixelBuffer {
         guard self.format == .rgba32f, !format.isFloat || format == .rgba32f else {
             throw PixelBuffer.LayoutError(description: "only working buffers (rgba32f) convert, to integer formats or rgba32f")
         }

@@ -1,6 +1,6 @@
 extension PixelBuffer {
     /// Multiplies colour by alpha in place (rgba32f only), in parallel over rows.
-    public func premultiply() throws {
+    package func premultiply() throws {
         try forEachWorkingPixel { v in
             let a = v[3]
             v *= a
@@ -9,7 +9,7 @@ extension PixelBuffer {
     }
 
     /// Divides colour by alpha in place (rgba32f only); fully transparent pixels become transparent black.
-    public func unpremultiply() throws {
+    package func unpremultiply() throws {
         try forEachWorkingPixel { v in
             let a = v[3]
             v = a > 0 ? v / a : SIMD4<Float>(repeating: 0)

@@ -15,16 +15,16 @@ public final class RenderControl: @unchecked Sendable {  // `cancelled` is guard
     public var isCancelled: Bool { lock.withLock { cancelled } }
 
     /// Throws `RenderCancelled` once `cancel()` was called.
-    public func check() throws {
+    package func check() throws {
         if isCancelled { throw RenderCancelled() }
     }
 
     /// Output rows finished so far.
-    public func report(rowsDone: Int, of total: Int) { progress?(rowsDone, total) }
+    package func report(rowsDone: Int, of total: Int) { progress?(rowsDone, total) }
 }
 
 /// Thrown by a render that was cancelled through its `RenderControl`.
-public struct RenderCancelled: Error, CustomStringConvertible {
-    public init() {}
-    public var description: String { "cancelled" }
+package struct RenderCancelled: Error, CustomStringConvertible {
+    package init() {}
+    package var description: String { "cancelled" }
 }

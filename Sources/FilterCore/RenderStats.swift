@@ -10,25 +10,25 @@ public final class RenderStats: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    public private(set) var nodes: [NodeTiming] = []
+    package private(set) var nodes: [NodeTiming] = []
     /// Bytes held in intermediate row caches right now, and the most at any time.
-    public private(set) var liveBytes = 0
-    public private(set) var peakIntermediateBytes = 0
+    package private(set) var liveBytes = 0
+    package private(set) var peakIntermediateBytes = 0
     /// Seconds spent reading and converting input rows.
-    public var decodeSeconds = 0.0
+    package var decodeSeconds = 0.0
     /// Seconds spent converting and writing output rows.
-    public var encodeSeconds = 0.0
+    package var encodeSeconds = 0.0
     /// Seconds spent compiling kernels or fetching them from the caches (Vulkan).
-    public var compileSeconds = 0.0
+    package var compileSeconds = 0.0
     /// Seconds spent moving pixels between host and device, staging copies included (Vulkan).
-    public var transferSeconds = 0.0
+    package var transferSeconds = 0.0
     /// Kernels compiled by glslang, and kernels read from the on-disk SPIR-V cache instead (Vulkan).
-    public var kernelsCompiled = 0
-    public var kernelsFromDiskCache = 0
+    package var kernelsCompiled = 0
+    package var kernelsFromDiskCache = 0
 
-    public init() {}
+    package init() {}
 
-    public func addTime(id: String, op: String, backend: String, seconds: Double) {
+    package func addTime(id: String, op: String, backend: String, seconds: Double) {
         lock.withLock {
             if let i = nodes.firstIndex(where: { $0.id == id && $0.backend == backend }) {
                 nodes[i].seconds += seconds
@@ -38,21 +38,21 @@ public final class RenderStats: @unchecked Sendable {
         }
     }
 
-    public func allocated(_ bytes: Int) {
+    package func allocated(_ bytes: Int) {
         lock.withLock {
             liveBytes += bytes
             peakIntermediateBytes = max(peakIntermediateBytes, liveBytes)
         }
     }
 
-    public func released(_ bytes: Int) { lock.withLock { liveBytes -= bytes } }
+    package func released(_ bytes: Int) { lock.withLock { liveBytes -= bytes } }
 
     /// Seconds spent in filter nodes (excluding sources).
-    public var filterSeconds: Double { nodes.filter { $0.op != "source" }.reduce(0) { $0 + $1.seconds } }
+    package var filterSeconds: Double { nodes.filter { $0.op != "source" }.reduce(0) { $0 + $1.seconds } }
 }
 
 /// Monotonic seconds.
-public func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9

@@ -1,37 +1,37 @@
 import Foundation
 
 /// The sRGB transfer function (IEC 61966-2-1) and the lookup tables the row converters use.
-public enum SRGB {
+package enum SRGB {
     /// Encoded [0, 1] → linear [0, 1], exact formula.
-    @inlinable public static func toLinear(_ v: Double) -> Double {
+    @inlinable package static func toLinear(_ v: Double) -> Double {
         v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 
     /// Linear [0, 1] → encoded [0, 1], exact formula.
-    @inlinable public static func toEncoded(_ v: Double) -> Double {
+    @inlinable package static func toEncoded(_ v: Double) -> Double {
         v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
     }
 
     /// Linear value of every 8-bit code.
-    public static let decode8: [Float] = (0..<256).map { Float(toLinear(Double($0) / 255)) }
+    package static let decode8: [Float] = (0..<256).map { Float(toLinear(Double($0) / 255)) }
     /// Linear value of every 16-bit code.
-    public static let decode16: [Float] = (0..<65536).map { Float(toLinear(Double($0) / 65535)) }
+    package static let decode16: [Float] = (0..<65536).map { Float(toLinear(Double($0) / 65535)) }
 
     /// Encoded values sampled at `encodeSteps + 1` evenly spaced linear values; read with linear interpolation.
     /// 2^16 steps keep the interpolation error below 1e-7, so 8-bit round trips are exact and 16-bit within 1.
-    public static let encodeSteps = 65536
-    public static let encodeTable: [Float] = (0...encodeSteps).map {
+    package static let encodeSteps = 65536
+    package static let encodeTable: [Float] = (0...encodeSteps).map {
         Float(toEncoded(Double($0) / Double(encodeSteps)))
     }
 
     /// 8-bit code of every linear value on a 1/65536 grid (read at the nearest grid point: at most 0.025 codes of
     /// error, so every code still round-trips exactly), saving the interpolation and rounding per sample.
-    public static let encode8: [UInt8] = (0...encodeSteps).map {
+    package static let encode8: [UInt8] = (0...encodeSteps).map {
         UInt8((toEncoded(Double($0) / Double(encodeSteps)) * 255).rounded())
     }
 
     /// Linear → encoded through the table; the input is clamped to [0, 1].
-    @inlinable public static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
+    @inlinable package static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
         let clamped = x > 0 ? (x < 1 ? x : 1) : 0
         let position = clamped * Float(encodeSteps)
         let index = Int(position)

@@ -14,9 +14,9 @@ public final class TransferLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var counts = Counts()
 
-    public init() {}
+    package init() {}
 
-    public var snapshot: Counts { lock.withLock { counts } }
+    package var snapshot: Counts { lock.withLock { counts } }
 
     func recordUpload(bytes: Int) {
         lock.withLock { counts.uploads += 1; counts.bytesUploaded += bytes }

@@ -2,15 +2,15 @@ import Foundation
 
 /// A fixed-width parallel loop. Work is split into at most a few chunks per core and run on Dispatch's worker pool,
 /// which is bounded by the core count: no thread is ever created per row or per image.
-public enum WorkerPool {
+package enum WorkerPool {
     /// Number of workers (the active core count, or `FILTERRUN_THREADS` when set).
-    public static let width: Int = {
+    package static let width: Int = {
         if let n = EnvironmentSettings.lenient("FILTERRUN_THREADS") { return n }
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }()
 
     /// Calls `body` with disjoint sub-ranges covering `range`. Small ranges run inline on the caller.
-    public static func forEachChunk(_ range: Range<Int>, minChunk: Int = 1, _ body: (Range<Int>) -> Void) {
+    package static func forEachChunk(_ range: Range<Int>, minChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         let count = range.count
         guard count > 0 else { return }
         let chunks = min(width * 4, max(1, count / max(1, minChunk)))

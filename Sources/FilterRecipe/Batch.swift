@@ -1,5 +1,6 @@
 import FilterCore
 import Foundation
+import Synchronization
 import PNGCodec
 
 /// One file of a batch: where it comes from and where its result goes.
@@ -71,7 +72,7 @@ public struct BatchJob: Sendable, Equatable {
 /// file count). The recipe is parsed and validated once; compiled kernels are shared through the process caches.
 /// A failed file is reported and the rest go on. Safe to cancel from another thread: files in progress finish
 /// (outputs are written atomically, so none is ever partial) and no new file starts.
-public final class BatchRunner: @unchecked Sendable {
+public final class BatchRunner: Sendable {
     public enum Status: String, Sendable { case rendered, skipped, failed, cancelled }
 
     public struct Outcome: Sendable {
@@ -100,8 +101,7 @@ public final class BatchRunner: @unchecked Sendable {
     let extraInputs: [String: String]
     let workers: Int
     let force: Bool
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Mutex(false)
 
     public init(renderer: Renderer, recipe: Recipe, extraInputs: [String: String] = [:],
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
@@ -115,22 +115,28 @@ public final class BatchRunner: @unchecked Sendable {
     }
 
     /// Stops starting new files; those in progress finish.
-    public func cancel() { lock.withLock { cancelled = true } }
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    public func cancel() { cancelled.withLock { $0 = true } }
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Runs every job; `progress` is called (from worker threads, one call at a time) after each file. Jobs whose
     /// output another job also writes all fail without rendering (`BatchJob.collisions` finds them beforehand).
-    public func run(_ jobs: [BatchJob], progress: @escaping (Progress, Outcome) -> Void = { _, _ in }) -> [Outcome] {
-        var outcomes = jobs.map { Outcome(job: $0, status: .cancelled, seconds: 0) }
+    public func run(_ jobs: [BatchJob],
+                    progress: @escaping @Sendable (Progress, Outcome) -> Void = { _, _ in }) -> [Outcome] {
+        /// What the workers share; the mutex guards it and makes `progress` calls one at a time.
+        struct State {
+            var outcomes: [Outcome]
+            var next = 0, finished = 0, failed = 0, skipped = 0
+        }
+        let state = Mutex(State(outcomes: jobs.map { Outcome(job: $0, status: .cancelled, seconds: 0) }))
         let colliding = Dictionary(BatchJob.collisions(in: jobs).map { ($0.output, $0.inputs) }, uniquingKeysWith: { a, _ in a })
-        var next = 0, finished = 0, failed = 0, skipped = 0
         let began = monotonicSeconds()
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, jobs.count))) { _ in
             while true {
-                let index: Int? = lock.withLock {
-                    guard !cancelled, next < jobs.count else { return nil }
-                    next += 1
-                    return next - 1
+                let cancelled = isCancelled
+                let index: Int? = state.withLock { state in
+                    guard !cancelled, state.next < jobs.count else { return nil }
+                    state.next += 1
+                    return state.next - 1
                 }
                 guard let index else { return }
                 let outcome: Outcome
@@ -140,17 +146,17 @@ public final class BatchRunner: @unchecked Sendable {
                 } else {
                     outcome = render(jobs[index])
                 }
-                lock.withLock {
-                    outcomes[index] = outcome
-                    finished += 1
-                    if outcome.status == .failed { failed += 1 }
-                    if outcome.status == .skipped { skipped += 1 }
-                    progress(Progress(finished: finished, total: jobs.count, failed: failed, skipped: skipped,
-                                      elapsed: monotonicSeconds() - began), outcome)
+                state.withLock { state in
+                    state.outcomes[index] = outcome
+                    state.finished += 1
+                    if outcome.status == .failed { state.failed += 1 }
+                    if outcome.status == .skipped { state.skipped += 1 }
+                    progress(Progress(finished: state.finished, total: jobs.count, failed: state.failed,
+                                      skipped: state.skipped, elapsed: monotonicSeconds() - began), outcome)
                 }
             }
         }
-        return outcomes
+        return state.withLock { $0.outcomes }
     }
 
     private func render(_ job: BatchJob) -> Outcome {

@@ -1,4 +1,31 @@
-@_exported import FilterCore
-@_exported import PNGCodec
-@_exported import JPEGCodec
-@_exported import ColourProfiles
+// The public face: `import FilterRecipe` gives these, and nothing of the implementation modules (their other
+// declarations are `package`). The types live in FilterCore and the codecs so every module of the package
+// shares them.
+import ColourProfiles
+import FilterCore
+import JPEGCodec
+import PNGCodec
+
+public typealias Recipe = FilterCore.Recipe
+public typealias RecipeError = FilterCore.RecipeError
+public typealias RecipeLimits = FilterCore.RecipeLimits
+public typealias Params = FilterCore.Params
+public typealias ParamValue = FilterCore.ParamValue
+public typealias RGBA = FilterCore.RGBA
+public typealias FilterID = FilterCore.FilterID
+public typealias FilterSpec = FilterCore.FilterSpec
+public typealias ParamSpec = FilterCore.ParamSpec
+public typealias Conformance = FilterCore.Conformance
+public typealias BlendMode = FilterCore.BlendMode
+public typealias ResampleKernel = FilterCore.ResampleKernel
+public typealias WorkingSpace = FilterCore.WorkingSpace
+public typealias PixelBuffer = FilterCore.PixelBuffer
+public typealias PixelFormat = FilterCore.PixelFormat
+public typealias Residency = FilterCore.Residency
+public typealias TransferCounts = FilterCore.TransferLedger.Counts
+public typealias NodeTiming = FilterCore.RenderStats.NodeTiming
+public typealias PNGWriteOptions = PNGCodec.PNGWriteOptions
+public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
+public typealias ColourProfile = ColourProfiles.ColourProfile
+public typealias OutputError = FilterCore.OutputError
+public typealias RenderControl = FilterCore.RenderControl

@@ -6,9 +6,9 @@ import Foundation
 ///
 ///     let thumb = try Image(contentsOf: url).resized(width: 400).unsharpMask(sigma: 1, amount: 0.5)
 ///     try thumb.render(to: "thumb.png")
-public struct Image: @unchecked Sendable {
-    final class Node {
-        enum Kind { case input(String), filter(FilterID, [String: ParamValue]) }
+public struct Image: Sendable {
+    final class Node: Sendable {  // immutable: every field is a `let` of a Sendable type
+        enum Kind: Sendable { case input(String), filter(FilterID, [String: ParamValue]) }
         let kind: Kind
         let inputs: [Node]
         init(_ kind: Kind, _ inputs: [Node]) { self.kind = kind; self.inputs = inputs }

@@ -64,7 +64,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     }
 
     /// Opens a decoder for the file, whatever its extension.
-    public static func openDecoder(path: String, maxPixels: Int, maxMemory: Int) throws -> any ImageDecoder {
+    package static func openDecoder(path: String, maxPixels: Int, maxMemory: Int) throws -> any ImageDecoder {
         switch try sniff(path: path) {
         case .png: return try PNGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
         case .jpeg: return try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)

@@ -33,12 +33,18 @@ public struct Renderer: Sendable {
         public var maxMemory: Int
         /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
         public var maxWork: Double?
+        /// 2^28 pixels a side's product: larger inputs are refused before anything is allocated.
+        public static let defaultMaxPixels = PNGDecoder.defaultMaxPixels
+        /// 1 GiB.
+        public static let defaultMaxMemory = PNGDecoder.defaultMaxMemory
+        /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
+        public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
                     fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB,
-                    maxPixels: Int = PNGDecoder.defaultMaxPixels,
-                    optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = PNGDecoder.defaultMaxMemory,
-                    maxWork: Double? = WorkEstimate.defaultLimit) {
+                    maxPixels: Int = Options.defaultMaxPixels,
+                    optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
+                    maxWork: Double? = Options.defaultMaxWork) {
             self.depth = depth
             self.png = png
             self.jpeg = jpeg

@@ -6,33 +6,33 @@ import Foundation
 /// restart markers, CMYK and YCCK (Adobe's inverted CMYK included) converted to RGB. Rows are pulled top to
 /// bottom; a baseline file holds only a few rows of buffers, a progressive one all its coefficients (about two
 /// bytes a sample, capped by `maxMemory`). `reduce(by:)` decodes at 1/2, 1/4 or 1/8 of the size in the DCT.
-public final class JPEGDecoder: ImageDecoder {
-    public let path: String
-    public let formatName = "JPEG"
-    public let storedWidth: Int
-    public let storedHeight: Int
-    public private(set) var width: Int
-    public private(set) var height: Int
+package final class JPEGDecoder: ImageDecoder {
+    package let path: String
+    package let formatName = "JPEG"
+    package let storedWidth: Int
+    package let storedHeight: Int
+    package private(set) var width: Int
+    package private(set) var height: Int
     /// grey8 or rgb8.
-    public let format: PixelFormat
-    public let metadata: ImageMetadata
-    public let isProgressive: Bool
-    public private(set) var nextRow = 0
-    public var decodeReductions: [Int] { [2, 4, 8] }
+    package let format: PixelFormat
+    package let metadata: ImageMetadata
+    package let isProgressive: Bool
+    package private(set) var nextRow = 0
+    package var decodeReductions: [Int] { [2, 4, 8] }
 
     private var reader: OpaquePointer?
     private let colorSpace: Int32
     private let adobeInverted: Bool
     private var cmykRow: [UInt8] = []
 
-    public convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+    package convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
         try self.init(descriptor: fd, name: path, maxPixels: maxPixels, maxMemory: maxMemory)
     }
 
     /// Reads from `fd` (owned by the decoder from now on, at its start); `name` is what messages call it.
-    public init(descriptor fd: Int32, name path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+    package init(descriptor fd: Int32, name path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
         self.path = path
         var raw = fr_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
@@ -88,7 +88,7 @@ public final class JPEGDecoder: ImageDecoder {
         reader = nil
     }
 
-    public func reduce(by factor: Int) throws {
+    package func reduce(by factor: Int) throws {
         guard let reader, nextRow == 0, [1, 2, 4, 8].contains(factor) else {
             throw CodecError(kind: .invalidRequest, path: path, message: "cannot reduce by \(factor) now")
         }
@@ -113,7 +113,7 @@ public final class JPEGDecoder: ImageDecoder {
     }
 
     /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `format`.
-    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         guard let reader else { throw CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
         guard count >= 0, nextRow + count <= height else {
             throw CodecError(kind: .invalidRequest, path: path,
@@ -137,7 +137,7 @@ public final class JPEGDecoder: ImageDecoder {
     }
 
     /// Decodes a whole file.
-    public static func decode(path: String, reducedBy factor: Int = 1, maxPixels: Int = 1 << 28,
+    package static func decode(path: String, reducedBy factor: Int = 1, maxPixels: Int = 1 << 28,
                               maxMemory: Int = 1 << 30) throws -> PixelBuffer {
         let decoder = try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
         if factor > 1 { try decoder.reduce(by: factor) }

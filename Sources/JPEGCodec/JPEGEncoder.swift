@@ -5,14 +5,14 @@ import Foundation
 /// Streaming JPEG writer into an `OutputFile` (published by `finish()`, abandoned otherwise). Takes grey8, greyA8,
 /// rgb8 or rgba8 rows; alpha is flattened onto `options.background` (in encoded sRGB values, as editors do), since
 /// JPEG stores none. `icc` is embedded when given.
-public final class JPEGEncoder: ImageEncoder {
-    public let output: OutputFile
-    public var path: String { output.path }
-    public let width: Int
-    public let height: Int
+package final class JPEGEncoder: ImageEncoder {
+    package let output: OutputFile
+    package var path: String { output.path }
+    package let width: Int
+    package let height: Int
     /// The layout of the rows given to `writeRows`.
-    public let format: PixelFormat
-    public private(set) var rowsWritten = 0
+    package let format: PixelFormat
+    package private(set) var rowsWritten = 0
 
     private var writer: OpaquePointer?
     private var finished = false
@@ -20,9 +20,9 @@ public final class JPEGEncoder: ImageEncoder {
     private var flattened: [UInt8] = []
 
     /// The layouts the encoder takes.
-    public static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
+    package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
-    public init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                 options: JPEGWriteOptions = .default, icc: [UInt8]? = nil) throws {
         self.output = output
         self.width = width
@@ -60,13 +60,13 @@ public final class JPEGEncoder: ImageEncoder {
         return CodecError.writing(path, errno: fr_jpeg_writer_errno(writer), library: String(cString: fr_jpeg_writer_error(writer)))
     }
 
-    public func abandon() {
+    package func abandon() {
         fr_jpeg_writer_close(writer)
         writer = nil
         output.abandon()
     }
 
-    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard count >= 0, rowsWritten + count <= height else {
             throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
@@ -101,7 +101,7 @@ public final class JPEGEncoder: ImageEncoder {
     }
 
     /// Completes the file and publishes it (see `OutputFile.publish()`).
-    public func finish() throws {
+    package func finish() throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard rowsWritten == height else {
             throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")

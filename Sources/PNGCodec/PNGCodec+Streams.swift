@@ -1,10 +1,10 @@
 import FilterCore
 
 extension PNGDecoder: ImageDecoder {
-    public var width: Int { header.width }
-    public var height: Int { header.height }
-    public var format: PixelFormat { header.format }
-    public var formatName: String { "PNG" }
+    package var width: Int { header.width }
+    package var height: Int { header.height }
+    package var format: PixelFormat { header.format }
+    package var formatName: String { "PNG" }
 }
 
 extension PNGEncoder: ImageRowSink {}

@@ -4,23 +4,23 @@ import Foundation
 
 /// Streaming PNG reader: the header is read on open; rows are pulled top to bottom in strips of any height.
 /// Interlaced files are decoded whole on the first pull (Adam7 needs every pass) and then served from memory.
-public final class PNGDecoder {
+package final class PNGDecoder {
     /// Images declaring more pixels than this are refused before any pixel memory is allocated.
-    public static let defaultMaxPixels = 1 << 28
+    package static let defaultMaxPixels = 1 << 28
     /// Interlaced images are decoded whole; above this many bytes of decoded pixels they are refused.
-    public static let defaultMaxMemory = 1 << 30
+    package static let defaultMaxMemory = 1 << 30
 
-    public let path: String
-    public let header: PNGHeader
+    package let path: String
+    package let header: PNGHeader
     /// EXIF orientation (eXIf before the image data) and the iCCP profile.
-    public let metadata: ImageMetadata
+    package let metadata: ImageMetadata
     /// Index of the next row `readRows` returns.
-    public private(set) var nextRow = 0
+    package private(set) var nextRow = 0
 
     private var reader: OpaquePointer?
     private var interlacedImage: PixelBuffer?
 
-    public convenience init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+    package convenience init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
                             maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -30,7 +30,7 @@ public final class PNGDecoder {
     }
 
     /// Reads from `fd` (owned by the decoder from now on, at its start); `name` is what messages call it.
-    public init(descriptor fd: Int32, name path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
+    package init(descriptor fd: Int32, name path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
                 maxMemory: Int = PNGDecoder.defaultMaxMemory) throws {
         self.path = path
         var raw = fr_png_header()
@@ -103,7 +103,7 @@ public final class PNGDecoder {
     }
 
     /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `header.format`.
-    public func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         guard let reader else { throw PNGError(kind: .invalidRequest, path: path, message: "decoder is closed") }
         guard count >= 0, nextRow + count <= header.height else {
             throw PNGError(kind: .invalidRequest, path: path,
@@ -133,7 +133,7 @@ public final class PNGDecoder {
     }
 
     /// Reads the next `count` rows into rows `firstRow...` of `buffer` (whose format must be `header.format`).
-    public func readRows(into buffer: PixelBuffer, at firstRow: Int = 0, count: Int) throws {
+    package func readRows(into buffer: PixelBuffer, at firstRow: Int = 0, count: Int) throws {
         guard buffer.format == header.format, buffer.width == header.width, firstRow >= 0, count >= 0,
               firstRow + count <= buffer.height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "rows \(firstRow)..<\(firstRow + count) do not fit a \(buffer.width)×\(buffer.height) \(buffer.format.rawValue) buffer")
@@ -143,7 +143,7 @@ public final class PNGDecoder {
     }
 
     /// Decodes a whole file.
-    public static func decode(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws -> PixelBuffer {
+    package static func decode(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels) throws -> PixelBuffer {
         try PNGDecoder(path: path, maxPixels: maxPixels).readAll()
     }
 }

@@ -4,26 +4,26 @@ import Foundation
 
 /// Streaming PNG writer into an `OutputFile`: rows go to its temporary file, and `finish()` publishes it. An
 /// encoder dropped or failed before that abandons the output, so no partial file is ever left under its name.
-public final class PNGEncoder {
-    public let output: OutputFile
-    public var path: String { output.path }
-    public let width: Int
-    public let height: Int
-    public let format: PixelFormat
-    public private(set) var rowsWritten = 0
+package final class PNGEncoder {
+    package let output: OutputFile
+    package var path: String { output.path }
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package private(set) var rowsWritten = 0
 
     private var writer: OpaquePointer?
     private var finished = false
 
     /// Writes to `path`, replacing an existing regular file only when `replace` is true.
-    public convenience init(path: String, width: Int, height: Int, format: PixelFormat,
+    package convenience init(path: String, width: Int, height: Int, format: PixelFormat,
                             options: PNGWriteOptions = .default, replace: Bool = false) throws {
         try self.init(output: try OutputFile(path: path, replace: replace), width: width, height: height,
                       format: format, options: options)
     }
 
     /// `icc` is embedded as an iCCP chunk; without one the file is tagged sRGB when `tagSRGB`.
-    public init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                 options: PNGWriteOptions = .default, icc: [UInt8]? = nil, tagSRGB: Bool = false) throws {
         self.output = output
         self.width = width
@@ -60,14 +60,14 @@ public final class PNGEncoder {
     }
 
     /// Stops writing and removes the temporary file.
-    public func abandon() {
+    package func abandon() {
         fr_png_writer_close(writer)
         writer = nil
         output.abandon()
     }
 
     /// Writes `count` rows from `source`, rows `stride` bytes apart, in `format`.
-    public func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         guard let writer, !finished else { throw PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard count >= 0, rowsWritten + count <= height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
@@ -81,7 +81,7 @@ public final class PNGEncoder {
     }
 
     /// Writes rows `rows` of `buffer` (whose format and width must match).
-    public func writeRows(of buffer: PixelBuffer, rows: Range<Int>) throws {
+    package func writeRows(of buffer: PixelBuffer, rows: Range<Int>) throws {
         guard buffer.format == format, buffer.width == width, rows.lowerBound >= 0, rows.upperBound <= buffer.height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "rows of a \(buffer.width)-wide \(buffer.format.rawValue) buffer given to a \(width)-wide \(format.rawValue) encoder")
         }
@@ -90,7 +90,7 @@ public final class PNGEncoder {
     }
 
     /// Completes the file and publishes it (see `OutputFile.publish()`).
-    public func finish() throws {
+    package func finish() throws {
         guard let writer, !finished else { throw PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard rowsWritten == height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
@@ -107,7 +107,7 @@ public final class PNGEncoder {
     }
 
     /// Encodes a whole buffer.
-    public static func encode(_ buffer: PixelBuffer, to path: String, options: PNGWriteOptions = .default,
+    package static func encode(_ buffer: PixelBuffer, to path: String, options: PNGWriteOptions = .default,
                               replace: Bool = false) throws {
         let encoder = try PNGEncoder(path: path, width: buffer.width, height: buffer.height, format: buffer.format,
                                      options: options, replace: replace)

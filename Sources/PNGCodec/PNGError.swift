@@ -1,4 +1,4 @@
 import FilterCore
 
 /// PNG read and write failures are codec errors (the shared type, so callers handle every format alike).
-public typealias PNGError = CodecError
+package typealias PNGError = CodecError

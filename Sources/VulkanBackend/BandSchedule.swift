@@ -83,7 +83,7 @@ extension BandSchedule {
 extension VulkanRenderer {
     /// How a render of `plan` would run on this device: the number of bands, the most rows in one, and the device
     /// bytes its working buffers would take at their peak (for `--explain`).
-    public static func plan(_ plan: Plan, sourceRowBytes: [String: Int]) throws -> (bands: Int, rows: Int, workingBytes: Int) {
+    package static func plan(_ plan: Plan, sourceRowBytes: [String: Int]) throws -> (bands: Int, rows: Int, workingBytes: Int) {
         let context = try VulkanContext.shared()
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment)

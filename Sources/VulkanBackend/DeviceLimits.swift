@@ -1,19 +1,19 @@
 import CVulkan
 
 /// The device limits and features the backend respects, read once when the device is chosen.
-public struct DeviceLimits: Sendable {
+package struct DeviceLimits: Sendable {
     /// Largest storage-buffer binding: every image buffer of a render must fit in one.
-    public var maxStorageBufferRange: Int
-    public var maxWorkGroupCount: (x: Int, y: Int)
-    public var maxWorkGroupInvocations: Int
-    public var maxPushConstantsSize: Int
-    public var minStorageBufferOffsetAlignment: Int
+    package var maxStorageBufferRange: Int
+    package var maxWorkGroupCount: (x: Int, y: Int)
+    package var maxWorkGroupInvocations: Int
+    package var maxPushConstantsSize: Int
+    package var minStorageBufferOffsetAlignment: Int
     /// Bytes of the largest device-local heap.
-    public var deviceLocalHeapBytes: Int
-    public var storage8Bit: Bool
-    public var storage16Bit: Bool
+    package var deviceLocalHeapBytes: Int
+    package var storage8Bit: Bool
+    package var storage16Bit: Bool
     /// Nanoseconds per timestamp tick; nil when compute queues cannot write timestamps.
-    public var timestampPeriod: Double?
+    package var timestampPeriod: Double?
 
     init(_ properties: VkPhysicalDeviceProperties, memory: VkPhysicalDeviceMemoryProperties,
          storage8Bit: Bool, storage16Bit: Bool, timestamps: Bool) {
@@ -38,7 +38,7 @@ public struct DeviceLimits: Sendable {
     }
 
     /// The limits in one line, for `--explain`.
-    public var summary: String {
+    package var summary: String {
         let mib = 1 << 20
         return "max storage buffer \(maxStorageBufferRange / mib) MiB, device-local heap \(deviceLocalHeapBytes / mib) MiB, "
             + "work groups \(maxWorkGroupCount.x)×\(maxWorkGroupCount.y), push constants \(maxPushConstantsSize) B, "

@@ -117,7 +117,7 @@ struct PointKernelSource {
 }
 
 /// Generated kernel sources, for `--explain=verbose`.
-public enum KernelSources {
+package enum KernelSources {
     /// The complete GLSL of the fused kernel for `ops`.
-    public static func point(_ ops: [PointOp]) -> String { PointKernelSource(ops).source }
+    package static func point(_ ops: [PointOp]) -> String { PointKernelSource(ops).source }
 }

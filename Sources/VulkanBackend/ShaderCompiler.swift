@@ -4,9 +4,9 @@ import Foundation
 /// GLSL → SPIR-V through glslang's C API, cached in memory by source hash and on disk under
 /// `$XDG_CACHE_HOME/filterrun/spirv` (written by rename, so concurrent processes never see half a file; a file that
 /// fails its checksum is ignored and rewritten).
-public enum ShaderCompiler {
+package enum ShaderCompiler {
     /// How each request was served in this process (tests read these).
-    public struct Counters: Equatable, Sendable { public var memoryHits = 0, diskHits = 0, compiled = 0 }
+    package struct Counters: Equatable, Sendable { package var memoryHits = 0, diskHits = 0, compiled = 0 }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var memory: [UInt64: [UInt32]] = [:]
@@ -15,9 +15,9 @@ public enum ShaderCompiler {
     /// Changes whenever the compile settings change, so old cache files are not reused.
     static let salt = "glslang-vulkan1.1-spv1.3-v1"
 
-    public static var counters: Counters { lock.withLock { counts } }
+    package static var counters: Counters { lock.withLock { counts } }
 
-    public static var cacheDirectory: URL {
+    package static var cacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")

@@ -4,15 +4,15 @@ import Foundation
 
 /// The Vulkan instance, the chosen device and its queue, created once per process and shared by every render.
 /// Device choice: discrete > integrated > virtual > CPU, or `FILTERRUN_DEVICE=<index or name substring>`.
-public final class VulkanContext: @unchecked Sendable {
-    public let deviceName: String
-    public let driverName: String
-    public let deviceType: String
+package final class VulkanContext: @unchecked Sendable {
+    package let deviceName: String
+    package let driverName: String
+    package let deviceType: String
     /// True for a software implementation (lavapipe): `auto` prefers the CPU backend over it.
-    public let isSoftware: Bool
-    public let limits: DeviceLimits
+    package let isSoftware: Bool
+    package let limits: DeviceLimits
     /// Every device the loader reports, by index, for `--explain`.
-    public let allDevices: [String]
+    package let allDevices: [String]
 
     let instance: VkInstance
     let physicalDevice: VkPhysicalDevice
@@ -31,7 +31,7 @@ public final class VulkanContext: @unchecked Sendable {
     let memoryBudget: Int
 
     /// The process's context, made on first use; the error says why there is none.
-    public static func shared() throws -> VulkanContext { try sharedResult.get() }
+    package static func shared() throws -> VulkanContext { try sharedResult.get() }
     private static let sharedResult: Result<VulkanContext, VulkanError> = {
         do { return .success(try VulkanContext(selection: ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"])) }
         catch let error as VulkanError { return .failure(error) }
@@ -112,7 +112,7 @@ public final class VulkanContext: @unchecked Sendable {
     }
 
     /// One line naming the device and driver, for `--explain` and benchmarks.
-    public var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
+    package var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
 
     // MARK: - Device choice
 

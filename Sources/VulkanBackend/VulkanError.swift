@@ -1,8 +1,8 @@
 import CVulkan
 
 /// Why the Vulkan backend cannot run or a render on it failed.
-public struct VulkanError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable {
+package struct VulkanError: Error, CustomStringConvertible, Sendable {
+    package enum Kind: Sendable {
         /// No loader, no device, or no device matching `FILTERRUN_DEVICE`.
         case unavailable
         /// The image does not fit the device's buffer or memory limits.
@@ -13,15 +13,15 @@ public struct VulkanError: Error, CustomStringConvertible, Sendable {
         case shader
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Throws unless `result` is VK_SUCCESS, naming the call.

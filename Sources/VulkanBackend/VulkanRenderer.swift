@@ -7,11 +7,11 @@ import Foundation
 /// device; a buffer is reused by later nodes once its last consumer has been recorded. Images whose buffers exceed
 /// the device's binding limit run in bands of rows, each node computing the rows the band needs (with the overlap
 /// its neighbourhood reads), so the result is identical to an unbanded run.
-public enum VulkanRenderer {
+package enum VulkanRenderer {
     /// Renders `plan`; `sources` are host buffers of stored samples (or working rgba32f). The result is a host
     /// buffer of `format`, downloaded once, with every transfer counted in `ledger`. `bandLimit` lowers the
     /// device's buffer limit (tests use it to force banding on small images).
-    public static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
+    package static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
                               stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
                               bandLimit: Int? = nil) throws -> PixelBuffer {
         let context = try VulkanContext.shared()

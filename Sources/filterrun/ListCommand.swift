@@ -1,4 +1,5 @@
 import ArgumentParser
+import FilterCore
 import FilterRecipe
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FilterCore
 import FilterRecipe
 import Foundation
 
@@ -178,8 +179,8 @@ struct RunCommand: ParsableCommand {
         var depth: Int?
         var compression: Int?
         var quality: Int?
-        var maxPixels = PNGDecoder.defaultMaxPixels
-        var maxMemory = PNGDecoder.defaultMaxMemory
+        var maxPixels = Renderer.Options.defaultMaxPixels
+        var maxMemory = Renderer.Options.defaultMaxMemory
         var maxWork: Double? = WorkEstimate.defaultLimit
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var maxRecipeBytes = RecipeLimits.default.maxBytes

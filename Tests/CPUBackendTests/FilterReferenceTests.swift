@@ -1,3 +1,4 @@
+import FilterCore
 import FilterRecipe
 import TestSupport
 import XCTest

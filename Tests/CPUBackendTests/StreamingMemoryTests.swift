@@ -1,4 +1,5 @@
 import CPUBackend
+import FilterCore
 import FilterRecipe
 import TestSupport
 import XCTest

@@ -1,3 +1,4 @@
+import FilterCore
 import FilterRecipe
 import TestSupport
 import XCTest
@@ -16,7 +17,7 @@ final class ConcurrencyTests: XCTestCase {
         ]
         var backends: [Backend] = [.cpu]
         if (try? Renderer(backend: .vulkan).resolveBackend()) != nil { backends.append(.vulkan) }
-        var cases = [(Recipe, PixelBuffer, Backend)]()
+        var cases: [(Recipe, PixelBuffer, Backend)] = []
         for backend in backends { for recipe in recipes { for (_, image) in images { cases.append((recipe, image, backend)) } } }
         let expected = try cases.map { try Renderer(backend: $0.2).render($0.0, images: ["main": $0.1]).samples() }
         let lock = NSLock()

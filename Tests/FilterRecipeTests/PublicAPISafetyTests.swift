@@ -1,3 +1,4 @@
+import FilterCore
 import FilterRecipe
 import Foundation
 import TestSupport
@@ -47,7 +48,7 @@ final class PublicAPISafetyTests: XCTestCase {
         for _ in 0..<400 {
             let op = pick(FilterID.allCases)
             let spec = op.spec
-            var params = [String: ParamValue]()
+            var params: [String: ParamValue] = [:]
             for _ in 0..<Int(random.next() % 4) {
                 let name = random.next() % 4 == 0 ? pick(["sigam", "", "x", "mode2"]) : (spec.params.isEmpty ? "none" : pick(spec.params).name)
                 params[name] = value()

@@ -2,17 +2,17 @@ import FilterCore
 import Foundation
 
 /// Files shipped with the tests (Tests/Fixtures) and scratch space.
-public enum Fixtures {
-    public static let root = URL(fileURLWithPath: #filePath)
+package enum Fixtures {
+    package static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// The repository root (for recipes/ and samples/).
-    public static let repository = root.deletingLastPathComponent().deletingLastPathComponent()
+    package static let repository = root.deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    package static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// Real photos covering every decoded layout the tests need.
-    public static let photos = [
+    package static let photos = [
         "photos/chelsea_451x300_rgb8.png",
         "photos/camera_512_gray8.png",
         "photos/emerald_crop_320x240_rgba8.png",
@@ -21,7 +21,7 @@ public enum Fixtures {
     ]
 
     /// A new empty directory, removed by the caller's `defer`.
-    public static func temporaryDirectory() -> URL {
+    package static func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("filterrecipe-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -30,9 +30,9 @@ public enum Fixtures {
 
 /// The images every recipe in recipes/ is tested on, by name: one list read by the golden, optimizer, banding and
 /// cross-backend tests.
-public enum RecipeFixtures {
+package enum RecipeFixtures {
     /// Every recipe file (name without .json, decoded recipe), sorted by name.
-    public static func all() throws -> [(name: String, recipe: Recipe)] {
+    package static func all() throws -> [(name: String, recipe: Recipe)] {
         let dir = Fixtures.repository.appendingPathComponent("recipes")
         return try FileManager.default.contentsOfDirectory(atPath: dir.path)
             .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
@@ -40,7 +40,7 @@ public enum RecipeFixtures {
     }
 
     /// The files a recipe's inputs are bound to.
-    public static func inputs(for name: String, _ recipe: Recipe) -> [String: String] {
+    package static func inputs(for name: String, _ recipe: Recipe) -> [String: String] {
         let main = name == "grade-16bit" ? "photos/kleiber_crop_320x240_rgb16.png"
             : name == "cutout" ? "jpeg/baseline_420.jpg" : "photos/chelsea_451x300_rgb8.png"
         var inputs = ["main": Fixtures.path(main)]
@@ -52,7 +52,7 @@ public enum RecipeFixtures {
     }
 
     /// Small in-memory images for a recipe's extra inputs (the main image is the caller's).
-    public static func images(for recipe: Recipe) throws -> [String: PixelBuffer] {
+    package static func images(for recipe: Recipe) throws -> [String: PixelBuffer] {
         var images = [String: PixelBuffer]()
         if recipe.inputs.contains("watermark") { images["watermark"] = try TestImages.overlay() }
         if recipe.inputs.contains("mask") { images["mask"] = try TestImages.mask() }

@@ -2,15 +2,15 @@ import CPNG
 import Foundation
 
 /// Hand-made PNG chunks, for files no encoder writes (floods of ancillary chunks, damaged data).
-public enum PNGChunks {
+package enum PNGChunks {
     /// A chunk: length, type, data, CRC of type and data.
-    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    package static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return bigEndian(UInt32(data.count)) + body + bigEndian(PixelDigest.crc32(body))
     }
 
     /// A zlib stream of `count` zero bytes.
-    public static func zlibZeros(count: Int) throws -> [UInt8] {
+    package static func zlibZeros(count: Int) throws -> [UInt8] {
         let input = [UInt8](repeating: 0, count: count)
         var length = compressBound(uLong(count))
         var output = [UInt8](repeating: 0, count: Int(length))

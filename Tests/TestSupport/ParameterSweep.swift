@@ -2,7 +2,7 @@ import FilterCore
 
 /// Parameter sets a filter is tested at: its defaults, each numeric parameter at its minimum and maximum, and every
 /// option of each choice. Limits that would make huge outputs are capped so tests stay small.
-public enum ParameterSweep {
+package enum ParameterSweep {
     /// Parameters that the defaults leave invalid or trivial for a 40×28 image.
     static let base: [FilterID: [String: ParamValue]] = [
         .resize: ["scale": 0.5],
@@ -26,7 +26,7 @@ public enum ParameterSweep {
         "affine.width": 60, "affine.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
     ]
 
-    public static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
+    package static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
         let spec = id.spec
         let base = self.base[id] ?? [:]
         var sets: [(String, [String: ParamValue])] = [("defaults", base)]
@@ -79,7 +79,7 @@ public enum ParameterSweep {
 
     /// One-node recipes of `id` at every valid swept parameter set, reading "main" (and "other", "mask" for filters
     /// with more inputs: the second input is the backdrop "main", as the output takes its size).
-    public static func recipes(for id: FilterID, space: WorkingSpace = .linear) -> [(label: String, recipe: Recipe)] {
+    package static func recipes(for id: FilterID, space: WorkingSpace = .linear) -> [(label: String, recipe: Recipe)] {
         let spec = id.spec
         return sets(for: id).compactMap { label, params in
             var node = Recipe.Node(id: "f", op: id, inputs: ["main"], params: params)

@@ -2,10 +2,10 @@ import CPNG
 import FilterCore
 
 /// Helpers that look at stored pixels independently of the code under test.
-public enum PixelDigest {
+package enum PixelDigest {
     /// The buffer expanded to RGBA with 16-bit big-endian samples (grey copied to RGB, missing alpha opaque,
     /// 8-bit values scaled by 257), the layout scripts/pngsuite_digests.py hashes.
-    public static func rgba16BigEndian(_ buffer: PixelBuffer) throws -> [UInt8] {
+    package static func rgba16BigEndian(_ buffer: PixelBuffer) throws -> [UInt8] {
         let base = try buffer.hostBytes()
         let channels = buffer.format.channels
         var out = [UInt8]()
@@ -28,18 +28,18 @@ public enum PixelDigest {
     }
 
     /// Sample `index` of row `y`, scaled to 16 bits.
-    public static func sample(_ base: UnsafeRawPointer, _ buffer: PixelBuffer, _ y: Int, _ index: Int) -> Int {
+    package static func sample(_ base: UnsafeRawPointer, _ buffer: PixelBuffer, _ y: Int, _ index: Int) -> Int {
         let row = base + y * buffer.rowStride
         if buffer.format.bytesPerSample == 1 { return Int(row.load(fromByteOffset: index, as: UInt8.self)) * 257 }
         return Int(row.load(fromByteOffset: index * 2, as: UInt16.self))
     }
 
-    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBufferPointer { UInt32(CPNG.crc32(0, $0.baseAddress, UInt32($0.count))) }
     }
 
     /// Every stored byte of the rows (without row padding).
-    public static func packedBytes(_ buffer: PixelBuffer) throws -> [UInt8] {
+    package static func packedBytes(_ buffer: PixelBuffer) throws -> [UInt8] {
         let base = try buffer.hostBytes()
         let rowBytes = buffer.width * buffer.format.bytesPerPixel
         var out = [UInt8]()

@@ -4,9 +4,9 @@ import JPEGCodec
 import PNGCodec
 
 /// Small crops of the real fixture photos, one per stored layout, for tests that compare against float64 code.
-public enum TestImages {
+package enum TestImages {
     /// A `width×height` crop at (x, y) of a fixture.
-    public static func crop(_ file: String, x: Int, y: Int, width: Int, height: Int) throws -> PixelBuffer {
+    package static func crop(_ file: String, x: Int, y: Int, width: Int, height: Int) throws -> PixelBuffer {
         let full = try PNGDecoder.decode(path: Fixtures.path(file))
         let out = PixelBuffer(width: width, height: height, format: full.format)
         let src = try full.hostBytes(), dst = try out.mutableHostBytes()
@@ -18,7 +18,7 @@ public enum TestImages {
     }
 
     /// rgb8, grey8, rgba8 (real partial alpha), rgb16, grey16 — each 40×28 (the second image has the same size).
-    public static func small() throws -> [(name: String, image: PixelBuffer)] {
+    package static func small() throws -> [(name: String, image: PixelBuffer)] {
         [
             ("chelsea rgb8", try crop("photos/chelsea_451x300_rgb8.png", x: 200, y: 100, width: 40, height: 28)),
             ("camera grey8", try crop("photos/camera_512_gray8.png", x: 230, y: 90, width: 40, height: 28)),
@@ -29,11 +29,11 @@ public enum TestImages {
     }
 
     /// The second input of compositing tests (real alpha) and a mask.
-    public static func overlay() throws -> PixelBuffer {
+    package static func overlay() throws -> PixelBuffer {
         try crop("photos/emerald_crop_320x240_rgba8.png", x: 150, y: 120, width: 40, height: 28)
     }
 
-    public static func mask() throws -> PixelBuffer {
+    package static func mask() throws -> PixelBuffer {
         try crop("photos/camera_512_gray8.png", x: 100, y: 300, width: 40, height: 28)
     }
 }
@@ -41,7 +41,7 @@ public enum TestImages {
 extension TestImages {
     /// A 37×23 RGBA16 image of seeded noise with fully transparent and fully opaque pixels, an odd size on purpose
     /// (partial work groups, rows that do not fill a 32-bit word).
-    public static func synthetic(seed: UInt64 = 7, width: Int = 37, height: Int = 23) -> PixelBuffer {
+    package static func synthetic(seed: UInt64 = 7, width: Int = 37, height: Int = 23) -> PixelBuffer {
         var random = SplitMix64(seed: seed)
         let image = PixelBuffer(width: width, height: height, format: .rgba16)
         let base = try! image.mutableHostBytes()
@@ -59,13 +59,13 @@ extension TestImages {
 
 extension TestImages {
     /// A decoder for a PNG or JPEG file (told by its first bytes), as stored (no orientation or profile applied).
-    public static func decoder(path: String) throws -> any ImageDecoder {
+    package static func decoder(path: String) throws -> any ImageDecoder {
         let head = FileManager.default.contents(atPath: path)?.prefix(2) ?? Data()
         return head == Data([0xFF, 0xD8]) ? try JPEGDecoder(path: path) : try PNGDecoder(path: path)
     }
 
     /// A whole PNG or JPEG file as stored.
-    public static func decode(path: String) throws -> PixelBuffer {
+    package static func decode(path: String) throws -> PixelBuffer {
         let decoder = try decoder(path: path)
         let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
         try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)

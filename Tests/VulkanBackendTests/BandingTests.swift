@@ -1,3 +1,5 @@
+import FilterCore
+import PNGCodec
 import FilterRecipe
 import TestSupport
 import VulkanBackend

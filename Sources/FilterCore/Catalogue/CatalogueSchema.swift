@@ -1,8 +1,8 @@
 import Foundation
 
 /// The JSON Schema of recipe version 1, generated from the catalogue so it never disagrees with the decoder.
-public enum CatalogueSchema {
-    public static func schema() -> [String: Any] {
+package enum CatalogueSchema {
+    package static func schema() -> [String: Any] {
         let stepVariants: [[String: Any]] = FilterID.allCases.map { nodeSchema($0, graph: false) }
         let nodeVariants: [[String: Any]] = FilterID.allCases.map { nodeSchema($0, graph: true) }
         return [
@@ -24,7 +24,7 @@ public enum CatalogueSchema {
         ]
     }
 
-    public static func jsonData() throws -> Data {
+    package static func jsonData() throws -> Data {
         try JSONSerialization.data(withJSONObject: schema(), options: [.sortedKeys, .prettyPrinted])
     }
 

@@ -1,8 +1,8 @@
 /// The Swift face of the catalogue: one typed `Image` method per filter, generated from the declarations so the
 /// library cannot drift from JSON recipes. `Sources/FilterRecipe/Image+Catalogue.swift` is this text, checked in;
 /// a test fails when it is stale (re-record with FILTERRECIPE_RECORD_API=1).
-public enum CatalogueSwiftAPI {
-    public static func source() -> String {
+package enum CatalogueSwiftAPI {
+    package static func source() -> String {
         var out = """
         // Generated from the filter catalogue by CatalogueSwiftAPI.source(): one method per filter. Do not edit;
         // re-record with `FILTERRECIPE_RECORD_API=1 swift test --filter GeneratedAPITests`.

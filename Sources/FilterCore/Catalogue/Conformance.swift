@@ -81,9 +81,9 @@ extension FilterID {
     }
 }
 
-public enum ConformanceTable {
+package enum ConformanceTable {
     /// docs/CONFORMANCE.md.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var out = """
         # Conformance
 

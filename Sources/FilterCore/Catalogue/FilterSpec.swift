@@ -16,7 +16,7 @@ public struct FilterSpec: Sendable {
     /// Largest difference allowed between backends and against the float64 reference, in 8-bit output codes.
     public let tolerance: Double
     /// Checks that involve several parameters or the input size; returns a problem per failed check.
-    public let check: @Sendable (Params) -> [String]
+    package let check: @Sendable (Params) -> [String]
     /// Expands the filter into backend primitives.
     let lower: @Sendable (inout PlanBuilder, Params, [PlanBuilder.Ref]) throws -> PlanBuilder.Ref
 
@@ -38,7 +38,7 @@ public struct FilterSpec: Sendable {
     public func param(named name: String) -> ParamSpec? { params.first { $0.name == name } }
 
     /// Parameters with every default filled in.
-    public var defaults: Params {
+    package var defaults: Params {
         Params(Dictionary(uniqueKeysWithValues: params.map { ($0.name, $0.defaultValue) }))
     }
 

@@ -33,7 +33,7 @@ public struct RGBA: Equatable, Sendable {
     public static let white = RGBA(1, 1, 1, 1)
 
     /// Premultiplied working values for `space`.
-    public func working(_ space: WorkingSpace) -> SIMD4<Float> {
+    package func working(_ space: WorkingSpace) -> SIMD4<Float> {
         let f: (Double) -> Double = space == .linear ? SRGB.toLinear : { $0 }
         return SIMD4(Float(f(r) * a), Float(f(g) * a), Float(f(b) * a), Float(a))
     }

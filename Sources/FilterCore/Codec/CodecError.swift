@@ -1,7 +1,7 @@
 /// An image file that could not be read or written. The description names the file and the cause, in the
 /// product's words with the codec library's message where it has one.
-public struct CodecError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable {
+package struct CodecError: Error, CustomStringConvertible, Sendable {
+    package enum Kind: Sendable {
         /// The file could not be opened, read or written.
         case io
         /// The file is not in the format asked of the decoder (or in no format we read).
@@ -14,21 +14,21 @@ public struct CodecError: Error, CustomStringConvertible, Sendable {
         case invalidRequest
     }
 
-    public let kind: Kind
-    public let path: String
-    public let message: String
+    package let kind: Kind
+    package let path: String
+    package let message: String
 
-    public init(kind: Kind, path: String, message: String) {
+    package init(kind: Kind, path: String, message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 
     /// The error for a failed write: the system's, where an errno stopped it (disk full, file-size limit), else the
     /// codec library's message.
-    public static func writing(_ path: String, errno code: Int32, library message: String) -> Error {
+    package static func writing(_ path: String, errno code: Int32, library message: String) -> Error {
         code != 0 ? OutputError.writing(path, errno: code)
             : CodecError(kind: .io, path: path, message: message.isEmpty ? "write failed" : message)
     }

@@ -1,8 +1,8 @@
 /// The one Exif field that changes pixels: the orientation tag (0x0112) of the first IFD. Read from the TIFF
 /// structure an Exif block holds (JPEG APP1 after "Exif\0\0", PNG eXIf); anything malformed reads as 1 (upright),
 /// so a damaged block never stops the pixels.
-public enum Exif {
-    public static func orientation(_ block: [UInt8]) -> Int {
+package enum Exif {
+    package static func orientation(_ block: [UInt8]) -> Int {
         guard block.count >= 8 else { return 1 }
         let little: Bool
         switch (block[0], block[1]) {
@@ -31,7 +31,7 @@ public enum Exif {
     }
 
     /// A minimal Exif block holding only an orientation (for tests and for writers that must say "upright").
-    public static func block(orientation: Int, littleEndian: Bool = true) -> [UInt8] {
+    package static func block(orientation: Int, littleEndian: Bool = true) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { littleEndian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
         return (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(1)

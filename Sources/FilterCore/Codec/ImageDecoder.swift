@@ -1,6 +1,6 @@
 /// A decoder opened on a file: the header is read, rows stream top to bottom. Each format (PNG, JPEG) implements
 /// it; the format registry picks one by the file's first bytes.
-public protocol ImageDecoder: ImageRowSource {
+package protocol ImageDecoder: ImageRowSource {
     var path: String { get }
     /// "PNG", "JPEG".
     var formatName: String { get }
@@ -19,7 +19,7 @@ public protocol ImageDecoder: ImageRowSource {
 
 extension ImageDecoder {
     /// Decodes the remaining rows into a new buffer (the whole image when nothing was read yet).
-    public func readAll(ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
+    package func readAll(ledger: TransferLedger = TransferLedger()) throws -> PixelBuffer {
         guard height > nextRow else {
             throw CodecError(kind: .invalidRequest, path: path, message: "every row was read already")
         }
@@ -28,28 +28,28 @@ extension ImageDecoder {
         return buffer
     }
 
-    public var decodeReductions: [Int] { [] }
-    public func reduce(by factor: Int) throws {
+    package var decodeReductions: [Int] { [] }
+    package func reduce(by factor: Int) throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
     }
-    public var storedFormat: PixelFormat { format }
-    public var storedWidth: Int { width }
-    public var storedHeight: Int { height }
+    package var storedFormat: PixelFormat { format }
+    package var storedWidth: Int { width }
+    package var storedHeight: Int { height }
 }
 
 /// What a file says about its pixels beyond the pixels themselves.
-public struct ImageMetadata: Sendable, Equatable {
+package struct ImageMetadata: Sendable, Equatable {
     /// EXIF orientation, 1…8 (1 when absent or unreadable).
-    public var orientation: Int
+    package var orientation: Int
     /// The embedded ICC profile, if any.
-    public var iccProfile: [UInt8]?
+    package var iccProfile: [UInt8]?
     /// PNG's colour chunks, read when there is no ICC profile: sRGB, gAMA (file gamma), cHRM (white x, y, then
     /// red, green, blue x, y).
-    public var declaresSRGB = false
-    public var gamma: Double?
-    public var chromaticities: [Double]?
+    package var declaresSRGB = false
+    package var gamma: Double?
+    package var chromaticities: [Double]?
 
-    public init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
+    package init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation
         self.iccProfile = iccProfile
     }

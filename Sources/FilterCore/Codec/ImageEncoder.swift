@@ -1,6 +1,6 @@
 /// A streaming encoder into an `OutputFile`: rows top to bottom, then `finish()` publishes the file;
 /// `abandon()` (or dropping the encoder unfinished) removes it.
-public protocol ImageEncoder: ImageRowSink {
+package protocol ImageEncoder: ImageRowSink {
     func finish() throws
     func abandon()
 }

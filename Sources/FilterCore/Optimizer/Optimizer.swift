@@ -1,8 +1,8 @@
 /// Rewrites a plan before it runs so that it costs what its real work costs: per-pixel chains become one kernel,
 /// colour matrices fold into one, identities and dead nodes disappear, repeated work runs once, flips and turns
 /// compose. Every rewrite keeps the pixels (up to float rounding) and is logged for `--explain`.
-public struct Optimizer {
-    public private(set) var log: [String] = []
+package struct Optimizer {
+    package private(set) var log: [String] = []
     /// Rewrites made so far (the log may merge lines, so it cannot be counted instead).
     private var rewrites = 0
     private var nodes: [Plan.Node]
@@ -13,7 +13,7 @@ public struct Optimizer {
     /// The optimised plan and the rewrites made, in order. `decodeReductions` lists, per source, the factors its
     /// decoder can shrink by while decoding (JPEG: 2, 4, 8 in the DCT); the plan then asks for one where a shrink
     /// follows, and the source node has the reduced size.
-    public static func optimize(_ plan: Plan, decodeReductions: [String: [Int]] = [:]) -> (plan: Plan, log: [String]) {
+    package static func optimize(_ plan: Plan, decodeReductions: [String: [Int]] = [:]) -> (plan: Plan, log: [String]) {
         var optimizer = Optimizer(plan)
         optimizer.decodeReductions = decodeReductions
         optimizer.run()

@@ -23,7 +23,7 @@ public struct OutputError: Error, CustomStringConvertible, Sendable, Equatable {
     public let path: String
     public let message: String
 
-    public init(_ kind: Kind, path: String, _ message: String) {
+    package init(_ kind: Kind, path: String, _ message: String) {
         self.kind = kind
         self.path = path
         self.message = message
@@ -32,7 +32,7 @@ public struct OutputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { "\(path): \(message)" }
 
     /// The error for a failed write of `path`, from the errno the system gave.
-    public static func writing(_ path: String, errno code: Int32) -> OutputError {
+    package static func writing(_ path: String, errno code: Int32) -> OutputError {
         switch code {
         case ENOSPC, EDQUOT: return OutputError(.diskFull, path: path, "disk full writing the output")
         case EFBIG: return OutputError(.diskFull, path: path, "the output exceeds the file-size limit (ulimit -f)")

@@ -6,19 +6,19 @@ import Foundation
 /// without `replace`, only if nothing exists there by then (so a file that appears during the render is kept);
 /// with `replace`, only over a regular file, keeping that file's mode and, where permitted, its owner. A symbolic
 /// link as destination is followed: its target is replaced and the link stays. Anything not published is removed.
-public final class OutputFile: @unchecked Sendable {  // mutable state is guarded by `lock`
+package final class OutputFile: @unchecked Sendable {  // mutable state is guarded by `lock`
     /// What every temporary file's name contains, for sweeps and documentation.
-    public static let temporaryMarker = ".filterrun-"
+    package static let temporaryMarker = ".filterrun-"
 
     /// The path as given.
-    public let path: String
+    package let path: String
     /// The file that will be created or replaced (a symbolic link's target).
-    public let destination: String
-    public let temporaryPath: String
-    public let replace: Bool
+    package let destination: String
+    package let temporaryPath: String
+    package let replace: Bool
 
     /// Held in an anonymous in-memory file, never on disk (`contents()` reads it).
-    public let inMemory: Bool
+    package let inMemory: Bool
 
     private let lock = NSLock()
     private var descriptor: Int32
@@ -28,7 +28,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
 
     /// Checks the destination and creates the temporary file. Throws `.exists` when the destination exists and
     /// `replace` is false, `.notRegularFile` for anything but a regular file (or a link to one).
-    public init(path: String, replace: Bool) throws {
+    package init(path: String, replace: Bool) throws {
         self.path = path
         self.replace = replace
         inMemory = false
@@ -82,7 +82,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     }
 
     /// An output held in memory: encoders write it as they would a file; `contents()` returns the bytes.
-    public init(inMemoryNamed name: String) throws {
+    package init(inMemoryNamed name: String) throws {
         path = name
         destination = name
         temporaryPath = ""
@@ -94,7 +94,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     }
 
     /// The bytes of an in-memory output (after the encoder finished).
-    public func contents() throws -> Data {
+    package func contents() throws -> Data {
         try lock.withLock {
             guard inMemory, !done else { throw OutputError(.io, path: path, "not an open in-memory output") }
             let size = Int(lseek(descriptor, 0, SEEK_END))
@@ -108,14 +108,14 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     deinit { abandon() }
 
     /// A new descriptor for the temporary file, owned by the caller (an encoder writes and closes it).
-    public func writerDescriptor() throws -> Int32 {
+    package func writerDescriptor() throws -> Int32 {
         let fd = lock.withLock { done ? -1 : dup(descriptor) }
         guard fd >= 0 else { throw OutputError(.io, path: path, "the output was already closed") }
         return fd
     }
 
     /// Flushes the temporary file to disk and moves it into place.
-    public func publish() throws {
+    package func publish() throws {
         try lock.withLock {
             guard !done else { throw OutputError(.io, path: path, "the output was already closed") }
             if inMemory { return }  // kept open for contents()
@@ -142,7 +142,7 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     }
 
     /// Removes the temporary file; nothing is published. Safe to call more than once.
-    public func abandon() {
+    package func abandon() {
         lock.withLock { closeLocked() }
     }
 
@@ -175,20 +175,20 @@ public final class OutputFile: @unchecked Sendable {  // mutable state is guarde
     }()
 
     /// Installs the signal and exit handlers that remove registered temporary files (`interrupt`: SIGINT too).
-    public static func installCleanupHandlers(interrupt: Bool) {
+    package static func installCleanupHandlers(interrupt: Bool) {
         fr_install_cleanup_handlers(interrupt ? 1 : 0)
     }
 
     /// Removes every temporary file this process has open (before an immediate exit).
-    public static func removeAllTemporaries() { fr_temp_unlink_all() }
+    package static func removeAllTemporaries() { fr_temp_unlink_all() }
 
     /// Temporary files this process has open now.
-    public static var openTemporaries: Int { Int(fr_temp_count()) }
+    package static var openTemporaries: Int { Int(fr_temp_count()) }
 
     /// Removes temporary files left under `directory` by runs that were killed: names with the marker whose lock
     /// no process holds and that were last written before `before`. Returns the paths removed.
     @discardableResult
-    public static func sweepStaleTemporaries(under directory: String, recursive: Bool, before: Date) -> [String] {
+    package static func sweepStaleTemporaries(under directory: String, recursive: Bool, before: Date) -> [String] {
         let manager = FileManager.default
         let names = (recursive ? manager.subpaths(atPath: directory) : try? manager.contentsOfDirectory(atPath: directory)) ?? []
         var removed = [String]()

@@ -1,6 +1,6 @@
 /// Human-readable plans for `--explain`.
 extension Plan {
-    public func explanation(backend: String) -> String {
+    package func explanation(backend: String) -> String {
         var lines = ["plan (\(workingSpace.rawValue) working space, backend \(backend)):"]
         var planned = 0
         for (i, node) in nodes.enumerated() {
@@ -22,7 +22,7 @@ extension Plan {
 
 extension Primitive {
     /// A short description of the primitive and its parameters.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .source(let name): return "read \"\(name)\""
         case .point(let ops): return "per-pixel ×\(ops.count)"

@@ -4,7 +4,7 @@ extension Plan {
     /// Rows of input `k` of node `index` read to produce rows `rows` of the node, clamped to the input (never empty
     /// when the node reads the input at all); nil when the node does not read that input's pixels (a generator's
     /// sizing input).
-    public func inputRows(of index: Int, input k: Int, for rows: Range<Int>) -> Range<Int>? {
+    package func inputRows(of index: Int, input k: Int, for rows: Range<Int>) -> Range<Int>? {
         let node = nodes[index]
         let input = nodes[node.inputs[k]]
         let height = input.height
@@ -51,7 +51,7 @@ extension Plan {
 
     /// For output rows `rows`: the rows of every node that must be computed (nil for nodes not needed), found by
     /// walking the graph from the output back to the sources and merging what each consumer asks for.
-    public func rowsNeeded(forOutput rows: Range<Int>) -> [Range<Int>?] {
+    package func rowsNeeded(forOutput rows: Range<Int>) -> [Range<Int>?] {
         var needed = [Range<Int>?](repeating: nil, count: nodes.count)
         needed[output] = rows
         for index in nodes.indices.reversed() {

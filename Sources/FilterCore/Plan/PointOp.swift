@@ -1,7 +1,7 @@
 import Foundation
 
 /// A per-pixel operation on straight (unpremultiplied) colour. Chains of these run as one fused pass.
-public enum PointOp: Equatable, Sendable {
+package enum PointOp: Equatable, Sendable {
     case matrix(ColorMatrix)
     /// v ↦ sign(v)·|v|^power on RGB.
     case gamma(Float)
@@ -27,7 +27,7 @@ public enum PointOp: Equatable, Sendable {
 extension PointOp {
     /// Applies the operation to one straight-alpha pixel at (x, y) of a width×height image.
     @inlinable
-    public func apply(_ v: SIMD4<Float>, x: Int, y: Int, width: Int, height: Int) -> SIMD4<Float> {
+    package func apply(_ v: SIMD4<Float>, x: Int, y: Int, width: Int, height: Int) -> SIMD4<Float> {
         switch self {
         case .matrix(let m):
             let (c0, c1, c2, c3) = m.columns
@@ -95,7 +95,7 @@ extension PointOp {
 
     /// True when the operation changes no pixel. Levels and curves at their defaults are not identities: they clamp
     /// to [0, 1], which matters after filters that overshoot (a random-chain test caught this).
-    public var isIdentity: Bool {
+    package var isIdentity: Bool {
         switch self {
         case .matrix(let m): return m.isIdentity
         case .gamma(let p): return p == 1
@@ -106,20 +106,20 @@ extension PointOp {
     }
 
     /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
-    public var changesAlpha: Bool {
+    package var changesAlpha: Bool {
         if case .clamp = self { return true }
         guard case .matrix(let m) = self else { return false }
         return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0
     }
 
     /// True when the operation can give a fully transparent pixel some opacity (its colour then matters).
-    public var canRaiseZeroAlpha: Bool {
+    package var canRaiseZeroAlpha: Bool {
         guard case .matrix(let m) = self else { return false }
         return m.m[12] != 0 || m.m[13] != 0 || m.m[14] != 0 || m.offset[3] != 0
     }
 
     /// True when the operation reads the pixel position.
-    public var usesPosition: Bool {
+    package var usesPosition: Bool {
         if case .vignette = self { return true }
         return false
     }

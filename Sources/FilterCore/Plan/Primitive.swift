@@ -1,5 +1,5 @@
 /// The operations backends implement. Catalogue filters lower to these; each backend handles every case.
-public enum Primitive: Equatable, Sendable {
+package enum Primitive: Equatable, Sendable {
     /// A recipe input image.
     case source(name: String)
     /// Per-pixel operations on straight colour, applied in order in one pass.
@@ -46,11 +46,11 @@ public enum Primitive: Equatable, Sendable {
     case blendWithMask(coverage: Bool)
     case generate(Generator)
 
-    public enum Axis: String, Sendable { case horizontal, vertical }
+    package enum Axis: String, Sendable { case horizontal, vertical }
 
     /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
     /// needed or the mapping is not a fixed band.
-    public var verticalReach: Int? {
+    package var verticalReach: Int? {
         switch self {
         case .source, .point, .unsharpCombine, .crop, .pad, .blend, .blendWithMask, .generate: return 0
         case .flip(let horizontal): return horizontal ? 0 : nil
@@ -74,16 +74,16 @@ public enum BlendMode: String, CaseIterable, Sendable {
 }
 
 /// A box reduction that a resample's input went through, along the resample's axis.
-public struct BoxReduction: Equatable, Sendable {
-    public var factor: Int
-    public var originalSize: Int
-    public init(factor: Int, originalSize: Int) {
+package struct BoxReduction: Equatable, Sendable {
+    package var factor: Int
+    package var originalSize: Int
+    package init(factor: Int, originalSize: Int) {
         self.factor = factor
         self.originalSize = originalSize
     }
 }
 
-public enum Generator: Equatable, Sendable {
+package enum Generator: Equatable, Sendable {
     case solid(RGBA)
     /// Colour interpolated along (x0, y0) → (x1, y1), coordinates as fractions of the size.
     case linear(x0: Float, y0: Float, x1: Float, y1: Float, from: RGBA, to: RGBA)

@@ -1,6 +1,6 @@
 extension Recipe {
     /// The recipe inputs a render needs (those the output depends on).
-    public var usedInputs: [String] {
+    package var usedInputs: [String] {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var seen = Set<String>(), used = [String]()
         var pending = [output]
@@ -14,7 +14,7 @@ extension Recipe {
     /// The geometry that turns an image stored with EXIF orientation `value` upright (TIFF 6.0 / Exif 2.3:
     /// 2 mirrored, 3 upside down, 4 mirrored upside down, 5 transposed, 6 needs a clockwise quarter turn,
     /// 7 transversed, 8 needs an anticlockwise quarter turn).
-    public static func uprighting(_ value: Int) -> [Primitive] {
+    package static func uprighting(_ value: Int) -> [Primitive] {
         switch value {
         case 2: return [.flip(horizontal: true)]
         case 3: return [.rotate(quarterTurns: 2)]
@@ -28,10 +28,10 @@ extension Recipe {
     }
 
     /// Largest image any node may produce (the decoder's default limit too).
-    public static let maxPixels = 1 << 28
+    package static let maxPixels = 1 << 28
 
     /// Whether `target` depends on the node or input named `name` (or is it).
-    public func reaches(_ target: String, from name: String) -> Bool {
+    package func reaches(_ target: String, from name: String) -> Bool {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var seen = Set<String>(), pending = [target]
         while let next = pending.popLast() {
@@ -46,7 +46,7 @@ extension Recipe {
     /// (1…8; absent means 1): an input stored sideways is turned upright right after it is read, so the recipe
     /// sees upright images. Nodes the output does not depend on are not lowered. Problems that depend on sizes (a
     /// crop outside the image) are reported by JSON path.
-    public func plan(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:]) throws -> Plan {
+    package func plan(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:]) throws -> Plan {
         var builder = PlanBuilder(workingSpace: workingSpace)
         var refs = [String: PlanBuilder.Ref]()
         var issues = [RecipeError.Issue]()
@@ -110,7 +110,7 @@ extension Recipe {
 extension Plan {
     /// Whether the output can hold transparency, given which sources have an alpha channel. Decides whether an
     /// opaque input gains an alpha channel in the output file.
-    public func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
+    package func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
         var alpha = [Bool]()
         for node in nodes {
             let inputs = node.inputs.map { alpha[$0] }

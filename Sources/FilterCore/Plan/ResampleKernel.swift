@@ -6,7 +6,7 @@ public enum ResampleKernel: String, CaseIterable, Sendable {
     case nearest, bilinear, bicubic, lanczos3
 
     /// Half-width of the kernel at scale 1.
-    public var radius: Double {
+    package var radius: Double {
         switch self {
         case .nearest: return 0.5
         case .bilinear: return 1
@@ -16,7 +16,7 @@ public enum ResampleKernel: String, CaseIterable, Sendable {
     }
 
     /// Kernel value at distance `x` (in input pixels at scale 1). Bicubic is Catmull–Rom (a = −0.5).
-    public func weight(_ x: Double) -> Double {
+    package func weight(_ x: Double) -> Double {
         let x = abs(x)
         switch self {
         case .nearest: return x < 0.5 ? 1 : 0
@@ -36,18 +36,18 @@ public enum ResampleKernel: String, CaseIterable, Sendable {
 }
 
 /// Per-output-sample taps for resampling one axis from `inSize` to `outSize` samples, edges clamped.
-public struct ResampleWeights: Sendable {
-    public let outSize: Int
+package struct ResampleWeights: Sendable {
+    package let outSize: Int
     /// Taps per output sample (the same for every sample; unused taps have weight 0).
-    public let taps: Int
+    package let taps: Int
     /// `outSize × taps` input indices, already clamped to the input.
-    public let indices: [Int32]
+    package let indices: [Int32]
     /// `outSize × taps` weights, each row summing to 1.
-    public let weights: [Float]
+    package let weights: [Float]
 
     /// With `reduced`, the input is a box reduction (by `factor`) of an image `originalSize` long: sample centres
     /// and the kernel's width follow that image, so the result approximates resampling it directly.
-    public init(kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction? = nil) {
+    package init(kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction? = nil) {
         self.outSize = outSize
         let factor = Double(reduced?.factor ?? 1)
         // Input pixels per output pixel, in the original image and in the (reduced) input.
@@ -82,7 +82,7 @@ public struct ResampleWeights: Sendable {
     }
 
     /// Input range needed for outputs `range` (for strip scheduling).
-    public func inputRange(for range: Range<Int>) -> Range<Int> {
+    package func inputRange(for range: Range<Int>) -> Range<Int> {
         guard !range.isEmpty else { return 0..<0 }
         var lo = Int32.max, hi = Int32.min
         for i in range {

@@ -2,13 +2,13 @@ import Foundation
 
 /// A monotone cubic (Fritsch–Carlson) through control points in [0, 1]², tabulated for evaluation.
 /// Inputs are clamped to [0, 1]; outside the first and last point the curve is flat.
-public struct ToneCurve: Equatable, Sendable {
-    public let points: [[Double]]
+package struct ToneCurve: Equatable, Sendable {
+    package let points: [[Double]]
     /// `tableSize + 1` samples of the curve at evenly spaced inputs; read with linear interpolation.
-    public let table: [Float]
-    public static let tableSize = 4096
+    package let table: [Float]
+    package static let tableSize = 4096
 
-    public init(points: [[Double]]) {
+    package init(points: [[Double]]) {
         self.points = points
         let xs = points.map { $0[0] }, ys = points.map { $0[1] }
         let tangents = Self.tangents(xs, ys)
@@ -17,15 +17,15 @@ public struct ToneCurve: Equatable, Sendable {
         }
     }
 
-    public var isIdentity: Bool { points == [[0, 0], [1, 1]] }
+    package var isIdentity: Bool { points == [[0, 0], [1, 1]] }
 
     /// Exact float64 value of the curve at `x` (the reference the table is checked against).
-    public func exact(_ x: Double) -> Double {
+    package func exact(_ x: Double) -> Double {
         let xs = points.map { $0[0] }, ys = points.map { $0[1] }
         return Self.evaluate(x, xs, ys, Self.tangents(xs, ys))
     }
 
-    @inlinable public func callAsFunction(_ x: Float) -> Float {
+    @inlinable package func callAsFunction(_ x: Float) -> Float {
         table.withUnsafeBufferPointer { t in
             let clamped = x > 0 ? (x < 1 ? x : 1) : 0
             let position = clamped * Float(Self.tableSize)

@@ -1,21 +1,21 @@
 /// What a plan will cost before it runs: pixel-taps (output pixels × the input samples each reads, summed over
 /// every node) and the working memory of a strip-wise render. Lets a render refuse an absurd request — a 3 001-tap
 /// blur over a 4K image, a thousand-node graph — in microseconds instead of burning minutes or gigabytes.
-public struct WorkEstimate: Sendable {
+package struct WorkEstimate: Sendable {
     /// Default refusal threshold: 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores (a σ 100 Gaussian on 24 MP
     /// passes; σ 500 on 4K does not).
-    public static let defaultLimit = 4e10
+    package static let defaultLimit = 4e10
 
     /// Output pixels × taps, summed over the plan.
-    public let pixelTaps: Double
+    package let pixelTaps: Double
     /// Floats held by strips and whole-image nodes, in bytes, if rendered in strips on the CPU.
-    public let workingBytes: Double
+    package let workingBytes: Double
     /// The recipe node id of the costliest node and its share.
-    public let costliest: String
-    public let costliestOp: String
-    public let costliestTaps: Double
+    package let costliest: String
+    package let costliestOp: String
+    package let costliestTaps: Double
 
-    public init(_ plan: Plan) {
+    package init(_ plan: Plan) {
         var total = 0.0, bytes = 0.0
         var worst = (origin: "", op: "", taps: -1.0)
         for node in plan.nodes {
@@ -63,7 +63,7 @@ public struct WorkEstimate: Sendable {
     }
 
     /// The refusal message for a limit of `limit` pixel-taps.
-    public func refusal(limit: Double) -> String {
+    package func refusal(limit: Double) -> String {
         func giga(_ v: Double) -> String { v >= 1e9 ? "\(Int((v / 1e9).rounded())) G" : "\(Int(v.rounded()))" }
         return "this render would cost about \(giga(pixelTaps)) pixel-taps (\(giga(costliestTaps)) in \(costliestOp) "
             + "\"\(costliest)\"), over the limit of \(giga(limit)) (--max-work); lower the radius or sigma, or "

@@ -1,14 +1,14 @@
 /// Suggestions for misspelt names.
-public enum NearestName {
+package enum NearestName {
     /// The candidate closest to `name` by edit distance (case-insensitive), if it is close enough to be a typo.
-    public static func suggestion(for name: String, in candidates: [String]) -> String? {
+    package static func suggestion(for name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
         let scored = candidates.map { ($0, distance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, name.count / 3) ? best.0 : nil
     }
 
-    public static func hint(for name: String, in candidates: [String]) -> String {
+    package static func hint(for name: String, in candidates: [String]) -> String {
         suggestion(for: name, in: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 

@@ -3,12 +3,12 @@ import Foundation
 
 /// Plain float64 implementations of every catalogue filter, written from the formulas in the catalogue, not from
 /// the backends. Slow and obvious on purpose.
-public enum ReferenceFilters {
+package enum ReferenceFilters {
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
 
     static func Y(_ v: SIMD4<Double>) -> Double { luma[0] * v[0] + luma[1] * v[1] + luma[2] * v[2] }
 
-    public static func apply(_ id: FilterID, _ p: Params, _ inputs: [ReferenceImage], space: WorkingSpace) -> ReferenceImage {
+    package static func apply(_ id: FilterID, _ p: Params, _ inputs: [ReferenceImage], space: WorkingSpace) -> ReferenceImage {
         let image = inputs.first ?? ReferenceImage(width: 1, height: 1)
         func n(_ name: String) -> Double { p.number(name) }
         switch id {

@@ -2,29 +2,29 @@ import FilterCore
 import Foundation
 
 /// An image of float64 working values (RGBA, premultiplied), for the reference implementations.
-public struct ReferenceImage {
-    public var width: Int
-    public var height: Int
-    public var pixels: [SIMD4<Double>]
+package struct ReferenceImage {
+    package var width: Int
+    package var height: Int
+    package var pixels: [SIMD4<Double>]
 
-    public init(width: Int, height: Int, fill: SIMD4<Double> = .zero) {
+    package init(width: Int, height: Int, fill: SIMD4<Double> = .zero) {
         self.width = width
         self.height = height
         pixels = [SIMD4<Double>](repeating: fill, count: width * height)
     }
 
-    public subscript(x: Int, y: Int) -> SIMD4<Double> {
+    package subscript(x: Int, y: Int) -> SIMD4<Double> {
         get { pixels[y * width + x] }
         set { pixels[y * width + x] = newValue }
     }
 
     /// Clamp-to-edge read.
-    public func clamped(_ x: Int, _ y: Int) -> SIMD4<Double> {
+    package func clamped(_ x: Int, _ y: Int) -> SIMD4<Double> {
         self[min(max(x, 0), width - 1), min(max(y, 0), height - 1)]
     }
 
     /// Working values of an integer buffer, by the exact sRGB formula.
-    public init(_ buffer: PixelBuffer, space: WorkingSpace) throws {
+    package init(_ buffer: PixelBuffer, space: WorkingSpace) throws {
         self.init(width: buffer.width, height: buffer.height)
         let base = try buffer.hostBytes()
         let channels = buffer.format.channels
@@ -41,7 +41,7 @@ public struct ReferenceImage {
     }
 
     /// Integer samples of `format` (as Double codes) the exact way: unpremultiply, clamp, encode, round.
-    public func encoded(_ format: PixelFormat, space: WorkingSpace) -> [Double] {
+    package func encoded(_ format: PixelFormat, space: WorkingSpace) -> [Double] {
         let maxCode = format.depth == 16 ? 65535.0 : 255.0
         var out = [Double]()
         out.reserveCapacity(width * height * format.channels)
@@ -63,15 +63,15 @@ public struct ReferenceImage {
 }
 
 /// The worst disagreement between two sample lists of an image.
-public struct Difference: CustomStringConvertible {
-    public var worst: Double
-    public var index: Int
-    public var expected: Double
-    public var found: Double
-    public var width: Int
-    public var channels: Int
+package struct Difference: CustomStringConvertible {
+    package var worst: Double
+    package var index: Int
+    package var expected: Double
+    package var found: Double
+    package var width: Int
+    package var channels: Int
 
-    public static func between(_ expected: [Double], _ found: [Double], width: Int, channels: Int) -> Difference {
+    package static func between(_ expected: [Double], _ found: [Double], width: Int, channels: Int) -> Difference {
         var d = Difference(worst: 0, index: 0, expected: 0, found: 0, width: width, channels: channels)
         let hasAlpha = channels == 2 || channels == 4
         let maxCode = max(expected.max() ?? 0, found.max() ?? 0) > 255 ? 65535.0 : 255
@@ -93,7 +93,7 @@ public struct Difference: CustomStringConvertible {
     /// Why `found` is not within `tolerance` of `expected` (codes of the stored depth), or nil when it is. For step
     /// functions (threshold, posterize) float32 and float64 may put a value on either side of a step, so up to 0.2 %
     /// of the samples may differ by more.
-    public static func failure(_ expected: [Double], _ found: [Double], tolerance: Double, stepFunction: Bool,
+    package static func failure(_ expected: [Double], _ found: [Double], tolerance: Double, stepFunction: Bool,
                                width: Int, channels: Int) -> String? {
         if stepFunction {
             let off = zip(expected, found).filter { abs($0 - $1) > tolerance }.count
@@ -104,9 +104,9 @@ public struct Difference: CustomStringConvertible {
     }
 
     /// The filters whose outputs are step functions of their inputs.
-    public static let stepFunctions: Set<FilterID> = [.threshold, .posterize]
+    package static let stepFunctions: Set<FilterID> = [.threshold, .posterize]
 
-    public var description: String {
+    package var description: String {
         let pixel = index / channels
         return "worst difference (colour weighed by alpha) \(worst) at x \(pixel % width), y \(pixel / width), channel \(index % channels): "
             + "expected \(expected), found \(found)"
@@ -115,7 +115,7 @@ public struct Difference: CustomStringConvertible {
 
 extension PixelBuffer {
     /// Every sample as a Double code.
-    public func samples() throws -> [Double] {
+    package func samples() throws -> [Double] {
         let base = try hostBytes()
         let n = width * format.channels
         var out = [Double]()
