@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs the whole suite (Vulkan tests run on whatever device is usable,
 # Mesa's lavapipe on machines without a GPU), then builds and runs Examples/Consumer, a package that depends on the
-# library by path with the README's first Swift listing, as a new user would. Ends with "N passed, N failed".
+# library by path with the README's first Swift listing, as a new user would; checks the public API listing
+# (docs/API.txt) and builds the DocC documentation. Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -11,6 +12,12 @@ scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log"
 status=${PIPESTATUS[0]}
 bash scripts/api-listing.sh --check || status=1
+# The DocC catalog builds without a warning (every symbol link resolves); its listings are compiled by the suite.
+if swift package generate-documentation --target FilterRecipe --warnings-as-errors >"$scratch/docc.log" 2>&1; then
+    echo "DocC: documentation for FilterRecipe generated"
+else
+    tail -20 "$scratch/docc.log"; echo "DocC: generate-documentation failed" >&2; status=1
+fi
 (cd Examples/Consumer && swift build)
 ln -s "$root/samples" "$scratch/samples"
 (cd "$scratch" && "$root/Examples/Consumer/.build/debug/Consumer")
