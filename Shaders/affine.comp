@@ -35,6 +35,12 @@ void main() {
     vec2 o = vec2(p) + 0.5;
     vec2 q = vec2(dot(pc.f0.xy, o) + pc.f0.z, dot(vec2(pc.f0.w, pc.f1.x), o) + pc.f1.y);
     int kernel = pc.ints.x;
+    // Far outside the input every tap reads background; deciding it in float keeps int conversions defined.
+    vec2 reach = (kernel == 0 ? vec2(0.0) : radiusOf(kernel) * pc.f1.zw) + 1.0;
+    if (!(q.x > -reach.x && q.y > -reach.y && q.x < float(pc.size.z) + reach.x && q.y < float(pc.size.w) + reach.y)) {
+        store(p, pc.f2);
+        return;
+    }
     if (kernel == 0) {
         store(p, tap(int(floor(q.x)), int(floor(q.y))));
         return;

@@ -1,6 +1,6 @@
 #version 450
 // Blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
-// transparent outside its bounds. ints.x: mode (BlendMode order); f0.x: source opacity.
+// transparent outside its bounds. ints.x: mode (numbered by name in VulkanBackend/KernelCodes.swift); f0.x: source opacity.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "images.glsl"

@@ -22,7 +22,7 @@ void main() {
             break;
         }
         case 2: {
-            float halfDiagonal = sqrt(float(pc.size.x * pc.size.x + pc.size.y * pc.size.y)) / 2.0;
+            float halfDiagonal = sqrt(w * w + h * h) / 2.0;  // in float: w² + h² overflows int32 above 46 341 px
             float px = float(p.x) + 0.5 - pc.f2.x * w, py = float(p.y) + 0.5 - pc.f2.y * h;
             float t = min(sqrt(px * px + py * py) / (pc.f2.z * halfDiagonal), 1.0);
             result = a + (b - a) * t;

@@ -22,9 +22,9 @@ uint code(int sampleIndex) {
     int channels = pc.ints.x;
     int pixel = sampleIndex / channels, channel = sampleIndex - pixel * channels;
     vec4 v = src0[pixel];
-    float a = clamp(v.a, 0.0, 1.0);
+    float a = unit(v.a);
     vec4 straight = v.a > 0.0 ? v / v.a : vec4(0.0);  // unpremultiply by the unclamped alpha, then clamp
-    straight = clamp(straight, 0.0, 1.0);
+    straight = unit(straight);
     float maxCode = pc.ints.y == 1 ? 255.0 : 65535.0;
     bool hasAlpha = channels == 2 || channels == 4;
     if (hasAlpha && channel == channels - 1) return uint(int(a * maxCode + 0.5));

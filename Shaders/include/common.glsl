@@ -27,6 +27,10 @@ const int ENCODE = 66048;       // 65537 encoded values on a 1/65536 linear grid
 const int ENCODE8 = 131585;     // 65537 8-bit codes on the same grid (nearest)
 const int ENCODE_STEPS = 65536;
 
+// Clamped to [0, 1] with NaN mapped to 0 (clamp() leaves NaN undefined, and these values become table indices).
+float unit(float v) { return v >= 0.0 ? min(v, 1.0) : 0.0; }
+vec4 unit(vec4 v) { return vec4(unit(v.x), unit(v.y), unit(v.z), unit(v.w)); }
+
 float luma(vec4 v) { return 0.2126 * v.r + 0.7152 * v.g + 0.0722 * v.b; }
 
 // The invocation's output pixel (in whole-image coordinates); false when it lies outside the band.

@@ -2,7 +2,7 @@
 
 // A tabulated tone curve (4097 samples at params[table...]) read with linear interpolation.
 float curve(int table, float x) {
-    float position = clamp(x, 0.0, 1.0) * 4096.0;
+    float position = unit(x) * 4096.0;
     int i = min(int(position), 4095);
     float f = position - float(i);
     return params[table + i] + f * (params[table + i + 1] - params[table + i]);

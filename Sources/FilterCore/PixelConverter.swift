@@ -113,7 +113,7 @@ extension PixelConverter {
     static func straightClamped(_ v: SIMD4<Float>) -> (SIMD4<Float>, Float) {
         var straight = v[3] > 0 ? v / v[3] : SIMD4<Float>(repeating: 0)
         let a = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-        straight = straight.replacing(with: 0, where: straight .< 0)
+        straight = straight.replacing(with: 0, where: .!(straight .>= 0))  // NaN too: a table index must be defined
         straight = straight.replacing(with: 1, where: straight .> 1)
         return (straight, a)
     }

@@ -2,15 +2,24 @@ import FilterCore
 
 /// How a render is cut into bands of output rows so that every buffer a kernel binds fits the device's limit
 /// (one band when the image fits). For each band: the rows of every node it needs, from `Plan.rowsNeeded`.
-struct BandSchedule {
-    let bands: [Range<Int>]
+package struct BandSchedule {
+    package let bands: [Range<Int>]
     /// needed[band][node]: the rows of the node computed for the band, nil when the band does not need the node.
     let needed: [[Range<Int>?]]
     /// Most rows any band needs of each node (buffers are sized once for all bands).
-    let capacity: [Int]
+    package let capacity: [Int]
 
-    init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int) throws {
+    /// `groups` is the device's maxComputeWorkGroupCount (x, y): kernels dispatch 16×16 groups over a node's
+    /// width and the rows a band needs of it, so those must stay within it too.
+    package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int)) throws {
         let output = plan.nodes[plan.output]
+        // Kernels cover a node's width (16 a group) and, per band, its needed rows (16 a group); the horizontal
+        // pass of a separable filter covers its input's rows, which are counted as that node's rows.
+        if let wide = plan.nodes.first(where: { ($0.width + 15) / 16 > groups.x }) {
+            throw VulkanError(.tooLarge, "node \"\(wide.origin)\" (\(wide.op)) is \(wide.width) pixels wide; the device "
+                + "dispatches at most \(groups.x) work groups of 16 in x (maxComputeWorkGroupCount)")
+        }
+        let maxRows = groups.y * 16
         func capacities(_ needed: [[Range<Int>?]]) -> [Int] {
             var capacity = [Int](repeating: 0, count: plan.nodes.count)
             for band in needed { for (i, rows) in band.enumerated() { capacity[i] = max(capacity[i], rows?.count ?? 0) } }
@@ -19,7 +28,7 @@ struct BandSchedule {
         func overflowing(_ capacity: [Int]) -> Int? {
             plan.nodes.indices.first { i in
                 let node = plan.nodes[i]
-                if capacity[i] * node.width * 16 > limit { return true }
+                if capacity[i] * node.width * 16 > limit || capacity[i] > maxRows { return true }
                 if case .source(let name) = node.primitive, let rowBytes = sourceRowBytes[name] {
                     return capacity[i] * rowBytes + alignment + 4 > limit
                 }
@@ -33,8 +42,8 @@ struct BandSchedule {
             let n = plan.nodes[node]
             let rows = probes.map { plan.rowsNeeded(forOutput: $0)[node]?.count ?? 0 }.max()!
             throw VulkanError(.tooLarge, String(
-                format: "node \"%@\" (%@) needs %d rows of %d pixels at once (%.1f MiB); the device binds at most %.1f MiB (maxStorageBufferRange)",
-                n.origin, n.op, rows, n.width, Double(rows * n.width * 16) / 1_048_576, Double(limit) / 1_048_576))
+                format: "node \"%@\" (%@) needs %d rows of %d pixels at once (%.1f MiB); the device binds at most %.1f MiB (maxStorageBufferRange) and dispatches at most %d rows (maxComputeWorkGroupCount)",
+                n.origin, n.op, rows, n.width, Double(rows * n.width * 16) / 1_048_576, Double(limit) / 1_048_576, maxRows))
         }
         var bandRows = output.height
         while true {
@@ -86,7 +95,8 @@ extension VulkanRenderer {
     package static func plan(_ plan: Plan, sourceRowBytes: [String: Int]) throws -> (bands: Int, rows: Int, workingBytes: Int) {
         let context = try VulkanContext.shared()
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
-                                        sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment)
+                                        sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
+                                        groups: context.limits.maxWorkGroupCount)
         return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
     }
 }

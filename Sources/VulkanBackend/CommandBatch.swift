@@ -90,6 +90,16 @@ final class CommandBatch {
         vkCmdPipelineBarrier(commands, stages, stages, 0, 1, &barrier, 0, nil, 0, nil)
     }
 
+    /// Makes the readback copies visible to the host, which reads the mapped buffer after the fence.
+    func hostReadBarrier() {
+        var barrier = VkMemoryBarrier()
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
+        barrier.srcAccessMask = UInt32(VK_ACCESS_TRANSFER_WRITE_BIT.rawValue)
+        barrier.dstAccessMask = UInt32(VK_ACCESS_HOST_READ_BIT.rawValue)
+        vkCmdPipelineBarrier(commands, UInt32(VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue),
+                             UInt32(VK_PIPELINE_STAGE_HOST_BIT.rawValue), 0, 1, &barrier, 0, nil, 0, nil)
+    }
+
     /// A storage-buffer binding: the whole buffer, or a range of it.
     struct Binding {
         var buffer: DeviceBuffer

@@ -52,13 +52,20 @@ final class DeviceBuffer {
             vkDestroyBuffer(device, buffer, nil)
             throw error
         }
-        try check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory")
-        if kind == .device {
-            mapped = nil
-        } else {
-            var pointer: UnsafeMutableRawPointer?
-            try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer), "vkMapMemory")
-            mapped = pointer
+        do {
+            try check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory")
+            if kind == .device {
+                mapped = nil
+            } else {
+                var pointer: UnsafeMutableRawPointer?
+                try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer), "vkMapMemory")
+                mapped = pointer
+            }
+        } catch {
+            // deinit does not run for an object whose init threw: give both back here.
+            vkDestroyBuffer(device, buffer, nil)
+            context.free(memory, bytes: allocationSize)
+            throw error
         }
     }
 

@@ -168,7 +168,16 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// The device `selection` names (an index into the loader's list or a case-insensitive name substring), or the
     /// best ranked one.
+    /// Kernels are SPIR-V 1.3, which needs Vulkan 1.1 (and vkGetPhysicalDeviceProperties2 is 1.1 core).
+    static let minimumAPIVersion: UInt32 = (1 << 22) | (1 << 12)
+
     static func choose(_ candidates: [Candidate], selection: String?) throws -> Candidate? {
+        let usable = candidates.filter { $0.properties.apiVersion >= minimumAPIVersion }
+        if usable.isEmpty, let old = candidates.first {
+            throw VulkanError(.unavailable, "the Vulkan device \(old.name) supports only Vulkan "
+                + "\(old.properties.apiVersion >> 22).\((old.properties.apiVersion >> 12) & 0x3ff); 1.1 or later is needed")
+        }
+        let candidates = usable
         guard let selection, !selection.isEmpty else { return candidates.min { $0.rank < $1.rank } }
         if let index = Int(selection) {
             guard candidates.indices.contains(index) else {

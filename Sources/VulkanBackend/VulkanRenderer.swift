@@ -10,13 +10,15 @@ import Foundation
 package enum VulkanRenderer {
     /// Renders `plan`; `sources` are host buffers of stored samples (or working rgba32f). The result is a host
     /// buffer of `format`, downloaded once, with every transfer counted in `ledger`. `bandLimit` lowers the
-    /// device's buffer limit (tests use it to force banding on small images).
+    /// device's buffer limit and `groupLimit` its work-group counts (tests use them to force banding on small images).
     package static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
                               stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
-                              bandLimit: Int? = nil) throws -> PixelBuffer {
+                              bandLimit: Int? = nil, groupLimit: (x: Int, y: Int)? = nil) throws -> PixelBuffer {
         let context = try VulkanContext.shared()
         let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
-        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, sources: sources)
+        let device = context.limits.maxWorkGroupCount
+        let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
+        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups, sources: sources)
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -52,13 +54,14 @@ final class VulkanRun {
     private var free: [Int: [DeviceBuffer]] = [:]
     private var owned = Set<ObjectIdentifier>()
 
-    init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, sources: [String: PixelBuffer]) throws {
+    init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
+         sources: [String: PixelBuffer]) throws {
         self.context = context
         self.plan = plan
         self.stats = stats
         schedule = try BandSchedule(plan: plan, limit: limit,
                                     sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
-                                    alignment: context.limits.minStorageBufferOffsetAlignment)
+                                    alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups)
     }
 
     // MARK: - Working buffers
@@ -163,6 +166,7 @@ final class VulkanRun {
                 batch.mark(label)
             }
         }
+        batch.hostReadBarrier()
         let result = PixelBuffer(width: output.width, height: output.height, format: format, ledger: ledger)
         let storage = VulkanStorage(readback, batch: batch)
         storage.readback = readback

@@ -146,14 +146,14 @@ extension VulkanRun {
             push.f0 = SIMD4(Float(map.a), Float(map.b), Float(map.c), Float(map.d))
             push.f1 = SIMD4(Float(map.e), Float(map.f), Float(scale.x), Float(scale.y))
             push.f2 = background.working(plan.workingSpace)
-            push.ints.x = Int32(ResampleKernel.allCases.firstIndex(of: kernel)!)
+            push.ints.x = kernel.kernelCode
             add("affine")
         case let .pad(top, left, color):
             push.ints = SIMD4(Int32(left), Int32(top), 0, 0)
             push.f0 = color.working(plan.workingSpace)
             add("pad")
         case let .blend(mode, opacity):
-            push.ints.x = Int32(BlendMode.allCases.firstIndex(of: mode)!)
+            push.ints.x = mode.kernelCode
             push.f0.x = opacity
             add("blend")
         case .blendWithMask(let coverage):

@@ -70,3 +70,23 @@ final class PublicAPISafetyTests: XCTestCase {
         XCTAssertGreaterThan(valid, 20)
     }
 }
+
+extension PublicAPISafetyTests {
+    /// Working values a caller hands in may be NaN or infinite: every backend writes defined codes (NaN becomes 0)
+    /// instead of trapping on a table index or reading out of bounds.
+    func testNaNAndInfinityInInputPixelsAreWrittenAsDefinedCodes() throws {
+        let values: [Float] = [.nan, .infinity, -.infinity, 1, 0.5, .nan, 0.2, .nan, 0.3, 0.4, 0.5, .infinity]
+        let data = values.withUnsafeBytes { Data($0) }
+        let pixels = try PixelBuffer(width: 3, height: 1, format: .rgba32f, copying: data)
+        var backends: [Backend] = [.cpu]
+        if (try? Renderer(backend: .vulkan).resolveBackend()) != nil { backends.append(.vulkan) }
+        for backend in backends {
+            for steps in [[(FilterID.curves, ["points": ParamValue.points([[0, 0.1], [1, 0.9]])])], [(.exposure, ["ev": 1])]] {
+                let out = try Renderer(backend: backend).render(Recipe.chain(steps), images: ["main": pixels], format: .rgba8)
+                let samples = try out.samples()
+                XCTAssertEqual(samples.count, 12)
+                XCTAssertTrue(samples.allSatisfy { (0...255).contains($0) }, "\(backend) \(steps): \(samples)")
+            }
+        }
+    }
+}

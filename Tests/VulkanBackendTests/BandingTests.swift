@@ -45,6 +45,28 @@ final class BandingTests: VulkanTestCase {
         XCTAssertEqual(refused, Self.readWhole, "at their defaults, only whole-input filters refuse banding")
     }
 
+    /// Devices may dispatch as few as 65 535 work groups a dimension: a band never asks a kernel for more rows than
+    /// the limit allows (simulated here at 2 groups, 32 rows) and gives the same pixels; a node wider than the x
+    /// limit is refused clearly.
+    func testWorkGroupLimitsAreKept() throws {
+        let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]
+        for steps in [[(FilterID.gaussianBlur, ["sigma": 3] as [String: ParamValue])], [(.resize, ["height": 40])],
+                      [(.rotate, ["degrees": 2]), (.sharpen, ["amount": 1])]] {
+            let recipe = Recipe.chain(steps)
+            let plan = try recipe.plan(inputSizes: ["main": (37, 130)])
+            let whole = try VulkanRenderer.render(plan, sources: images, format: .rgba16)
+            let limited = try VulkanRenderer.render(plan, sources: images, format: .rgba16, groupLimit: (x: 65535, y: 2))
+            XCTAssertEqual(try limited.samples(), try whole.samples(), "\(steps)")
+            let schedule = try BandSchedule(plan: plan, limit: .max, sourceRowBytes: [:], alignment: 256, groups: (65535, 2))
+            XCTAssertGreaterThan(schedule.bands.count, 1, "\(steps)")
+            XCTAssertLessThanOrEqual(schedule.capacity.max() ?? 0, 32, "no node computes more rows than 2 groups hold")
+        }
+        let plan = try Recipe.chain([(.invert, [:])]).plan(inputSizes: ["main": (37, 130)])
+        XCTAssertThrowsError(try VulkanRenderer.render(plan, sources: images, format: .rgba16, groupLimit: (x: 2, y: 65535))) {
+            XCTAssertEqual(($0 as? VulkanError)?.kind, .tooLarge, "\($0)")
+        }
+    }
+
     /// Rotations and affines read a slanted window of input rows per band; where it fits they band bit-exactly.
     func testAffineResamplingIsBandedWhereItsWindowFits() throws {
         let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]

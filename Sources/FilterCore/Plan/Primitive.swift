@@ -67,7 +67,6 @@ package enum Primitive: Equatable, Sendable {
 }
 
 /// Blend modes of the W3C Compositing spec, plus add and subtract (clamped to [0, 1] before compositing).
-/// Appended modes keep the earlier ones' indices (the Vulkan kernel switches on the index).
 public enum BlendMode: String, CaseIterable, Sendable {
     case normal, multiply, screen, overlay, softLight, hardLight, darken, lighten, difference, exclusion, add, subtract
     case colorDodge, colorBurn, hue, saturation, color, luminosity
