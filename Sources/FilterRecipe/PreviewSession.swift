@@ -83,7 +83,12 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
         for node in recipe.nodes where recipe.reaches(recipe.output, from: node.id) {
             let key = Self.key(node, space: recipe.workingSpace, inputs: node.inputs.map { keys[$0] ?? "?" })
             keys[node.id] = key
-            if let hit = lookUp(key) {
+            // The output node renders straight to `format` (one pass less than working values then converting) and
+            // is cached in that form; no node reads it. Public API cannot write into a returned buffer.
+            let isOutput = node.id == recipe.output
+            let outputKey = key + "→" + format.rawValue
+            if isOutput, let hit = lookUp(outputKey) { return hit }
+            if !isOutput, let hit = lookUp(key) {
                 buffers[node.id] = hit
                 continue
             }
@@ -93,6 +98,11 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
                                 nodes: [Recipe.Node(id: "·result", op: node.op, inputs: node.inputs, params: node.params.values)],
                                 output: "·result")
             let images = Dictionary(uniqueKeysWithValues: node.inputs.uniqued().map { ($0, buffers[$0]!) })
+            if isOutput {
+                let result = try renderer.render(single, images: images, format: format)
+                store(outputKey, result)
+                return result
+            }
             let result = try renderer.render(single, images: images, format: .rgba32f)
             store(key, result)
             buffers[node.id] = result
