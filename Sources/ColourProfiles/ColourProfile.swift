@@ -5,7 +5,11 @@ import Foundation
 /// An ICC profile, parsed by Little CMS. Built from a file's embedded bytes, from PNG's gAMA/cHRM chunks, or one
 /// of the spaces the engine works in (sRGB, and linear light on sRGB primaries).
 public final class ColourProfile: @unchecked Sendable {  // the handle is read-only after init
-    public enum Space: Sendable { case rgb, grey, cmyk, other }
+    public enum Space: Sendable {
+        case rgb, grey, cmyk, other
+        /// In a message: "RGB", "grey", "CMYK".
+        package var name: String { [.rgb: "RGB", .grey: "grey", .cmyk: "CMYK"][self] ?? "other" }
+    }
 
     let handle: cmsHPROFILE
     /// The profile as ICC bytes (what is embedded in outputs).
@@ -154,6 +158,8 @@ enum ColourFormats {
         let colour = alpha ? channels - 1 : channels
         return (colour == 1 ? greySpace : rgbSpace) | UInt32(colour) << 3 | UInt32(bytes) | (alpha ? 1 << 7 : 0)
     }
+    /// CMYK inks, four bytes a pixel, 0 = no ink (Little CMS's TYPE_CMYK_8).
+    static let cmyk8: UInt32 = 6 << 16 | 4 << 3 | 1
     /// Three floats a pixel.
     static let rgbFloat: UInt32 = 1 << 22 | rgbSpace | 3 << 3 | 4
     /// Three doubles a pixel (for checks).

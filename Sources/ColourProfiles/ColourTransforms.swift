@@ -58,11 +58,15 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
     /// channel, and its colorants and the XYZ → linear sRGB step as one matrix (rows) — the same model Little CMS
     /// evaluates, ten times faster than its general float pipeline.
     private let shaper: (tables: [[Float]], rows: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))?
+    /// The rows are CMYK inks (`ImageDecoder.inkFormat`), opaque.
+    private let inks: Bool
 
-    package init(from profile: ColourProfile, format: PixelFormat, space: WorkingSpace) throws {
+    package init(from profile: ColourProfile, format: PixelFormat, space: WorkingSpace, inks: Bool = false) throws {
         self.space = space
-        shaper = format.channels >= 3 ? Self.matrixShaper(profile, levels: format.bytesPerSample == 1 ? 256 : 65536) : nil
-        let input = ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
+        self.inks = inks
+        shaper = format.channels >= 3 && !inks ? Self.matrixShaper(profile, levels: format.bytesPerSample == 1 ? 256 : 65536) : nil
+        let input = inks ? ColourFormats.cmyk8
+            : ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
         guard let transform = cmsCreateTransform(profile.handle, input, ColourProfile.xyz.handle, ColourFormats.xyzFloat,
                                                  UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)) else {
             throw CodecError(kind: .corrupt, path: profile.name, message: "no conversion from \"\(profile.name)\" for \(format.rawValue)")
@@ -107,7 +111,7 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
         let channels = format.channels
         for x in 0..<width {
             var a: Float = 1
-            if format.hasAlpha {
+            if format.hasAlpha && !inks {
                 a = format.bytesPerSample == 1
                     ? Float(source.load(fromByteOffset: x * channels + channels - 1, as: UInt8.self)) / 255
                     : Float(source.load(fromByteOffset: (x * channels + channels - 1) * 2, as: UInt16.self)) / 65535
@@ -231,10 +235,13 @@ package final class ColourManagedDecoder: ImageDecoder {
     private var scratch: UnsafeMutablePointer<Float>
     private var capacity = 0
 
+    /// A CMYK profile on a decoder that stores inks takes the inks themselves (`deliverInks()`).
     package init(_ inner: any ImageDecoder, profile: ColourProfile, space: WorkingSpace) throws {
         self.inner = inner
         self.profile = profile
-        transform = try InputColourTransform(from: profile, format: inner.format, space: space)
+        let inks = profile.space == .cmyk && inner.storesInks
+        if inks { try inner.deliverInks() }
+        transform = try InputColourTransform(from: profile, format: inner.format, space: space, inks: inks)
         raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }

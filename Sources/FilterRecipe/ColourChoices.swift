@@ -29,7 +29,7 @@ enum InputProfiles {
         } else {
             return decoder
         }
-        let expected: ColourProfile.Space = decoder.format.channels <= 2 ? .grey : .rgb
+        let expected: ColourProfile.Space = decoder.storesInks ? .cmyk : (decoder.format.channels <= 2 ? .grey : .rgb)
         guard profile.space == expected else {
             notes.append("note: \(decoder.path): its \(profile.space) profile \"\(profile.name)\" does not describe its "
                          + "\(expected) pixels; read as sRGB")

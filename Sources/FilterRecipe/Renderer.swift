@@ -162,8 +162,10 @@ public struct Renderer: Sendable {
         let ledger = TransferLedger()
         let profile = outputProfile(recipe: recipe, decoders: decoders)
         if let profile, profile.space != (format.channels <= 2 ? .grey : .rgb) {
+            let kind = format.channels <= 2 ? "grey" : "RGB"
             throw RenderError.output(OutputError(.unknownFormat, path: output, "the output profile \"\(profile.name)\" "
-                + "is not a \(format.channels <= 2 ? "grey" : "RGB") profile, as the output is"))
+                + "is a \(profile.space.name) profile but the output is \(kind) (outputs are never CMYK); use --profile srgb "
+                + "or an \(kind) profile"))
         }
         do {
             let written: any ImageEncoder = fileFormat == .png

@@ -14,7 +14,7 @@ package final class JPEGDecoder: ImageDecoder {
     package private(set) var width: Int
     package private(set) var height: Int
     /// grey8 or rgb8.
-    package let format: PixelFormat
+    package private(set) var format: PixelFormat
     package let metadata: ImageMetadata
     package let isProgressive: Bool
     package private(set) var nextRow = 0
@@ -24,6 +24,8 @@ package final class JPEGDecoder: ImageDecoder {
     private let colorSpace: Int32
     private let adobeInverted: Bool
     private var cmykRow: [UInt8] = []
+    /// Rows are inks (0 = no ink) rather than RGB: see `deliverInks()`.
+    private var deliveringInks = false
 
     package convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -88,6 +90,18 @@ package final class JPEGDecoder: ImageDecoder {
         reader = nil
     }
 
+    package var storesInks: Bool { colorSpace == 4 }
+    /// What outputs follow: grey or RGB, whatever rows are delivered as.
+    package var storedFormat: PixelFormat { colorSpace == 1 ? .grey8 : .rgb8 }
+
+    package func deliverInks() throws {
+        guard colorSpace == 4, nextRow == 0 else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "inks are delivered only by CMYK files, before the first row")
+        }
+        deliveringInks = true
+        format = Self.inkFormat
+    }
+
     package func reduce(by factor: Int) throws {
         guard let reader, nextRow == 0, [1, 2, 4, 8].contains(factor) else {
             throw CodecError(kind: .invalidRequest, path: path, message: "cannot reduce by \(factor) now")
@@ -128,8 +142,12 @@ package final class JPEGDecoder: ImageDecoder {
             for i in 0..<count {
                 try cmykRow.withUnsafeMutableBufferPointer { cmyk in
                     guard fr_jpeg_reader_rows(reader, cmyk.baseAddress!, width * 4, 1) == 0 else { throw failure() }
-                    CMYK.toRGB(cmyk.baseAddress!, into: (destination + i * stride).assumingMemoryBound(to: UInt8.self),
-                               count: width, inverted: adobeInverted)
+                    let row = (destination + i * stride).assumingMemoryBound(to: UInt8.self)
+                    if deliveringInks {
+                        CMYK.inks(cmyk.baseAddress!, into: row, count: width, inverted: adobeInverted)
+                    } else {
+                        CMYK.toRGB(cmyk.baseAddress!, into: row, count: width, inverted: adobeInverted)
+                    }
                 }
             }
         }
@@ -148,6 +166,11 @@ package final class JPEGDecoder: ImageDecoder {
 /// CMYK without a profile, as Photoshop, libvips and ImageMagick convert it: R = (1 − C)(1 − K), and so on.
 /// Adobe's files store the inks inverted (0 = full ink), which is what their APP14 marker says.
 enum CMYK {
+    /// The inks as ICC CMYK profiles take them: 0 = no ink (Adobe's files store 255 for no ink).
+    static func inks(_ cmyk: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, count: Int, inverted: Bool) {
+        for i in 0..<count * 4 { out[i] = inverted ? 255 - cmyk[i] : cmyk[i] }
+    }
+
     static func toRGB(_ cmyk: UnsafePointer<UInt8>, into rgb: UnsafeMutablePointer<UInt8>, count: Int, inverted: Bool) {
         for x in 0..<count {
             var c = Int(cmyk[4 * x]), m = Int(cmyk[4 * x + 1]), y = Int(cmyk[4 * x + 2]), k = Int(cmyk[4 * x + 3])

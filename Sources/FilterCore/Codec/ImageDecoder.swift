@@ -15,6 +15,11 @@ package protocol ImageDecoder: ImageRowSource {
     var decodeReductions: [Int] { get }
     /// Decodes at 1/`factor` of the stored size from now on (one of `decodeReductions`); before the first row only.
     func reduce(by factor: Int) throws
+    /// True when the file stores CMYK inks, which `format` gives converted to RGB without a profile.
+    var storesInks: Bool { get }
+    /// From now on rows are the file's inks, four bytes a pixel, 0 = no ink (`format` becomes `inkFormat`), for a
+    /// conversion through the file's CMYK profile; before the first row only.
+    func deliverInks() throws
 }
 
 extension ImageDecoder {
@@ -33,6 +38,12 @@ extension ImageDecoder {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
     }
     package var storedFormat: PixelFormat { format }
+    package var storesInks: Bool { false }
+    package func deliverInks() throws {
+        throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) file has no CMYK inks")
+    }
+    /// The layout inks arrive in: four 8-bit samples a pixel (C, M, Y, K in the places of R, G, B, A).
+    package static var inkFormat: PixelFormat { .rgba8 }
     package var storedWidth: Int { width }
     package var storedHeight: Int { height }
 }
