@@ -65,7 +65,8 @@ let package = Package(
         .executableTarget(name: "Examples", dependencies: ["FilterRecipe"]),
 
         // MARK: - Tests
-        .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "JPEGCodec", "CPNG"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "JPEGCodec", "CPNG", "VulkanBackend"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),

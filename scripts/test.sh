@@ -5,7 +5,9 @@
 # (docs/API.txt) and builds the DocC documentation. Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+FILTERRECIPE_TEST_DEPS=1 bash scripts/install-deps.sh
+# Every Vulkan test runs under Khronos validation (core and synchronization); any message fails the test that caused it.
+export FILTERRUN_VULKAN_VALIDATION=1
 swift build --build-tests
 root=$PWD
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT

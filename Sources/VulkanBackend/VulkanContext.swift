@@ -48,15 +48,55 @@ package final class VulkanContext: @unchecked Sendable {
         var info = VkInstanceCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
         var created: VkInstance?
+        let validate = VulkanValidation.isEnabled
+        if validate && !Self.hasLayer(VulkanValidation.layer) {
+            throw VulkanError(.unavailable, "FILTERRUN_VULKAN_VALIDATION is set but \(VulkanValidation.layer) is not installed "
+                + "(Debian: vulkan-validationlayers)")
+        }
+        // Layer and extension names, validation features and the messenger (which also hears instance creation),
+        // all alive until vkCreateInstance returns.
+        let layerName = strdup(VulkanValidation.layer), extensionName = strdup("VK_EXT_debug_utils")
+        defer { SwiftGlibc.free(layerName); SwiftGlibc.free(extensionName) }
+        var layers: [UnsafePointer<CChar>?] = [UnsafePointer(layerName)]
+        var extensions: [UnsafePointer<CChar>?] = [UnsafePointer(extensionName)]
+        var enables = VulkanValidation.enables
+        var messenger = VulkanValidation.messengerInfo()
+        var features = VkValidationFeaturesEXT()
+        features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT
+        features.enabledValidationFeatureCount = UInt32(enables.count)
         let result = withUnsafePointer(to: &app) { appPointer in
             info.pApplicationInfo = appPointer
-            return vkCreateInstance(&info, nil, &created)
+            guard validate else { return vkCreateInstance(&info, nil, &created) }
+            return layers.withUnsafeMutableBufferPointer { layers in
+                extensions.withUnsafeMutableBufferPointer { extensions in
+                    enables.withUnsafeMutableBufferPointer { enables in
+                        withUnsafeMutablePointer(to: &messenger) { messenger in
+                            withUnsafeMutablePointer(to: &features) { features in
+                                features.pointee.pEnabledValidationFeatures = UnsafePointer(enables.baseAddress)
+                                features.pointee.pNext = UnsafeRawPointer(messenger)
+                                info.pNext = UnsafeRawPointer(features)
+                                info.enabledLayerCount = 1
+                                info.ppEnabledLayerNames = UnsafePointer(layers.baseAddress)
+                                info.enabledExtensionCount = 1
+                                info.ppEnabledExtensionNames = UnsafePointer(extensions.baseAddress)
+                                return vkCreateInstance(&info, nil, &created)
+                            }
+                        }
+                    }
+                }
+            }
         }
         guard result == VK_SUCCESS, let created else {
             throw VulkanError(.unavailable, "no Vulkan instance could be created (\(resultName(result)))")
         }
         instance = created
         VulkanLoader.instance = created
+        if validate {
+            let create: PFN_vkCreateDebugUtilsMessengerEXT = VulkanLoader.function("vkCreateDebugUtilsMessengerEXT")
+            var messengerInfo = VulkanValidation.messengerInfo()
+            var handle: VkDebugUtilsMessengerEXT?
+            _ = create(created, &messengerInfo, nil, &handle)  // lives as long as the process's instance
+        }
         let candidates = Self.physicalDevices(instance)
         allDevices = candidates.enumerated().map { "\($0): \($1.name) (\($1.typeName))" }
         guard let chosen = try Self.choose(candidates, selection: selection) else {
@@ -113,6 +153,16 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// One line naming the device and driver, for `--explain` and benchmarks.
     package var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
+
+    static func hasLayer(_ name: String) -> Bool {
+        var count: UInt32 = 0
+        guard vkEnumerateInstanceLayerProperties(&count, nil) == VK_SUCCESS, count > 0 else { return false }
+        var properties = [VkLayerProperties](repeating: VkLayerProperties(), count: Int(count))
+        guard vkEnumerateInstanceLayerProperties(&count, &properties) == VK_SUCCESS else { return false }
+        return properties.prefix(Int(count)).contains { layer in
+            withUnsafeBytes(of: layer.layerName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) } == name
+        }
+    }
 
     // MARK: - Device choice
 

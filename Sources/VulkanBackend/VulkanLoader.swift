@@ -58,6 +58,8 @@ let vkDestroyQueryPool: PFN_vkDestroyQueryPool = VulkanLoader.function("vkDestro
 let vkDestroyShaderModule: PFN_vkDestroyShaderModule = VulkanLoader.function("vkDestroyShaderModule")
 let vkEndCommandBuffer: PFN_vkEndCommandBuffer = VulkanLoader.function("vkEndCommandBuffer")
 let vkEnumeratePhysicalDevices: PFN_vkEnumeratePhysicalDevices = VulkanLoader.function("vkEnumeratePhysicalDevices")
+let vkEnumerateInstanceLayerProperties: PFN_vkEnumerateInstanceLayerProperties
+    = VulkanLoader.function("vkEnumerateInstanceLayerProperties")
 let vkFreeMemory: PFN_vkFreeMemory = VulkanLoader.function("vkFreeMemory")
 let vkGetBufferMemoryRequirements: PFN_vkGetBufferMemoryRequirements = VulkanLoader.function("vkGetBufferMemoryRequirements")
 let vkGetDeviceQueue: PFN_vkGetDeviceQueue = VulkanLoader.function("vkGetDeviceQueue")

@@ -8,6 +8,11 @@ import XCTest
 /// unsharp mask on straight colour). Before the fix both darkened the edge to black, since neighbours' alpha leaked
 /// into premultiplied colour. Runs on the CPU and, where a device opens, on Vulkan.
 final class AlphaEdgeTests: XCTestCase {
+    override func tearDown() {
+        assertNoVulkanValidationMessages()
+        super.tearDown()
+    }
+
     static let colour: [UInt8] = [200, 100, 50]
 
     /// 64×8 RGBA: flat (200, 100, 50), alpha 255 for x < 32 and 64 from x = 32.

@@ -7,6 +7,11 @@ import XCTest
 /// backends, give exactly what the same renders give one at a time. scripts/tsan.sh runs this under the thread
 /// sanitizer.
 final class ConcurrencyTests: XCTestCase {
+    override func tearDown() {
+        assertNoVulkanValidationMessages()
+        super.tearDown()
+    }
+
     func testConcurrentRendersMatchSequentialOnes() throws {
         let images = try TestImages.small()
         let recipes: [Recipe] = [

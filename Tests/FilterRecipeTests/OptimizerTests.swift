@@ -7,6 +7,11 @@ import XCTest
 /// The optimizer's rewrites: what they do to the plan, and that they keep the pixels (both backends, every recipe,
 /// and random chains of up to 12 steps from a fixed list of seeds).
 final class OptimizerTests: XCTestCase {
+    override func tearDown() {
+        assertNoVulkanValidationMessages()
+        super.tearDown()
+    }
+
     func plan(_ recipe: Recipe, width: Int = 40, height: Int = 28) throws -> (Plan, [String]) {
         let plan = try recipe.plan(inputSizes: ["main": (width, height)])
         return Optimizer.optimize(plan)

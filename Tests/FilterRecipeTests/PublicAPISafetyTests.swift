@@ -7,6 +7,11 @@ import XCTest
 /// Nothing a caller passes through the public API stops the process: graphs built in Swift are checked exactly as
 /// JSON recipes are, and bad ones throw `RecipeError`s.
 final class PublicAPISafetyTests: XCTestCase {
+    override func tearDown() {
+        assertNoVulkanValidationMessages()
+        super.tearDown()
+    }
+
     func testTheReviewsCrashesAreErrors() throws {
         let photo = Image(input: "main")
         func issues(_ image: Image) -> [String] {

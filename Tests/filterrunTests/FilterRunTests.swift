@@ -16,8 +16,8 @@ final class FilterRunTests: XCTestCase {
     let recipes = Fixtures.repository.appendingPathComponent("recipes")
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:],
-             executable: String = FilterRunTests.binary) throws -> (code: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], environment: [String: String] = [:], executable: String = FilterRunTests.binary,
+             allowValidationMessages: Bool = false) throws -> (code: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -28,7 +28,12 @@ final class FilterRunTests: XCTestCase {
         try process.run()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let stderr = String(decoding: e, as: UTF8.self)
+        // Under FILTERRUN_VULKAN_VALIDATION (scripts/test.sh) the layer's messages reach the child's stderr.
+        for line in stderr.split(separator: "\n") where line.hasPrefix("vulkan validation:") && !allowValidationMessages {
+            XCTFail("\(arguments.joined(separator: " ")): \(line)")
+        }
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), stderr)
     }
 
     func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }

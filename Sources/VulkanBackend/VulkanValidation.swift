@@ -1,0 +1,49 @@
+import CVulkan
+import Foundation
+import Synchronization
+
+/// Khronos validation, on when `FILTERRUN_VULKAN_VALIDATION` is set (`1`: core and synchronization validation;
+/// `best-practices`: those and the best-practices checks). Every message the layer reports is printed to stderr and
+/// kept, so the test suite (scripts/test.sh sets the variable) fails on any.
+package enum VulkanValidation {
+    static let layer = "VK_LAYER_KHRONOS_validation"
+    static let setting = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_VALIDATION"].flatMap { $0.isEmpty ? nil : $0 }
+    package static var isEnabled: Bool { setting != nil }
+    private static let messages = Mutex<[String]>([])
+
+    /// The messages reported since the last call, removed.
+    package static func drain() -> [String] { messages.withLock { list in defer { list = [] }; return list } }
+
+    static func record(_ text: String) {
+        FileHandle.standardError.write(Data("vulkan validation: \(text)\n".utf8))
+        messages.withLock { $0.append(text) }
+    }
+
+    /// The validation features to enable, as the layer's VkValidationFeaturesEXT takes them.
+    static var enables: [VkValidationFeatureEnableEXT] {
+        var list = [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT]
+        if setting == "best-practices" { list.append(VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT) }
+        return list
+    }
+
+    /// Called by the layer for each message (warnings and errors: see `messenger`).
+    static let callback: PFN_vkDebugUtilsMessengerCallbackEXT = { severity, _, data, _ in
+        let text = data?.pointee.pMessage.map { String(cString: $0) } ?? "(no message)"
+        let level = severity.rawValue >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue ? "error" : "warning"
+        VulkanValidation.record("\(level): \(text)")
+        return VkBool32(VK_FALSE)
+    }
+
+    /// The messenger's description: warnings and errors of every type.
+    static func messengerInfo() -> VkDebugUtilsMessengerCreateInfoEXT {
+        var info = VkDebugUtilsMessengerCreateInfoEXT()
+        info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT
+        info.messageSeverity = UInt32(VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT.rawValue
+                                      | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue)
+        info.messageType = UInt32(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT.rawValue
+                                  | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
+                                  | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT.rawValue)
+        info.pfnUserCallback = callback
+        return info
+    }
+}
