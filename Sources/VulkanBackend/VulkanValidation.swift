@@ -34,14 +34,14 @@ package enum VulkanValidation {
         return VkBool32(VK_FALSE)
     }
 
-    /// The messenger's description: warnings and errors of every type.
+    /// The messenger's description: warnings and errors from validation and performance checks (general messages
+    /// are the loader's about the machine, such as a driver manifest it cannot open).
     static func messengerInfo() -> VkDebugUtilsMessengerCreateInfoEXT {
         var info = VkDebugUtilsMessengerCreateInfoEXT()
         info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT
         info.messageSeverity = UInt32(VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT.rawValue
                                       | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue)
-        info.messageType = UInt32(VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT.rawValue
-                                  | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
+        info.messageType = UInt32(VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
                                   | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT.rawValue)
         info.pfnUserCallback = callback
         return info
