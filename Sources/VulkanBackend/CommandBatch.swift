@@ -160,13 +160,20 @@ final class CommandBatch {
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
         submit.commandBufferCount = 1
         var commandHandle: VkCommandBuffer? = commands
-        try withUnsafePointer(to: &commandHandle) { pointer in
+        let submitted: VkResult = context.simulateDeviceLoss ? VK_ERROR_DEVICE_LOST : withUnsafePointer(to: &commandHandle) { pointer in
             submit.pCommandBuffers = pointer
             context.lock.lock()
             defer { context.lock.unlock() }
-            try check(vkQueueSubmit(context.queue, 1, &submit, fence), "vkQueueSubmit")
+            return vkQueueSubmit(context.queue, 1, &submit, fence)
         }
-        try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+        let waited = submitted == VK_SUCCESS ? vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max) : submitted
+        if waited == VK_ERROR_DEVICE_LOST {
+            context.markLost()
+            throw VulkanError(.failed, "the Vulkan device \(context.deviceName) was lost during the render (driver reset "
+                + "or timeout); Vulkan is off for the rest of this process")
+        }
+        try check(submitted, "vkQueueSubmit")
+        try check(waited, "vkWaitForFences")
         keepAlive.removeAll()
         for buffer in borrowed { context.staging.give(buffer) }
         borrowed.removeAll()

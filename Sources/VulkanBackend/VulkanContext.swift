@@ -28,10 +28,26 @@ package final class VulkanContext: @unchecked Sendable {
     let staging = StagingPool()
     /// Bytes allocated now, and the budget (device-local heap, or `FILTERRUN_VULKAN_MEMORY_LIMIT` for tests).
     var allocatedBytes = 0
+    /// Set when the driver reported the device lost: nothing recorded for it runs again, so the context is retired.
+    private var lost = false
+    /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=1`): the first submit reports the device lost.
+    let simulateDeviceLoss = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS"] == "1"
     let memoryBudget: Int
 
     /// The process's context, made on first use; the error says why there is none.
-    package static func shared() throws -> VulkanContext { try sharedResult.get() }
+    /// After a device loss it refuses, so `auto` renders on the CPU (one warning) and `vulkan` fails clearly
+    /// instead of every later render failing on the lost device.
+    package static func shared() throws -> VulkanContext {
+        let context = try sharedResult.get()
+        if context.isLost {
+            throw VulkanError(.unavailable, "the Vulkan device \(context.deviceName) was lost earlier in this process (the "
+                + "driver reset it); Vulkan stays off until the process restarts")
+        }
+        return context
+    }
+
+    package var isLost: Bool { lock.withLock { lost } }
+    func markLost() { lock.withLock { lost = true } }
     private static let sharedResult: Result<VulkanContext, VulkanError> = {
         do { return .success(try VulkanContext(selection: ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"])) }
         catch let error as VulkanError { return .failure(error) }

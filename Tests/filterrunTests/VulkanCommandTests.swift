@@ -157,3 +157,33 @@ extension FilterRunTests {
         XCTAssertFalse(clean.stderr.contains("vulkan validation"), clean.stderr)
     }
 }
+
+extension FilterRunTests {
+    /// A lost device (simulated: the first submit reports VK_ERROR_DEVICE_LOST) retires the process's Vulkan
+    /// context: under `auto` the render falls back to the CPU with one warning and the same pixels; under `vulkan`
+    /// it fails with exit 4 and writes nothing.
+    func testDeviceLossRetiresTheContext() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let lost = ["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS": "1", "FILTERRUN_DEVICE": "llvmpipe"]
+        let auto = try run([vignette, photo, path("auto.png"), "--backend", "auto"], environment: lost)
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("was lost during the render") && auto.stderr.contains("rendering on the CPU"), auto.stderr)
+        XCTAssertEqual(try run([vignette, photo, path("cpu.png"), "--backend", "cpu"]).code, 0)
+        XCTAssertEqual(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("auto.png"))),
+                       try PixelDigest.packedBytes(PNGDecoder.decode(path: path("cpu.png"))))
+        let vulkan = try run([vignette, photo, path("vulkan.png"), "--backend", "vulkan"], environment: lost)
+        XCTAssertEqual(vulkan.code, 4, vulkan.stderr)
+        XCTAssertTrue(vulkan.stderr.contains("lost"), vulkan.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("vulkan.png")))
+        // A batch goes on after the loss: every later file renders on the CPU.
+        let folder = path("lost-in"), out = path("lost-out")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["a.png", "b.png", "c.png"] { try FileManager.default.copyItem(atPath: photo, toPath: folder + "/" + name) }
+        let batch = try run([vignette, folder, out, "--backend", "auto", "--jobs", "1"], environment: lost)
+        XCTAssertEqual(batch.code, 0, batch.stderr)
+        for name in ["a.png", "b.png", "c.png"] {
+            XCTAssertEqual(try PixelDigest.packedBytes(PNGDecoder.decode(path: out + "/" + name)),
+                           try PixelDigest.packedBytes(PNGDecoder.decode(path: path("cpu.png"))), name)
+        }
+    }
+}
