@@ -46,6 +46,11 @@ final class DeviceBuffer {
             throw VulkanError(.failed, "no suitable Vulkan memory type for a \(kind) buffer")
         }
         allocationSize = Int(requirements.size)
+        guard allocationSize <= context.limits.maxMemoryAllocationSize else {
+            vkDestroyBuffer(device, buffer, nil)
+            throw VulkanError(.tooLarge, "a \(allocationSize >> 20) MiB buffer exceeds the device's largest allocation "
+                + "(\(context.limits.maxMemoryAllocationSize >> 20) MiB, maxMemoryAllocationSize)")
+        }
         do {
             memory = try context.allocate(bytes: allocationSize, type: type)
         } catch {

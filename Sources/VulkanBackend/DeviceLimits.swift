@@ -14,9 +14,14 @@ package struct DeviceLimits: Sendable {
     package var storage16Bit: Bool
     /// Nanoseconds per timestamp tick; nil when compute queues cannot write timestamps.
     package var timestampPeriod: Double?
+    /// Storage buffers one kernel may bind (the guaranteed minimum is 4; ours bind `KernelLayout.bindings`).
+    package var maxStorageBuffersPerStage: Int
+    package var maxWorkGroupSize: (x: Int, y: Int)
+    /// Largest single memory allocation (VkPhysicalDeviceMaintenance3Properties); every buffer is one allocation.
+    package var maxMemoryAllocationSize: Int
 
     init(_ properties: VkPhysicalDeviceProperties, memory: VkPhysicalDeviceMemoryProperties,
-         storage8Bit: Bool, storage16Bit: Bool, timestamps: Bool) {
+         storage8Bit: Bool, storage16Bit: Bool, timestamps: Bool, maxAllocation: Int) {
         let limits = properties.limits
         maxStorageBufferRange = Int(limits.maxStorageBufferRange)
         maxWorkGroupCount = (Int(limits.maxComputeWorkGroupCount.0), Int(limits.maxComputeWorkGroupCount.1))
@@ -35,6 +40,22 @@ package struct DeviceLimits: Sendable {
         self.storage8Bit = storage8Bit
         self.storage16Bit = storage16Bit
         timestampPeriod = timestamps && limits.timestampPeriod > 0 ? Double(limits.timestampPeriod) : nil
+        maxStorageBuffersPerStage = Int(min(limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers))
+        maxWorkGroupSize = (Int(limits.maxComputeWorkGroupSize.0), Int(limits.maxComputeWorkGroupSize.1))
+        maxMemoryAllocationSize = maxAllocation
+    }
+
+    /// Why the device cannot run the kernels as written (16×16 work groups, `bindings` storage buffers), or nil.
+    package func shortfall(bindings: Int) -> String? {
+        if maxStorageBuffersPerStage < bindings {
+            return "it binds at most \(maxStorageBuffersPerStage) storage buffers per kernel (maxPerStageDescriptorStorageBuffers); "
+                + "the kernels bind \(bindings)"
+        }
+        if maxWorkGroupInvocations < 256 || maxWorkGroupSize.x < 256 || maxWorkGroupSize.y < 16 {
+            return "its work groups hold \(maxWorkGroupInvocations) invocations (\(maxWorkGroupSize.x)×\(maxWorkGroupSize.y) "
+                + "at most); the kernels use 16×16 and 256×1"
+        }
+        return nil
     }
 
     /// The limits in one line, for `--explain`.

@@ -130,10 +130,17 @@ package final class VulkanContext: @unchecked Sendable {
         memoryProperties = memory
         let (storage8, storage16) = Self.storageFeatures(physicalDevice)
         var limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
-                                  timestamps: chosen.timestampBits > 0)
+                                  timestamps: chosen.timestampBits > 0, maxAllocation: Self.maxAllocation(physicalDevice))
         // Artificially small limits, so tests can exercise what happens on devices with little memory.
         if let cap = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MAX_BUFFER") {
             limits.maxStorageBufferRange = min(limits.maxStorageBufferRange, cap)
+        }
+        if let cap = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MAX_BINDINGS") {
+            limits.maxStorageBuffersPerStage = min(limits.maxStorageBuffersPerStage, cap)
+        }
+        if let problem = limits.shortfall(bindings: KernelLayout.bindings) {
+            vkDestroyInstance(created, nil)
+            throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) cannot run FilterRecipe's kernels: \(problem)")
         }
         self.limits = limits
         memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT") ?? limits.deviceLocalHeapBytes
@@ -271,6 +278,18 @@ package final class VulkanContext: @unchecked Sendable {
         let info = withUnsafeBytes(of: driver.driverInfo) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         if name.isEmpty { return nil }
         return info.isEmpty ? name : "\(name) \(info)"
+    }
+
+    static func maxAllocation(_ device: VkPhysicalDevice) -> Int {
+        var maintenance = VkPhysicalDeviceMaintenance3Properties()
+        maintenance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES
+        var properties = VkPhysicalDeviceProperties2()
+        properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
+        withUnsafeMutablePointer(to: &maintenance) { pointer in
+            properties.pNext = UnsafeMutableRawPointer(pointer)
+            vkGetPhysicalDeviceProperties2(device, &properties)
+        }
+        return maintenance.maxMemoryAllocationSize > 0 ? Int(clamping: maintenance.maxMemoryAllocationSize) : Int.max
     }
 
     static func storageFeatures(_ device: VkPhysicalDevice) -> (Bool, Bool) {

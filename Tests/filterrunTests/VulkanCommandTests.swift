@@ -187,3 +187,19 @@ extension FilterRunTests {
         }
     }
 }
+
+extension FilterRunTests {
+    /// A device below what the kernels need (simulated: 4 storage buffers a kernel, the guaranteed minimum, where
+    /// the kernels bind 6) is refused when the context is made, naming the limit: `auto` renders on the CPU.
+    func testDevicesBelowTheKernelsNeedsAreRefusedByName() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let small = ["FILTERRUN_VULKAN_MAX_BINDINGS": "4", "FILTERRUN_DEVICE": "llvmpipe"]
+        let auto = try run([vignette, photo, path("auto.png"), "--backend", "auto"], environment: small)
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("maxPerStageDescriptorStorageBuffers") && auto.stderr.contains("CPU"), auto.stderr)
+        let vulkan = try run([vignette, photo, path("vulkan.png"), "--backend", "vulkan"], environment: small)
+        XCTAssertEqual(vulkan.code, 4, vulkan.stderr)
+        XCTAssertTrue(vulkan.stderr.contains("binds at most 4 storage buffers"), vulkan.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("vulkan.png")))
+    }
+}
