@@ -107,16 +107,24 @@ package final class VulkanContext: @unchecked Sendable {
         }
         instance = created
         VulkanLoader.instance = created
+        var debugMessenger: VkDebugUtilsMessengerEXT?
         if validate {
             let create: PFN_vkCreateDebugUtilsMessengerEXT = VulkanLoader.function("vkCreateDebugUtilsMessengerEXT")
             var messengerInfo = VulkanValidation.messengerInfo()
-            var handle: VkDebugUtilsMessengerEXT?
-            _ = create(created, &messengerInfo, nil, &handle)  // lives as long as the process's instance
+            _ = create(created, &messengerInfo, nil, &debugMessenger)  // lives as long as the process's instance
+        }
+        /// Gives the instance back (and its messenger first, as the spec asks) when no device can be used.
+        func destroyInstance() {
+            if let debugMessenger {
+                let destroy: PFN_vkDestroyDebugUtilsMessengerEXT = VulkanLoader.function("vkDestroyDebugUtilsMessengerEXT")
+                destroy(created, debugMessenger, nil)
+            }
+            vkDestroyInstance(created, nil)
         }
         let candidates = Self.physicalDevices(instance)
         allDevices = candidates.enumerated().map { "\($0): \($1.name) (\($1.typeName))" }
         guard let chosen = try Self.choose(candidates, selection: selection) else {
-            vkDestroyInstance(instance, nil)
+            destroyInstance()
             throw VulkanError(.unavailable, "no Vulkan device with a compute queue")
         }
         physicalDevice = chosen.handle
@@ -139,7 +147,7 @@ package final class VulkanContext: @unchecked Sendable {
             limits.maxStorageBuffersPerStage = min(limits.maxStorageBuffersPerStage, cap)
         }
         if let problem = limits.shortfall(bindings: KernelLayout.bindings) {
-            vkDestroyInstance(created, nil)
+            destroyInstance()
             throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) cannot run FilterRecipe's kernels: \(problem)")
         }
         self.limits = limits
@@ -163,7 +171,7 @@ package final class VulkanContext: @unchecked Sendable {
             }
         }
         guard deviceResult == VK_SUCCESS, let madeDevice else {
-            vkDestroyInstance(created, nil)
+            destroyInstance()
             throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) could not be opened (\(resultName(deviceResult)))")
         }
         device = madeDevice
