@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "file_shim.h"
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -25,8 +26,6 @@ int fr_rename_noreplace(const char *from, const char *to) {
     unlink(from);
     return 0;
 }
-
-int fr_mkstemp_cloexec(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
 
 int fr_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
 
@@ -69,7 +68,36 @@ int fr_temp_count(void) {
     return n;
 }
 
+/// Creations between mkostemp and registration, and whether a fatal signal is being handled (Dekker-style: a
+/// creator that sees `terminating` backs out; a handler that sees `creating` waits).
+static _Atomic int creating = 0;
+static _Atomic int terminating = 0;
+
+int fr_temp_create(char *template_path, int *slot) {
+    sigset_t fatal, previous;
+    sigemptyset(&fatal);
+    sigaddset(&fatal, SIGTERM);
+    sigaddset(&fatal, SIGHUP);
+    sigaddset(&fatal, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &fatal, &previous);
+    atomic_fetch_add(&creating, 1);
+    int fd = -1, error = EINTR;
+    *slot = -1;
+    if (!atomic_load(&terminating)) {
+        fd = mkostemp(template_path, O_CLOEXEC);
+        error = errno;
+        if (fd >= 0) *slot = fr_temp_register(template_path);
+    }
+    atomic_fetch_sub(&creating, 1);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = error;
+    return fd;
+}
+
 static void on_fatal_signal(int sig) {
+    atomic_store(&terminating, 1);
+    // Never this thread (it blocks the signals while creating): another one is between create and register.
+    while (atomic_load(&creating) > 0) {}
     fr_temp_unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);

@@ -9,8 +9,11 @@
 /// file systems without it). 0 on success, else an errno value (EEXIST when `to` exists).
 int fr_rename_noreplace(const char *from, const char *to);
 
-/// mkstemp with O_CLOEXEC (child processes must not inherit, and so keep locked, our temporaries).
-int fr_mkstemp_cloexec(char *template_path);
+/// Creates a temporary file from `template_path` (mkostemp, O_CLOEXEC: child processes must not inherit, and so
+/// keep locked, our temporaries) and registers it for removal, as one step a fatal signal cannot split: the calling
+/// thread blocks SIGTERM, SIGHUP and SIGINT meanwhile, and a handler running on another thread waits for the
+/// creation to finish. Returns the descriptor (or -1 with errno) and puts the slot (see fr_temp_register) in `slot`.
+int fr_temp_create(char *template_path, int *slot);
 
 /// An anonymous in-memory file (memfd_create), for renders to and from bytes; -1 with errno on failure.
 int fr_memory_file(const char *name);

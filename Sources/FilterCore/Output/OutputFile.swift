@@ -58,7 +58,8 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         while name.utf8.count > 200 { name.removeLast() }
         var template = Array(url.deletingLastPathComponent()
             .appendingPathComponent(".\(name)\(Self.temporaryMarker)XXXXXX").path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { fr_mkstemp_cloexec($0.baseAddress!) }
+        var registered: Int32 = -1
+        let fd = template.withUnsafeMutableBufferPointer { fr_temp_create($0.baseAddress!, &registered) }
         guard fd >= 0 else {
             let code = errno
             let directory = url.deletingLastPathComponent().path
@@ -70,7 +71,7 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         }
         temporaryPath = String(cString: template)
         descriptor = fd
-        slot = fr_temp_register(temporaryPath)
+        slot = registered
         // A held lock tells a sweep that the file is in use; it goes with the process, however that ends.
         _ = flock(fd, LOCK_EX | LOCK_NB)
         if let mode = replacedMode {
