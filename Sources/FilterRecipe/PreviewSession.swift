@@ -70,7 +70,7 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
     }
 
     public func render(_ recipe: Recipe, format: PixelFormat = .rgba8) throws -> PixelBuffer {
-        try Renderer.validate(recipe)
+        let recipe = try Renderer.validated(recipe)
         var keys = [String: String]()  // node id or input name → cache key
         var buffers = [String: PixelBuffer]()
         for name in recipe.inputs {

@@ -133,7 +133,7 @@ public struct Renderer: Sendable {
     /// Decodes and renders `recipe` from files into memory as `format` (the orientation, profile and decode-time
     /// shrink apply as for files), on the CPU.
     func renderToBuffer(_ recipe: Recipe, inputs: [String: ImageInput], format: PixelFormat) throws -> PixelBuffer {
-        let (decoders, plan, _) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan, _, _) = try prepare(recipe, inputs: inputs)
         do { return try CPURenderer.render(plan, sources: decoders, format: format) }
         catch let error as CodecError { throw RenderError.reading(error.path, error) }
     }
@@ -145,7 +145,7 @@ public struct Renderer: Sendable {
         let output = file.path
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
-        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan, notes, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         if fileFormat == .jpeg {
@@ -228,9 +228,9 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// The recipe checked as JSON recipes are (one built in Swift may hold anything).
-    static func validate(_ recipe: Recipe) throws {
-        do { try recipe.validate() } catch let error as RecipeError { throw RenderError.recipe(error) }
+    /// The recipe checked and normalised as JSON recipes are (one built in Swift may hold anything).
+    static func validated(_ recipe: Recipe) throws -> Recipe {
+        do { return try recipe.validated() } catch let error as RecipeError { throw RenderError.recipe(error) }
     }
 
     /// Whether two paths name the same file (after links), or the same path when neither exists.
@@ -269,9 +269,11 @@ public struct Renderer: Sendable {
     }
 
     /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
-    /// sets decoders that can shrink while decoding to the reduction the plan chose.
-    func prepare(_ recipe: Recipe, inputs: [String: ImageInput]) throws -> ([String: any ImageDecoder], Plan, [String]) {
-        try Self.validate(recipe)
+    /// sets decoders that can shrink while decoding to the reduction the plan chose. Returns the optimizer's log
+    /// too, for `explain`.
+    func prepare(_ recipe: Recipe, inputs: [String: ImageInput]) throws
+        -> (decoders: [String: any ImageDecoder], plan: Plan, notes: [String], log: [String]) {
+        let recipe = try Self.validated(recipe)
         try checkOptions()
         var decoders = [String: any ImageDecoder]()
         var notes = [String]()
@@ -285,9 +287,9 @@ public struct Renderer: Sendable {
                     ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
             } catch { throw RenderError.reading(input.name, error) }
         }
-        let plan: Plan
+        let (plan, log): (Plan, [String])
         do {
-            plan = optimized(try lowered(recipe, decoders: decoders), decoders: decoders).plan
+            (plan, log) = optimized(try lowered(recipe, decoders: decoders), decoders: decoders)
         } catch let error as RecipeError { throw RenderError.recipe(error) }
         for case let (index, node) in plan.nodes.enumerated() {
             guard case .source(let name) = node.primitive, let decoder = decoders[name],
@@ -299,7 +301,7 @@ public struct Renderer: Sendable {
             }
         }
         try checkCost(of: plan, recipe: recipe)
-        return (decoders, plan, notes)
+        return (decoders, plan, notes, log)
     }
 
     /// The profile to write the output in, nil for sRGB (the engine's own encoding, tagged sRGB).
@@ -344,7 +346,7 @@ public struct Renderer: Sendable {
     /// `verbose` adds the generated source of every fused kernel.
     public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
         let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
-        let (decoders, plan, notes) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
+        let (decoders, plan, notes, log) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
             if let managed = decoder as? ColourManagedDecoder {
@@ -358,7 +360,6 @@ public struct Renderer: Sendable {
         let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
         if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
         if options.optimize {
-            let log = optimized(try lowered(recipe, decoders: decoders), decoders: decoders).log
             lines.append(log.isEmpty ? "optimizer: nothing to rewrite" : "optimizer:")
             lines += log.map { "  \($0)" }
         } else {
@@ -398,7 +399,7 @@ public struct Renderer: Sendable {
     /// `auto`).
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
         let (backendName, _) = try resolveBackend()
-        try Self.validate(recipe)
+        let recipe = try Self.validated(recipe)
         try checkOptions()
         if format == .rgba16f || images.values.contains(where: { $0.format == .rgba16f }) {
             throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; use rgba32f or an integer format"))

@@ -13,7 +13,8 @@ final class OptimizerTests: XCTestCase {
     }
 
     func plan(_ recipe: Recipe, width: Int = 40, height: Int = 28) throws -> (Plan, [String]) {
-        let plan = try recipe.plan(inputSizes: ["main": (width, height)])
+        // Lowered as renders lower it: after validation, which normalises values (an angle written "90").
+        let plan = try recipe.validated().plan(inputSizes: ["main": (width, height)])
         return Optimizer.optimize(plan)
     }
 

@@ -14,8 +14,6 @@ public struct Params: Equatable, Sendable {
 
     package func number(_ name: String) -> Double {
         if case .number(let v) = self[name] { return v }
-        // A number once declared as a choice of numeric strings (validation has accepted only such parameters).
-        if case .string(let s) = self[name], let v = Double(s) { return v }
         preconditionFailure("\(name) is not a number")
     }
 

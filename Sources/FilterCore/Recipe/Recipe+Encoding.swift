@@ -4,9 +4,17 @@ extension Recipe {
     /// Checks the recipe exactly as a JSON recipe is checked (a graph built in Swift may hold anything): the same
     /// `RecipeError`s, paths and did-you-mean hints. Throws every problem found.
     public func validate(limits: RecipeLimits = .default) throws {
+        _ = try validated(limits: limits)
+    }
+
+    /// The recipe as the JSON reader reads it: checked, and every value in the form the catalogue declares (a value
+    /// written in a form the reader also accepts, such as an angle as a numeric string, normalised). Renders lower
+    /// this, so a Swift-built graph reaches the filters exactly as its JSON would.
+    package func validated(limits: RecipeLimits = .default) throws -> Recipe {
         var decoder = RecipeDecoder(limits: limits)
-        _ = decoder.decode(jsonValue)
-        if !decoder.issues.isEmpty { throw RecipeError(decoder.issues) }
+        let decoded = decoder.decode(jsonValue)
+        guard decoder.issues.isEmpty, let decoded else { throw RecipeError(decoder.issues) }
+        return decoded
     }
 
     /// The recipe as the JSON value a file would hold (every parameter given, in `steps` or `nodes`).
