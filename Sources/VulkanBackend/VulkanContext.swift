@@ -132,13 +132,14 @@ package final class VulkanContext: @unchecked Sendable {
         deviceType = chosen.typeName
         isSoftware = chosen.type == VK_PHYSICAL_DEVICE_TYPE_CPU
         queueFamily = chosen.computeFamily
-        driverName = Self.driverDescription(chosen.handle) ?? "unknown driver"
+        let extended = Self.extendedProperties(chosen.handle)
+        driverName = extended.driver ?? "unknown driver"
         var memory = VkPhysicalDeviceMemoryProperties()
         vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memory)
         memoryProperties = memory
         let (storage8, storage16) = Self.storageFeatures(physicalDevice)
         var limits = DeviceLimits(chosen.properties, memory: memory, storage8Bit: storage8, storage16Bit: storage16,
-                                  timestamps: chosen.timestampBits > 0, maxAllocation: Self.maxAllocation(physicalDevice))
+                                  timestamps: chosen.timestampBits > 0, maxAllocation: extended.maxAllocation)
         // Artificially small limits, so tests can exercise what happens on devices with little memory.
         if let cap = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MAX_BUFFER") {
             limits.maxStorageBufferRange = min(limits.maxStorageBufferRange, cap)
@@ -273,31 +274,26 @@ package final class VulkanContext: @unchecked Sendable {
         return match
     }
 
-    static func driverDescription(_ device: VkPhysicalDevice) -> String? {
+    /// What VkPhysicalDeviceProperties2 adds to the core properties: the driver's name (nil when the driver gives
+    /// none) and the largest single allocation (VkPhysicalDeviceMaintenance3Properties), in one query.
+    static func extendedProperties(_ device: VkPhysicalDevice) -> (driver: String?, maxAllocation: Int) {
         var driver = VkPhysicalDeviceDriverProperties()
         driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
-        var properties = VkPhysicalDeviceProperties2()
-        properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
-        withUnsafeMutablePointer(to: &driver) { pointer in
-            properties.pNext = UnsafeMutableRawPointer(pointer)
-            vkGetPhysicalDeviceProperties2(device, &properties)
-        }
-        let name = withUnsafeBytes(of: driver.driverName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        let info = withUnsafeBytes(of: driver.driverInfo) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name.isEmpty { return nil }
-        return info.isEmpty ? name : "\(name) \(info)"
-    }
-
-    static func maxAllocation(_ device: VkPhysicalDevice) -> Int {
         var maintenance = VkPhysicalDeviceMaintenance3Properties()
         maintenance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES
         var properties = VkPhysicalDeviceProperties2()
         properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
-        withUnsafeMutablePointer(to: &maintenance) { pointer in
-            properties.pNext = UnsafeMutableRawPointer(pointer)
-            vkGetPhysicalDeviceProperties2(device, &properties)
+        withUnsafeMutablePointer(to: &maintenance) { maintenancePointer in
+            driver.pNext = UnsafeMutableRawPointer(maintenancePointer)
+            withUnsafeMutablePointer(to: &driver) { driverPointer in
+                properties.pNext = UnsafeMutableRawPointer(driverPointer)
+                vkGetPhysicalDeviceProperties2(device, &properties)
+            }
         }
-        return maintenance.maxMemoryAllocationSize > 0 ? Int(clamping: maintenance.maxMemoryAllocationSize) : Int.max
+        let name = withUnsafeBytes(of: driver.driverName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let info = withUnsafeBytes(of: driver.driverInfo) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let maxAllocation = maintenance.maxMemoryAllocationSize > 0 ? Int(clamping: maintenance.maxMemoryAllocationSize) : Int.max
+        return (name.isEmpty ? nil : (info.isEmpty ? name : "\(name) \(info)"), maxAllocation)
     }
 
     static func storageFeatures(_ device: VkPhysicalDevice) -> (Bool, Bool) {
