@@ -67,21 +67,7 @@ enum PointKernel {
                 v[0] = c[0]; v[1] = c[1]; v[2] = c[2]
                 p[x] = v
             }
-        case let .vignette(radius, intensity):
-            // PointOp.apply's formula with the row's terms hoisted: one square root a pixel, no switch.
-            let cx = Float(width) / 2, cy = Float(height) / 2
-            let halfDiagonal = (cx * cx + cy * cy).squareRoot()
-            let dy = Float(y) + 0.5 - cy
-            for x in 0..<width {
-                let dx = Float(x) + 0.5 - cx
-                let d = (dx * dx + dy * dy).squareRoot() / halfDiagonal
-                let t = radius > 0 ? min(d / radius, 1) : 1
-                let f = 1 - intensity * t * t
-                var v = p[x]
-                v[0] *= f; v[1] *= f; v[2] *= f
-                p[x] = v
-            }
-        case .curves, .gamma, .levels, .threshold, .vibrance, .clearTransparent, .clamp:
+        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette, .clearTransparent, .clamp:
             for x in 0..<width { p[x] = op.apply(p[x], x: x, y: y, width: width, height: height) }
         }
     }
