@@ -48,26 +48,15 @@ void main() {
     vec2 scale = pc.f1.zw;
     vec2 u = q - 0.5, support = radiusOf(kernel) * scale;
     ivec2 first = ivec2(ceil(u - support)), last = ivec2(floor(u + support));
-    // The x weights once per pixel (up to 32 of them; a wider kernel, shrinking past ~5×, evaluates them per row).
-    float wxs[32];
-    int nx = last.x - first.x + 1;
-    bool held = nx <= 32;
-    float sumX = 0.0;
-    for (int i = 0; i < nx; i++) {
-        float w = weight(kernel, (float(first.x + i) - u.x) / scale.x);
-        if (held) wxs[i] = w;
-        sumX += w;
-    }
     vec4 sum = vec4(0.0);
-    float sumY = 0.0;
+    float sumX = 0.0, sumY = 0.0;
+    for (int i = first.x; i <= last.x; i++) sumX += weight(kernel, (float(i) - u.x) / scale.x);
     for (int j = first.y; j <= last.y; j++) {
         float wy = weight(kernel, (float(j) - u.y) / scale.y);
         sumY += wy;
         if (wy == 0.0) continue;
         vec4 line = vec4(0.0);
-        for (int i = 0; i < nx; i++) {
-            line += tap(first.x + i, j) * (held ? wxs[i] : weight(kernel, (float(first.x + i) - u.x) / scale.x));
-        }
+        for (int i = first.x; i <= last.x; i++) line += tap(i, j) * weight(kernel, (float(i) - u.x) / scale.x);
         sum += line * wy;
     }
     float total = sumX * sumY;
