@@ -24,7 +24,8 @@ let package = Package(
         .systemLibrary(name: "CGlslang", pkgConfig: "glslang",
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
-        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // It also filters and deflates rows itself (parallel compression), so it links zlib.
+        .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.

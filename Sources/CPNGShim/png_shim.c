@@ -241,6 +241,19 @@ int fr_png_writer_finish(fr_png_writer *w) {
     return 0;
 }
 
+int fr_png_writer_idat(fr_png_writer *w, const uint8_t *data, size_t length) {
+    if (setjmp(png_jmpbuf(w->png))) return 1;
+    png_write_chunk(w->png, (png_const_bytep)"IDAT", data, length);
+    return 0;
+}
+
+int fr_png_writer_finish_idat(fr_png_writer *w) {
+    if (setjmp(png_jmpbuf(w->png))) return 1;
+    png_write_chunk(w->png, (png_const_bytep)"IEND", NULL, 0);
+    if (fflush(w->file) != 0) { w->write_errno = errno; snprintf(w->error, sizeof w->error, "write failed"); return 1; }
+    return 0;
+}
+
 const char *fr_png_writer_error(const fr_png_writer *w) { return w->error; }
 int fr_png_writer_errno(const fr_png_writer *w) { return w->write_errno; }
 

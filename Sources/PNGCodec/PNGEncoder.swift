@@ -14,6 +14,8 @@ package final class PNGEncoder {
 
     private var writer: OpaquePointer?
     private var finished = false
+    /// Our parallel compressor, or nil when libpng compresses the rows itself.
+    private var chunked: ChunkedDeflate?
 
     /// Writes to `path`, replacing an existing regular file only when `replace` is true.
     package convenience init(path: String, width: Int, height: Int, format: PixelFormat,
@@ -46,6 +48,11 @@ package final class PNGEncoder {
             output.abandon()
             throw PNGError(kind: .io, path: output.path, message: String(cString: message))
         }
+        if case .chunked(let threads, let chunkBytes) = options.compressor {
+            chunked = ChunkedDeflate(width: width, format: format, filters: options.filter.mask,
+                                     level: options.compressionLevel,
+                                     threads: threads > 0 ? threads : DeflatePool.shared.width, chunkBytes: chunkBytes)
+        }
     }
 
     deinit {
@@ -59,8 +66,24 @@ package final class PNGEncoder {
         return CodecError.writing(path, errno: fr_png_writer_errno(writer), library: String(cString: fr_png_writer_error(writer)))
     }
 
+    /// Runs a step of the chunked compressor, turning its failure into the encoder's error (and abandoning).
+    private func compressing(_ step: (ChunkedDeflate, OpaquePointer) throws -> Void) throws {
+        guard let chunked, let writer else { return }
+        do {
+            try step(chunked, writer)
+        } catch ChunkedDeflate.Failure.memory {
+            abandon()
+            throw PNGError(kind: .io, path: path, message: "out of memory compressing the image")
+        } catch {
+            let error = failure()
+            abandon()
+            throw error
+        }
+    }
+
     /// Stops writing and removes the temporary file.
     package func abandon() {
+        chunked = nil
         fr_png_writer_close(writer)
         writer = nil
         output.abandon()
@@ -71,6 +94,11 @@ package final class PNGEncoder {
         guard let writer, !finished else { throw PNGError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         guard count >= 0, rowsWritten + count <= height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        if chunked != nil {
+            try compressing { try $0.append(source, stride: stride, count: count, writer: $1) }
+            rowsWritten += count
+            return
         }
         guard fr_png_writer_rows(writer, source.assumingMemoryBound(to: UInt8.self), stride, UInt32(count)) == 0 else {
             let error = failure()
@@ -95,10 +123,19 @@ package final class PNGEncoder {
         guard rowsWritten == height else {
             throw PNGError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
         }
-        guard fr_png_writer_finish(writer) == 0 else {
-            let error = failure()
-            abandon()
-            throw error
+        if chunked != nil {
+            try compressing { try $0.finish(writer: $1) }
+            guard fr_png_writer_finish_idat(writer) == 0 else {
+                let error = failure()
+                abandon()
+                throw error
+            }
+        } else {
+            guard fr_png_writer_finish(writer) == 0 else {
+                let error = failure()
+                abandon()
+                throw error
+            }
         }
         fr_png_writer_close(writer)
         self.writer = nil

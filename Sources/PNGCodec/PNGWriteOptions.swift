@@ -20,9 +20,17 @@ public struct PNGWriteOptions: Sendable, Equatable {
         }
     }
 
+    /// Who compresses the rows: libpng on the encoder's thread, or our filter and deflate on `threads` threads
+    /// (0: every worker, `FILTERRUN_THREADS` or the core count) in runs of about `chunkBytes` raw bytes.
+    package enum Compressor: Equatable, Sendable {
+        case libpng
+        case chunked(threads: Int, chunkBytes: Int)
+    }
+
     /// zlib level, 0 (store) to 9 (smallest); values outside are taken as the nearest.
     public var compressionLevel: Int
     public var filter: Filter
+    package var compressor: Compressor = .chunked(threads: 0, chunkBytes: 256 << 10)
 
     public init(compressionLevel: Int = PNGWriteOptions.default.compressionLevel,
                 filter: Filter = PNGWriteOptions.default.filter) {

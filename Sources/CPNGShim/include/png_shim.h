@@ -59,6 +59,38 @@ const char *fr_png_writer_error(const fr_png_writer *w);
 int fr_png_writer_errno(const fr_png_writer *w);
 void fr_png_writer_close(fr_png_writer *w);
 
+// Parallel compression: the caller filters and deflates row chunks itself (fr_png_deflate_chunk, on any thread)
+// and hands the compressed bytes to the writer in order; libpng still writes the signature, header and colour
+// chunks (fr_png_writer_open) and the chunk framing and CRCs.
+
+/// Writes `length` bytes of the zlib stream as one IDAT chunk. 0 on success.
+int fr_png_writer_idat(fr_png_writer *w, const uint8_t *data, size_t length);
+/// Writes IEND and flushes (the end of a file whose IDATs came from fr_png_writer_idat). 0 on success.
+int fr_png_writer_finish_idat(fr_png_writer *w);
+
+/// One compressed piece of the zlib stream, allocated by fr_png_deflate_chunk and released with
+/// fr_png_chunk_free.
+typedef struct {
+    uint8_t *data;
+    size_t length;
+    uint32_t adler;          // Adler-32 of the chunk's filtered bytes
+    size_t filtered_length;  // the filtered bytes it holds (for adler32_combine)
+} fr_png_chunk;
+
+/// Filters and deflates one run of rows as part of a single zlib stream. `raw` holds `context + rows` rows of
+/// `row_bytes` bytes in PNG byte order (16-bit samples big-endian), `bpp` bytes a pixel (at least 1). The first
+/// `context` rows precede the chunk in the image: the last of them is the first row's prior row, and the others,
+/// filtered, are the deflate dictionary (the previous chunk's last bytes), so compression does not restart from
+/// nothing. `context` 0 means the chunk starts at the image's top row; that chunk also gets the zlib header.
+/// `filters` is a mask of FR_PNG_FILTER_* (several: the row with the smallest sum of absolute values, libpng's
+/// heuristic). `last` ends the deflate stream; other chunks end with a sync flush on a byte boundary, so the
+/// pieces concatenate. Returns 0, or 1 when memory or zlib failed.
+int fr_png_deflate_chunk(const uint8_t *raw, size_t row_bytes, int bpp, uint32_t context, uint32_t rows,
+                         int filters, int level, int last, fr_png_chunk *chunk);
+void fr_png_chunk_free(fr_png_chunk *chunk);
+/// The Adler-32 of two pieces from theirs (zlib's adler32_combine).
+uint32_t fr_png_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
+
 /// Filter mask values, so Swift does not need libpng's macros.
 enum {
     FR_PNG_FILTER_NONE = 0x08, FR_PNG_FILTER_SUB = 0x10, FR_PNG_FILTER_UP = 0x20,
