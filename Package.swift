@@ -49,7 +49,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "filterbench", dependencies: [
-            "FilterRecipe",
+            "FilterRecipe", "PNGCodec",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -28,12 +28,21 @@ struct FilterBench: ParsableCommand {
     @Option(help: "The filterrun binary (default: the one beside filterbench).") var filterrun: String?
     @Option(help: "Run the live-preview benchmark on this photo instead (a four-step look at 1920 px, its last step changed 20 times).")
     var preview: String?
+    @Option(help: "Run the PNG encoder benchmark on this photo instead (each --png-settings entry, encode only).")
+    var pngEncode: String?
+    @Option(help: "For --png-encode: comma-separated libpng|ours:LEVEL:FILTER settings, the first the baseline.")
+    var pngSettings = PNGEncodeBench.defaultSettings
     @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
         let machine = MachineInfo.current()
         if let preview {
             try PreviewBench.run(photo: preview, runs: runs, machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
+            return
+        }
+        if let pngEncode {
+            try PNGEncodeBench.run(photo: pngEncode, settings: pngSettings, runs: runs,
+                                   machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
             return
         }
         let binary = filterrun ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -31,8 +31,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Print statistics to stderr: --stats or --stats=json.") var stats: String?
     // Numeric options are read as text (so "-1" is a value, not an option) and checked by `NumericOption`.
     @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: String?
-    @Option(parsing: .unconditional, help: "zlib level 0-9 (default 2, fast; 6 is libpng's default).") var compression: String?
-    @Option(help: "PNG row filter: none, sub, up, average, paeth, all (default up).") var filter: String?
+    @Option(parsing: .unconditional, help: "PNG zlib level 0-9 (default 5; 6 is libpng's default), compressed on every core.") var compression: String?
+    @Option(help: "PNG row filter: none, sub, up, average, paeth, all (default all: libpng's per-row choice).") var filter: String?
     @Option(help: "Output format: png or jpeg (default: the output's extension; in a batch, each input's).") var format: String?
     @Option(parsing: .unconditional, help: "JPEG quality 1-100 (default 90).") var quality: String?
     @Option(help: "JPEG chroma subsampling: 444, 422 or 420 (default 444 at quality 90 and above, 420 below).")
