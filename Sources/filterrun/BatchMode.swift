@@ -14,7 +14,9 @@ struct BatchMode {
     let force: Bool
     let quiet: Bool
     let stats: String?
+    let statsFile: String?
     let outputFormat: ImageFileFormat?
+    let shard: BatchShard?
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
         let list: [BatchJob]
@@ -29,6 +31,7 @@ struct BatchMode {
             return report("filterrun: \(error)", code: (error as? RenderError)?.exitCode ?? 4)
         }
         if list.isEmpty { return report("filterrun: no PNG or JPEG files in \(inputs.joined(separator: ", "))", code: 3) }
+        // Collisions are checked over the whole listing, so every shard refuses the same batch.
         let collisions = BatchJob.collisions(in: list)
         if !collisions.isEmpty {
             let lines = collisions.prefix(20).map { "  \($0.output) ← " + $0.inputs.joined(separator: ", ") }
@@ -48,12 +51,18 @@ struct BatchMode {
             FileHandle.standardError.write(Data("filterrun: removed \(swept.count) temporary file\(swept.count == 1 ? "" : "s") left by an interrupted run\n".utf8))
         }
 
+        let listed = list.count
+        let chosen = shard.map { shard in list.filter { shard.contains($0, outputDirectory: outputDirectory) } } ?? list
+        if let shard, !quiet {
+            FileHandle.standardError.write(Data("filterrun: shard \(shard): \(chosen.count) of \(listed) files\n".utf8))
+        }
+
         let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force)
         let interrupts = Self.handleInterrupts(runner)
         defer { interrupts.cancel() }
         let display = ProgressDisplay(quiet: quiet)
         let began = Date()
-        let outcomes = runner.run(list) { progress, outcome in
+        let outcomes = runner.run(chosen) { progress, outcome in
             if outcome.status == .failed, let error = outcome.error {
                 let text = error.description
                 display.message(text.hasPrefix(outcome.job.input) ? text : "\(outcome.job.input): \(text)")
@@ -68,7 +77,7 @@ struct BatchMode {
         if runner.isCancelled { summary += ", \(notStarted) not started (cancelled)" }
         summary += String(format: " in %.1f s (%.2f images/s)", seconds, seconds > 0 ? Double(rendered) / seconds : 0)
         if !quiet { FileHandle.standardError.write(Data(("filterrun: " + summary + "\n").utf8)) }
-        if stats == "json" {
+        if stats == "json" || statsFile != nil {
             let files: [[String: Any]] = outcomes.map { outcome in
                 var entry: [String: Any] = ["input": outcome.job.input, "output": outcome.job.output,
                                             "status": outcome.status.rawValue, "seconds": outcome.seconds]
@@ -76,10 +85,23 @@ struct BatchMode {
                 if let backend = outcome.backend { entry["backend"] = backend }
                 return entry
             }
-            let object: [String: Any] = ["files": files, "rendered": rendered, "skipped": skipped, "failed": failed,
-                                         "cancelled": runner.isCancelled, "seconds": seconds, "jobs": jobs]
+            var object: [String: Any] = ["files": files, "rendered": rendered, "skipped": skipped, "failed": failed,
+                                         "cancelled": runner.isCancelled, "seconds": seconds, "jobs": jobs, "listed": listed]
+            if let shard { object["shard"] = ["index": shard.index, "count": shard.count] }
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-                FileHandle.standardError.write(data + Data("\n".utf8))
+                if stats == "json" { FileHandle.standardError.write(data + Data("\n".utf8)) }
+                if let statsFile {
+                    do {
+                        let file = try OutputFile(path: statsFile, replace: true)
+                        let handle = FileHandle(fileDescriptor: try file.writerDescriptor(), closeOnDealloc: true)
+                        try handle.write(contentsOf: data + Data("\n".utf8))
+                        try handle.close()
+                        try file.publish()
+                    } catch {
+                        FileHandle.standardError.write(Data("filterrun: --stats-file: \(error)\n".utf8))
+                        return 4
+                    }
+                }
             }
         }
         if runner.isCancelled { return 130 }

@@ -54,6 +54,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Batch: include PNGs in subdirectories.") var recursive = false
     @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: String?
     @Flag(help: "Batch: no progress output.") var quiet = false
+    @Option(help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
+    var shard: String?
+    @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?
     @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: String?
     @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: String?
 
@@ -101,6 +104,12 @@ struct RunCommand: ParsableCommand {
         // A batch: several inputs, paths on stdin, or a directory as the input or the output.
         let batch = paths.count > 2 || input == "-" || Self.isDirectory(input) || Self.isDirectory(output)
         OutputFile.installCleanupHandlers(interrupt: !batch)
+        var batchShard: BatchShard?
+        if let shard {
+            guard batch else { return fail(2, "--shard applies to batches (several inputs or a directory), not to one image") }
+            do { batchShard = try BatchShard(parsing: shard) } catch { return fail(2, "\(error)") }
+        }
+        if statsFile != nil && !batch { return fail(2, "--stats-file applies to batches; for one image use --stats=json") }
         var paths = named.merging(["main": input]) { $1 }
 
         var parsed: Recipe
@@ -139,7 +148,8 @@ struct RunCommand: ParsableCommand {
         if batch {
             paths.removeValue(forKey: "main")
             return BatchMode(recipePath: recipe, recipe: parsed, renderer: renderer, extraInputs: paths,
-                             jobs: numbers.jobs, force: force, quiet: quiet, stats: stats, outputFormat: fileFormat)
+                             jobs: numbers.jobs, force: force, quiet: quiet, stats: stats, statsFile: statsFile,
+                             outputFormat: fileFormat, shard: batchShard)
                 .run(inputs: Array(self.paths.dropLast()), outputDirectory: output, recursive: recursive)
         }
         do {

@@ -113,7 +113,7 @@ final class ChunkedDeflateTests: XCTestCase {
                                       replace: true)
                 let a = try inflatedRows(ours, expected: expected), b = try inflatedRows(theirs, expected: expected)
                 let rowBytes = photo.width * photo.format.bytesPerPixel + 1
-                let first = zip(a, b).firstIndex { $0 != $1 }
+                let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 XCTAssert(first == nil && a.count == b.count,
                           "\(file) \(filter): filtered rows differ from libpng's from row \((first ?? 0) / rowBytes)")
             }

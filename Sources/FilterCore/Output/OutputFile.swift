@@ -56,10 +56,25 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         // Keep the name within NAME_MAX (255 bytes) after the prefix and marker.
         var name = url.lastPathComponent
         while name.utf8.count > 200 { name.removeLast() }
-        var template = Array(url.deletingLastPathComponent()
+        let pattern = Array(url.deletingLastPathComponent()
             .appendingPathComponent(".\(name)\(Self.temporaryMarker)XXXXXX").path.utf8CString)
+        var template = pattern
         var registered: Int32 = -1
-        let fd = template.withUnsafeMutableBufferPointer { fr_temp_create($0.baseAddress!, &registered) }
+        var fd: Int32 = -1
+        // A held lock tells a sweep (another batch starting on this directory) that the file is in use; it goes with
+        // the process, however that ends. Between creating the file and locking it a sweep may take it for stale and
+        // remove it: then the name is gone (no links left) and a new file is made.
+        for _ in 0..<8 {
+            template = pattern
+            fd = template.withUnsafeMutableBufferPointer { fr_temp_create($0.baseAddress!, &registered) }
+            guard fd >= 0 else { break }
+            var status = stat()
+            if flock(fd, LOCK_EX) == 0, fstat(fd, &status) == 0, status.st_nlink > 0 { break }
+            fr_temp_unregister(registered)
+            close(fd)
+            fd = -1
+            errno = EAGAIN
+        }
         guard fd >= 0 else {
             let code = errno
             let directory = url.deletingLastPathComponent().path
@@ -72,8 +87,6 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         temporaryPath = String(cString: template)
         descriptor = fd
         slot = registered
-        // A held lock tells a sweep that the file is in use; it goes with the process, however that ends.
-        _ = flock(fd, LOCK_EX | LOCK_NB)
         if let mode = replacedMode {
             fchmod(fd, mode & 0o7777)
             _ = fchown(fd, info.st_uid, info.st_gid)  // permitted for root or the same owner; otherwise keep ours
