@@ -41,6 +41,18 @@ extension FilterRunTests {
             XCTAssertEqual((shard["shard"] as? [String: Int]) ?? [:], ["index": index, "count": count])
         }
 
+        // docs/scale-out/merge-stats.py adds the summaries up and finds the listing covered.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
+            let script = Fixtures.repository.appendingPathComponent("docs/scale-out/merge-stats.py").path
+            let merged = try run([script] + (0..<count).map { path("shard\($0).json") }, executable: "/usr/bin/python3")
+            XCTAssertEqual(merged.code, 0, merged.stdout + merged.stderr)
+            let totals = try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any] ?? [:]
+            XCTAssertEqual(totals["covered"] as? Int, 12)
+            XCTAssertEqual(totals["rendered"] as? Int, 12)
+            let partial = try run([script, path("shard0.json"), path("shard2.json")], executable: "/usr/bin/python3")
+            XCTAssertEqual(partial.code, 1, "a missing shard is reported: \(partial.stdout)")
+        }
+
         // A shard run again finds its files written and skips them all.
         let again = try run([vignette, input.path, out, "--recursive", "--backend", "cpu", "--shard", "1/3", "--stats=json"])
         let json = try statsJSON(again.stderr)
