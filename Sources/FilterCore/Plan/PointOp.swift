@@ -38,17 +38,15 @@ extension PointOp {
             out += c3 * v[3]
             return out
         case .gamma(let p):
-            var out = v
-            for c in 0..<3 { out[c] = v[c] >= 0 ? powf(v[c], p) : -powf(-v[c], p) }
+            var out = FastMath.signedPow(v, p)
+            out[3] = v[3]
             return out
         case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
-            var out = v
-            let inverse = 1 / gamma
-            for c in 0..<3 {
-                var t = (v[c] - inBlack) / (inWhite - inBlack)
-                t = t > 0 ? (t < 1 ? t : 1) : 0
-                out[c] = outBlack + (outWhite - outBlack) * (gamma == 1 ? t : powf(t, inverse))
-            }
+            var t = (v - inBlack) / (inWhite - inBlack)
+            t = t.replacing(with: 0, where: t .< 0)
+            t = t.replacing(with: 1, where: t .> 1)
+            var out = outBlack + (outWhite - outBlack) * (gamma == 1 ? t : FastMath.pow(t, 1 / gamma))
+            out[3] = v[3]
             return out
         case let .curves(master, red, green, blue):
             var out = v
