@@ -22,63 +22,37 @@ final class PointStage: Stage {
     }
 }
 
-/// Row kernels of the point operations: a row goes through in blocks of `block` pixels, each unpremultiplied, taken
-/// through every operation and premultiplied back while it is in registers and L1, instead of one pass over the
-/// whole row per operation. The choice of operation is made once per block, not per pixel.
+/// Row kernels of the point operations: a row goes through 32 pixels at a time, turned into four `PixelBlock`s
+/// (unpremultiplied, one vector a channel), taken through every operation while they are in registers and L1, and
+/// premultiplied back. The choice of operation is made once per 32 pixels, not per pixel.
 enum PointKernel {
-    static let block = 32
+    static let blocks = 4
 
     /// Unpremultiplies row `y` of `source` into `out`, applies `ops`, premultiplies back (`source` may be `out`).
     static func run(_ ops: [PointOp], from source: UnsafeMutablePointer<SIMD4<Float>>,
                     to out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
-        var start = 0
-        while start < width {
-            let end = min(start + block, width)
-            for x in start..<end {
-                let v = source[x], a = v[3]
-                var straight = a != 0 ? v / a : SIMD4<Float>(repeating: 0)  // negative alpha (ringing) round-trips too
-                straight[3] = a
-                out[x] = straight
+        withUnsafeTemporaryAllocation(of: PixelBlock.self, capacity: blocks) { scratch in
+            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 8) { tail in
+                let block = scratch.baseAddress!
+                var start = 0
+                while start < width {
+                    let pixels = min(8 * blocks, width - start), full = pixels / 8
+                    for i in 0..<full { block[i] = PixelBlock(unpremultiplying: source + start + 8 * i) }
+                    let rest = pixels - 8 * full
+                    if rest > 0 {  // the row's last few pixels, padded with transparent black
+                        for i in 0..<8 { tail[i] = i < rest ? source[start + 8 * full + i] : SIMD4() }
+                        block[full] = PixelBlock(unpremultiplying: tail.baseAddress!)
+                    }
+                    let count = full + (rest > 0 ? 1 : 0)
+                    for op in ops { op.apply(block, count: count, x: start, y: y, width: width, height: height) }
+                    for i in 0..<full { block[i].storePremultiplied(out + start + 8 * i) }
+                    if rest > 0 {
+                        block[full].storePremultiplied(tail.baseAddress!)
+                        for i in 0..<rest { out[start + 8 * full + i] = tail[i] }
+                    }
+                    start += pixels
+                }
             }
-            for op in ops { apply(op, out, x: start..<end, y: y, width: width, height: height) }
-            for x in start..<end {
-                var v = out[x]
-                let a = v[3]
-                v *= a
-                v[3] = a
-                out[x] = v
-            }
-            start = end
-        }
-    }
-
-    static func apply(_ op: PointOp, _ p: UnsafeMutablePointer<SIMD4<Float>>, x pixels: Range<Int>, y: Int,
-                      width: Int, height: Int) {
-        switch op {
-        case .matrix(let m):
-            let (c0, c1, c2, c3) = m.columns
-            let offset = m.offset
-            for x in pixels {
-                let v = p[x]
-                var out = offset
-                out += c0 * v[0]
-                out += c1 * v[1]
-                out += c2 * v[2]
-                out += c3 * v[3]
-                p[x] = out
-            }
-        case .posterize(let levels):
-            let n = levels - 1
-            for x in pixels {
-                var v = p[x]
-                var c = v.replacing(with: 0, where: v .< 0)
-                c = c.replacing(with: 1, where: c .> 1)
-                c = (c * n).rounded(.toNearestOrAwayFromZero) / n
-                v[0] = c[0]; v[1] = c[1]; v[2] = c[2]
-                p[x] = v
-            }
-        case .curves, .gamma, .levels, .threshold, .vibrance, .vignette, .clearTransparent, .clamp:
-            for x in pixels { p[x] = op.apply(p[x], x: x, y: y, width: width, height: height) }
         }
     }
 }

@@ -32,6 +32,8 @@ struct FilterBench: ParsableCommand {
     var pngEncode: String?
     @Option(help: "For --png-encode: comma-separated libpng|ours:LEVEL:FILTER settings, the first the baseline.")
     var pngSettings = PNGEncodeBench.defaultSettings
+    @Option(help: "Time the recipes' filter stages alone on this photo instead (decoded once, rendered in memory on the CPU, beside a memory copy of the working values).")
+    var kernels: String?
     @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
@@ -43,6 +45,12 @@ struct FilterBench: ParsableCommand {
         if let pngEncode {
             try PNGEncodeBench.run(photo: pngEncode, settings: pngSettings, runs: runs,
                                    machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
+            return
+        }
+        if let kernels {
+            try KernelBench.run(photo: kernels, recipes: recipes.isEmpty ? try Self.repositoryRecipes() : recipes,
+                                runs: runs, copyMebibytes: memoryCopy,
+                                machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
             return
         }
         let binary = filterrun ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -7,8 +7,9 @@ import XCTest
 /// layout (8- and 16-bit; grey, RGB, RGBA), in both working spaces; within the filter's declared tolerance.
 final class FilterReferenceTests: XCTestCase {
 
-    func check(_ id: FilterID, space: WorkingSpace, layouts: Int = 5) throws {
-        let images = Array(try TestImages.small().prefix(layouts))
+    func check(_ id: FilterID, space: WorkingSpace, layouts: Int = 5,
+               images chosen: [(name: String, image: PixelBuffer)]? = nil) throws {
+        let images = try chosen ?? Array(TestImages.small().prefix(layouts))
         let overlay = try TestImages.overlay(), mask = try TestImages.mask()
         let spec = id.spec
         for (label, recipe) in ParameterSweep.recipes(for: id, space: space) {
@@ -45,5 +46,24 @@ final class FilterReferenceTests: XCTestCase {
     /// sRGB space on every layout (the code paths that differ from linear are the conversions).
     func testEveryFilterMatchesReferenceInSRGBSpace() throws {
         for id in FilterID.allCases { try check(id, space: .srgb) }
+    }
+
+    /// The per-pixel kernel works on 32 pixels at a time in blocks of 8: every remainder of a row (a lone pixel,
+    /// a part block, whole blocks plus a part) on an RGBA photo with transparent and partly transparent pixels.
+    func testPerPixelFiltersAtEveryRowRemainder() throws {
+        let widths = [1, 3, 7, 8, 9, 31, 32, 33, 45]
+        let images = try widths.map { width in
+            ("emerald rgba8 \(width) wide", try TestImages.crop("photos/emerald_crop_320x240_rgba8.png", x: 100, y: 40,
+                                                              width: width, height: 5))
+        }
+        let perPixel = FilterID.allCases.filter { id in
+            let recipe = ParameterSweep.recipes(for: id).first!.recipe
+            guard let plan = try? recipe.plan(inputSizes: ["main": (8, 8), "other": (8, 8), "mask": (8, 8)]) else { return false }
+            return plan.nodes.allSatisfy { node in
+                switch node.primitive { case .source, .point: return true; default: return false }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(perPixel.count, 10, "the per-pixel filters are found: \(perPixel)")
+        for id in perPixel { try check(id, space: .linear, images: images) }
     }
 }

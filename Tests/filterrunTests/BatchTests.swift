@@ -112,7 +112,7 @@ extension FilterRunTests {
         XCTAssertEqual(limited.terminationStatus, 4)
         let left = (FileManager.default.subpaths(atPath: path("full")) ?? []).filter { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path("full") + "/" + name, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: path("full") + "/" + name, isDirectory: &isDirectory)
             return !isDirectory.boolValue
         }
         XCTAssertEqual(left, [], "neither outputs nor temporary files are left")

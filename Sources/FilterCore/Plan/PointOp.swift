@@ -25,69 +25,103 @@ package enum PointOp: Equatable, Sendable {
 }
 
 extension PointOp {
-    /// Applies the operation to one straight-alpha pixel at (x, y) of a width×height image.
+    /// Applies the operation to `count` blocks of straight-alpha pixels, the first pixel at (x, y) of a
+    /// width×height image. The case is chosen once for all the blocks.
     @inlinable
-    package func apply(_ v: SIMD4<Float>, x: Int, y: Int, width: Int, height: Int) -> SIMD4<Float> {
+    package func apply(_ blocks: UnsafeMutablePointer<PixelBlock>, count: Int, x: Int, y: Int, width: Int, height: Int) {
         switch self {
-        case .matrix(let m):
-            let (c0, c1, c2, c3) = m.columns
-            var out: SIMD4<Float> = m.offset
-            out += c0 * v[0]
-            out += c1 * v[1]
-            out += c2 * v[2]
-            out += c3 * v[3]
-            return out
-        case .gamma(let p):
-            var out = FastMath.signedPow(v, p)
-            out[3] = v[3]
-            return out
-        case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
-            var t = (v - inBlack) / (inWhite - inBlack)
-            t = t.replacing(with: 0, where: t .< 0)
-            t = t.replacing(with: 1, where: t .> 1)
-            var out = outBlack + (outWhite - outBlack) * (gamma == 1 ? t : FastMath.pow(t, 1 / gamma))
-            out[3] = v[3]
-            return out
-        case let .curves(master, red, green, blue):
-            var out = v
-            if let red { out[0] = red(out[0]) }
-            if let green { out[1] = green(out[1]) }
-            if let blue { out[2] = blue(out[2]) }
-            if let master { for c in 0..<3 { out[c] = master(out[c]) } }
-            return out
-        case .threshold(let level):
-            let y = v[0] * ColorMatrix.luma[0] + v[1] * ColorMatrix.luma[1] + v[2] * ColorMatrix.luma[2]
-            let t: Float = y >= level ? 1 : 0
-            return SIMD4(t, t, t, v[3])
-        case .posterize(let levels):
-            var out = v
-            for c in 0..<3 {
-                let clamped = v[c] > 0 ? (v[c] < 1 ? v[c] : 1) : 0
-                out[c] = (clamped * (levels - 1)).rounded(.toNearestOrAwayFromZero) / (levels - 1)
+        case .matrix(let matrix):
+            let m = matrix.m, o = matrix.offset
+            let rows = (SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
+                        SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
+            func row(_ k: SIMD4<Float>, _ offset: Float, _ v: PixelBlock) -> SIMD8<Float> {
+                var out = SIMD8(repeating: offset)
+                out += v.r * k[0]
+                out += v.g * k[1]
+                out += v.b * k[2]
+                out += v.a * k[3]
+                return out
             }
-            return out
+            for i in 0..<count {
+                let v = blocks[i]
+                blocks[i] = PixelBlock(r: row(rows.0, o[0], v), g: row(rows.1, o[1], v), b: row(rows.2, o[2], v),
+                                       a: row(rows.3, o[3], v))
+            }
+        case .gamma(let p):
+            for i in 0..<count { blocks[i].mapColour { FastMath.signedPow($0, p) } }
+        case let .levels(inBlack, inWhite, gamma, outBlack, outWhite):
+            let scale = 1 / (inWhite - inBlack), inverse = 1 / gamma
+            for i in 0..<count {
+                blocks[i].mapColour { v in
+                    var t = (v - inBlack) * scale
+                    t = t.replacing(with: 0, where: t .< 0)
+                    t = t.replacing(with: 1, where: t .> 1)
+                    return outBlack + (outWhite - outBlack) * (gamma == 1 ? t : FastMath.pow(t, inverse))
+                }
+            }
+        case let .curves(master, red, green, blue):
+            // A block's floats lie channel after channel, eight each: r at 0, g at 8, b at 16.
+            let floats = UnsafeMutableRawPointer(blocks).assumingMemoryBound(to: Float.self)
+            for (curve, channels) in [(red, 0..<1), (green, 1..<2), (blue, 2..<3), (master, 0..<3)] {
+                guard let curve else { continue }
+                curve.table.withUnsafeBufferPointer { table in
+                    for i in 0..<count {
+                        for c in channels { ToneCurve.lookUp(floats + 32 * i + 8 * c, count: 8, in: table) }
+                    }
+                }
+            }
+        case .threshold(let level):
+            for i in 0..<count {
+                let t = SIMD8<Float>(repeating: 0).replacing(with: 1, where: blocks[i].luminance .>= level)
+                blocks[i].r = t; blocks[i].g = t; blocks[i].b = t
+            }
+        case .posterize(let levels):
+            let n = levels - 1
+            for i in 0..<count {
+                blocks[i].mapColour { v in
+                    var c = v.replacing(with: 0, where: v .< 0)
+                    c = c.replacing(with: 1, where: c .> 1)
+                    return FastMath.roundHalfUp(c * n) / n
+                }
+            }
         case .vibrance(let amount):
-            let y = v[0] * ColorMatrix.luma[0] + v[1] * ColorMatrix.luma[1] + v[2] * ColorMatrix.luma[2]
-            var spread = max(v[0], max(v[1], v[2])) - min(v[0], min(v[1], v[2]))
-            spread = spread > 0 ? (spread < 1 ? spread : 1) : 0
-            let k = 1 + amount * (1 - spread)
-            var out = v
-            for c in 0..<3 { out[c] = y + (v[c] - y) * k }
-            return out
+            for i in 0..<count {
+                let v = blocks[i], y = v.luminance
+                var high = v.r.replacing(with: v.g, where: v.g .> v.r)
+                high = high.replacing(with: v.b, where: v.b .> high)
+                var low = v.r.replacing(with: v.g, where: v.g .< v.r)
+                low = low.replacing(with: v.b, where: v.b .< low)
+                var spread = high - low
+                spread = spread.replacing(with: 0, where: spread .< 0)
+                spread = spread.replacing(with: 1, where: spread .> 1)
+                let k = 1 + amount * (1 - spread)
+                blocks[i].mapColour { y + ($0 - y) * k }
+            }
         case .clearTransparent:
-            return v[3] != 0 ? v : SIMD4(0, 0, 0, v[3])
+            for i in 0..<count {
+                let clear = blocks[i].a .== 0
+                blocks[i].mapColour { $0.replacing(with: 0, where: clear) }
+            }
         case let .clamp(low, high):
-            var out = v.replacing(with: SIMD4(repeating: low), where: v .< low)
-            out = out.replacing(with: SIMD4(repeating: high), where: out .> high)
-            out[3] = v[3] > 0 ? (v[3] < 1 ? v[3] : 1) : 0
-            return out
+            for i in 0..<count {
+                blocks[i].mapColour { v in
+                    v.replacing(with: low, where: v .< low).replacing(with: high, where: v .> high)
+                }
+                let a = blocks[i].a
+                blocks[i].a = a.replacing(with: 0, where: .!(a .> 0)).replacing(with: 1, where: a .> 1)
+            }
         case let .vignette(radius, intensity):
             let cx = Float(width) / 2, cy = Float(height) / 2
-            let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
-            let d = (dx * dx + dy * dy).squareRoot() / (cx * cx + cy * cy).squareRoot()
-            let t = radius > 0 ? min(d / radius, 1) : 1
-            let f = 1 - intensity * t * t
-            return SIMD4(v[0] * f, v[1] * f, v[2] * f, v[3])
+            let dy = Float(y) + 0.5 - cy, halfDiagonal = (cx * cx + cy * cy).squareRoot()
+            let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+            for i in 0..<count {
+                let dx = lanes + (Float(x + 8 * i) + 0.5 - cx)
+                let d = (dx * dx + dy * dy).squareRoot() / halfDiagonal
+                var t = SIMD8<Float>(repeating: 1)
+                if radius > 0 { t = (d / radius).replacing(with: 1, where: d / radius .> 1) }
+                let f = 1 - intensity * t * t
+                blocks[i].r *= f; blocks[i].g *= f; blocks[i].b *= f
+            }
         }
     }
 

@@ -25,13 +25,15 @@ package struct ToneCurve: Equatable, Sendable {
         return Self.evaluate(x, xs, ys, Self.tangents(xs, ys))
     }
 
-    @inlinable package func callAsFunction(_ x: Float) -> Float {
-        table.withUnsafeBufferPointer { t in
-            let clamped = x > 0 ? (x < 1 ? x : 1) : 0
-            let position = clamped * Float(Self.tableSize)
-            let i = min(Int(position), Self.tableSize - 1)
-            let f = position - Float(i)
-            return t[i] + f * (t[i + 1] - t[i])
+    /// Replaces each of `count` values with the curve's value there, from its table, linearly interpolated
+    /// (inputs clamped to 0…1). Scalar: a table read per value has no vector form without gathers.
+    @inlinable
+    package static func lookUp(_ values: UnsafeMutablePointer<Float>, count: Int, in table: UnsafeBufferPointer<Float>) {
+        for k in 0..<count {
+            let x = values[k]
+            let position = (x > 0 ? (x < 1 ? x : 1) : 0) * Float(tableSize)
+            let i = min(Int(position), tableSize - 1)
+            values[k] = table[i] + (position - Float(i)) * (table[i + 1] - table[i])
         }
     }
 

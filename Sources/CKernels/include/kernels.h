@@ -1,0 +1,19 @@
+// Inner loops of the CPU backend's separable convolutions compiled for AVX2 + FMA, chosen at run time when the CPU
+// has them: Swift cannot compile a function for a CPU feature the build does not assume, and the build stays
+// portable (no -mavx2). Where they are missing (fr_kernels_avx2() is 0) the Swift loops run instead.
+#ifndef FR_KERNELS_H
+#define FR_KERNELS_H
+#include <stddef.h>
+
+/// 1 when the AVX2 + FMA loops may run (the CPU has both and they were not switched off), else 0.
+int fr_kernels_avx2(void);
+/// Switches the AVX2 loops off (0) or back on where supported (1): for tests and benchmarks of the portable path.
+void fr_kernels_set_avx2(int enabled);
+
+/// out[i] = Σₜ weights[t]·rows[t][i] for i < n: one output row of a vertical pass over `taps` input rows.
+void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n);
+
+/// One output row of a horizontal pass over RGBA pixels: out[x] = Σₜ weights[t]·padded[x + t] for x < width, where
+/// `padded` holds width + taps − 1 pixels (the row with its edge pixels repeated).
+void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width);
+#endif
