@@ -22,11 +22,11 @@ final class PointStage: Stage {
     }
 }
 
-/// Row kernels of the point operations: a row goes through 32 pixels at a time, turned into four `PixelBlock`s
+/// Row kernels of the point operations: a row goes through 128 pixels at a time, turned into sixteen `PixelBlock`s
 /// (unpremultiplied, one vector a channel), taken through every operation while they are in registers and L1, and
-/// premultiplied back. The choice of operation is made once per 32 pixels, not per pixel.
+/// premultiplied back. The choice of operation is made once per 128 pixels (2 KiB of blocks), not per pixel.
 enum PointKernel {
-    static let blocks = 4
+    static let blocks = 16
 
     /// Unpremultiplies row `y` of `source` into `out`, applies `ops`, premultiplies back (`source` may be `out`).
     static func run(_ ops: [PointOp], from source: UnsafeMutablePointer<SIMD4<Float>>,

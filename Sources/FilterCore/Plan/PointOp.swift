@@ -34,7 +34,7 @@ extension PointOp {
             let m = matrix.m, o = matrix.offset
             let rows = (SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
                         SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
-            func row(_ k: SIMD4<Float>, _ offset: Float, _ v: PixelBlock) -> SIMD8<Float> {
+            @inline(__always) func row(_ k: SIMD4<Float>, _ offset: Float, _ v: PixelBlock) -> SIMD8<Float> {
                 var out = SIMD8(repeating: offset)
                 out += v.r * k[0]
                 out += v.g * k[1]
