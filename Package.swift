@@ -32,13 +32,16 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
         .target(name: "CFileShim"),
+        // The convolutions' inner loops for AVX2 + FMA, chosen at run time (the build itself assumes only x86-64's
+        // SSE2, or the target's baseline elsewhere).
+        .target(name: "CKernels"),
 
         // MARK: - Implementation
         .target(name: "FilterCore", dependencies: ["CFileShim"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
-        .target(name: "CPUBackend", dependencies: ["FilterCore"]),
+        .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
         // The public module builds in the Swift 6 language mode (complete concurrency checking).
@@ -49,7 +52,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "filterbench", dependencies: [
-            "FilterRecipe", "PNGCodec",
+            "FilterRecipe", "PNGCodec", "CPUBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,24 +1,39 @@
 #include "kernels.h"
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
-static int enabled = -1;  // -1: not decided yet
+#include <stdlib.h>
+#include <string.h>
+
+// -1: not decided yet. Read and written atomically: render threads ask while a test may switch.
+static int enabled = -1;
+
+static int supported(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    const char *choice = getenv("FILTERRUN_SIMD");
+    if (choice && strcmp(choice, "portable") == 0) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
 
 int fr_kernels_avx2(void) {
-    if (enabled < 0) {
-        __builtin_cpu_init();
-        enabled = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    int state = __atomic_load_n(&enabled, __ATOMIC_RELAXED);
+    if (state < 0) {
+        state = supported();
+        __atomic_store_n(&enabled, state, __ATOMIC_RELAXED);
     }
-    return enabled;
+    return state;
 }
 
 void fr_kernels_set_avx2(int on) {
-    enabled = 0;
-    if (on) {
-        __builtin_cpu_init();
-        enabled = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
+    __atomic_store_n(&enabled, on ? supported() : 0, __ATOMIC_RELAXED);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2,fma")))
 void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n) {
     size_t i = 0;
@@ -77,3 +92,12 @@ void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weigh
         _mm_storeu_ps(out + 4 * x, a);
     }
 }
+#else
+// Never called where fr_kernels_avx2() is 0; defined so the package links on every architecture.
+void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n) {
+    (void)out; (void)rows; (void)weights; (void)taps; (void)n; abort();
+}
+void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width) {
+    (void)out; (void)padded; (void)weights; (void)taps; (void)width; abort();
+}
+#endif

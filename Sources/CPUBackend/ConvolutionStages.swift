@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 
 /// Horizontal pass of a separable convolution (odd, centred taps; edges clamp).
@@ -21,8 +22,14 @@ final class HorizontalConvolutionStage: Stage {
                     padded.update(repeating: src[0], count: radius)
                     (padded + radius).update(from: src, count: width)
                     (padded + radius + width).update(repeating: src[width - 1], count: radius)
-                    let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                        .assumingMemoryBound(to: SIMD4<Float>.self)
+                    let row = output + (y - rows.lowerBound) * width * 4
+                    if fr_kernels_avx2() != 0 {
+                        UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * radius)) {
+                            fr_horizontal_taps_avx2(row, $0, k.baseAddress, Int32(k.count), width)
+                        }
+                        continue
+                    }
+                    let out = UnsafeMutableRawPointer(row).assumingMemoryBound(to: SIMD4<Float>.self)
                     for x in 0..<width {
                         var sum = SIMD4<Float>()
                         let window = padded + x
@@ -49,6 +56,18 @@ final class VerticalConvolutionStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], n = width * 4, taps = taps, radius = taps.count / 2
         parallelRows(rows) { chunk in
+            if fr_kernels_avx2() != 0 {
+                withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps.count) { sources in
+                    taps.withUnsafeBufferPointer { k in
+                        for y in chunk {
+                            for t in 0..<taps.count { sources[t] = UnsafePointer(input.row(y + t - radius)) }
+                            fr_vertical_taps_avx2(output + (y - rows.lowerBound) * n, sources.baseAddress,
+                                                  k.baseAddress, Int32(taps.count), n)
+                        }
+                    }
+                }
+                return
+            }
             for y in chunk {
                 let out = output + (y - rows.lowerBound) * n
                 out.update(repeating: 0, count: n)

@@ -1,6 +1,7 @@
 // Inner loops of the CPU backend's separable convolutions compiled for AVX2 + FMA, chosen at run time when the CPU
 // has them: Swift cannot compile a function for a CPU feature the build does not assume, and the build stays
-// portable (no -mavx2). Where they are missing (fr_kernels_avx2() is 0) the Swift loops run instead.
+// portable (no -mavx2). Where they are missing (fr_kernels_avx2() is 0) the Swift loops run instead; so they do when
+// the environment sets FILTERRUN_SIMD=portable.
 #ifndef FR_KERNELS_H
 #define FR_KERNELS_H
 #include <stddef.h>
