@@ -72,6 +72,10 @@ package struct PixelConverter: Sendable {
             encodeLinear8(source, into: destination.assumingMemoryBound(to: UInt8.self), width: width)
             return
         }
+        if format.bytesPerSample == 1 && space == .srgb && channels >= 3 {
+            encodeDirect8(source, into: destination.assumingMemoryBound(to: UInt8.self), width: width)
+            return
+        }
         let maxCode: Float = format.bytesPerSample == 1 ? 255 : 65535
         let linear = space == .linear
         SRGB.encodeTable.withUnsafeBufferPointer { table in
@@ -116,6 +120,21 @@ extension PixelConverter {
         straight = straight.replacing(with: 0, where: .!(straight .>= 0))  // NaN too: a table index must be defined
         straight = straight.replacing(with: 1, where: straight .> 1)
         return (straight, a)
+    }
+
+    /// 8-bit RGB(A) from values already encoded (the sRGB working space): scale and round, no table.
+    private func encodeDirect8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
+        let channels = format.channels
+        for x in 0..<width {
+            var (codes, a) = Self.straightClamped(UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self))
+            codes[3] = a
+            codes = codes * 255 + 0.5
+            let out = dst + x * channels
+            out[0] = UInt8(truncatingIfNeeded: Int32(codes[0]))
+            out[1] = UInt8(truncatingIfNeeded: Int32(codes[1]))
+            out[2] = UInt8(truncatingIfNeeded: Int32(codes[2]))
+            if channels == 4 { out[3] = UInt8(truncatingIfNeeded: Int32(codes[3])) }
+        }
     }
 
     /// The common case (8-bit RGB(A) from linear values) through a direct code table.
