@@ -52,7 +52,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "filterbench", dependencies: [
-            "FilterRecipe", "PNGCodec", "CPUBackend",
+            "FilterRecipe", "PNGCodec", "CPUBackend", "VulkanBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

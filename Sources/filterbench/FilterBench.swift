@@ -34,6 +34,8 @@ struct FilterBench: ParsableCommand {
     var pngSettings = PNGEncodeBench.defaultSettings
     @Option(help: "Time the recipes' filter stages alone on this photo instead (decoded once, rendered in memory on the CPU, beside a memory copy of the working values).")
     var kernels: String?
+    @Option(help: "Measure the Vulkan device's copy and host↔device bandwidth, then time the recipes on it on this photo beside those floors, instead.")
+    var gpu: String?
     @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
@@ -45,6 +47,11 @@ struct FilterBench: ParsableCommand {
         if let pngEncode {
             try PNGEncodeBench.run(photo: pngEncode, settings: pngSettings, runs: runs,
                                    machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
+            return
+        }
+        if let gpu {
+            try GPUBench.run(photo: gpu, recipes: recipes.isEmpty ? try Self.repositoryRecipes() : recipes, runs: runs,
+                             machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
             return
         }
         if let kernels {
