@@ -81,6 +81,8 @@ public final class BatchRunner: Sendable {
         public var seconds: Double
         public var error: RenderError?
         public var backend: String?
+        /// The render's warnings and notes (a fallback from Vulkan to the CPU, a JPEG flattening alpha…).
+        public var warnings: [String] = []
     }
 
     public struct Progress: Sendable {
@@ -175,6 +177,7 @@ public final class BatchRunner: Sendable {
             inputs[recipe.inputs.first ?? "main"] = job.input
             let report = try renderer.render(recipe, inputs: inputs, output: job.output)
             outcome.backend = report.backend
+            outcome.warnings = report.warnings
         } catch RenderError.output(let error) where error.kind == .exists && !force {
             outcome.status = .skipped  // it appeared while this file rendered; kept, as existing outputs are
         } catch let error as RenderError {

@@ -1,6 +1,7 @@
 import FilterCore
 import FilterRecipe
 import Foundation
+import Synchronization
 
 /// `filterrun RECIPE INPUT... OUTPUT_DIR`: the batch front end. Progress on stderr (a bar on a terminal, a line
 /// every few seconds otherwise, nothing with --quiet); the first Ctrl-C lets the files in progress finish and stops,
@@ -62,7 +63,12 @@ struct BatchMode {
         defer { interrupts.cancel() }
         let display = ProgressDisplay(quiet: quiet)
         let began = Date()
+        // Each distinct warning once, as a single render prints it (a batch that falls back to the CPU says so).
+        let warned = Mutex(Set<String>())
         let outcomes = runner.run(chosen) { progress, outcome in
+            for warning in outcome.warnings where warned.withLock({ $0.insert(warning).inserted }) {
+                display.message(warning)
+            }
             if outcome.status == .failed, let error = outcome.error {
                 let text = error.description
                 display.message(text.hasPrefix(outcome.job.input) ? text : "\(outcome.job.input): \(text)")

@@ -46,6 +46,20 @@ extension FilterRunTests {
         XCTAssertEqual(try statsJSON(flat.stderr)["rendered"] as? Int, 4)
     }
 
+    /// A batch under `auto` with no usable device renders on the CPU and says so once, as a single file does.
+    func testBatchSaysOnceThatItFellBackToTheCPU() throws {
+        let input = try batchInput(count: 4)
+        let out = scratch.appendingPathComponent("out").path
+        let r = try run([vignette, input.path, out, "--recursive", "--stats=json", "--jobs", "2"],
+                        environment: ["FILTERRUN_DEVICE": "no-such-gpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        XCTAssertEqual(warnings.count, 1, r.stderr)
+        XCTAssertTrue(warnings.first?.contains("CPU") ?? false, r.stderr)
+        let files = try statsJSON(r.stderr)["files"] as? [[String: Any]] ?? []
+        XCTAssertEqual(files.compactMap { $0["backend"] as? String }, Array(repeating: "cpu", count: 4))
+    }
+
     func testBatchReadsPathsFromStandardInputAndReportsMissingFiles() throws {
         let input = try batchInput(count: 3)
         let process = Process()
