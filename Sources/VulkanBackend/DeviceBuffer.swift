@@ -4,12 +4,13 @@ import CVulkan
 final class DeviceBuffer {
     unowned let context: VulkanContext
     let buffer: VkBuffer
-    let memory: VkDeviceMemory
+    /// Where the buffer lives: a piece of a shared block or an allocation of its own (MemoryPool.swift).
+    private let piece: MemoryPiece
     let byteCount: Int
     let kind: Kind
     private let allocationSize: Int
     /// Mapped host address for host-visible buffers.
-    let mapped: UnsafeMutableRawPointer?
+    var mapped: UnsafeMutableRawPointer? { piece.mapped }
 
     enum Kind { case device, upload, readback }
 
@@ -52,31 +53,25 @@ final class DeviceBuffer {
                 + "(\(context.limits.maxMemoryAllocationSize >> 20) MiB, maxMemoryAllocationSize)")
         }
         do {
-            memory = try context.allocate(bytes: allocationSize, type: type)
+            piece = try context.allocate(bytes: allocationSize, alignment: Int(requirements.alignment), type: type,
+                                         mapped: kind != .device)
         } catch {
             vkDestroyBuffer(device, buffer, nil)
             throw error
         }
         do {
-            try check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory")
-            if kind == .device {
-                mapped = nil
-            } else {
-                var pointer: UnsafeMutableRawPointer?
-                try check(vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer), "vkMapMemory")
-                mapped = pointer
-            }
+            try check(vkBindBufferMemory(device, buffer, piece.memory, VkDeviceSize(piece.offset)), "vkBindBufferMemory")
         } catch {
             // deinit does not run for an object whose init threw: give both back here.
             vkDestroyBuffer(device, buffer, nil)
-            context.free(memory, bytes: allocationSize)
+            context.release(piece)
             throw error
         }
     }
 
     deinit {
         vkDestroyBuffer(context.device, buffer, nil)
-        context.free(memory, bytes: allocationSize)
+        context.release(piece)
     }
 }
 
@@ -93,30 +88,5 @@ extension VulkanContext {
             }
             return nil
         }
-    }
-
-    /// Allocates device memory within the budget; refusing beyond it reads the same as the device running out.
-    func allocate(bytes: Int, type: UInt32) throws -> VkDeviceMemory {
-        lock.lock()
-        defer { lock.unlock() }
-        guard allocatedBytes + bytes <= memoryBudget else {
-            throw VulkanError(.failed, "Vulkan allocation of \(bytes) bytes failed: out of device memory "
-                                      + "(\(allocatedBytes) of \(memoryBudget) bytes in use)")
-        }
-        var info = VkMemoryAllocateInfo()
-        info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
-        info.allocationSize = VkDeviceSize(bytes)
-        info.memoryTypeIndex = type
-        var memory: VkDeviceMemory?
-        try check(vkAllocateMemory(device, &info, nil, &memory), "vkAllocateMemory(\(bytes) bytes)")
-        allocatedBytes += bytes
-        return memory!
-    }
-
-    func free(_ memory: VkDeviceMemory, bytes: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        vkFreeMemory(device, memory, nil)
-        allocatedBytes -= bytes
     }
 }

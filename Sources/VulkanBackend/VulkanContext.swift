@@ -28,6 +28,8 @@ package final class VulkanContext: @unchecked Sendable {
     let staging = StagingPool()
     /// Bytes allocated now, and the budget (device-local heap, or `FILTERRUN_VULKAN_MEMORY_LIMIT` for tests).
     var allocatedBytes = 0
+    /// The blocks small buffers are carved from (MemoryPool.swift).
+    var memoryBlocks: [MemoryBlock] = []
     /// Set when the driver reported the device lost: nothing recorded for it runs again, so the context is retired.
     private var lost = false
     /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=1`): the first submit reports the device lost.

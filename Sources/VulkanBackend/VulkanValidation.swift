@@ -26,8 +26,13 @@ package enum VulkanValidation {
         return list
     }
 
+    /// The one message that says nothing about the product: enabling VK_EXT_debug_utils, which validation needs.
+    static let ignoredMessage = "UNASSIGNED-BestPractices-vkCreateInstance-specialuse-extension-debugging"
+
     /// Called by the layer for each message (warnings and errors: see `messenger`).
     static let callback: PFN_vkDebugUtilsMessengerCallbackEXT = { severity, _, data, _ in
+        // Best practices flags the debug-utils extension itself, which exists only to receive these messages.
+        if let id = data?.pointee.pMessageIdName, String(cString: id) == ignoredMessage { return VkBool32(VK_FALSE) }
         let text = data?.pointee.pMessage.map { String(cString: $0) } ?? "(no message)"
         let level = severity.rawValue >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue ? "error" : "warning"
         VulkanValidation.record("\(level): \(text)")
