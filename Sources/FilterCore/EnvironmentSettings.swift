@@ -18,6 +18,7 @@ package enum EnvironmentSettings {
         ("FILTERRUN_VULKAN_MAX_BUFFER", 1024...(1 << 40)),
         ("FILTERRUN_VULKAN_MEMORY_LIMIT", 1...(1 << 50)),
         ("FILTERRUN_VULKAN_MAX_BINDINGS", 1...64),
+        ("FILTERRUN_VULKAN_SUBMIT_WORK", 1...(1 << 50)),
     ]
 
     /// The variable's value, nil when unset or empty; throws when set to anything but a number in range.

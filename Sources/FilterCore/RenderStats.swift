@@ -22,6 +22,8 @@ public final class RenderStats: @unchecked Sendable {
     package var compileSeconds = 0.0
     /// Seconds spent moving pixels between host and device, staging copies included (Vulkan).
     package var transferSeconds = 0.0
+    /// Command submissions a device render made (bounded by work, so long renders take several).
+    package var submits = 0
     /// Kernels compiled by glslang, and kernels read from the on-disk SPIR-V cache instead (Vulkan).
     package var kernelsCompiled = 0
     package var kernelsFromDiskCache = 0

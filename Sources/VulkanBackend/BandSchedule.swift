@@ -10,8 +10,10 @@ package struct BandSchedule {
     package let capacity: [Int]
 
     /// `groups` is the device's maxComputeWorkGroupCount (x, y): kernels dispatch 16×16 groups over a node's
-    /// width and the rows a band needs of it, so those must stay within it too.
-    package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int)) throws {
+    /// width and the rows a band needs of it, so those must stay within it too. `workLimit` (pixel-taps) bounds one
+    /// node's dispatch in a band, so that a submit can be cut before a driver's watchdog would end it.
+    package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int),
+                 workLimit: Double = .infinity) throws {
         let output = plan.nodes[plan.output]
         // Kernels cover a node's width (16 a group) and, per band, its needed rows (16 a group); the horizontal
         // pass of a separable filter covers its input's rows, which are counted as that node's rows.
@@ -45,16 +47,29 @@ package struct BandSchedule {
                 format: "node \"%@\" (%@) needs %d rows of %d pixels at once (%.1f MiB); the device binds at most %.1f MiB (maxStorageBufferRange) and dispatches at most %d rows (maxComputeWorkGroupCount)",
                 n.origin, n.op, rows, n.width, Double(rows * n.width * 16) / 1_048_576, Double(limit) / 1_048_576, maxRows))
         }
-        var bandRows = output.height
+        // Bands also bound the work of one node's dispatch; halving for that stops above 16 rows (one work group)
+        // and where it no longer cuts the heaviest dispatch by a quarter (a node read whole, as by a quarter turn).
+        let taps = plan.nodes.indices.map { WorkEstimate.taps(ofNode: $0, in: plan) }
+        func heaviest(_ capacity: [Int]) -> Double {
+            plan.nodes.indices.map { Double(capacity[$0]) * Double(plan.nodes[$0].width) * taps[$0] }.max() ?? 0
+        }
+        typealias Candidate = (bands: [Range<Int>], needed: [[Range<Int>?]], capacity: [Int], work: Double)
+        var bandRows = output.height, previous: Candidate?
         while true {
             let bands = stride(from: 0, to: output.height, by: bandRows).map { $0..<min(output.height, $0 + bandRows) }
             let needed = bands.map { plan.rowsNeeded(forOutput: $0) }
             let capacity = capacities(needed)
-            if overflowing(capacity) == nil || bandRows == 1 {
-                self.bands = bands
-                self.needed = needed
-                self.capacity = capacity
-                return
+            let fits = overflowing(capacity) == nil
+            if fits || bandRows == 1 {
+                var chosen: Candidate = (bands, needed, capacity, heaviest(capacity))
+                if let previous, chosen.work > previous.work * 0.75 { chosen = previous }
+                if chosen.bands.count < bands.count || !fits || chosen.work <= workLimit || bandRows < 32 {
+                    self.bands = chosen.bands
+                    self.needed = chosen.needed
+                    self.capacity = chosen.capacity
+                    return
+                }
+                previous = chosen
             }
             bandRows = max(1, bandRows / 2)
         }
@@ -96,7 +111,7 @@ extension VulkanRenderer {
         let context = try VulkanContext.shared()
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
-                                        groups: context.limits.maxWorkGroupCount)
+                                        groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork)
         return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
     }
 }

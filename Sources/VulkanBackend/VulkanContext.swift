@@ -35,6 +35,11 @@ package final class VulkanContext: @unchecked Sendable {
     /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=1`): the first submit reports the device lost.
     let simulateDeviceLoss = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS"] == "1"
     let memoryBudget: Int
+    /// Pixel-taps recorded into one submit before it is sent and waited on (`FILTERRUN_VULKAN_SUBMIT_WORK` for
+    /// tests). Drivers end submits that run for seconds (desktop watchdogs ~2 s, amdgpu ~10 s); the default is
+    /// about a tenth of a second on a small integrated GPU (~10¹¹ pixel-taps/s), so even a slow one stays far inside.
+    package let submitWork: Double
+    package static let defaultSubmitWork = 1e10
 
     /// The process's context, made on first use; the error says why there is none.
     /// After a device loss it refuses, so `auto` renders on the CPU (one warning) and `vulkan` fails clearly
@@ -155,6 +160,7 @@ package final class VulkanContext: @unchecked Sendable {
         }
         self.limits = limits
         memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT") ?? limits.deviceLocalHeapBytes
+        submitWork = EnvironmentSettings.lenient("FILTERRUN_VULKAN_SUBMIT_WORK").map(Double.init) ?? Self.defaultSubmitWork
 
         var priority: Float = 1
         var queueInfo = VkDeviceQueueCreateInfo()

@@ -10,15 +10,18 @@ import Foundation
 package enum VulkanRenderer {
     /// Renders `plan`; `sources` are host buffers of stored samples (or working rgba32f). The result is a host
     /// buffer of `format`, downloaded once, with every transfer counted in `ledger`. `bandLimit` lowers the
-    /// device's buffer limit and `groupLimit` its work-group counts (tests use them to force banding on small images).
+    /// device's buffer limit, `groupLimit` its work-group counts and `workLimit` the pixel-taps of one submit (tests
+    /// use them to force banding and several submits on small images).
     package static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
                               stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
-                              bandLimit: Int? = nil, groupLimit: (x: Int, y: Int)? = nil) throws -> PixelBuffer {
+                              bandLimit: Int? = nil, groupLimit: (x: Int, y: Int)? = nil,
+                              workLimit: Double? = nil) throws -> PixelBuffer {
         let context = try VulkanContext.shared()
         let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
         let device = context.limits.maxWorkGroupCount
         let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
-        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups, sources: sources)
+        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
+                                workLimit: workLimit ?? context.submitWork, sources: sources)
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -29,6 +32,8 @@ final class VulkanRun {
     let plan: Plan
     let stats: RenderStats
     let schedule: BandSchedule
+    /// Pixel-taps recorded into one command buffer before it is submitted.
+    let workLimit: Double
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
     struct Invocation {
@@ -40,6 +45,8 @@ final class VulkanRun {
         var groups: (x: Int, y: Int)
         var label: String
         var paramsOffset = 0
+        /// Pixel-taps the dispatch costs (its invocations × the node's taps), for cutting submits.
+        var work = 0.0
     }
 
     enum Step {
@@ -55,13 +62,15 @@ final class VulkanRun {
     private var owned = Set<ObjectIdentifier>()
 
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
-         sources: [String: PixelBuffer]) throws {
+         workLimit: Double, sources: [String: PixelBuffer]) throws {
         self.context = context
         self.plan = plan
         self.stats = stats
+        self.workLimit = workLimit
         schedule = try BandSchedule(plan: plan, limit: limit,
                                     sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
-                                    alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups)
+                                    alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
+                                    workLimit: workLimit)
     }
 
     // MARK: - Working buffers
@@ -134,7 +143,7 @@ final class VulkanRun {
         stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
         stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits
 
-        let batch = try CommandBatch(context, timestamps: steps.count + 2)
+        var batch = try CommandBatch(context, timestamps: steps.count + 2)
         let transferStart = monotonicSeconds()
         for (name, host) in hosts {
             host.attach(device: VulkanStorage(uploads[name]!, batch: batch))
@@ -144,9 +153,20 @@ final class VulkanRun {
         let paramsBuffer = try uploadParameters(batch)
         batch.barrier()
         batch.mark("upload")
-        for (step, pipeline) in zip(steps, pipelines) {
+        var work = 0.0
+        for (index, (step, pipeline)) in zip(steps, pipelines).enumerated() {
+            if work >= workLimit {
+                // Bounded submits: what is recorded runs now, and the next command buffer opens with a barrier,
+                // which orders it after everything submitted before on this queue.
+                for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
+                stats.submits += 1
+                batch = try CommandBatch(context, timestamps: steps.count - index + 2)
+                batch.barrier()
+                work = 0
+            }
             switch step {
             case .dispatch(let invocation):
+                work += invocation.work
                 var bindings = invocation.bindings
                 while bindings.count < 4 { bindings.append(nil) }
                 if let paramsBuffer, !invocation.params.isEmpty {
@@ -174,6 +194,7 @@ final class VulkanRun {
         result.deviceWasWritten()
 
         for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
+        stats.submits += 1
         let downloadStart = monotonicSeconds()
         try result.detachDevice()
         context.staging.give(readback)

@@ -46,11 +46,13 @@ extension VulkanRun {
         let inputs: [CommandBatch.Binding?] = node.inputs.map { results[$0].map { CommandBatch.Binding(buffer: $0) } }
         let output = try working(index)
         results[index] = output
+        let taps = WorkEstimate.taps(ofNode: index, in: plan)
         func add(_ name: String, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
             steps.append(.dispatch(Invocation(
                 name: name, source: source ?? ShaderLibrary.source(name),
                 bindings: [CommandBatch.Binding(buffer: output)] + (reading ?? inputs), push: push,
-                params: params, groups: groups(node, rows: rows), label: label(node))))
+                params: params, groups: groups(node, rows: rows), label: label(node),
+                work: Double(node.width * rows.count) * taps)))
         }
         switch node.primitive {
         case .source(let name):
@@ -85,7 +87,8 @@ extension VulkanRun {
             steps.append(.dispatch(Invocation(
                 name: "separable_horizontal", source: ShaderLibrary.source("separable_horizontal"),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
-                groups: groups(node, rows: inputRows), label: label(node))))
+                groups: groups(node, rows: inputRows), label: label(node),
+                work: Double(node.width * inputRows.count * horizontal.count))))
             push.ints.x = Int32(vertical.count)
             add("separable_vertical", reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
@@ -99,7 +102,8 @@ extension VulkanRun {
             steps.append(.dispatch(Invocation(
                 name: "box", source: ShaderLibrary.source("box"),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
-                groups: groups(node, rows: inputRows), label: label(node))))
+                groups: groups(node, rows: inputRows), label: label(node),
+                work: Double(node.width * inputRows.count * (2 * radius + 1)))))
             push.ints = SIMD4(Int32(radius), 1, 0, 0)
             add("box", reading: [CommandBatch.Binding(buffer: temporary)])
             give(temporary)

@@ -104,4 +104,31 @@ final class BandingTests: VulkanTestCase {
             XCTAssertEqual(try banded.samples(), try whole.samples(), name)
         }
     }
+
+    /// Long renders are cut into submits of bounded work (drivers end a submit that runs for seconds): with a tiny
+    /// budget of pixel-taps a render takes many submits and bands and gives the pixels of one; a node read whole
+    /// (a quarter turn) is not cut into needless bands; the schedule's heaviest dispatch stays within the budget.
+    func testWorkIsCutIntoBoundedSubmitsWithTheSamePixels() throws {
+        let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]
+        for steps in [[(FilterID.gaussianBlur, ["sigma": 3] as [String: ParamValue])],
+                      [(.unsharpMask, ["sigma": 2, "amount": 1]), (.vignette, ["intensity": 0.5])],
+                      [(.median, ["radius": 2]), (.resize, ["height": 40])]] {
+            let recipe = Recipe.chain(steps)
+            let plan = try recipe.plan(inputSizes: ["main": (37, 130)])
+            let wholeStats = RenderStats(), cutStats = RenderStats()
+            let whole = try VulkanRenderer.render(plan, sources: images, format: .rgba16, stats: wholeStats)
+            let cut = try VulkanRenderer.render(plan, sources: images, format: .rgba16, stats: cutStats, workLimit: 20_000)
+            XCTAssertEqual(try cut.samples(), try whole.samples(), "\(steps)")
+            XCTAssertEqual(wholeStats.submits, 1, "\(steps)")
+            XCTAssertGreaterThan(cutStats.submits, 4, "\(steps)")
+            let schedule = try BandSchedule(plan: plan, limit: .max, sourceRowBytes: [:], alignment: 256,
+                                            groups: (65535, 65535), workLimit: 20_000)
+            XCTAssertGreaterThan(schedule.bands.count, 1, "\(steps)")
+            XCTAssertTrue(schedule.bands.dropLast().allSatisfy { $0.count >= 16 }, "bands of one work group at least: \(schedule.bands)")
+        }
+        let turn = try Recipe.chain([(.rotate, ["degrees": 90])]).plan(inputSizes: ["main": (37, 130)])
+        let schedule = try BandSchedule(plan: turn, limit: .max, sourceRowBytes: [:], alignment: 256,
+                                        groups: (65535, 65535), workLimit: 1)
+        XCTAssertEqual(schedule.bands.count, 1, "a quarter turn reads its input whole: bands would only repeat it")
+    }
 }

@@ -18,10 +18,10 @@ package struct WorkEstimate: Sendable {
     package init(_ plan: Plan) {
         var total = 0.0, bytes = 0.0
         var worst = (origin: "", op: "", taps: -1.0)
-        for node in plan.nodes {
+        for (index, node) in plan.nodes.enumerated() {
             let pixels = Double(node.width) * Double(node.height)
             let input = node.inputs.first.map { plan.nodes[$0] }
-            let taps = Self.taps(node.primitive, node: node, input: input) + Double(node.post.count)
+            let taps = Self.taps(ofNode: index, in: plan)
             total += pixels * taps
             if pixels * taps > worst.taps { worst = (node.origin, node.op, pixels * taps) }
             // Strips of about 1 MiB of floats (at least 8 rows) plus the rows the node's window reaches.
@@ -38,6 +38,12 @@ package struct WorkEstimate: Sendable {
         costliest = worst.origin
         costliestOp = worst.op
         costliestTaps = max(0, worst.taps)
+    }
+
+    /// Input samples read per output pixel of node `index`, its fused per-pixel steps included.
+    package static func taps(ofNode index: Int, in plan: Plan) -> Double {
+        let node = plan.nodes[index]
+        return taps(node.primitive, node: node, input: node.inputs.first.map { plan.nodes[$0] }) + Double(node.post.count)
     }
 
     /// Input samples read per output pixel.
