@@ -39,6 +39,8 @@ package final class VulkanContext: @unchecked Sendable {
     /// tests). Drivers end submits that run for seconds (desktop watchdogs ~2 s, amdgpu ~10 s); the default is
     /// about a tenth of a second on a small integrated GPU (~10¹¹ pixel-taps/s), so even a slow one stays far inside.
     package let submitWork: Double
+    /// True when robustBufferAccess is on (under validation, where the device offers it).
+    package let robustBufferAccess: Bool
     package static let defaultSubmitWork = 1e10
 
     /// The process's context, made on first use; the error says why there is none.
@@ -77,11 +79,18 @@ package final class VulkanContext: @unchecked Sendable {
                 + "(Debian: vulkan-validationlayers)")
         }
         // Layer and extension names, validation features and the messenger (which also hears instance creation),
-        // all alive until vkCreateInstance returns.
-        let layerName = strdup(VulkanValidation.layer), extensionName = strdup("VK_EXT_debug_utils")
-        defer { SwiftGlibc.free(layerName); SwiftGlibc.free(extensionName) }
+        // all alive until vkCreateInstance returns. Portability enumeration lists devices that implement Vulkan
+        // over another API (MoltenVK); without it the loader hides them.
+        var extensionNames: [String] = validate ? ["VK_EXT_debug_utils"] : []
+        if Self.instanceExtensions().contains("VK_KHR_portability_enumeration") {
+            extensionNames.append("VK_KHR_portability_enumeration")
+            info.flags |= UInt32(VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR.rawValue)
+        }
+        let layerName = strdup(VulkanValidation.layer)
+        let extensionStrings = extensionNames.map { strdup($0) }
+        defer { SwiftGlibc.free(layerName); extensionStrings.forEach { SwiftGlibc.free($0) } }
         var layers: [UnsafePointer<CChar>?] = [UnsafePointer(layerName)]
-        var extensions: [UnsafePointer<CChar>?] = [UnsafePointer(extensionName)]
+        var extensions: [UnsafePointer<CChar>?] = extensionStrings.map { UnsafePointer($0) }
         var enables = VulkanValidation.enables
         var messenger = VulkanValidation.messengerInfo()
         var features = VkValidationFeaturesEXT()
@@ -89,9 +98,11 @@ package final class VulkanContext: @unchecked Sendable {
         features.enabledValidationFeatureCount = UInt32(enables.count)
         let result = withUnsafePointer(to: &app) { appPointer in
             info.pApplicationInfo = appPointer
-            guard validate else { return vkCreateInstance(&info, nil, &created) }
-            return layers.withUnsafeMutableBufferPointer { layers in
-                extensions.withUnsafeMutableBufferPointer { extensions in
+            return extensions.withUnsafeMutableBufferPointer { extensions in
+                info.enabledExtensionCount = UInt32(extensions.count)
+                info.ppEnabledExtensionNames = extensions.isEmpty ? nil : UnsafePointer(extensions.baseAddress)
+                guard validate else { return vkCreateInstance(&info, nil, &created) }
+                return layers.withUnsafeMutableBufferPointer { layers in
                     enables.withUnsafeMutableBufferPointer { enables in
                         withUnsafeMutablePointer(to: &messenger) { messenger in
                             withUnsafeMutablePointer(to: &features) { features in
@@ -100,8 +111,6 @@ package final class VulkanContext: @unchecked Sendable {
                                 info.pNext = UnsafeRawPointer(features)
                                 info.enabledLayerCount = 1
                                 info.ppEnabledLayerNames = UnsafePointer(layers.baseAddress)
-                                info.enabledExtensionCount = 1
-                                info.ppEnabledExtensionNames = UnsafePointer(extensions.baseAddress)
                                 return vkCreateInstance(&info, nil, &created)
                             }
                         }
@@ -172,11 +181,30 @@ package final class VulkanContext: @unchecked Sendable {
         deviceInfo.queueCreateInfoCount = 1
         var madeDevice: VkDevice?
         let physical = chosen.handle
+        // A device implementing Vulkan over another API must have its portability subset enabled (the spec's rule).
+        let deviceExtensionStrings = Self.deviceExtensions(physical).contains("VK_KHR_portability_subset")
+            ? [strdup("VK_KHR_portability_subset")] : []
+        defer { deviceExtensionStrings.forEach { SwiftGlibc.free($0) } }
+        var deviceExtensions: [UnsafePointer<CChar>?] = deviceExtensionStrings.map { UnsafePointer($0) }
+        // Under validation (the tests) out-of-bounds reads and writes are made defined, as robustBufferAccess does
+        // on every driver, so a kernel's bounds bug cannot pass on one device and corrupt memory on another.
+        var supported = VkPhysicalDeviceFeatures()
+        vkGetPhysicalDeviceFeatures(physical, &supported)
+        var enabledFeatures = VkPhysicalDeviceFeatures()
+        robustBufferAccess = validate && supported.robustBufferAccess == VkBool32(VK_TRUE)
+        enabledFeatures.robustBufferAccess = robustBufferAccess ? VkBool32(VK_TRUE) : VkBool32(VK_FALSE)
         let deviceResult = withUnsafePointer(to: &priority) { priorityPointer in
             queueInfo.pQueuePriorities = priorityPointer
             return withUnsafePointer(to: &queueInfo) { queuePointer in
                 deviceInfo.pQueueCreateInfos = queuePointer
-                return vkCreateDevice(physical, &deviceInfo, nil, &madeDevice)
+                return withUnsafePointer(to: &enabledFeatures) { features in
+                    deviceInfo.pEnabledFeatures = features
+                    return deviceExtensions.withUnsafeMutableBufferPointer { names in
+                        deviceInfo.enabledExtensionCount = UInt32(names.count)
+                        deviceInfo.ppEnabledExtensionNames = names.isEmpty ? nil : UnsafePointer(names.baseAddress)
+                        return vkCreateDevice(physical, &deviceInfo, nil, &madeDevice)
+                    }
+                }
             }
         }
         guard deviceResult == VK_SUCCESS, let madeDevice else {
@@ -193,6 +221,28 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// One line naming the device and driver, for `--explain` and benchmarks.
     package var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
+
+    /// The instance extensions the loader offers.
+    static func instanceExtensions() -> Set<String> {
+        var count: UInt32 = 0
+        guard vkEnumerateInstanceExtensionProperties(nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
+        var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
+        guard vkEnumerateInstanceExtensionProperties(nil, &count, &properties) == VK_SUCCESS else { return [] }
+        return Set(properties.prefix(Int(count)).map { Self.name(of: $0) })
+    }
+
+    /// The extensions a device offers.
+    static func deviceExtensions(_ device: VkPhysicalDevice) -> Set<String> {
+        var count: UInt32 = 0
+        guard vkEnumerateDeviceExtensionProperties(device, nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
+        var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
+        guard vkEnumerateDeviceExtensionProperties(device, nil, &count, &properties) == VK_SUCCESS else { return [] }
+        return Set(properties.prefix(Int(count)).map { Self.name(of: $0) })
+    }
+
+    static func name(of extension: VkExtensionProperties) -> String {
+        withUnsafeBytes(of: `extension`.extensionName) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+    }
 
     static func hasLayer(_ name: String) -> Bool {
         var count: UInt32 = 0

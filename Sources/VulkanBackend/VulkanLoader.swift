@@ -60,9 +60,14 @@ let vkEndCommandBuffer: PFN_vkEndCommandBuffer = VulkanLoader.function("vkEndCom
 let vkEnumeratePhysicalDevices: PFN_vkEnumeratePhysicalDevices = VulkanLoader.function("vkEnumeratePhysicalDevices")
 let vkEnumerateInstanceLayerProperties: PFN_vkEnumerateInstanceLayerProperties
     = VulkanLoader.function("vkEnumerateInstanceLayerProperties")
+let vkEnumerateInstanceExtensionProperties: PFN_vkEnumerateInstanceExtensionProperties
+    = VulkanLoader.function("vkEnumerateInstanceExtensionProperties")
+let vkEnumerateDeviceExtensionProperties: PFN_vkEnumerateDeviceExtensionProperties
+    = VulkanLoader.function("vkEnumerateDeviceExtensionProperties")
 let vkFreeMemory: PFN_vkFreeMemory = VulkanLoader.function("vkFreeMemory")
 let vkGetBufferMemoryRequirements: PFN_vkGetBufferMemoryRequirements = VulkanLoader.function("vkGetBufferMemoryRequirements")
 let vkGetDeviceQueue: PFN_vkGetDeviceQueue = VulkanLoader.function("vkGetDeviceQueue")
+let vkGetPhysicalDeviceFeatures: PFN_vkGetPhysicalDeviceFeatures = VulkanLoader.function("vkGetPhysicalDeviceFeatures")
 let vkGetPhysicalDeviceFeatures2: PFN_vkGetPhysicalDeviceFeatures2 = VulkanLoader.function("vkGetPhysicalDeviceFeatures2")
 let vkGetPhysicalDeviceMemoryProperties: PFN_vkGetPhysicalDeviceMemoryProperties = VulkanLoader.function("vkGetPhysicalDeviceMemoryProperties")
 let vkGetPhysicalDeviceProperties: PFN_vkGetPhysicalDeviceProperties = VulkanLoader.function("vkGetPhysicalDeviceProperties")

@@ -32,3 +32,12 @@ final class MemoryPoolTests: XCTestCase {
         }
     }
 }
+
+/// Under validation (the test suite) the device runs with robustBufferAccess where it offers it, as the issue of
+/// drivers that do not bounds-check asks; the portability subset and enumeration are enabled where present.
+final class DeviceFeatureTests: VulkanTestCase {
+    func testRobustBufferAccessIsOnUnderValidation() throws {
+        try XCTSkipUnless(VulkanValidation.isEnabled, "only under FILTERRUN_VULKAN_VALIDATION (scripts/test.sh sets it)")
+        XCTAssertTrue(try VulkanContext.shared().robustBufferAccess, "lavapipe and every desktop driver offer it")
+    }
+}
