@@ -12,8 +12,10 @@ package struct BandSchedule {
     /// `groups` is the device's maxComputeWorkGroupCount (x, y): kernels dispatch 16×16 groups over a node's
     /// width and the rows a band needs of it, so those must stay within it too. `workLimit` (pixel-taps) bounds one
     /// node's dispatch in a band, so that a submit can be cut before a driver's watchdog would end it.
+    /// `memoryLimit` is the device memory the working buffers may take at their peak: bands shrink until they fit
+    /// (a blur of a photo larger than the device's free memory still renders).
     package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int),
-                 workLimit: Double = .infinity) throws {
+                 workLimit: Double = .infinity, memoryLimit: Int = .max) throws {
         let output = plan.nodes[plan.output]
         // Kernels cover a node's width (16 a group) and, per band, its needed rows (16 a group); the horizontal
         // pass of a separable filter covers its input's rows, which are counted as that node's rows.
@@ -59,7 +61,7 @@ package struct BandSchedule {
             let bands = stride(from: 0, to: output.height, by: bandRows).map { $0..<min(output.height, $0 + bandRows) }
             let needed = bands.map { plan.rowsNeeded(forOutput: $0) }
             let capacity = capacities(needed)
-            let fits = overflowing(capacity) == nil
+            let fits = overflowing(capacity) == nil && Self.workingBytes(plan, capacity: capacity) <= memoryLimit
             if fits || bandRows == 1 {
                 var chosen: Candidate = (bands, needed, capacity, heaviest(capacity))
                 if let previous, chosen.work > previous.work * 0.75 { chosen = previous }
@@ -80,7 +82,10 @@ extension BandSchedule {
     /// Device bytes the working buffers of a render will take at their peak: each node's buffer (sized for its
     /// largest band) from a pool that gives a buffer back after its last consumer, as `VulkanRun` does; two-pass
     /// primitives hold a second buffer while they run.
-    func plannedWorkingBytes(_ plan: Plan) -> Int {
+    func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(plan, capacity: capacity) }
+
+    /// The peak working bytes of bands holding at most `capacity[node]` rows of each node.
+    static func workingBytes(_ plan: Plan, capacity: [Int]) -> Int {
         var lastUse = [Int](repeating: -1, count: plan.nodes.count)
         for (i, node) in plan.nodes.enumerated() { for input in node.inputs { lastUse[input] = i } }
         lastUse[plan.output] = Int.max
@@ -105,13 +110,21 @@ extension BandSchedule {
 }
 
 extension VulkanRenderer {
-    /// How a render of `plan` would run on this device: the number of bands, the most rows in one, and the device
-    /// bytes its working buffers would take at their peak (for `--explain`).
-    package static func plan(_ plan: Plan, sourceRowBytes: [String: Int]) throws -> (bands: Int, rows: Int, workingBytes: Int) {
+    /// How a render of `plan` to `format` would run on this device: the number of bands, the most rows in one, and
+    /// the device bytes its working buffers would take at their peak (for `--explain`).
+    package static func plan(_ plan: Plan, sourceRowBytes: [String: Int],
+                             format: PixelFormat) throws -> (bands: Int, rows: Int, workingBytes: Int) {
         let context = try VulkanContext.shared()
+        let sourceBytes = plan.nodes.reduce(0) { total, node in
+            guard case .source(let name) = node.primitive else { return total }
+            return total + (sourceRowBytes[name] ?? node.width * 16) * node.height
+        }
+        let memory = VulkanRun.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
+                                                       sourceBytes: sourceBytes)
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
-                                        groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork)
+                                        groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork,
+                                        memoryLimit: memory)
         return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
     }
 }

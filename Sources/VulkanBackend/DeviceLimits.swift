@@ -10,6 +10,9 @@ package struct DeviceLimits: Sendable {
     package var minStorageBufferOffsetAlignment: Int
     /// Bytes of the largest device-local heap.
     package var deviceLocalHeapBytes: Int
+    /// What the driver says this process may use of that heap now (VK_EXT_memory_budget: the heap less what other
+    /// processes hold); nil where the extension is missing.
+    package var deviceLocalBudgetBytes: Int?
     package var storage8Bit: Bool
     package var storage16Bit: Bool
     /// Nanoseconds per timestamp tick; nil when compute queues cannot write timestamps.
@@ -61,7 +64,8 @@ package struct DeviceLimits: Sendable {
     /// The limits in one line, for `--explain`.
     package var summary: String {
         let mib = 1 << 20
-        return "max storage buffer \(maxStorageBufferRange / mib) MiB, device-local heap \(deviceLocalHeapBytes / mib) MiB, "
+        let budget = deviceLocalBudgetBytes.map { ", budget \($0 / mib) MiB (VK_EXT_memory_budget)" } ?? ""
+        return "max storage buffer \(maxStorageBufferRange / mib) MiB, device-local heap \(deviceLocalHeapBytes / mib) MiB\(budget), "
             + "work groups \(maxWorkGroupCount.x)×\(maxWorkGroupCount.y), push constants \(maxPushConstantsSize) B, "
             + "8/16-bit storage \(storage8Bit ? "yes" : "no")/\(storage16Bit ? "yes" : "no")"
     }

@@ -74,6 +74,13 @@ package final class MemoryBlock {
 }
 
 extension VulkanContext {
+    /// Bytes of the budget not allocated now.
+    var availableMemory: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return memoryBudget - allocatedBytes
+    }
+
     /// Memory of `type` for a buffer of `bytes` (aligned to `alignment`), within the budget; refusing beyond it reads
     /// the same as the device running out. Host-visible memory comes mapped.
     func allocate(bytes: Int, alignment: Int, type: UInt32, mapped: Bool) throws -> MemoryPiece {

@@ -167,8 +167,10 @@ package final class VulkanContext: @unchecked Sendable {
             destroyInstance()
             throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) cannot run FilterRecipe's kernels: \(problem)")
         }
+        limits.deviceLocalBudgetBytes = Self.deviceLocalBudget(chosen.handle)
         self.limits = limits
-        memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT") ?? limits.deviceLocalHeapBytes
+        memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT")
+            ?? limits.deviceLocalBudgetBytes ?? limits.deviceLocalHeapBytes
         submitWork = EnvironmentSettings.lenient("FILTERRUN_VULKAN_SUBMIT_WORK").map(Double.init) ?? Self.defaultSubmitWork
 
         var priority: Float = 1
@@ -221,6 +223,32 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// One line naming the device and driver, for `--explain` and benchmarks.
     package var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
+
+    /// The budget VK_EXT_memory_budget gives for the largest device-local heap, where the device has the extension.
+    static func deviceLocalBudget(_ device: VkPhysicalDevice) -> Int? {
+        guard deviceExtensions(device).contains("VK_EXT_memory_budget") else { return nil }
+        var budget = VkPhysicalDeviceMemoryBudgetPropertiesEXT()
+        budget.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT
+        var properties = VkPhysicalDeviceMemoryProperties2()
+        properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2
+        withUnsafeMutablePointer(to: &budget) { pointer in
+            properties.pNext = UnsafeMutableRawPointer(pointer)
+            vkGetPhysicalDeviceMemoryProperties2(device, &properties)
+        }
+        let memory = properties.memoryProperties
+        var chosen: (size: Int, budget: Int)?
+        withUnsafeBytes(of: memory.memoryHeaps) { raw in
+            let heaps = raw.bindMemory(to: VkMemoryHeap.self)
+            withUnsafeBytes(of: budget.heapBudget) { raw in
+                let budgets = raw.bindMemory(to: VkDeviceSize.self)
+                for i in 0..<Int(memory.memoryHeapCount)
+                where heaps[i].flags & UInt32(VK_MEMORY_HEAP_DEVICE_LOCAL_BIT.rawValue) != 0 && Int(heaps[i].size) > (chosen?.size ?? -1) {
+                    chosen = (Int(heaps[i].size), Int(budgets[i]))
+                }
+            }
+        }
+        return chosen.flatMap { $0.budget > 0 ? $0.budget : nil }
+    }
 
     /// The instance extensions the loader offers.
     static func instanceExtensions() -> Set<String> {

@@ -70,6 +70,7 @@ let vkGetDeviceQueue: PFN_vkGetDeviceQueue = VulkanLoader.function("vkGetDeviceQ
 let vkGetPhysicalDeviceFeatures: PFN_vkGetPhysicalDeviceFeatures = VulkanLoader.function("vkGetPhysicalDeviceFeatures")
 let vkGetPhysicalDeviceFeatures2: PFN_vkGetPhysicalDeviceFeatures2 = VulkanLoader.function("vkGetPhysicalDeviceFeatures2")
 let vkGetPhysicalDeviceMemoryProperties: PFN_vkGetPhysicalDeviceMemoryProperties = VulkanLoader.function("vkGetPhysicalDeviceMemoryProperties")
+let vkGetPhysicalDeviceMemoryProperties2: PFN_vkGetPhysicalDeviceMemoryProperties2 = VulkanLoader.function("vkGetPhysicalDeviceMemoryProperties2")
 let vkGetPhysicalDeviceProperties: PFN_vkGetPhysicalDeviceProperties = VulkanLoader.function("vkGetPhysicalDeviceProperties")
 let vkGetPhysicalDeviceProperties2: PFN_vkGetPhysicalDeviceProperties2 = VulkanLoader.function("vkGetPhysicalDeviceProperties2")
 let vkGetPhysicalDeviceQueueFamilyProperties: PFN_vkGetPhysicalDeviceQueueFamilyProperties = VulkanLoader.function("vkGetPhysicalDeviceQueueFamilyProperties")

@@ -21,7 +21,7 @@ package enum VulkanRenderer {
         let device = context.limits.maxWorkGroupCount
         let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
         let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
-                                workLimit: workLimit ?? context.submitWork, sources: sources)
+                                workLimit: workLimit ?? context.submitWork, sources: sources, format: format)
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -62,7 +62,7 @@ final class VulkanRun {
     private var owned = Set<ObjectIdentifier>()
 
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
-         workLimit: Double, sources: [String: PixelBuffer]) throws {
+         workLimit: Double, sources: [String: PixelBuffer], format: PixelFormat) throws {
         self.context = context
         self.plan = plan
         self.stats = stats
@@ -70,7 +70,17 @@ final class VulkanRun {
         schedule = try BandSchedule(plan: plan, limit: limit,
                                     sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
                                     alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
-                                    workLimit: workLimit)
+                                    workLimit: workLimit, memoryLimit: Self.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
+                                                                               sourceBytes: sources.values.reduce(0) { $0 + $1.byteCount }))
+    }
+
+    /// The device memory left for working buffers once the inputs, the output's band and readback buffers and a
+    /// margin for parameters and tables are counted (staging is counted too: on discrete GPUs that errs on the
+    /// safe side, on unified memory it is exact).
+    static func memoryForWorkingBuffers(_ context: VulkanContext, output: Plan.Node, format: PixelFormat,
+                                        sourceBytes: Int) -> Int {
+        let fixed = sourceBytes + 2 * output.width * output.height * format.bytesPerPixel + (1 << 20)
+        return max(0, context.availableMemory - fixed)
     }
 
     // MARK: - Working buffers

@@ -50,7 +50,8 @@ final class RecipeBackendTests: VulkanTestCase {
         for (name, recipe, inputs) in try Self.recipes() {
             let decoders = try inputs.mapValues { try TestImages.decoder(path: $0) }
             let plan = Optimizer.optimize(try recipe.plan(inputSizes: decoders.mapValues { ($0.width, $0.height) })).plan
-            let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel })
+            let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel },
+                                                  format: .rgba16)
             let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs,
                                                                output: scratch.appendingPathComponent("\(name).png").path)
             XCTAssertEqual(planned.workingBytes, report.peakIntermediateBytes, name)

@@ -76,6 +76,21 @@ extension FilterRunTests {
         XCTAssertEqual(try PNGDecoder.decode(path: path("auto.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
     }
 
+    /// A device with too little free memory for whole-image working buffers renders in bands that fit (the
+    /// budget: VK_EXT_memory_budget where present, simulated here), with the pixels of an unlimited render.
+    func testWorkingBuffersAreBandedToFitTheMemoryBudget() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let sharpen = recipes.appendingPathComponent("print-sharpen.json").path
+        let tight = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "4500000", "FILTERRUN_DEVICE": "0"]
+        let explained = try run([sharpen, photo, path("tight.png"), "--backend", "vulkan", "--explain"], environment: tight)
+        XCTAssertEqual(explained.code, 0, explained.stderr)
+        let bands = explained.stdout.split(separator: "\n").first { $0.contains("band(s) of up to") } ?? ""
+        XCTAssertFalse(bands.hasPrefix("  1 band(s)") || bands.isEmpty, explained.stdout)
+        XCTAssertEqual(try run([sharpen, photo, path("whole.png"), "--backend", "vulkan"]).code, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("tight.png")).samples(),
+                       try PNGDecoder.decode(path: path("whole.png")).samples())
+    }
+
     func testImagesBeyondTheDeviceBufferLimitRenderInBandsOrAreRefusedBeforeAllocating() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         let small = ["FILTERRUN_VULKAN_MAX_BUFFER": "300000"]  // 451×300 working buffers are 2.2 MB
