@@ -30,8 +30,23 @@ package enum SRGB {
         UInt8((toEncoded(Double($0) / Double(encodeSteps)) * 255).rounded())
     }
 
+    /// Encodes the colour (not alpha) of `pixels` straight RGBA working pixels in place: values in [0, 1] through
+    /// the table, others through `outside` (the extended formula for wide-gamut values).
+    package static func encodeColour(_ values: UnsafeMutablePointer<Float>, pixels: Int, outside: (Float) -> Float) {
+        encodeTable.withUnsafeBufferPointer { table in
+            let lut = table.baseAddress!
+            for x in 0..<pixels {
+                let p = values + x * 4
+                for c in 0..<3 {
+                    let v = p[c]
+                    p[c] = v >= 0 && v <= 1 ? encode(v, table: lut) : outside(v)
+                }
+            }
+        }
+    }
+
     /// Linear → encoded through the table; the input is clamped to [0, 1].
-    @inlinable package static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
+    @inlinable @inline(__always) package static func encode(_ x: Float, table: UnsafePointer<Float>) -> Float {
         let clamped = x > 0 ? (x < 1 ? x : 1) : 0
         let position = clamped * Float(encodeSteps)
         let index = Int(position)

@@ -246,18 +246,19 @@ package struct Optimizer {
 
     /// How much of a shrink the exact kernel must keep after a decoder's reduction by `factor`, for the result to
     /// stay within resize's tolerance (2 codes) of the exact path. JPEG's DCT scaling averages encoded (sRGB)
-    /// values, so in sRGB working space a margin of 4 suffices at every factor, while in linear light its
-    /// averaging differs from the working space's at high-contrast edges: measured on a 20 MP photo at quality 90,
-    /// 1/8 leaves 11 codes even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
-    static func decodeReductionGap(factor: Int, space: WorkingSpace) -> Int? {
+    /// values, so in sRGB working space a margin of 3.75 suffices at every factor (measured on two photos at
+    /// f = 2, 4, 8: 2 codes at 3.75 and above, 3 codes at 3.5–3.6 in some), while in linear light its averaging
+    /// differs from the working space's at high-contrast edges: on a 20 MP photo at quality 90, 1/8 leaves 11 codes
+    /// even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
+    static func decodeReductionGap(factor: Int, space: WorkingSpace) -> Double? {
         switch space {
-        case .srgb: return 4
+        case .srgb: return 3.75
         case .linear: return factor == 2 ? 32 : nil
         }
     }
 
     /// A source whose decoder can reduce (JPEG), read only through flips and turns (its orientation) by a resample
-    /// chain that shrinks both axes by at least `decodeReductionGap` × f, is decoded at 1/f (the largest such f
+    /// chain that shrinks both axes by at least `decodeReductionGap` × f (exact ratios), is decoded at 1/f (the largest such f
     /// it offers); the resamples then sample the reduced image where they would have sampled the original.
     private mutating func reduceInDecoder() -> Bool {
         for s in nodes.indices {
@@ -275,9 +276,10 @@ package struct Optimizer {
             let chain = resampleChain(after: previous, allowNearest: false)
             guard let last = chain.last else { continue }
             let upright = nodes[geometry.last ?? s], target = nodes[last]
-            let shrink = min(upright.width / max(1, target.width), upright.height / max(1, target.height))
+            let shrink = min(Double(upright.width) / Double(max(1, target.width)),
+                             Double(upright.height) / Double(max(1, target.height)))
             guard let f = factors.sorted().last(where: { factor in
-                Self.decodeReductionGap(factor: factor, space: workingSpace).map { shrink >= $0 * factor } ?? false
+                Self.decodeReductionGap(factor: factor, space: workingSpace).map { shrink >= $0 * Double(factor) } ?? false
             }) else { continue }
             let stored = nodes[s]
             nodes[s].width = (stored.width + f - 1) / f
