@@ -38,6 +38,14 @@ enum GeometryFilters {
         if outW == w && outH == h { return i[0] }
         let kernel = ResampleKernel(rawValue: p.string("kernel"))!
         var ref = i[0]
+        // A shrink in height goes first: the vertical pass is a weighted sum of whole rows, vectorised along them,
+        // while the horizontal one gathers taps pixel by pixel; done first, the vertical pass leaves the horizontal
+        // one only the output's rows (a 3000×2000 photo to 400 px: 267 rows to gather, not 2000).
+        if outH < h {
+            ref = b.add(.resample(axis: .vertical, kernel: kernel), [ref], width: w, height: outH)
+            if outW != w { ref = b.add(.resample(axis: .horizontal, kernel: kernel), [ref], width: outW, height: outH) }
+            return ref
+        }
         if outW != w { ref = b.add(.resample(axis: .horizontal, kernel: kernel), [ref], width: outW, height: h) }
         if outH != h { ref = b.add(.resample(axis: .vertical, kernel: kernel), [ref], width: outW, height: outH) }
         return ref

@@ -246,13 +246,13 @@ package struct Optimizer {
 
     /// How much of a shrink the exact kernel must keep after a decoder's reduction by `factor`, for the result to
     /// stay within resize's tolerance (2 codes) of the exact path. JPEG's DCT scaling averages encoded (sRGB)
-    /// values, so in sRGB working space a margin of 3.75 suffices at every factor (measured on two photos at
-    /// f = 2, 4, 8: 2 codes at 3.75 and above, 3 codes at 3.5–3.6 in some), while in linear light its averaging
+    /// values, so in sRGB working space small margins suffice: measured on two photos, 2 codes at 3.5 for f = 2,
+    /// at 3.6 for f = 4 and at 3.75 for f = 8 (3 codes just below each), while in linear light its averaging
     /// differs from the working space's at high-contrast edges: on a 20 MP photo at quality 90, 1/8 leaves 11 codes
     /// even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
     static func decodeReductionGap(factor: Int, space: WorkingSpace) -> Double? {
         switch space {
-        case .srgb: return 3.75
+        case .srgb: return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
         case .linear: return factor == 2 ? 32 : nil
         }
     }
