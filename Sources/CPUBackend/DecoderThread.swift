@@ -2,9 +2,9 @@ import FilterCore
 import Foundation
 
 /// Reads a source's rows ahead on a thread of its own, so decoding (libpng inflate, single-threaded) overlaps the
-/// filters and the encoder. At most `depth` chunks of about 512 KiB wait, so memory stays bounded (1 MiB chunks cost a
-/// two-file batch 8 MiB of peak memory and bought no speed). The first error is
-/// thrown to the reader; `stop()` ends reading early (a plan that needs only the top rows).
+/// filters and the encoder. At most `depth` (2) chunks of about 512 KiB wait, so memory stays bounded (three 1 MiB
+/// chunks cost a two-file thumbnail batch 10 MiB of peak memory and bought no speed). The first error is thrown to
+/// the reader; `stop()` ends reading early (a plan that needs only the top rows).
 final class DecoderThread: ImageRowSource {
     let width: Int
     let height: Int
@@ -27,7 +27,7 @@ final class DecoderThread: ImageRowSource {
     /// Seconds the reader spent in the source.
     private(set) var busySeconds = 0.0
 
-    init(_ source: ImageRowSource, depth: Int = 3) {
+    init(_ source: ImageRowSource, depth: Int = 2) {
         self.source = source
         width = source.width
         height = source.height
