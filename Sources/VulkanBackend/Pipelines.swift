@@ -26,8 +26,10 @@ extension VulkanContext {
         try "main".withCString { entry in
             stage.pName = entry
             info.stage = stage
-            try check(vkCreateComputePipelines(device, nil, 1, &info, nil, &pipeline), "vkCreateComputePipelines(\(name))")
+            try check(vkCreateComputePipelines(device, pipelineCache.handle, 1, &info, nil, &pipeline),
+                      "vkCreateComputePipelines(\(name))")
         }
+        pipelineCache.made()
         return lock.withLock {
             if let raced = pipelines[key] {
                 vkDestroyPipeline(device, pipeline, nil)

@@ -23,6 +23,8 @@ package final class VulkanContext: @unchecked Sendable {
     /// Serialises queue submission and the caches below.
     let lock = NSLock()
     var pipelines: [UInt64: VkPipeline] = [:]
+    /// The driver's pipeline cache, kept on disk (PipelineCache.swift).
+    private(set) var pipelineCache: PipelineCache!
     private(set) var kernelLayout: KernelLayout!
     private(set) var tables: DeviceBuffer!
     let staging = StagingPool()
@@ -218,6 +220,7 @@ package final class VulkanContext: @unchecked Sendable {
         vkGetDeviceQueue(device, queueFamily, 0, &madeQueue)
         queue = madeQueue!
         kernelLayout = try KernelLayout(device: device)
+        pipelineCache = PipelineCache(device: device, uuid: withUnsafeBytes(of: chosen.properties.pipelineCacheUUID) { Array($0) })
         tables = try ConversionTables.upload(to: self)
     }
 

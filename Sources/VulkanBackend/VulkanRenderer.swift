@@ -149,6 +149,7 @@ final class VulkanRun {
                 pipelines.append(nil)
             }
         }
+        context.pipelineCache.saveIfChanged()
         stats.compileSeconds += monotonicSeconds() - compileStart
         stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
         stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits

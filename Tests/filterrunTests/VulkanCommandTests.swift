@@ -111,6 +111,26 @@ extension FilterRunTests {
         XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
     }
 
+    /// The driver's pipeline cache is saved beside the SPIR-V cache, read back by the next process, and a damaged
+    /// file is ignored by the driver (the render is the same); no temporary file is left.
+    func testPipelineCacheIsSavedAndADamagedOneIsHarmless() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let cache = ["XDG_CACHE_HOME": scratch.appendingPathComponent("pcache").path]
+        XCTAssertEqual(try run([vignette, photo, path("p1.png"), "--backend", "vulkan"], environment: cache).code, 0)
+        let dir = scratch.appendingPathComponent("pcache/filterrun/pipelines")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertEqual(files.filter { $0.hasSuffix(".bin") }.count, 1, "\(files)")
+        XCTAssertEqual(files.filter { $0.hasPrefix(".") }, [], "no temporary files")
+        let file = dir.appendingPathComponent(files.first { $0.hasSuffix(".bin") } ?? "")
+        XCTAssertGreaterThan(try Data(contentsOf: file).count, 16)
+        XCTAssertEqual(try run([vignette, photo, path("p2.png"), "--backend", "vulkan"], environment: cache).code, 0)
+        try Data((0..<64).map { UInt8($0 * 37 & 0xFF) }).write(to: file)
+        XCTAssertEqual(try run([vignette, photo, path("p3.png"), "--backend", "vulkan"], environment: cache).code, 0)
+        let first = try PNGDecoder.decode(path: path("p1.png")).samples()
+        XCTAssertEqual(try PNGDecoder.decode(path: path("p2.png")).samples(), first)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("p3.png")).samples(), first)
+    }
+
     func testKernelCacheOnDiskIsReusedSharedAndSurvivesCorruption() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         let cache = ["XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path]
