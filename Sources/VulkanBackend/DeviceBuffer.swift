@@ -52,9 +52,12 @@ final class DeviceBuffer {
             throw VulkanError(.tooLarge, "a \(allocationSize >> 20) MiB buffer exceeds the device's largest allocation "
                 + "(\(context.limits.maxMemoryAllocationSize >> 20) MiB, maxMemoryAllocationSize)")
         }
+        // On unified memory (integrated GPUs, ReBAR, lavapipe) device-local memory is host-visible too: such buffers
+        // are mapped, and inputs are written straight into them instead of through a staging copy.
+        let hostVisible = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
         do {
             piece = try context.allocate(bytes: allocationSize, alignment: Int(requirements.alignment), type: type,
-                                         mapped: kind != .device)
+                                         mapped: kind != .device || context.memoryFlags(type) & hostVisible == hostVisible)
         } catch {
             vkDestroyBuffer(device, buffer, nil)
             throw error
@@ -76,6 +79,12 @@ final class DeviceBuffer {
 }
 
 extension VulkanContext {
+    /// The property flags of memory type `type`.
+    func memoryFlags(_ type: UInt32) -> UInt32 {
+        var properties = memoryProperties
+        return withUnsafeBytes(of: &properties.memoryTypes) { $0.bindMemory(to: VkMemoryType.self)[Int(type)].propertyFlags }
+    }
+
     func memoryType(bits: UInt32, preferred: UInt32, required: UInt32) -> UInt32? {
         var properties = memoryProperties
         return withUnsafeBytes(of: &properties.memoryTypes) { raw -> UInt32? in

@@ -1,7 +1,8 @@
 import FilterCore
 
-/// The device copy of a `PixelBuffer` during a Vulkan render. Uploads are staged and recorded into the render's
-/// command batch; a download reads the readback copy the batch made when it ran.
+/// The device copy of a `PixelBuffer` during a Vulkan render. Uploads are written straight into device memory the
+/// host can map (unified memory), otherwise staged and recorded into the render's command batch; a download reads
+/// the readback copy the batch made when it ran.
 final class VulkanStorage: DeviceStorage {
     let buffer: DeviceBuffer
     private unowned let batch: CommandBatch
@@ -14,6 +15,11 @@ final class VulkanStorage: DeviceStorage {
     }
 
     func upload(from source: UnsafeRawPointer, byteCount: Int) throws {
+        if let mapped = buffer.mapped {
+            // Written before the batch is submitted: the submission makes host writes visible to the device.
+            mapped.copyMemory(from: source, byteCount: byteCount)
+            return
+        }
         let staging = try batch.staging(bytes: byteCount, kind: .upload)
         staging.mapped!.copyMemory(from: source, byteCount: byteCount)
         batch.copy(from: staging, to: buffer, bytes: byteCount)

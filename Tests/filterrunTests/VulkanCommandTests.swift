@@ -61,7 +61,9 @@ extension FilterRunTests {
 
     func testAllocationFailureFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
-        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "2000000", "FILTERRUN_DEVICE": "0"]
+        // Room for the device's tables, not for the enlarged result's 9 MB readback (working buffers would band).
+        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "3000000", "FILTERRUN_DEVICE": "0"]
+        let vignette = try write("big.json", #"{"version": 1, "steps": [{"op": "resize", "width": 2000}, {"op": "vignette"}]}"#)
         let forced = try run([vignette, photo, path("forced.png"), "--backend", "vulkan"], environment: tiny)
         XCTAssertEqual(forced.code, 4, forced.stderr)
         XCTAssertTrue(forced.stderr.contains("out of device memory"), forced.stderr)
