@@ -7,7 +7,7 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 layout(std430, set = 0, binding = 0) writeonly buffer Packed { uint words[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Input0 { vec4 src0[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Input0 { WORKING src0[]; };
 
 float encoded(float v) {
     if (pc.ints.z == 0) return v;
@@ -21,7 +21,7 @@ float encoded(float v) {
 uint code(int sampleIndex) {
     int channels = pc.ints.x;
     int pixel = sampleIndex / channels, channel = sampleIndex - pixel * channels;
-    vec4 v = src0[pixel];
+    vec4 v = loadWorking(src0[pixel]);
     float a = unit(v.a);
     vec4 straight = v.a > 0.0 ? v / v.a : vec4(0.0);  // unpremultiply by the unclamped alpha, then clamp
     straight = unit(straight);

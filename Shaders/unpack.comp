@@ -4,7 +4,7 @@
 // rows.z: the first row the packed binding holds; rows2.y: that row's byte offset in the binding.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
-layout(std430, set = 0, binding = 0) writeonly buffer Output { vec4 dst[]; };
+layout(std430, set = 0, binding = 0) writeonly buffer Output { WORKING dst[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Packed { uint words[]; };
 
 // Sample `index` counted from the first row held; the binding starts `rows2.y` bytes before that row.
@@ -36,5 +36,5 @@ void main() {
     }
     v *= a;
     v.a = a;
-    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = v;
+    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = storeWorking(v);
 }

@@ -31,6 +31,19 @@ const int ENCODE_STEPS = 65536;
 float unit(float v) { return v >= 0.0 ? min(v, 1.0) : 0.0; }
 vec4 unit(vec4 v) { return vec4(unit(v.x), unit(v.y), unit(v.z), unit(v.w)); }
 
+// Working pixels in device buffers: RGBA float32, or with HALF_WORKING (recipes whose inputs and output are 8-bit)
+// four half floats in a uvec2 through packHalf2x16, which needs no optional device feature. Kernels compute in
+// float32 either way; only storage changes, halving device memory and bandwidth.
+#ifdef HALF_WORKING
+#define WORKING uvec2
+vec4 loadWorking(uvec2 h) { return vec4(unpackHalf2x16(h.x), unpackHalf2x16(h.y)); }
+uvec2 storeWorking(vec4 v) { return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw)); }
+#else
+#define WORKING vec4
+vec4 loadWorking(vec4 v) { return v; }
+vec4 storeWorking(vec4 v) { return v; }
+#endif
+
 float luma(vec4 v) { return 0.2126 * v.r + 0.7152 * v.g + 0.0722 * v.b; }
 
 // The invocation's output pixel (in whole-image coordinates); false when it lies outside the band.

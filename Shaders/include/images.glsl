@@ -1,13 +1,14 @@
-// Working images: premultiplied RGBA floats, rows packed, each buffer holding a band of its image's rows.
-layout(std430, set = 0, binding = 0) writeonly buffer Output { vec4 dst[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Input0 { vec4 src0[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Input1 { vec4 src1[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Input2 { vec4 src2[]; };
+// Working images: premultiplied RGBA (WORKING: float32 or packed halves), rows packed, each buffer holding a band of
+// its image's rows.
+layout(std430, set = 0, binding = 0) writeonly buffer Output { WORKING dst[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Input0 { WORKING src0[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Input1 { WORKING src1[]; };
+layout(std430, set = 0, binding = 3) readonly buffer Input2 { WORKING src2[]; };
 
 // Pixel (x, y) of each input, y a row of the whole image that the band holds.
-vec4 pixel0(int x, int y) { return src0[(y - pc.rows.z) * pc.size.z + x]; }
-vec4 pixel1(int x, int y) { return src1[(y - pc.rows.w) * pc.size2.x + x]; }
-vec4 pixel2(int x, int y) { return src2[(y - pc.rows2.x) * pc.size2.z + x]; }
+vec4 pixel0(int x, int y) { return loadWorking(src0[(y - pc.rows.z) * pc.size.z + x]); }
+vec4 pixel1(int x, int y) { return loadWorking(src1[(y - pc.rows.w) * pc.size2.x + x]); }
+vec4 pixel2(int x, int y) { return loadWorking(src2[(y - pc.rows2.x) * pc.size2.z + x]); }
 
 // Pixel (x, y) of input 0 with coordinates clamped to the edges of its whole image.
 vec4 clamped0(int x, int y) { return pixel0(clamp(x, 0, pc.size.z - 1), clamp(y, 0, pc.size.w - 1)); }
@@ -21,5 +22,5 @@ void store(ivec2 p, vec4 v) {
 #ifdef POST_OPS
     v = postOps(p, v);
 #endif
-    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = v;
+    dst[(p.y - pc.rows.x) * pc.size.x + p.x] = storeWorking(v);
 }

@@ -383,7 +383,8 @@ public struct Renderer: Sendable {
                 lines.append("  every node runs on Vulkan: \(sources.count) upload(s) of packed samples, 1 download")
                 let rowBytes = decoders.mapValues { $0.width * $0.format.bytesPerPixel }
                 let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
-                if let planned = try? VulkanRenderer.plan(plan, sourceRowBytes: rowBytes, format: format) {
+                if let planned = try? VulkanRenderer.plan(plan, sourceRowBytes: rowBytes,
+                                                          sourceFormats: decoders.mapValues(\.format), format: format) {
                     lines.append(String(format: "  %d band(s) of up to %d output rows; planned device memory for working "
                                         + "buffers %.1f MiB (reused after their last consumer)",
                                         planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))

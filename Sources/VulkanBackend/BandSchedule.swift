@@ -8,6 +8,8 @@ package struct BandSchedule {
     let needed: [[Range<Int>?]]
     /// Most rows any band needs of each node (buffers are sized once for all bands).
     package let capacity: [Int]
+    /// Bytes of one working pixel on the device: 16 (RGBA float32) or 8 (packed halves).
+    package let pixelBytes: Int
 
     /// `groups` is the device's maxComputeWorkGroupCount (x, y): kernels dispatch 16×16 groups over a node's
     /// width and the rows a band needs of it, so those must stay within it too. `workLimit` (pixel-taps) bounds one
@@ -15,7 +17,8 @@ package struct BandSchedule {
     /// `memoryLimit` is the device memory the working buffers may take at their peak: bands shrink until they fit
     /// (a blur of a photo larger than the device's free memory still renders).
     package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int),
-                 workLimit: Double = .infinity, memoryLimit: Int = .max) throws {
+                 workLimit: Double = .infinity, memoryLimit: Int = .max, pixelBytes: Int = 16) throws {
+        self.pixelBytes = pixelBytes
         let output = plan.nodes[plan.output]
         // Kernels cover a node's width (16 a group) and, per band, its needed rows (16 a group); the horizontal
         // pass of a separable filter covers its input's rows, which are counted as that node's rows.
@@ -32,7 +35,7 @@ package struct BandSchedule {
         func overflowing(_ capacity: [Int]) -> Int? {
             plan.nodes.indices.first { i in
                 let node = plan.nodes[i]
-                if capacity[i] * node.width * 16 > limit || capacity[i] > maxRows { return true }
+                if capacity[i] * node.width * pixelBytes > limit || capacity[i] > maxRows { return true }
                 if case .source(let name) = node.primitive, let rowBytes = sourceRowBytes[name] {
                     return capacity[i] * rowBytes + alignment + 4 > limit
                 }
@@ -47,7 +50,7 @@ package struct BandSchedule {
             let rows = probes.map { plan.rowsNeeded(forOutput: $0)[node]?.count ?? 0 }.max()!
             throw VulkanError(.tooLarge, String(
                 format: "node \"%@\" (%@) needs %d rows of %d pixels at once (%.1f MiB); the device binds at most %.1f MiB (maxStorageBufferRange) and dispatches at most %d rows (maxComputeWorkGroupCount)",
-                n.origin, n.op, rows, n.width, Double(rows * n.width * 16) / 1_048_576, Double(limit) / 1_048_576, maxRows))
+                n.origin, n.op, rows, n.width, Double(rows * n.width * pixelBytes) / 1_048_576, Double(limit) / 1_048_576, maxRows))
         }
         // Bands also bound the work of one node's dispatch; halving for that stops above 16 rows (one work group)
         // and where it no longer cuts the heaviest dispatch by a quarter (a node read whole, as by a quarter turn).
@@ -61,7 +64,8 @@ package struct BandSchedule {
             let bands = stride(from: 0, to: output.height, by: bandRows).map { $0..<min(output.height, $0 + bandRows) }
             let needed = bands.map { plan.rowsNeeded(forOutput: $0) }
             let capacity = capacities(needed)
-            let fits = overflowing(capacity) == nil && Self.workingBytes(plan, capacity: capacity) <= memoryLimit
+            let fits = overflowing(capacity) == nil
+                && Self.workingBytes(plan, capacity: capacity, pixelBytes: pixelBytes) <= memoryLimit
             if fits || bandRows == 1 {
                 var chosen: Candidate = (bands, needed, capacity, heaviest(capacity))
                 if let previous, chosen.work > previous.work * 0.75 { chosen = previous }
@@ -82,10 +86,10 @@ extension BandSchedule {
     /// Device bytes the working buffers of a render will take at their peak: each node's buffer (sized for its
     /// largest band) from a pool that gives a buffer back after its last consumer, as `VulkanRun` does; two-pass
     /// primitives hold a second buffer while they run.
-    func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(plan, capacity: capacity) }
+    func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(plan, capacity: capacity, pixelBytes: pixelBytes) }
 
     /// The peak working bytes of bands holding at most `capacity[node]` rows of each node.
-    static func workingBytes(_ plan: Plan, capacity: [Int]) -> Int {
+    static func workingBytes(_ plan: Plan, capacity: [Int], pixelBytes: Int) -> Int {
         var lastUse = [Int](repeating: -1, count: plan.nodes.count)
         for (i, node) in plan.nodes.enumerated() { for input in node.inputs { lastUse[input] = i } }
         lastUse[plan.output] = Int.max
@@ -94,7 +98,7 @@ extension BandSchedule {
             if let n = free[bytes], n > 0 { free[bytes] = n - 1 } else { live += bytes; peak = max(peak, live) }
         }
         func give(_ bytes: Int) { free[bytes, default: 0] += 1 }
-        func bytes(_ i: Int) -> Int { max(1, capacity[i]) * plan.nodes[i].width * 16 }
+        func bytes(_ i: Int) -> Int { max(1, capacity[i]) * plan.nodes[i].width * pixelBytes }
         for (i, node) in plan.nodes.enumerated() where capacity[i] > 0 {
             take(bytes(i))
             switch node.primitive {
@@ -112,7 +116,7 @@ extension BandSchedule {
 extension VulkanRenderer {
     /// How a render of `plan` to `format` would run on this device: the number of bands, the most rows in one, and
     /// the device bytes its working buffers would take at their peak (for `--explain`).
-    package static func plan(_ plan: Plan, sourceRowBytes: [String: Int],
+    package static func plan(_ plan: Plan, sourceRowBytes: [String: Int], sourceFormats: [String: PixelFormat],
                              format: PixelFormat) throws -> (bands: Int, rows: Int, workingBytes: Int) {
         let context = try VulkanContext.shared()
         let sourceBytes = plan.nodes.reduce(0) { total, node in
@@ -124,7 +128,9 @@ extension VulkanRenderer {
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
                                         groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork,
-                                        memoryLimit: memory)
+                                        memoryLimit: memory,
+                                        pixelBytes: VulkanRun.halfWorking(sources: Array(sourceFormats.values), output: format,
+                                                                              plan: plan) ? 8 : 16)
         return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
     }
 }

@@ -15,13 +15,15 @@ package enum VulkanRenderer {
     package static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
                               stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
                               bandLimit: Int? = nil, groupLimit: (x: Int, y: Int)? = nil,
-                              workLimit: Double? = nil) throws -> PixelBuffer {
+                              workLimit: Double? = nil, halfWorking: Bool? = nil) throws -> PixelBuffer {
         let context = try VulkanContext.shared()
         let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
         let device = context.limits.maxWorkGroupCount
         let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
         let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
-                                workLimit: workLimit ?? context.submitWork, sources: sources, format: format)
+                                workLimit: workLimit ?? context.submitWork, sources: sources, format: format,
+                                half: halfWorking ?? VulkanRun.halfWorking(sources: sources.values.map(\.format), output: format,
+                                                                           plan: plan))
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -34,6 +36,8 @@ final class VulkanRun {
     let schedule: BandSchedule
     /// Pixel-taps recorded into one command buffer before it is submitted.
     let workLimit: Double
+    /// Working buffers hold packed half floats (8 bytes a pixel) instead of float32 (16).
+    let half: Bool
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
     struct Invocation {
@@ -62,7 +66,8 @@ final class VulkanRun {
     private var owned = Set<ObjectIdentifier>()
 
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
-         workLimit: Double, sources: [String: PixelBuffer], format: PixelFormat) throws {
+         workLimit: Double, sources: [String: PixelBuffer], format: PixelFormat, half: Bool) throws {
+        self.half = half
         self.context = context
         self.plan = plan
         self.stats = stats
@@ -71,7 +76,8 @@ final class VulkanRun {
                                     sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
                                     alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
                                     workLimit: workLimit, memoryLimit: Self.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
-                                                                               sourceBytes: sources.values.reduce(0) { $0 + $1.byteCount }))
+                                                                               sourceBytes: sources.values.reduce(0) { $0 + $1.byteCount }),
+                                    pixelBytes: half ? 8 : 16)
     }
 
     /// The device memory left for working buffers once the inputs, the output's band and readback buffers and a
@@ -81,6 +87,30 @@ final class VulkanRun {
                                         sourceBytes: Int) -> Int {
         let fixed = sourceBytes + 2 * output.width * output.height * format.bytesPerPixel + (1 << 20)
         return max(0, context.availableMemory - fixed)
+    }
+
+    /// Half-float working buffers serve renders whose inputs and output are all 8-bit: half's 11-bit mantissa
+    /// keeps values within 0.12 of an 8-bit code (float32 registers do the arithmetic), while 16-bit images and
+    /// float buffers (copied into working buffers as they are) keep float32. So do plans with a node that
+    /// amplifies small differences of what it reads — unsharp masking (amount up to 10, a threshold step),
+    /// luminance sharpening and arbitrary convolution kernels — where half's rounding reached 2–18 codes in the
+    /// cross-backend tests. `FILTERRUN_VULKAN_FLOAT32=1` turns halves off.
+    static func halfWorking(sources: [PixelFormat], output: PixelFormat, plan: Plan) -> Bool {
+        guard ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_FLOAT32"] != "1" else { return false }
+        let amplifies = plan.nodes.contains { node in
+            switch node.primitive {
+            case .unsharpCombine, .sharpenLuminance, .convolve: return true
+            default: return false
+            }
+        }
+        return !amplifies && !output.isFloat && output.bytesPerSample == 1
+            && sources.allSatisfy { !$0.isFloat && $0.bytesPerSample == 1 }
+    }
+
+    /// `source` compiled for half-float working buffers (a different source, so a different cached kernel).
+    static func halved(_ source: String) -> String {
+        guard let newline = source.firstIndex(of: "\n") else { return source }
+        return source[...newline] + "#define HALF_WORKING\n" + source[source.index(after: newline)...]
     }
 
     // MARK: - Working buffers
@@ -102,7 +132,7 @@ final class VulkanRun {
 
     /// A buffer for node `index`'s rows in any band.
     func working(_ index: Int) throws -> DeviceBuffer {
-        try take(max(1, schedule.capacity[index]) * plan.nodes[index].width * 16)
+        try take(max(1, schedule.capacity[index]) * plan.nodes[index].width * schedule.pixelBytes)
     }
 
     // MARK: - Execution
@@ -144,7 +174,8 @@ final class VulkanRun {
         var pipelines: [VkPipeline?] = []
         for step in steps {
             if case .dispatch(let invocation) = step {
-                pipelines.append(try context.pipeline(source: invocation.source, name: invocation.name))
+                pipelines.append(try context.pipeline(source: half ? Self.halved(invocation.source) : invocation.source,
+                                                      name: invocation.name))
             } else {
                 pipelines.append(nil)
             }

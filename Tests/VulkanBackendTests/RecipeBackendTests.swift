@@ -50,8 +50,10 @@ final class RecipeBackendTests: VulkanTestCase {
         for (name, recipe, inputs) in try Self.recipes() {
             let decoders = try inputs.mapValues { try TestImages.decoder(path: $0) }
             let plan = Optimizer.optimize(try recipe.plan(inputSizes: decoders.mapValues { ($0.width, $0.height) })).plan
+            // The render writes the inputs' depth (16-bit when any input is).
+            let format: PixelFormat = decoders.values.allSatisfy { $0.format.bytesPerSample == 1 } ? .rgba8 : .rgba16
             let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel },
-                                                  format: .rgba16)
+                                                  sourceFormats: decoders.mapValues(\.format), format: format)
             let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs,
                                                                output: scratch.appendingPathComponent("\(name).png").path)
             XCTAssertEqual(planned.workingBytes, report.peakIntermediateBytes, name)
