@@ -86,26 +86,22 @@ extension VulkanContext {
     func allocate(bytes: Int, alignment: Int, type: UInt32, mapped: Bool) throws -> MemoryPiece {
         lock.lock()
         defer { lock.unlock() }
-        if bytes >= MemoryPool.dedicatedFrom {
-            let (memory, pointer) = try allocateMemory(bytes: bytes, type: type, mapped: mapped)
-            return MemoryPiece(memory: memory, offset: 0, size: bytes, mapped: pointer, block: nil)
-        }
         let alignment = max(1, alignment)
-        // Blocks are kept apart by mapping too: one memory type can serve mapped staging and unmapped images.
-        for block in memoryBlocks where block.type == type && (block.mapped != nil) == mapped {
-            if let offset = block.carve(bytes, alignment: alignment) { return piece(of: block, at: offset, bytes: bytes) }
+        if bytes < MemoryPool.dedicatedFrom {
+            // Blocks are kept apart by mapping too: one memory type can serve mapped staging and unmapped images.
+            for block in memoryBlocks where block.type == type && (block.mapped != nil) == mapped {
+                if let offset = block.carve(bytes, alignment: alignment) { return piece(of: block, at: offset, bytes: bytes) }
+            }
+            // A new block, unless the budget left cannot hold one: a small budget is never spent on free space.
+            if allocatedBytes + MemoryPool.blockSize <= memoryBudget {
+                let (memory, pointer) = try allocateMemory(bytes: MemoryPool.blockSize, type: type, mapped: mapped)
+                let block = MemoryBlock(memory: memory, size: MemoryPool.blockSize, type: type, mapped: pointer)
+                memoryBlocks.append(block)
+                return piece(of: block, at: block.carve(bytes, alignment: alignment)!, bytes: bytes)
+            }
         }
-        // A new block, unless the budget left cannot hold one: then the piece is allocated on its own, so a small
-        // budget is never spent on a block's free space.
-        guard allocatedBytes + MemoryPool.blockSize <= memoryBudget else {
-            let (memory, pointer) = try allocateMemory(bytes: bytes, type: type, mapped: mapped)
-            return MemoryPiece(memory: memory, offset: 0, size: bytes, mapped: pointer, block: nil)
-        }
-        let size = MemoryPool.blockSize
-        let (memory, pointer) = try allocateMemory(bytes: size, type: type, mapped: mapped)
-        let block = MemoryBlock(memory: memory, size: size, type: type, mapped: pointer)
-        memoryBlocks.append(block)
-        return piece(of: block, at: block.carve(bytes, alignment: alignment)!, bytes: bytes)
+        let (memory, pointer) = try allocateMemory(bytes: bytes, type: type, mapped: mapped)
+        return MemoryPiece(memory: memory, offset: 0, size: bytes, mapped: pointer, block: nil)
     }
 
     /// Gives a piece back; an emptied block is freed unless it is its type's only empty one.

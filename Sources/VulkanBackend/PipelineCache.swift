@@ -43,10 +43,7 @@ final class PipelineCache {
         var data = Data(count: size)
         let result = data.withUnsafeMutableBytes { vkGetPipelineCacheData(device, handle, &size, $0.baseAddress) }
         guard result == VK_SUCCESS else { return }
-        let directory = file.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data.prefix(size)) else { return }
-        if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        ShaderCompiler.replace(file, with: data.prefix(size))
     }
 }

@@ -103,8 +103,15 @@ package enum ShaderCompiler {
         var bytes = magic
         for value in [key, FNV1a.hash(payload)] { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
         bytes += payload
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)) else { return }
+        replace(file, with: Data(bytes))
+    }
+
+    /// Writes `data` as `file` through a temporary file and a rename, so concurrent processes never read half a
+    /// file; on failure the cache is simply not updated (the directory must exist).
+    static func replace(_ file: URL, with data: Data) {
+        let temporary = file.deletingLastPathComponent()
+            .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else { return }
         if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 }

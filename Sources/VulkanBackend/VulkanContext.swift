@@ -169,7 +169,8 @@ package final class VulkanContext: @unchecked Sendable {
             destroyInstance()
             throw VulkanError(.unavailable, "the Vulkan device \(chosen.name) cannot run FilterRecipe's kernels: \(problem)")
         }
-        limits.deviceLocalBudgetBytes = Self.deviceLocalBudget(chosen.handle)
+        let offered = Self.deviceExtensions(chosen.handle)
+        limits.deviceLocalBudgetBytes = offered.contains("VK_EXT_memory_budget") ? Self.deviceLocalBudget(chosen.handle) : nil
         self.limits = limits
         memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT")
             ?? limits.deviceLocalBudgetBytes ?? limits.deviceLocalHeapBytes
@@ -186,7 +187,7 @@ package final class VulkanContext: @unchecked Sendable {
         var madeDevice: VkDevice?
         let physical = chosen.handle
         // A device implementing Vulkan over another API must have its portability subset enabled (the spec's rule).
-        let deviceExtensionStrings = Self.deviceExtensions(physical).contains("VK_KHR_portability_subset")
+        let deviceExtensionStrings = offered.contains("VK_KHR_portability_subset")
             ? [strdup("VK_KHR_portability_subset")] : []
         defer { deviceExtensionStrings.forEach { SwiftGlibc.free($0) } }
         var deviceExtensions: [UnsafePointer<CChar>?] = deviceExtensionStrings.map { UnsafePointer($0) }
@@ -227,9 +228,8 @@ package final class VulkanContext: @unchecked Sendable {
     /// One line naming the device and driver, for `--explain` and benchmarks.
     package var description: String { "\(deviceName) (\(deviceType), \(driverName))" }
 
-    /// The budget VK_EXT_memory_budget gives for the largest device-local heap, where the device has the extension.
+    /// The budget VK_EXT_memory_budget gives for the largest device-local heap (the device must offer it).
     static func deviceLocalBudget(_ device: VkPhysicalDevice) -> Int? {
-        guard deviceExtensions(device).contains("VK_EXT_memory_budget") else { return nil }
         var budget = VkPhysicalDeviceMemoryBudgetPropertiesEXT()
         budget.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT
         var properties = VkPhysicalDeviceMemoryProperties2()
@@ -255,19 +255,21 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// The instance extensions the loader offers.
     static func instanceExtensions() -> Set<String> {
-        var count: UInt32 = 0
-        guard vkEnumerateInstanceExtensionProperties(nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
-        var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
-        guard vkEnumerateInstanceExtensionProperties(nil, &count, &properties) == VK_SUCCESS else { return [] }
-        return Set(properties.prefix(Int(count)).map { Self.name(of: $0) })
+        extensionNames { vkEnumerateInstanceExtensionProperties(nil, $0, $1) }
     }
 
     /// The extensions a device offers.
     static func deviceExtensions(_ device: VkPhysicalDevice) -> Set<String> {
+        extensionNames { vkEnumerateDeviceExtensionProperties(device, nil, $0, $1) }
+    }
+
+    /// The names an extension enumeration reports (count first, then the list, as every vkEnumerate… works).
+    static func extensionNames(_ enumerate: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<VkExtensionProperties>?) -> VkResult)
+        -> Set<String> {
         var count: UInt32 = 0
-        guard vkEnumerateDeviceExtensionProperties(device, nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
+        guard enumerate(&count, nil) == VK_SUCCESS, count > 0 else { return [] }
         var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
-        guard vkEnumerateDeviceExtensionProperties(device, nil, &count, &properties) == VK_SUCCESS else { return [] }
+        guard properties.withUnsafeMutableBufferPointer({ enumerate(&count, $0.baseAddress) }) == VK_SUCCESS else { return [] }
         return Set(properties.prefix(Int(count)).map { Self.name(of: $0) })
     }
 

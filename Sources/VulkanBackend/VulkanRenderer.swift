@@ -96,7 +96,7 @@ final class VulkanRun {
     /// luminance sharpening and arbitrary convolution kernels — where half's rounding reached 2–18 codes in the
     /// cross-backend tests. `FILTERRUN_VULKAN_FLOAT32=1` turns halves off.
     static func halfWorking(sources: [PixelFormat], output: PixelFormat, plan: Plan) -> Bool {
-        guard ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_FLOAT32"] != "1" else { return false }
+        guard !float32Only else { return false }
         let amplifies = plan.nodes.contains { node in
             switch node.primitive {
             case .unsharpCombine, .sharpenLuminance, .convolve: return true
@@ -106,6 +106,8 @@ final class VulkanRun {
         return !amplifies && !output.isFloat && output.bytesPerSample == 1
             && sources.allSatisfy { !$0.isFloat && $0.bytesPerSample == 1 }
     }
+
+    static let float32Only = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_FLOAT32"] == "1"
 
     /// `source` compiled for half-float working buffers (a different source, so a different cached kernel).
     static func halved(_ source: String) -> String {

@@ -13,7 +13,7 @@ enum KernelBench {
         let pixels = image.width * image.height
         let workingBytes = Double(pixels * 16)
         print("filter stages in memory: \(URL(fileURLWithPath: photo).lastPathComponent) (\(image.width)×\(image.height)), \(machine)")
-        let copy = copySeconds(mebibytes: copyMebibytes ?? Int((workingBytes / 1_048_576).rounded(.up)), runs: max(runs, 5))
+        let copy = MemoryCopy.seconds(mebibytes: copyMebibytes ?? Int((workingBytes / 1_048_576).rounded(.up)), runs: max(runs, 5))
         print(String(format: "memory copy of the working values (%.0f MiB): %.4f s (median of %d)",
                       workingBytes / 1_048_576, copy, max(runs, 5)))
         print("| recipe | filter s (median of \(runs), min–max) | ns/pixel | share of the copy's throughput |")
@@ -34,25 +34,5 @@ enum KernelBench {
             print(String(format: "| %@ | %.4f (%.4f–%.4f) | %.1f | %.1f %% |", name, median, times.first!, times.last!,
                          median * 1e9 / Double(pixels), 100 * copy / median))
         }
-    }
-
-    /// The median time of a copy of `mebibytes` on every core (as `MemoryCopy` measures it).
-    static func copySeconds(mebibytes: Int, runs: Int) -> Double {
-        let bytes = mebibytes << 20
-        let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        let destination = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        defer { source.deallocate(); destination.deallocate() }
-        source.initializeMemory(as: UInt8.self, repeating: 1, count: bytes)
-        destination.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        let chunks = 64, chunk = bytes / chunks
-        var times = [Double]()
-        for _ in 0...runs {
-            let began = Date()
-            DispatchQueue.concurrentPerform(iterations: chunks) { i in
-                (destination + i * chunk).copyMemory(from: source + i * chunk, byteCount: chunk)
-            }
-            times.append(Date().timeIntervalSince(began))
-        }
-        return times.dropFirst().sorted()[runs / 2]
     }
 }

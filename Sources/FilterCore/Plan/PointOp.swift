@@ -62,14 +62,17 @@ extension PointOp {
         case let .curves(master, red, green, blue):
             // A block's floats lie channel after channel, eight each: r at 0, g at 8, b at 16.
             let floats = UnsafeMutableRawPointer(blocks).assumingMemoryBound(to: Float.self)
-            for (curve, channels) in [(red, 0..<1), (green, 1..<2), (blue, 2..<3), (master, 0..<3)] {
-                guard let curve else { continue }
-                curve.table.withUnsafeBufferPointer { table in
+            func applyCurve(_ curve: ToneCurve?, to channels: Range<Int>) {
+                curve?.table.withUnsafeBufferPointer { table in
                     for i in 0..<count {
                         for c in channels { ToneCurve.lookUp(floats + 32 * i + 8 * c, count: 8, in: table) }
                     }
                 }
             }
+            applyCurve(red, to: 0..<1)
+            applyCurve(green, to: 1..<2)
+            applyCurve(blue, to: 2..<3)
+            applyCurve(master, to: 0..<3)
         case .threshold(let level):
             for i in 0..<count {
                 let t = SIMD8<Float>(repeating: 0).replacing(with: 1, where: blocks[i].luminance .>= level)
