@@ -35,11 +35,17 @@ void fr_kernels_set_avx2(int on) {
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2,fma")))
-void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n) {
+void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n, int add) {
     size_t i = 0;
     // 32 floats a step in four accumulators, so the FMA latency is hidden.
     for (; i + 32 <= n; i += 32) {
         __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        if (add) {
+            a0 = _mm256_loadu_ps(out + i);
+            a1 = _mm256_loadu_ps(out + i + 8);
+            a2 = _mm256_loadu_ps(out + i + 16);
+            a3 = _mm256_loadu_ps(out + i + 24);
+        }
         for (int t = 0; t < taps; t++) {
             const float *src = rows[t] + i;
             __m256 w = _mm256_broadcast_ss(&weights[t]);
@@ -54,12 +60,12 @@ void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *we
         _mm256_storeu_ps(out + i + 24, a3);
     }
     for (; i + 8 <= n; i += 8) {
-        __m256 a = _mm256_setzero_ps();
+        __m256 a = add ? _mm256_loadu_ps(out + i) : _mm256_setzero_ps();
         for (int t = 0; t < taps; t++) a = _mm256_fmadd_ps(_mm256_loadu_ps(rows[t] + i), _mm256_broadcast_ss(&weights[t]), a);
         _mm256_storeu_ps(out + i, a);
     }
     for (; i < n; i++) {
-        float a = 0;
+        float a = add ? out[i] : 0;
         for (int t = 0; t < taps; t++) a = __builtin_fmaf(rows[t][i], weights[t], a);
         out[i] = a;
     }
@@ -94,8 +100,8 @@ void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weigh
 }
 #else
 // Never called where fr_kernels_avx2() is 0; defined so the package links on every architecture.
-void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n) {
-    (void)out; (void)rows; (void)weights; (void)taps; (void)n; abort();
+void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n, int add) {
+    (void)out; (void)rows; (void)weights; (void)taps; (void)n; (void)add; abort();
 }
 void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width) {
     (void)out; (void)padded; (void)weights; (void)taps; (void)width; abort();

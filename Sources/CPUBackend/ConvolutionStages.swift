@@ -62,7 +62,7 @@ final class VerticalConvolutionStage: Stage {
                         for y in chunk {
                             for t in 0..<taps.count { sources[t] = UnsafePointer(input.row(y + t - radius)) }
                             fr_vertical_taps_avx2(output + (y - rows.lowerBound) * n, sources.baseAddress,
-                                                  k.baseAddress, Int32(taps.count), n)
+                                                  k.baseAddress, Int32(taps.count), n, 0)
                         }
                     }
                 }

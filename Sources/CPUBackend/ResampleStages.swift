@@ -31,20 +31,52 @@ final class HorizontalResampleStage: Stage {
     }
 }
 
-/// Resamples columns to the node's height: each output row is a weighted sum of input rows.
+/// Resamples columns to the node's height: each output row is a weighted sum of input rows. A shrink accumulates:
+/// it pulls its input a few rows at a time and adds each row into every output row it weighs on, so a 15× shrink
+/// holds a handful of input rows, never the ~90-row window a Lanczos tap set spans (whose sliding, row by row, cost
+/// more than the arithmetic).
 final class VerticalResampleStage: Stage {
     let weights: ResampleWeights
+    /// Input rows with nonzero weight for each output row, when the stage accumulates (a shrink whose rows' spans
+    /// leave no input row unread between them); nil for the windowed pass.
+    private let spans: [ClosedRange<Int>]?
+    private var accumulator: RowAccumulator?
 
     init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, node: Plan.Node, stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height, reduced: reduced)
+        spans = inputHeight > node.height ? Self.contiguousSpans(weights) : nil
         super.init(node: node, stats: stats)
         // A shrink reads in/out input rows per output row: size the strip by the rows it reads.
         if inputHeight > node.height { stripHeight = max(1, stripHeight * node.height / inputHeight) }
     }
 
+    override var pullsInputs: Bool { spans != nil }
+
     override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { weights.inputRange(for: rows) }
 
+    /// Each output row's nonzero-weight input rows, or nil when some input row between them is read by none.
+    private static func contiguousSpans(_ weights: ResampleWeights) -> [ClosedRange<Int>]? {
+        var spans: [ClosedRange<Int>] = []
+        var reached = -1
+        for i in 0..<weights.outSize {
+            let r = weights.inputRange(for: i..<i + 1)
+            if !spans.isEmpty && r.lowerBound > reached + 1 { return nil }
+            spans.append(r.lowerBound...r.upperBound - 1)
+            reached = max(reached, r.upperBound - 1)
+        }
+        return spans
+    }
+
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        if let spans {
+            if accumulator == nil {
+                accumulator = RowAccumulator(spans: spans, rowFloats: width * 4, inputWidth: self.inputs[0].stage.width,
+                                             stats: stats)
+            }
+            try accumulator!.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }
+            if rows.upperBound == height { accumulator = nil }
+            return
+        }
         let input = inputs[0], n = width * 4, taps = weights.taps
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in

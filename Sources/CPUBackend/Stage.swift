@@ -53,6 +53,10 @@ class Stage {
         (rows.lowerBound - reach)..<(rows.upperBound + reach)
     }
 
+    /// A stage that asks its inputs for rows itself, a few at a time, while computing (a large shrink accumulating
+    /// its input rows as they arrive); `compute` then receives no input views.
+    var pullsInputs: Bool { false }
+
     /// Writes output rows `rows` into `output` (rows contiguous, `width × 4` floats each).
     func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         fatalError("compute not implemented for \(op)")
@@ -74,17 +78,21 @@ class Stage {
             // A request a little over a strip is done in one go rather than computing most of a second strip.
             let remaining = rows.upperBound - start
             let stop = min(height, remaining <= stripHeight * 3 / 2 ? max(rows.upperBound, start + stripHeight) : start + stripHeight)
-            let needed = inputs.enumerated().map { i, input in
-                let r = inputRows(for: start..<stop, input: i)
-                return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
+            var views: [RowView] = []
+            if !pullsInputs {
+                let needed = inputs.enumerated().map { i, input in
+                    let r = inputRows(for: start..<stop, input: i)
+                    return max(0, r.lowerBound)..<min(input.stage.height, r.upperBound)
+                }
+                for (i, input) in inputs.enumerated() { try input.stage.ensure(needed[i], consumer: input.consumer) }
+                views = inputs.enumerated().map { i, input in input.stage.view(needed[i]) }
             }
-            for (i, input) in inputs.enumerated() { try input.stage.ensure(needed[i], consumer: input.consumer) }
-            let views = inputs.enumerated().map { i, input in input.stage.view(needed[i]) }
             let output = cache.append(stop - start)
             let began = monotonicSeconds()
+            pulledSeconds = 0
             try compute(start..<stop, inputs: views, into: output)
             if !post.isEmpty { applyPost(start..<stop, output) }
-            stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began)
+            stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began - pulledSeconds)
             if stop == height {
                 for input in inputs { input.stage.finish(consumer: input.consumer) }
             }
@@ -92,6 +100,18 @@ class Stage {
     }
 
     final func view(_ rows: Range<Int>) -> RowView { cache.view(rows) }
+
+    /// Time spent in `pull` during the current `compute`: the inputs' own work, not this stage's.
+    private var pulledSeconds = 0.0
+
+    /// For stages that pull their inputs: rows `rows` of input `index` (which never again asks above `rows.lowerBound`).
+    final func pull(_ rows: Range<Int>, input index: Int) throws -> RowView {
+        let began = monotonicSeconds()
+        defer { pulledSeconds += monotonicSeconds() - began }
+        let input = inputs[index]
+        try input.stage.ensure(rows, consumer: input.consumer)
+        return input.stage.view(rows)
+    }
 
     /// The consumer is done: once all are, the rows are freed.
     final func finish(consumer: Int) {

@@ -21,7 +21,19 @@ package struct PixelConverter: Sendable {
         let colourChannels = format.hasAlpha ? channels - 1 : channels
         if format.bytesPerSample == 1 {
             let src = source.assumingMemoryBound(to: UInt8.self)
-            let table = space == .linear ? SRGB.decode8 : (0..<256).map { Float($0) / 255 }
+            let table = space == .linear ? SRGB.decode8 : Self.unit8
+            if channels == 3 {  // the common photo: three lookups and a constant a pixel, nothing to premultiply
+                table.withUnsafeBufferPointer { lut in
+                    for x in 0..<width {
+                        let p = src + 3 * x, d = destination + 4 * x
+                        d[0] = lut[Int(p[0])]
+                        d[1] = lut[Int(p[1])]
+                        d[2] = lut[Int(p[2])]
+                        d[3] = 1
+                    }
+                }
+                return
+            }
             table.withUnsafeBufferPointer { lut in
                 Self.decodeLoop(src, destination, width, channels, colourChannels, alphaIndex, 1 / 255, lut)
             }
@@ -36,6 +48,9 @@ package struct PixelConverter: Sendable {
             }
         }
     }
+
+    /// 8-bit codes as unit floats, for the sRGB working space.
+    private static let unit8: [Float] = (0..<256).map { Float($0) / 255 }
 
     @inline(__always)
     private static func decodeLoop<T: FixedWidthInteger>(

@@ -4,7 +4,7 @@ import FilterRecipe
 import TestSupport
 import XCTest
 
-/// The AVX2 + FMA convolution loops against the portable Swift loops: the same sums in the same order, so they
+/// The AVX2 + FMA convolution and shrink loops against the portable Swift loops: the same sums in the same order, so they
 /// differ only by FMA's single rounding (≤ a few float ulps of the working values). Every layout, every
 /// separable kernel size the catalogue makes, images narrower and wider than the loops' 8- and 32-float steps.
 final class SIMDPathTests: XCTestCase {
@@ -20,6 +20,8 @@ final class SIMDPathTests: XCTestCase {
             ("gaussian σ0.6", Recipe.chain([(.gaussianBlur, ["sigma": .number(0.6)])])),
             ("gaussian σ3", Recipe.chain([(.gaussianBlur, ["sigma": .number(3)])])),
             ("unsharp σ2", Recipe.chain([(.unsharpMask, ["sigma": .number(2), "amount": .number(1)])])),
+            // A vertical shrink adds its input rows into the output rows as they arrive (RowAccumulator).
+            ("lanczos3 shrink ×5", Recipe.chain([(.resize, ["scale": .number(0.2), "kernel": "lanczos3"])])),
         ]
         var images = try TestImages.small()
         for width in [1, 7, 9, 33] {

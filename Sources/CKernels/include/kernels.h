@@ -11,8 +11,9 @@ int fr_kernels_avx2(void);
 /// Switches the AVX2 loops off (0) or back on where supported (1): for tests and benchmarks of the portable path.
 void fr_kernels_set_avx2(int enabled);
 
-/// out[i] = Σₜ weights[t]·rows[t][i] for i < n: one output row of a vertical pass over `taps` input rows.
-void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n);
+/// out[i] = Σₜ weights[t]·rows[t][i] for i < n: one output row of a vertical pass over `taps` input rows. With `add`
+/// nonzero the sum is added to what `out` holds (a shrink accumulating its input rows as they arrive).
+void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n, int add);
 
 /// One output row of a horizontal pass over RGBA pixels: out[x] = Σₜ weights[t]·padded[x + t] for x < width, where
 /// `padded` holds width + taps − 1 pixels (the row with its edge pixels repeated).

@@ -1,0 +1,141 @@
+import CKernels
+import FilterCore
+
+/// The output rows of a vertical shrink while they are being summed. Input rows are pulled in order, a few at a
+/// time, and each is added, weighted, into every output row whose taps reach it; an output row is complete once
+/// its last input row has been added. Rows are summed in input order, as the windowed pass sums its taps, so the
+/// portable path gives the windowed pass's floats exactly.
+final class RowAccumulator {
+    private let spans: [ClosedRange<Int>]
+    /// One past the last input row that output rows 0…i read.
+    private let needEnd: [Int]
+    /// The first input row that output rows i… read.
+    private let firstNeed: [Int]
+    private let rowFloats: Int
+    /// Input rows per pull: about 1 MiB of them, as a strip.
+    private let pullRows: Int
+    private let stats: RenderStats
+    private var storage = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    private var capacity = 0
+    /// Output row held in the first slot, and how many from it have been started (zeroed).
+    private var first = 0
+    private var count = 0
+    /// The next input row to pull.
+    private var consumed: Int
+
+    init(spans: [ClosedRange<Int>], rowFloats: Int, inputWidth: Int, stats: RenderStats) {
+        self.spans = spans
+        self.rowFloats = rowFloats
+        self.stats = stats
+        var reached = 0
+        needEnd = spans.map { span in
+            reached = max(reached, span.upperBound + 1)
+            return reached
+        }
+        var lowest = Int.max
+        firstNeed = spans.reversed().map { span in
+            lowest = min(lowest, span.lowerBound)
+            return lowest
+        }.reversed()
+        pullRows = max(1, (1 << 20) / max(1, inputWidth * 16))
+        consumed = firstNeed.first ?? 0
+    }
+
+    deinit {
+        storage.deallocate()
+        stats.released(capacity * rowFloats * 4)
+    }
+
+    /// Writes the finished output rows `rows` into `output`, pulling (through `pull`) the input rows they still need.
+    func produce(_ rows: Range<Int>, weights: ResampleWeights, into output: UnsafeMutablePointer<Float>,
+                 pull: (Range<Int>) throws -> RowView) throws {
+        // Rows above `rows` that nobody will ask for (a crop below the top) are dropped unfinished.
+        if rows.lowerBound > first { drop(rows.lowerBound - first) }
+        consumed = max(consumed, firstNeed[rows.lowerBound])
+        let end = needEnd[rows.upperBound - 1]
+        // Whole pulls even past `end` (their rows go into later output rows early), so that pulls stay aligned
+        // with the input's strips and it never has to move rows it kept.
+        while consumed < end {
+            let pulled = consumed..<min(needEnd[needEnd.count - 1], consumed + pullRows)
+            add(pulled, from: try pull(pulled), weights: weights)
+            consumed = pulled.upperBound
+        }
+        start(upTo: rows.upperBound)
+        output.update(from: storage, count: rows.count * rowFloats)
+        drop(rows.count)
+    }
+
+    /// Adds input rows `pulled` into every output row that reads them, splitting the row's floats among the workers.
+    private func add(_ pulled: Range<Int>, from view: RowView, weights: ResampleWeights) {
+        var reader = first + count
+        while reader < spans.count && spans[reader].lowerBound < pulled.upperBound { reader += 1 }
+        start(upTo: reader)
+        // Per output row reached: its slot and the taps that fall in `pulled`, in input order.
+        var slots: [Int] = [], tapStart: [Int] = [0], sources: [UnsafePointer<Float>] = [], factors: [Float] = []
+        let taps = weights.taps
+        weights.indices.withUnsafeBufferPointer { indices in
+            weights.weights.withUnsafeBufferPointer { w in
+                for o in first..<reader where spans[o].upperBound >= pulled.lowerBound {
+                    for t in 0..<taps {
+                        let row = Int(indices[o * taps + t]), weight = w[o * taps + t]
+                        guard weight != 0, pulled.contains(row) else { continue }
+                        sources.append(UnsafePointer(view.row(row)))
+                        factors.append(weight)
+                    }
+                    if sources.count > tapStart.last! {
+                        slots.append(o - first)
+                        tapStart.append(sources.count)
+                    }
+                }
+            }
+        }
+        guard !slots.isEmpty else { return }
+        let n = rowFloats, storage = storage, avx2 = fr_kernels_avx2() != 0, widest = factors.count
+        // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
+        WorkerPool.forEachChunk(0..<(n + 31) / 32, minChunk: 64) { units in
+            let lo = units.lowerBound * 32, length = min(n, units.upperBound * 32) - lo
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: widest) { shifted in
+                factors.withUnsafeBufferPointer { k in
+                    for (s, slot) in slots.enumerated() {
+                        let out = storage + slot * n + lo
+                        let taps = tapStart[s]..<tapStart[s + 1]
+                        if avx2 {
+                            for t in taps { shifted[t - taps.lowerBound] = sources[t] + lo }
+                            fr_vertical_taps_avx2(out, shifted.baseAddress, k.baseAddress! + taps.lowerBound,
+                                                  Int32(taps.count), length, 1)
+                        } else {
+                            for t in taps {
+                                let src = sources[t] + lo, weight = k[t]
+                                for i in 0..<length { out[i] += weight * src[i] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Zeroes output rows up to `end` that have not been started, growing the storage as needed.
+    private func start(upTo end: Int) {
+        let rows = end - first
+        guard rows > count else { return }
+        if rows > capacity {
+            let grown = UnsafeMutablePointer<Float>.allocate(capacity: rows * rowFloats)
+            grown.update(from: storage, count: count * rowFloats)
+            storage.deallocate()
+            stats.allocated((rows - capacity) * rowFloats * 4)
+            storage = grown
+            capacity = rows
+        }
+        (storage + count * rowFloats).update(repeating: 0, count: (rows - count) * rowFloats)
+        count = rows
+    }
+
+    /// Forgets the first `rows` output rows (finished and copied out, or never to be asked for).
+    private func drop(_ rows: Int) {
+        let kept = max(0, count - rows)
+        if kept > 0 { storage.update(from: storage + (count - kept) * rowFloats, count: kept * rowFloats) }
+        count = kept
+        first += rows
+    }
+}
