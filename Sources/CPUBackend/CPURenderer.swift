@@ -7,14 +7,21 @@ package enum CPURenderer {
                               format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws {
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
         let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
-        let readers = sources.filter { used.contains($0.key) && !($0.value is BufferRowSource) }.mapValues { DecoderThread($0) }
+        // A colour-managed file's thread reads its stored rows; the source stage converts them on the workers.
+        let readers = sources.filter { used.contains($0.key) && !($0.value is BufferRowSource) }.mapValues { source in
+            DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source)
+        }
         defer {
             for reader in readers.values {
                 reader.stop()
                 stats.decodeSeconds += reader.busySeconds
             }
         }
-        let output = try buildStages(plan, sources: sources.merging(readers) { $1 }, stats: stats)
+        let threaded = readers.mapValues { reader -> ImageRowSource in reader }
+        let stageSources = sources.merging(threaded) { source, reader in
+            (source as? ConvertingRowSource).map { ConvertedRows(stored: reader, conversion: $0) } ?? reader
+        }
+        let output = try buildStages(plan, sources: stageSources, stats: stats)
         let consumer = output.addConsumer()
         let converter = PixelConverter(format: format, space: plan.workingSpace)
         let width = output.width, rowBytes = width * format.bytesPerPixel

@@ -1,17 +1,49 @@
 import FilterCore
 
+/// Stored rows read on a decoder thread, and the conversion that makes them working values (a colour-managed
+/// file): the source stage converts them on the workers.
+final class ConvertedRows: ImageRowSource {
+    let stored: ImageRowSource
+    let conversion: ConvertingRowSource
+    var width: Int { stored.width }
+    var height: Int { stored.height }
+    var format: PixelFormat { .rgba32f }
+    var nextRow: Int { stored.nextRow }
+
+    init(stored: ImageRowSource, conversion: ConvertingRowSource) {
+        self.stored = stored
+        self.conversion = conversion
+    }
+
+    func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        let rowBytes = width * stored.format.bytesPerPixel
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, width * 3))
+        defer { raw.deallocate(); scratch.deallocate() }
+        try stored.readRows(into: raw, stride: rowBytes, count: count)
+        for row in 0..<count {
+            conversion.convertRow(raw + row * rowBytes, into: (destination + row * stride).assumingMemoryBound(to: Float.self),
+                                  scratch: scratch)
+        }
+    }
+}
+
 /// Reads rows from a streaming source and converts them to working values, strip by strip.
 final class SourceStage: Stage {
     let source: ImageRowSource
     let converter: PixelConverter
+    /// Converts stored rows instead of `converter` (a colour-managed file).
+    private let conversion: ConvertingRowSource?
     private var scratch: UnsafeMutableRawPointer
     private var scratchRows = 0
     private let rowBytes: Int
 
     init(source: ImageRowSource, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
-        self.source = source
-        converter = PixelConverter(format: source.format, space: space)
-        rowBytes = source.width * source.format.bytesPerPixel
+        let converted = source as? ConvertedRows
+        self.source = converted?.stored ?? source
+        conversion = converted?.conversion
+        converter = PixelConverter(format: self.source.format, space: space)
+        rowBytes = self.source.width * self.source.format.bytesPerPixel
         scratch = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         super.init(node: node, stats: stats)
     }
@@ -33,9 +65,19 @@ final class SourceStage: Stage {
         // A decoder thread's own time is counted when it stops; here only the conversion is.
         if source is DecoderThread { began = monotonicSeconds() }
         let scratch = scratch, converter = converter, width = width, rowBytes = rowBytes
-        parallelRows(0..<rows.count) { chunk in
-            for i in chunk {
-                converter.decode(scratch + i * rowBytes, into: output + i * width * 4, width: width)
+        if let conversion {
+            parallelRows(0..<rows.count) { chunk in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: width * 3) { floats in
+                    for i in chunk {
+                        conversion.convertRow(scratch + i * rowBytes, into: output + i * width * 4, scratch: floats.baseAddress!)
+                    }
+                }
+            }
+        } else {
+            parallelRows(0..<rows.count) { chunk in
+                for i in chunk {
+                    converter.decode(scratch + i * rowBytes, into: output + i * width * 4, width: width)
+                }
             }
         }
         stats.decodeSeconds += monotonicSeconds() - began

@@ -231,7 +231,7 @@ package final class OutputColourTransform: @unchecked Sendable {
 }
 
 /// A decoder whose rows are converted from the file's profile into working values (rgba32f) as they are read.
-package final class ColourManagedDecoder: ImageDecoder {
+package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package let inner: any ImageDecoder
     package let profile: ColourProfile
     private let transform: InputColourTransform
@@ -267,6 +267,13 @@ package final class ColourManagedDecoder: ImageDecoder {
     package var nextRow: Int { inner.nextRow }
     package var decodeReductions: [Int] { inner.decodeReductions }
     package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
+
+    package var storedRows: ImageRowSource { inner }
+
+    package func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>,
+                            scratch: UnsafeMutablePointer<Float>) {
+        transform.convert(stored, into: destination, width: width, scratch: scratch)
+    }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         let rowBytes = width * inner.format.bytesPerPixel

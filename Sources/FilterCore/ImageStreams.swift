@@ -8,6 +8,18 @@ package protocol ImageRowSource: AnyObject {
     func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws
 }
 
+/// A source whose rows are stored samples converted to working values (rgba32f) row by row (a colour-managed
+/// decoder): a renderer may read the stored rows on its decoder thread and convert them on its workers, so the
+/// conversion runs beside decoding instead of after it on the decoder's thread.
+package protocol ConvertingRowSource: ImageRowSource {
+    /// The rows as stored, before conversion.
+    var storedRows: ImageRowSource { get }
+    /// Converts one stored row into working values (4 floats a pixel); `scratch` holds 3 floats a pixel. Safe to
+    /// call from several threads at once with separate scratch.
+    func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>,
+                    scratch: UnsafeMutablePointer<Float>)
+}
+
 /// Something that takes rows of an image top to bottom (a streaming encoder, a buffer in memory).
 package protocol ImageRowSink: AnyObject {
     func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws

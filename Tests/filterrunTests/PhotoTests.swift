@@ -171,7 +171,7 @@ extension FilterRunTests {
     }
 
     /// A sideways photo's turn runs on the thumbnail, after the shrink (and the shrink may then happen in the
-    /// DCT): the same pixels as turning first, within resize's tolerance.
+    /// DCT), vertical pass first: the same pixels as turning first, within resize's tolerance.
     func testTurnsMoveAfterTheShrink() throws {
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/restart_444.jpg"))))
         let exif = Array("Exif".utf8) + [0, 0] + Exif.block(orientation: 6)
@@ -182,6 +182,9 @@ extension FilterRunTests {
             let r = try run([thumb, path("side.jpg"), path("fast-\(space).png"), "--explain", "--backend", "cpu"])
             XCTAssertEqual(r.code, 0, r.stderr)
             XCTAssertTrue(r.stdout.contains("moved after resize"), r.stdout)
+            // Turned, the shrink in height still runs first (the horizontal pass gathers only the output's rows).
+            let passes = r.stdout.split(separator: "\n").filter { $0.contains(" resample ") }
+            XCTAssertEqual(passes.map { $0.contains("resample vertical") }, [true, false], r.stdout)
             if space == "srgb" { XCTAssertTrue(r.stdout.contains("in the JPEG DCT"), r.stdout) }
             XCTAssertEqual(try run([thumb, path("side.jpg"), path("exact-\(space).png"), "--no-optimize", "--backend", "cpu"]).code, 0)
             let a = try PNGDecoder.decode(path: path("fast-\(space).png")), b = try PNGDecoder.decode(path: path("exact-\(space).png"))

@@ -329,6 +329,16 @@ package struct Optimizer {
                 moved[k].primitive = .resample(axis: swaps ? other : axis, kernel: kernel, reduced: reduced)
                 if swaps { (moved[k].width, moved[k].height) = (moved[k].height, moved[k].width) }
             }
+            // Turned axes can leave the horizontal pass first; a shrink in height goes first, as resize lowers it
+            // (the horizontal pass then gathers only the output's rows: a sideways 20 MP photo's thumbnail
+            // 0.33 → 0.15 s).
+            if moved.count == 2, case .resample(.horizontal, _, _) = moved[0].primitive,
+               case .resample(.vertical, _, _) = moved[1].primitive, moved[1].height < moved[0].height {
+                let inputWidth = nodes[geometry.inputs[0]].width, height = moved[1].height
+                moved.swapAt(0, 1)
+                moved[0].width = inputWidth
+                moved[1].height = height
+            }
             // The resamples take the turn's slots, reading its input; the turn takes the last slot.
             let slots = [g] + chain
             for (k, node) in moved.enumerated() {
