@@ -24,11 +24,17 @@ public final class RenderStats: @unchecked Sendable {
     package var transferSeconds = 0.0
     /// Command submissions a device render made (bounded by work, so long renders take several).
     package var submits = 0
+    /// Barriers recorded between a device render's steps (each one waits for the work before it).
+    package var barriers = 0
     /// Kernels compiled by glslang, and kernels read from the on-disk SPIR-V cache instead (Vulkan).
     package var kernelsCompiled = 0
     package var kernelsFromDiskCache = 0
 
-    package init() {}
+    /// Time each device step with timestamps (per-node Vulkan times). Off unless statistics are asked for: the
+    /// timestamps need a barrier after every step, which keeps independent dispatches from overlapping.
+    package var timeDeviceSteps = false
+
+    package init(timeDeviceSteps: Bool = false) { self.timeDeviceSteps = timeDeviceSteps }
 
     package func addTime(id: String, op: String, backend: String, seconds: Double) {
         lock.withLock {

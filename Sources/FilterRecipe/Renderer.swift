@@ -33,6 +33,9 @@ public struct Renderer: Sendable {
         public var maxMemory: Int
         /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
         public var maxWork: Double?
+        /// Time each Vulkan step with device timestamps, giving per-node times in the report. Off by default:
+        /// timing puts a barrier after every step, so independent dispatches cannot overlap.
+        public var timeDeviceSteps: Bool
         /// 2^28 pixels a side's product: larger inputs are refused before anything is allocated.
         public static let defaultMaxPixels = PNGDecoder.defaultMaxPixels
         /// 1 GiB.
@@ -44,7 +47,7 @@ public struct Renderer: Sendable {
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
-                    maxWork: Double? = Options.defaultMaxWork) {
+                    maxWork: Double? = Options.defaultMaxWork, timeDeviceSteps: Bool = false) {
             self.depth = depth
             self.png = png
             self.jpeg = jpeg
@@ -57,6 +60,7 @@ public struct Renderer: Sendable {
             self.replaceExisting = replaceExisting
             self.maxMemory = maxMemory
             self.maxWork = maxWork
+            self.timeDeviceSteps = timeDeviceSteps
         }
     }
 
@@ -158,7 +162,7 @@ public struct Renderer: Sendable {
             format = PixelFormat.integer(channels: format.channels, depth: 8)!
         }
         let node = plan.nodes[plan.output]
-        let stats = RenderStats()
+        let stats = RenderStats(timeDeviceSteps: options.timeDeviceSteps)
         let ledger = TransferLedger()
         let profile = outputProfile(recipe: recipe, decoders: decoders)
         if let profile, profile.space != (format.channels <= 2 ? .grey : .rgb) {

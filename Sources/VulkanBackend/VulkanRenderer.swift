@@ -57,9 +57,45 @@ final class VulkanRun {
         case dispatch(Invocation)
         /// A device copy of `bytes` bytes (band results into the readback buffer).
         case copy(from: DeviceBuffer, to: DeviceBuffer, sourceOffset: Int, destinationOffset: Int, bytes: Int, label: String)
+
+        var label: String {
+            switch self {
+            case .dispatch(let invocation): return invocation.label
+            case .copy(_, _, _, _, _, let label): return label
+            }
+        }
+
+        /// The buffers the step reads and writes.
+        var access: (reads: [ObjectIdentifier], writes: [ObjectIdentifier]) {
+            switch self {
+            case .dispatch(let invocation):
+                let buffers = invocation.bindings.map { $0.map { ObjectIdentifier($0.buffer) } }
+                return (buffers.dropFirst().compactMap { $0 }, buffers.first.flatMap { $0 }.map { [$0] } ?? [])
+            case .copy(let from, let to, _, _, _, _):
+                return ([ObjectIdentifier(from)], [ObjectIdentifier(to)])
+            }
+        }
     }
 
     var steps: [Step] = []
+
+    /// The buffers steps recorded since the last barrier read and wrote. Slot 0 of a dispatch is its output; the
+    /// parameter block and tables are written once, before the first barrier.
+    struct Hazards {
+        private var read = Set<ObjectIdentifier>(), written = Set<ObjectIdentifier>()
+
+        /// A step needs a barrier first when it reads or writes a buffer written since the last one, or writes one
+        /// read since (a working buffer handed to a later node).
+        func conflicts(_ access: (reads: [ObjectIdentifier], writes: [ObjectIdentifier])) -> Bool {
+            access.reads.contains { written.contains($0) }
+                || access.writes.contains { written.contains($0) || read.contains($0) }
+        }
+
+        mutating func add(_ access: (reads: [ObjectIdentifier], writes: [ObjectIdentifier])) {
+            read.formUnion(access.reads)
+            written.formUnion(access.writes)
+        }
+    }
     /// The buffer holding each node's rows in the band being planned.
     var results: [Int: DeviceBuffer] = [:]
     private var free: [Int: [DeviceBuffer]] = [:]
@@ -187,7 +223,8 @@ final class VulkanRun {
         stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
         stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits
 
-        var batch = try CommandBatch(context, timestamps: steps.count + 2)
+        let timed = stats.timeDeviceSteps
+        var batch = try CommandBatch(context, timestamps: timed ? steps.count + 2 : 0)
         let transferStart = monotonicSeconds()
         for (name, host) in hosts {
             host.attach(device: VulkanStorage(uploads[name]!, batch: batch))
@@ -198,16 +235,27 @@ final class VulkanRun {
         batch.barrier()
         batch.mark("upload")
         var work = 0.0
+        // Barriers only where a step touches what an earlier one since the last barrier wrote, or writes what it
+        // touched; timed renders keep one after every step so each timestamp closes its own step.
+        var hazards = Hazards()
         for (index, (step, pipeline)) in zip(steps, pipelines).enumerated() {
             if work >= workLimit {
                 // Bounded submits: what is recorded runs now, and the next command buffer opens with a barrier,
                 // which orders it after everything submitted before on this queue.
                 for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
                 stats.submits += 1
-                batch = try CommandBatch(context, timestamps: steps.count - index + 2)
+                batch = try CommandBatch(context, timestamps: timed ? steps.count - index + 2 : 0)
                 batch.barrier()
+                hazards = Hazards()
                 work = 0
             }
+            let access = step.access
+            if hazards.conflicts(access) {
+                batch.barrier()
+                stats.barriers += 1
+                hazards = Hazards()
+            }
+            hazards.add(access)
             switch step {
             case .dispatch(let invocation):
                 work += invocation.work
@@ -222,12 +270,14 @@ final class VulkanRun {
                 bindings.append(CommandBatch.Binding(buffer: context.tables))
                 try batch.dispatch(pipeline!, bindings: bindings, filler: context.tables, push: invocation.push,
                                    groups: invocation.groups)
-                batch.barrier()
-                batch.mark(invocation.label)
-            case let .copy(from, to, sourceOffset, destinationOffset, bytes, label):
+            case let .copy(from, to, sourceOffset, destinationOffset, bytes, _):
                 batch.copy(from: from, to: to, sourceOffset: sourceOffset, destinationOffset: destinationOffset, bytes: bytes)
+            }
+            if timed {
                 batch.barrier()
-                batch.mark(label)
+                stats.barriers += 1
+                hazards = Hazards()
+                batch.mark(step.label)
             }
         }
         batch.hostReadBarrier()

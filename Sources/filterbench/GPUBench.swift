@@ -27,7 +27,7 @@ enum GPUBench {
             var kernels = [Double](), transfers = [Double](), counts = TransferLedger.Counts()
             for run in 0...runs {
                 // The input's upload is counted in its own ledger, the output's download in the render's.
-                let stats = RenderStats(), ledger = TransferLedger(), before = image.ledger.snapshot
+                let stats = RenderStats(timeDeviceSteps: true), ledger = TransferLedger(), before = image.ledger.snapshot
                 _ = try VulkanRenderer.render(plan, sources: ["main": image], format: image.format, stats: stats, ledger: ledger)
                 guard run > 0 else { continue }
                 kernels.append(stats.filterSeconds)

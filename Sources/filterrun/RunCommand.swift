@@ -143,7 +143,7 @@ struct RunCommand: ParsableCommand {
             jpeg: jpeg, fileFormat: fileFormat, autorotate: !noAutorotate, colourManagement: !ignoreProfiles,
             outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !noOptimize, replaceExisting: force,
-            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork)
+            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, timeDeviceSteps: stats != nil || statsFile != nil)
         let renderer = Renderer(backend: backendChoice, options: options)
         if batch {
             paths.removeValue(forKey: "main")
