@@ -18,13 +18,9 @@ float encoded(float v) {
     return tables[ENCODE + index] + fraction * (tables[ENCODE + index + 1] - tables[ENCODE + index]);
 }
 
-uint code(int sampleIndex) {
+// One sample's code from its pixel's straight (unpremultiplied, clamped) colour and alpha.
+uint code(vec4 straight, float a, int channel) {
     int channels = pc.ints.x;
-    int pixel = sampleIndex / channels, channel = sampleIndex - pixel * channels;
-    vec4 v = loadWorking(src0[pixel]);
-    float a = unit(v.a);
-    vec4 straight = v.a > 0.0 ? v / v.a : vec4(0.0);  // unpremultiply by the unclamped alpha, then clamp
-    straight = unit(straight);
     float maxCode = pc.ints.y == 1 ? 255.0 : 65535.0;
     bool hasAlpha = channels == 2 || channels == 4;
     if (hasAlpha && channel == channels - 1) return uint(int(a * maxCode + 0.5));
@@ -39,18 +35,26 @@ uint code(int sampleIndex) {
 void main() {
     int word = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u + gl_GlobalInvocationID.x);
     if (word >= pc.ints.w) return;
-    int samples = pc.size.x * pc.rows.y * pc.ints.x;
+    int channels = pc.ints.x;
+    int samples = pc.size.x * pc.rows.y * channels;
+    int perWord = pc.ints.y == 1 ? 4 : 2;
+    // A word's samples span one to four pixels: each pixel is loaded and unpremultiplied once, not per sample.
+    int pixel = -1;
+    vec4 straight = vec4(0.0);
+    float a = 0.0;
     uint result = 0u;
-    if (pc.ints.y == 1) {
-        for (int b = 0; b < 4; b++) {
-            int index = word * 4 + b;
-            if (index < samples) result |= (code(index) & 0xffu) << (8 * b);
+    for (int k = 0; k < perWord; k++) {
+        int index = word * perWord + k;
+        if (index >= samples) break;
+        int p = index / channels, channel = index - p * channels;
+        if (p != pixel) {
+            pixel = p;
+            vec4 v = loadWorking(src0[p]);
+            a = unit(v.a);
+            straight = unit(v.a > 0.0 ? v / v.a : vec4(0.0));  // unpremultiply by the unclamped alpha, then clamp
         }
-    } else {
-        for (int h = 0; h < 2; h++) {
-            int index = word * 2 + h;
-            if (index < samples) result |= (code(index) & 0xffffu) << (16 * h);
-        }
+        uint c = code(straight, a, channel);
+        result |= perWord == 4 ? (c & 0xffu) << (8 * k) : (c & 0xffffu) << (16 * k);
     }
     words[word] = result;
 }

@@ -93,17 +93,22 @@ extension VulkanRun {
             add("separable_vertical", reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
         case .boxBlur(let radius):
+            // Horizontally, running sums along segments of 32–256 pixels (about the window's length): each
+            // invocation reads its first window, then two samples a pixel. Vertically, a window sum a pixel.
             let inputRows = needed[node.inputs[0]]!
             let temporary = try working(node.inputs[0])
+            let segment = min(256, max(32, 2 * radius + 1))
+            let perPixel = 2 + Double(2 * radius + 1) / Double(segment)
             var first = push
             first.rows.x = Int32(inputRows.lowerBound)
             first.rows.y = Int32(inputRows.count)
-            first.ints = SIMD4(Int32(radius), 0, 0, 0)
+            first.ints = SIMD4(Int32(radius), 0, Int32(segment), 0)
+            let segments = (node.width + segment - 1) / segment
             steps.append(.dispatch(Invocation(
                 name: "box", source: ShaderLibrary.source("box"),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
-                groups: groups(node, rows: inputRows), label: label(node),
-                work: Double(node.width * inputRows.count * (2 * radius + 1)))))
+                groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), label: label(node),
+                work: Double(node.width * inputRows.count) * perPixel)))
             push.ints = SIMD4(Int32(radius), 1, 0, 0)
             add("box", reading: [CommandBatch.Binding(buffer: temporary)])
             give(temporary)

@@ -24,7 +24,8 @@ final class RecipeBackendTests: VulkanTestCase {
             let cpuPath = scratch.appendingPathComponent("\(name)-cpu.png").path
             let gpuPath = scratch.appendingPathComponent("\(name)-vulkan.png").path
             try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: cpuPath)
-            let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs, output: gpuPath)
+            let report = try Renderer(backend: .vulkan, options: .init(timeDeviceSteps: true))
+                .render(recipe, inputs: inputs, output: gpuPath)
             XCTAssertEqual(report.backend, "vulkan", name)
             XCTAssertEqual(report.transfers.uploads, inputs.count, name)
             XCTAssertEqual(report.transfers.downloads, 1, name)
