@@ -11,6 +11,9 @@ final class DeviceBuffer {
     private let allocationSize: Int
     /// Mapped host address for host-visible buffers.
     var mapped: UnsafeMutableRawPointer? { piece.mapped }
+    /// False for mapped memory the host caches without coherence: what the device wrote must be invalidated
+    /// before the host reads it (`invalidateForHost`).
+    let coherent: Bool
 
     enum Kind { case device, upload, readback }
 
@@ -30,23 +33,25 @@ final class DeviceBuffer {
         buffer = made!
         var requirements = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device, buffer, &requirements)
-        let wanted: UInt32, preferred: UInt32
+        let visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue, coherentBit = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
+        let cached = VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue
+        // In order of preference. The host reads readback memory: cached memory reads fast (uncached reads are
+        // slow on mobile and integrated GPUs), coherent or not (then invalidated before reading).
+        let choices: [UInt32]
         switch kind {
-        case .device:
-            wanted = UInt32(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
-            preferred = wanted
-        case .upload:
-            wanted = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
-            preferred = wanted
-        case .readback:
-            wanted = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
-            preferred = wanted | UInt32(VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue)
+        case .device: choices = [VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue]
+        case .upload: choices = [visible | coherentBit]
+        case .readback: choices = [visible | cached | coherentBit, visible | cached, visible | coherentBit, visible]
         }
-        guard let type = context.memoryType(bits: requirements.memoryTypeBits, preferred: preferred, required: wanted) else {
+        guard let type = context.memoryType(bits: requirements.memoryTypeBits, choices: choices) else {
             vkDestroyBuffer(device, buffer, nil)
             throw VulkanError(.failed, "no suitable Vulkan memory type for a \(kind) buffer")
         }
-        allocationSize = Int(requirements.size)
+        coherent = context.memoryFlags(type) & coherentBit != 0 && !(kind == .readback && context.simulateNonCoherentReadback)
+        // Invalidation works in whole atoms: a readback piece starts and ends on them, so invalidating it never
+        // reaches into a neighbour's.
+        let atom = coherent ? 1 : context.limits.nonCoherentAtomSize
+        allocationSize = (Int(requirements.size) + atom - 1) / atom * atom
         guard allocationSize <= context.limits.maxMemoryAllocationSize else {
             vkDestroyBuffer(device, buffer, nil)
             throw VulkanError(.tooLarge, "a \(allocationSize >> 20) MiB buffer exceeds the device's largest allocation "
@@ -56,7 +61,7 @@ final class DeviceBuffer {
         // are mapped, and inputs are written straight into them instead of through a staging copy.
         let hostVisible = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
         do {
-            piece = try context.allocate(bytes: allocationSize, alignment: Int(requirements.alignment), type: type,
+            piece = try context.allocate(bytes: allocationSize, alignment: max(Int(requirements.alignment), atom), type: type,
                                          mapped: kind != .device || context.memoryFlags(type) & hostVisible == hostVisible)
         } catch {
             vkDestroyBuffer(device, buffer, nil)
@@ -76,6 +81,17 @@ final class DeviceBuffer {
         vkDestroyBuffer(context.device, buffer, nil)
         context.release(piece)
     }
+
+    /// Makes what the device wrote visible to the host's reads of non-coherent mapped memory (after the fence).
+    func invalidateForHost() throws {
+        guard !coherent, piece.mapped != nil else { return }
+        var range = VkMappedMemoryRange()
+        range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
+        range.memory = piece.memory
+        range.offset = VkDeviceSize(piece.offset)
+        range.size = VkDeviceSize(allocationSize)
+        try check(vkInvalidateMappedMemoryRanges(context.device, 1, &range), "vkInvalidateMappedMemoryRanges")
+    }
 }
 
 extension VulkanContext {
@@ -85,12 +101,13 @@ extension VulkanContext {
         return withUnsafeBytes(of: &properties.memoryTypes) { $0.bindMemory(to: VkMemoryType.self)[Int(type)].propertyFlags }
     }
 
-    func memoryType(bits: UInt32, preferred: UInt32, required: UInt32) -> UInt32? {
+    /// The first memory type the buffer may use that has all the flags of one choice, choices in order.
+    func memoryType(bits: UInt32, choices: [UInt32]) -> UInt32? {
         var properties = memoryProperties
         return withUnsafeBytes(of: &properties.memoryTypes) { raw -> UInt32? in
             let types = raw.bindMemory(to: VkMemoryType.self)
             let count = Int(memoryProperties.memoryTypeCount)
-            for flags in [preferred, required] {
+            for flags in choices {
                 for i in 0..<count where bits & (1 << i) != 0 && types[i].propertyFlags & flags == flags {
                     return UInt32(i)
                 }

@@ -22,6 +22,8 @@ package struct DeviceLimits: Sendable {
     package var maxWorkGroupSize: (x: Int, y: Int)
     /// Largest single memory allocation (VkPhysicalDeviceMaintenance3Properties); every buffer is one allocation.
     package var maxMemoryAllocationSize: Int
+    /// Granularity of flushes and invalidations of host memory that is not coherent.
+    package var nonCoherentAtomSize: Int
 
     init(_ properties: VkPhysicalDeviceProperties, memory: VkPhysicalDeviceMemoryProperties,
          storage8Bit: Bool, storage16Bit: Bool, timestamps: Bool, maxAllocation: Int) {
@@ -46,6 +48,7 @@ package struct DeviceLimits: Sendable {
         maxStorageBuffersPerStage = Int(min(limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers))
         maxWorkGroupSize = (Int(limits.maxComputeWorkGroupSize.0), Int(limits.maxComputeWorkGroupSize.1))
         maxMemoryAllocationSize = maxAllocation
+        nonCoherentAtomSize = max(1, Int(limits.nonCoherentAtomSize))
     }
 
     /// Why the device cannot run the kernels as written (16×16 work groups, `bindings` storage buffers), or nil.

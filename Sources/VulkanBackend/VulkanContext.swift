@@ -36,6 +36,9 @@ package final class VulkanContext: @unchecked Sendable {
     private var lost = false
     /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=1`): the first submit reports the device lost.
     let simulateDeviceLoss = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS"] == "1"
+    /// Test hook (`FILTERRUN_VULKAN_NONCOHERENT_READBACK=1`): readback memory is treated as not host-coherent, so
+    /// its invalidation runs on devices (lavapipe) whose host-visible memory is all coherent.
+    let simulateNonCoherentReadback = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_NONCOHERENT_READBACK"] == "1"
     let memoryBudget: Int
     /// Pixel-taps recorded into one submit before it is sent and waited on (`FILTERRUN_VULKAN_SUBMIT_WORK` for
     /// tests). Drivers end submits that run for seconds (desktop watchdogs ~2 s, amdgpu ~10 s); the default is

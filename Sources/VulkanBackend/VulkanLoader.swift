@@ -79,6 +79,7 @@ let vkGetPhysicalDeviceProperties2: PFN_vkGetPhysicalDeviceProperties2 = VulkanL
 let vkGetPhysicalDeviceQueueFamilyProperties: PFN_vkGetPhysicalDeviceQueueFamilyProperties = VulkanLoader.function("vkGetPhysicalDeviceQueueFamilyProperties")
 let vkGetQueryPoolResults: PFN_vkGetQueryPoolResults = VulkanLoader.function("vkGetQueryPoolResults")
 let vkMapMemory: PFN_vkMapMemory = VulkanLoader.function("vkMapMemory")
+let vkInvalidateMappedMemoryRanges: PFN_vkInvalidateMappedMemoryRanges = VulkanLoader.function("vkInvalidateMappedMemoryRanges")
 let vkQueueSubmit: PFN_vkQueueSubmit = VulkanLoader.function("vkQueueSubmit")
 let vkUpdateDescriptorSets: PFN_vkUpdateDescriptorSets = VulkanLoader.function("vkUpdateDescriptorSets")
 let vkWaitForFences: PFN_vkWaitForFences = VulkanLoader.function("vkWaitForFences")

@@ -29,6 +29,7 @@ final class VulkanStorage: DeviceStorage {
         guard let readback, let mapped = readback.mapped else {
             throw VulkanError(.failed, "a device buffer was read before its render completed")
         }
+        try readback.invalidateForHost()
         destination.copyMemory(from: mapped, byteCount: byteCount)
     }
 }

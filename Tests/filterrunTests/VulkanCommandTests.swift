@@ -80,6 +80,19 @@ extension FilterRunTests {
 
     /// A device with too little free memory for whole-image working buffers renders in bands that fit (the
     /// budget: VK_EXT_memory_budget where present, simulated here), with the pixels of an unlimited render.
+    /// Readback memory that is not host-coherent (simulated: lavapipe's is all coherent) is invalidated before the
+    /// host reads it: the same pixels, and validation finds nothing wrong with the invalidation's range.
+    func testNonCoherentReadbackIsInvalidatedBeforeReading() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let simulated = ["FILTERRUN_VULKAN_NONCOHERENT_READBACK": "1", "FILTERRUN_VULKAN_VALIDATION": "1"]
+        let r = try run([vignette, photo, path("noncoherent.png"), "--backend", "vulkan"], environment: simulated)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("VUID") || r.stderr.lowercased().contains("validation"), r.stderr)
+        XCTAssertEqual(try run([vignette, photo, path("coherent.png"), "--backend", "vulkan"]).code, 0)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("noncoherent.png")).samples(),
+                       try PNGDecoder.decode(path: path("coherent.png")).samples())
+    }
+
     func testWorkingBuffersAreBandedToFitTheMemoryBudget() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         let sharpen = recipes.appendingPathComponent("print-sharpen.json").path
