@@ -84,10 +84,13 @@ extension VulkanRun {
             first.rows.x = Int32(inputRows.lowerBound)
             first.rows.y = Int32(inputRows.count)
             first.ints.x = Int32(horizontal.count)
+            // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
+            let kernel = tiled ? "separable_horizontal_tiled" : "separable_horizontal"
             steps.append(.dispatch(Invocation(
-                name: "separable_horizontal", source: ShaderLibrary.source("separable_horizontal"),
+                name: kernel, source: ShaderLibrary.source(kernel),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
-                groups: groups(node, rows: inputRows), label: label(node),
+                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : groups(node, rows: inputRows),
+                label: label(node),
                 work: Double(node.width * inputRows.count * horizontal.count))))
             push.ints.x = Int32(vertical.count)
             add("separable_vertical", reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
