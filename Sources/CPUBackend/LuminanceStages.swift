@@ -83,8 +83,9 @@ final class MedianStage: Stage {
 }
 
 extension MedianStage {
-    /// Radius 1, the common denoising case: the median of 9 by a fixed network of 19 compare-exchanges, all four
-    /// channels at once in one vector. Selects exactly the element a full sort would put in the middle.
+    /// Radius 1, the common denoising case: the median of 9 by `MedianNetwork`'s 19 compare-exchanges (written out
+    /// here so the nine values stay in registers), all four channels at once in one vector. Selects exactly the
+    /// element a full sort would put in the middle.
     func median3x3(_ rows: Range<Int>, input: RowView, into output: UnsafeMutablePointer<Float>) {
         let width = width
         @inline(__always) func order(_ a: inout SIMD4<Float>, _ b: inout SIMD4<Float>) {
@@ -152,48 +153,5 @@ extension MedianStage {
                 }
             }
         }
-    }
-}
-
-/// Comparator networks for the median of `count` values, built once per size.
-enum MedianNetwork {
-    static func size(_ count: Int) -> Int {
-        var n = 1
-        while n < count { n *= 2 }
-        return n
-    }
-
-    private static let cache: [Int: [(Int, Int)]] = Dictionary(uniqueKeysWithValues: [25, 49].map { ($0, build($0)) })
-
-    static func pairs(count: Int) -> [(Int, Int)] { cache[count] ?? build(count) }
-
-    /// Batcher's odd–even merge sort on `size(count)` wires, then only the exchanges that can move a value into
-    /// wire count/2 (walking back from it), and none between two padding wires before any real value reaches them.
-    static func build(_ count: Int) -> [(Int, Int)] {
-        let n = size(count)
-        var network = [(Int, Int)]()
-        var p = 1
-        while p < n {
-            var k = p
-            while k >= 1 {
-                var j = k % p
-                while j + k < n {
-                    for i in 0..<k where i + j + k < n && (i + j) / (2 * p) == (i + j + k) / (2 * p) {
-                        network.append((i + j, i + j + k))
-                    }
-                    j += 2 * k
-                }
-                k /= 2
-            }
-            p *= 2
-        }
-        var needed = Set([count / 2])
-        var kept = [(Int, Int)]()
-        for (a, b) in network.reversed() where needed.contains(a) || needed.contains(b) {
-            kept.append((a, b))
-            needed.insert(a)
-            needed.insert(b)
-        }
-        return kept.reversed()
     }
 }

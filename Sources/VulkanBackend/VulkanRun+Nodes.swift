@@ -129,8 +129,7 @@ extension VulkanRun {
         case .sobel:
             add("sobel")
         case .median(let radius):
-            push.ints.x = Int32(radius)
-            add("median")
+            add("median", source: MedianKernelSource.source(radius: radius))
         case let .resample(axis, kernel, reduced):
             let input = plan.nodes[node.inputs[0]]
             let vertical = axis == .vertical
