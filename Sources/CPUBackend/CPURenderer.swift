@@ -104,6 +104,7 @@ package enum CPURenderer {
             let inputs = try node.inputs.map(stage)
             let made = try makeStage(node, inputs: inputs, inputNodes: node.inputs.map { plan.nodes[$0] },
                                      plan: plan, sources: sources, stats: stats)
+            made.region = { rows, input in plan.inputRows(of: index, input: input, for: rows) }
             stages[index] = made
             return made
         }

@@ -48,10 +48,6 @@ final class BlendStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        input == 0 ? Self.band(rows.lowerBound, rows.upperBound, within: sourceHeight) : rows
-    }
-
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         switch mode {
         case .normal: run(Blend.Normal.self, rows, inputs, output)
@@ -118,10 +114,6 @@ final class BlendWithMaskStage: Stage {
         maskSize = (mask.width, mask.height)
         self.encodedMask = encodedMask
         super.init(node: node, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        Self.band(rows.lowerBound, rows.upperBound, within: input == 0 ? foregroundSize.1 : (input == 2 ? maskSize.1 : height))
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

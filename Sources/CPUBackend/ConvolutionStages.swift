@@ -50,7 +50,6 @@ final class VerticalConvolutionStage: Stage {
     init(taps: [Float], node: Plan.Node, stats: RenderStats) {
         self.taps = taps
         super.init(node: node, stats: stats)
-        reach = taps.count / 2
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -116,7 +115,6 @@ final class VerticalBoxStage: Stage {
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
         super.init(node: node, stats: stats)
-        reach = radius
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -155,7 +153,6 @@ final class ConvolveStage: Stage {
         self.bias = bias
         self.preserveAlpha = preserveAlpha
         super.init(node: node, stats: stats)
-        reach = size / 2
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

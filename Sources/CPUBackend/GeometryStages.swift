@@ -10,7 +10,6 @@ final class CropStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { (rows.lowerBound + y)..<(rows.upperBound + y) }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         for row in rows {
@@ -30,10 +29,6 @@ final class PadStage: Stage {
         inputWidth = input.width
         inputHeight = input.height
         super.init(node: node, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        Self.band(rows.lowerBound - top, rows.upperBound - top, within: inputHeight)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -117,11 +112,6 @@ final class AffineStage: Stage {
         inputWidth = input.width
         inputHeight = input.height
         super.init(node: node, stats: stats)
-    }
-
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        let needed = map.inputRows(for: rows, outWidth: width, kernel: kernel)
-        return Self.band(needed.lo, needed.hi, within: inputHeight)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

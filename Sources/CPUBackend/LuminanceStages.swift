@@ -11,7 +11,6 @@ final class SharpenLuminanceStage: Stage {
     init(amount: Float, node: Plan.Node, stats: RenderStats) {
         self.amount = amount
         super.init(node: node, stats: stats)
-        reach = 1
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -43,7 +42,6 @@ final class SharpenLuminanceStage: Stage {
 final class SobelStage: Stage {
     override init(node: Plan.Node, stats: RenderStats) {
         super.init(node: node, stats: stats)
-        reach = 1
     }
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width
@@ -73,7 +71,6 @@ final class MedianStage: Stage {
     init(radius: Int, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
         super.init(node: node, stats: stats)
-        reach = radius
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

@@ -113,10 +113,6 @@ final class BoxReduceStage: Stage {
         stripHeight = max(1, stripHeight * node.width / max(1, input.width * y))
     }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound * factorY)..<min(inputHeight, rows.upperBound * factorY)
-    }
-
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, fx = factorX, fy = factorY, inW = inputWidth, inH = inputHeight
         parallelRows(rows) { chunk in

@@ -45,12 +45,15 @@ class Stage {
         return positions.count - 1
     }
 
-    /// Rows needed above and below each output row, for stages that read a symmetric vertical window.
-    var reach = 0
+    /// Which rows of each input the stage reads: its node's `Plan.inputRows`, the rule both backends and `--explain`
+    /// read, set by the renderer on the stage that finishes a node.
+    var region: ((Range<Int>, Int) -> Range<Int>?)?
 
-    /// Input rows needed for output rows `rows`; the default is the same rows widened by `reach`.
+    /// Input rows needed for output rows `rows`: the plan's rule; the same rows for a stage inside a node (a
+    /// separable filter's horizontal pass). Stages override it only where the CPU reads differently (a turn holds
+    /// its whole input).
     func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        (rows.lowerBound - reach)..<(rows.upperBound + reach)
+        region?(rows, input) ?? rows
     }
 
     /// A stage that asks its inputs for rows itself, a few at a time, while computing (a large shrink accumulating

@@ -90,9 +90,7 @@ extension BandSchedule {
 
     /// The peak working bytes of bands holding at most `capacity[node]` rows of each node.
     static func workingBytes(_ plan: Plan, capacity: [Int], pixelBytes: Int) -> Int {
-        var lastUse = [Int](repeating: -1, count: plan.nodes.count)
-        for (i, node) in plan.nodes.enumerated() { for input in node.inputs { lastUse[input] = i } }
-        lastUse[plan.output] = Int.max
+        let lastUse = plan.lastReaders(needed: capacity.map { $0 > 0 ? 0..<$0 : nil })
         var free = [Int: Int](), live = 0, peak = 0
         func take(_ bytes: Int) {
             if let n = free[bytes], n > 0 { free[bytes] = n - 1 } else { live += bytes; peak = max(peak, live) }

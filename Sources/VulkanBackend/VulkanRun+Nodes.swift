@@ -4,13 +4,7 @@ import FilterCore
 extension VulkanRun {
     /// Plans every node the band needs, in topological order, freeing each buffer after its last consumer.
     func planBand(_ needed: [Range<Int>?], uploads: [String: DeviceBuffer], formats: [String: PixelFormat]) throws {
-        var lastUse = [Int](repeating: -1, count: plan.nodes.count)
-        for (i, node) in plan.nodes.enumerated() where needed[i] != nil {
-            for (k, input) in node.inputs.enumerated() where plan.inputRows(of: i, input: k, for: needed[i]!) != nil {
-                lastUse[input] = i
-            }
-        }
-        lastUse[plan.output] = Int.max
+        let lastUse = plan.lastReaders(needed: needed)
         for (i, node) in plan.nodes.enumerated() {
             guard let rows = needed[i] else { continue }
             try planNode(i, rows: rows, needed: needed, uploads: uploads, formats: formats)

@@ -18,14 +18,10 @@ extension Plan {
             return nil
         case .point, .unsharpCombine, .blend, .blendWithMask:
             return band(a, b)
-        case let .separableConvolution(_, vertical):
-            return band(a - vertical.count / 2, b + vertical.count / 2)
-        case .boxBlur(let r), .median(let r):
-            return band(a - r, b + r)
-        case .convolve(_, let size, _, _):
-            return band(a - size / 2, b + size / 2)
-        case .sharpenLuminance, .sobel:
-            return band(a - 1, b + 1)
+        case .separableConvolution, .boxBlur, .median, .convolve, .sharpenLuminance, .sobel:
+            // The window's rows above and below, declared once (Primitive.verticalReach) for both backends.
+            guard let reach = node.primitive.verticalReach else { return 0..<height }
+            return band(a - reach, b + reach)
         case let .resample(axis, kernel, reduced):
             guard axis == .vertical else { return band(a, b) }
             let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height, reduced: reduced)
@@ -47,6 +43,19 @@ extension Plan {
             let needed = map.inputRows(for: rows, outWidth: node.width, kernel: kernel)
             return band(needed.lo, needed.hi)
         }
+    }
+
+    /// For each node, the last node (in plan order) that reads its pixels when the nodes needed are those with rows
+    /// in `needed`: where a backend may give its buffer back. `Int.max` for the output, −1 for nodes nothing reads
+    /// (a generator's sizing input). The Vulkan run and its memory estimate both use this, so they agree.
+    package func lastReaders(needed: [Range<Int>?]) -> [Int] {
+        var last = [Int](repeating: -1, count: nodes.count)
+        for (i, node) in nodes.enumerated() {
+            guard let rows = needed[i] else { continue }
+            for (k, input) in node.inputs.enumerated() where inputRows(of: i, input: k, for: rows) != nil { last[input] = i }
+        }
+        last[output] = Int.max
+        return last
     }
 
     /// For output rows `rows`: the rows of every node that must be computed (nil for nodes not needed), found by
