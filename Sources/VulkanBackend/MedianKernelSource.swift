@@ -18,6 +18,6 @@ enum MedianKernelSource {
         for w in padding { lines.append("    vec4 v\(w) = vec4(uintBitsToFloat(0x7f800000u));") }
         lines += pairs.map { "    ORDER(v\($0.0), v\($0.1));" }
         lines.append("    store(p, v\(count / 2));")
-        return ShaderLibrary.source("median").replacingOccurrences(of: "    // @NETWORK", with: lines.joined(separator: "\n"))
+        return ShaderLibrary.source(.median).replacingOccurrences(of: "    // @NETWORK", with: lines.joined(separator: "\n"))
     }
 }

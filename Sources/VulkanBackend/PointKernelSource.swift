@@ -34,7 +34,7 @@ struct PointKernelSource {
     }
 
     var source: String {
-        ShaderLibrary.source("point").replacingOccurrences(of: "    // @OPS", with: body)
+        ShaderLibrary.source(.point).replacingOccurrences(of: "    // @OPS", with: body)
     }
 
     /// Adds `values` to the parameter block and returns the GLSL that reads value `i` of them.

@@ -3,10 +3,9 @@ import Foundation
 /// The GLSL sources of Shaders/, embedded at build time, with `#include "x"` lines replaced by Shaders/include/x so
 /// every compiled source is self-contained (and its hash covers everything it uses).
 enum ShaderLibrary {
-    /// The expanded source of Shaders/`name`.comp.
-    static func source(_ name: String) -> String {
-        guard let text = ShaderSources.files["\(name).comp"] else { preconditionFailure("no shader \(name).comp") }
-        return expand(text)
+    /// The expanded source of Shaders/`kernel`.comp (every kernel has its file: KernelInterfaceTests).
+    static func source(_ kernel: Kernel) -> String {
+        expand(ShaderSources.files["\(kernel.rawValue).comp"] ?? "")
     }
 
     static func expand(_ text: String) -> String {
@@ -22,4 +21,12 @@ enum ShaderLibrary {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// Every compute kernel in Shaders/, by the name of its file: a kernel is asked for by case, never by a string.
+enum Kernel: String, CaseIterable {
+    case affine, blend, box, convolve, crop, generate, median, pack, pad, point, reorient, resample, sobel, unpack
+    case blendWithMask = "blend_with_mask", boxReduce = "box_reduce", separableHorizontal = "separable_horizontal"
+    case separableHorizontalTiled = "separable_horizontal_tiled", separableVertical = "separable_vertical"
+    case sharpenLuminance = "sharpen_luminance", unsharpCombine = "unsharp_combine"
 }

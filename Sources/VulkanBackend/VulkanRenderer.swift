@@ -44,7 +44,7 @@ final class VulkanRun {
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
     struct Invocation {
-        var name: String
+        var kernel: Kernel
         var source: String
         var bindings: [CommandBatch.Binding?]
         var push: PushConstants
@@ -54,6 +54,8 @@ final class VulkanRun {
         var paramsOffset = 0
         /// Pixel-taps the dispatch costs (its invocations × the node's taps), for cutting submits.
         var work = 0.0
+        /// The node's per-pixel steps are fused into the kernel's store.
+        var fusedSteps = false
     }
 
     enum Step {
@@ -228,7 +230,7 @@ final class VulkanRun {
         for step in steps {
             if case .dispatch(let invocation) = step {
                 pipelines.append(try context.pipeline(source: half ? Self.halved(invocation.source) : invocation.source,
-                                                      name: invocation.name))
+                                                      name: invocation.kernel.rawValue + (invocation.fusedSteps ? "+post" : "")))
             } else {
                 pipelines.append(nil)
             }

@@ -41,9 +41,9 @@ extension VulkanRun {
         let output = try working(index)
         results[index] = output
         let taps = WorkEstimate.taps(ofNode: index, in: plan)
-        func add(_ name: String, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
+        func add(_ kernel: Kernel, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
             steps.append(.dispatch(Invocation(
-                name: name, source: source ?? ShaderLibrary.source(name),
+                kernel: kernel, source: source ?? ShaderLibrary.source(kernel),
                 bindings: [CommandBatch.Binding(buffer: output)] + (reading ?? inputs), push: push,
                 params: params, groups: groups(node, rows: rows), label: label(node),
                 work: Double(node.width * rows.count) * taps)))
@@ -66,10 +66,10 @@ extension VulkanRun {
             push.rows.z = Int32(rows.lowerBound)
             push.rows2.y = Int32(start - offset)
             push.f0.x = format.bytesPerSample == 1 ? 1 / 255 : 1 / 65535
-            add("unpack", reading: [CommandBatch.Binding(buffer: upload, offset: offset, range: range)])
+            add(.unpack, reading: [CommandBatch.Binding(buffer: upload, offset: offset, range: range)])
         case .point(let ops):
             let kernel = PointKernelSource(ops)
-            add("point", source: kernel.source, params: kernel.params)
+            add(.point, source: kernel.source, params: kernel.params)
         case let .separableConvolution(horizontal, vertical):
             // The horizontal pass covers the rows the vertical pass reads, in a buffer shaped like the input's band.
             let inputRows = needed[node.inputs[0]]!
@@ -79,15 +79,15 @@ extension VulkanRun {
             first.rows.y = Int32(inputRows.count)
             first.ints.x = Int32(horizontal.count)
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
-            let kernel = tiled ? "separable_horizontal_tiled" : "separable_horizontal"
+            let kernel: Kernel = tiled ? .separableHorizontalTiled : .separableHorizontal
             steps.append(.dispatch(Invocation(
-                name: kernel, source: ShaderLibrary.source(kernel),
+                kernel: kernel, source: ShaderLibrary.source(kernel),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
                 groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : groups(node, rows: inputRows),
                 label: label(node),
                 work: Double(node.width * inputRows.count * horizontal.count))))
             push.ints.x = Int32(vertical.count)
-            add("separable_vertical", reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
+            add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
         case .boxBlur(let radius):
             // Horizontally, running sums along segments of 32–256 pixels (about the window's length): each
@@ -102,68 +102,68 @@ extension VulkanRun {
             first.ints = SIMD4(Int32(radius), 0, Int32(segment), 0)
             let segments = (node.width + segment - 1) / segment
             steps.append(.dispatch(Invocation(
-                name: "box", source: ShaderLibrary.source("box"),
+                kernel: .box, source: ShaderLibrary.source(.box),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
                 groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), label: label(node),
                 work: Double(node.width * inputRows.count) * perPixel)))
             push.ints = SIMD4(Int32(radius), 1, 0, 0)
-            add("box", reading: [CommandBatch.Binding(buffer: temporary)])
+            add(.box, reading: [CommandBatch.Binding(buffer: temporary)])
             give(temporary)
         case let .convolve(kernel, size, bias, preserveAlpha):
             push.ints.x = Int32(size)
             push.ints.y = preserveAlpha ? 1 : 0
             push.f0.x = bias
-            add("convolve", params: kernel)
+            add(.convolve, params: kernel)
         case let .unsharpCombine(amount, threshold):
             push.f0 = SIMD4(amount, threshold, 0, 0)
-            add("unsharp_combine")
+            add(.unsharpCombine)
         case .sharpenLuminance(let amount):
             push.f0.x = amount
-            add("sharpen_luminance")
+            add(.sharpenLuminance)
         case .sobel:
-            add("sobel")
+            add(.sobel)
         case .median(let radius):
-            add("median", source: MedianKernelSource.source(radius: radius))
+            add(.median, source: MedianKernelSource.source(radius: radius))
         case let .resample(axis, kernel, reduced):
             let input = plan.nodes[node.inputs[0]]
             let vertical = axis == .vertical
             let weights = ResampleWeights(kernel: kernel, inSize: vertical ? input.height : input.width,
                                           outSize: vertical ? node.height : node.width, reduced: reduced)
             push.ints = SIMD4(Int32(weights.taps), vertical ? 1 : 0, 0, 0)
-            add("resample", params: weights.indices.map { Float($0) } + weights.weights)
+            add(.resample, params: weights.indices.map { Float($0) } + weights.weights)
         case let .crop(x, y):
             push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
-            add("crop")
+            add(.crop)
         case let .boxReduce(x, y):
             push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
-            add("box_reduce")
+            add(.boxReduce)
         case .flip(let horizontal):
             push.ints.x = horizontal ? 0 : 1
-            add("reorient")
+            add(.reorient)
         case .rotate(let quarterTurns):
             push.ints.x = Int32(1 + quarterTurns)
-            add("reorient")
+            add(.reorient)
         case .transpose:
             push.ints.x = 5
-            add("reorient")
+            add(.reorient)
         case let .affine(map, kernel, background):
             let scale = map.kernelScale
             push.f0 = SIMD4(Float(map.a), Float(map.b), Float(map.c), Float(map.d))
             push.f1 = SIMD4(Float(map.e), Float(map.f), Float(scale.x), Float(scale.y))
             push.f2 = background.working(plan.workingSpace)
             push.ints.x = kernel.kernelCode
-            add("affine")
+            add(.affine)
         case let .pad(top, left, color):
             push.ints = SIMD4(Int32(left), Int32(top), 0, 0)
             push.f0 = color.working(plan.workingSpace)
-            add("pad")
+            add(.pad)
         case let .blend(mode, opacity):
             push.ints.x = mode.kernelCode
             push.f0.x = opacity
-            add("blend")
+            add(.blend)
         case .blendWithMask(let coverage):
             push.ints.x = coverage && plan.workingSpace == .linear ? 1 : 0
-            add("blend_with_mask")
+            add(.blendWithMask)
         case .generate(let generator):
             let space = plan.workingSpace
             switch generator {
@@ -182,13 +182,13 @@ extension VulkanRun {
                 push.ints = SIMD4(3, Int32(size), 0, 0)
                 push.f0 = first.working(space); push.f1 = second.working(space)
             }
-            add("generate", reading: [])
+            add(.generate, reading: [])
         }
         // Per-pixel steps fused into the node's store go into its last kernel, parameters after the kernel's own.
         if !node.post.isEmpty, case .dispatch(var last)? = steps.last {
             let post = PointKernelSource(node.post, parameterBase: last.params.count)
             last.source = post.fused(into: last.source)
-            last.name += "+post"
+            last.fusedSteps = true
             last.params += post.params
             steps[steps.count - 1] = .dispatch(last)
         }
@@ -205,7 +205,7 @@ extension VulkanRun {
         push.rows = SIMD4(Int32(rows.lowerBound), Int32(rows.count), Int32(rows.lowerBound), 0)
         let groups = (words + 255) / 256
         let x = min(groups, 65535)
-        return Invocation(name: "pack", source: ShaderLibrary.source("pack"),
+        return Invocation(kernel: .pack, source: ShaderLibrary.source(.pack),
                           bindings: [CommandBatch.Binding(buffer: output), CommandBatch.Binding(buffer: input)],
                           push: push, params: [], groups: (x, (groups + x - 1) / x), label: "output\u{1F}pack")
     }
