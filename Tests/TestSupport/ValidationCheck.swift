@@ -1,3 +1,5 @@
+// Test builds only: `swift build -c release` builds every target, and XCTest exists only in test builds.
+#if canImport(XCTest)
 import VulkanBackend
 import XCTest
 
@@ -7,3 +9,4 @@ import XCTest
 package func assertNoVulkanValidationMessages(file: StaticString = #filePath, line: UInt = #line) {
     for message in VulkanValidation.drain() { XCTFail(message, file: file, line: line) }
 }
+#endif
