@@ -20,6 +20,8 @@ struct MemoryPiece {
     let offset: Int
     let size: Int
     let mapped: UnsafeMutableRawPointer?
+    /// Its memory type (which heap it is charged to).
+    let type: UInt32
     /// The shared block the piece was carved from; nil for an allocation of its own.
     fileprivate let block: MemoryBlock?
 }
@@ -74,11 +76,24 @@ package final class MemoryBlock {
 }
 
 extension VulkanContext {
-    /// Bytes of the budget not allocated now.
+    /// Bytes of the device budget not allocated now.
     var availableMemory: Int {
         lock.lock()
         defer { lock.unlock() }
-        return memoryBudget - allocatedBytes
+        return heapLedger.availableDeviceBytes
+    }
+
+    /// Whether host-visible memory (staging and readback buffers) comes out of a device-local heap: unified memory.
+    var hostMemoryIsDeviceLocal: Bool {
+        let hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
+        guard let type = memoryType(bits: ~0, choices: [hostVisible]) else { return true }
+        return heapLedger.heaps[heap(of: type)].deviceLocal
+    }
+
+    /// The heap memory type `type` allocates from.
+    func heap(of type: UInt32) -> Int {
+        var properties = memoryProperties
+        return withUnsafeBytes(of: &properties.memoryTypes) { Int($0.bindMemory(to: VkMemoryType.self)[Int(type)].heapIndex) }
     }
 
     /// Memory of `type` for a buffer of `bytes` (aligned to `alignment`), within the budget; refusing beyond it reads
@@ -93,7 +108,7 @@ extension VulkanContext {
                 if let offset = block.carve(bytes, alignment: alignment) { return piece(of: block, at: offset, bytes: bytes) }
             }
             // A new block, unless the budget left cannot hold one: a small budget is never spent on free space.
-            if allocatedBytes + MemoryPool.blockSize <= memoryBudget {
+            if heapLedger.fits(MemoryPool.blockSize, heap: heap(of: type)) {
                 let (memory, pointer) = try allocateMemory(bytes: MemoryPool.blockSize, type: type, mapped: mapped)
                 let block = MemoryBlock(memory: memory, size: MemoryPool.blockSize, type: type, mapped: pointer)
                 memoryBlocks.append(block)
@@ -101,7 +116,7 @@ extension VulkanContext {
             }
         }
         let (memory, pointer) = try allocateMemory(bytes: bytes, type: type, mapped: mapped)
-        return MemoryPiece(memory: memory, offset: 0, size: bytes, mapped: pointer, block: nil)
+        return MemoryPiece(memory: memory, offset: 0, size: bytes, mapped: pointer, type: type, block: nil)
     }
 
     /// Gives a piece back; an emptied block is freed unless it is its type's only empty one.
@@ -109,7 +124,7 @@ extension VulkanContext {
         lock.lock()
         defer { lock.unlock() }
         guard let block = piece.block else {
-            freeMemory(piece.memory, bytes: piece.size)
+            freeMemory(piece.memory, bytes: piece.size, type: piece.type)
             return
         }
         block.giveBack(offset: piece.offset, bytes: piece.size)
@@ -117,18 +132,20 @@ extension VulkanContext {
             other !== block && other.type == block.type && (other.mapped != nil) == (block.mapped != nil) && other.used == 0
         }) else { return }
         memoryBlocks.removeAll { $0 === block }
-        freeMemory(block.memory, bytes: block.size)
+        freeMemory(block.memory, bytes: block.size, type: block.type)
     }
 
     private func piece(of block: MemoryBlock, at offset: Int, bytes: Int) -> MemoryPiece {
-        MemoryPiece(memory: block.memory, offset: offset, size: bytes, mapped: block.mapped.map { $0 + offset }, block: block)
+        MemoryPiece(memory: block.memory, offset: offset, size: bytes, mapped: block.mapped.map { $0 + offset },
+                    type: block.type, block: block)
     }
 
     /// One `vkAllocateMemory` within the budget, mapped whole when asked (the lock is held).
     private func allocateMemory(bytes: Int, type: UInt32, mapped: Bool) throws -> (VkDeviceMemory, UnsafeMutableRawPointer?) {
-        guard allocatedBytes + bytes <= memoryBudget else {
+        let heap = heap(of: type)
+        guard heapLedger.fits(bytes, heap: heap) else {
             throw VulkanError(.failed, "Vulkan allocation of \(bytes) bytes failed: out of device memory "
-                                      + "(\(allocatedBytes) of \(memoryBudget) bytes in use)")
+                                      + "(\(heapLedger.describe(heap: heap)))")
         }
         var info = VkMemoryAllocateInfo()
         info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
@@ -145,13 +162,13 @@ extension VulkanContext {
                 try check(result, "vkMapMemory")
             }
         }
-        allocatedBytes += bytes
+        heapLedger.charge(bytes, heap: heap)
         return (memory, pointer)
     }
 
     /// One `vkFreeMemory` (the lock is held).
-    private func freeMemory(_ memory: VkDeviceMemory, bytes: Int) {
+    private func freeMemory(_ memory: VkDeviceMemory, bytes: Int, type: UInt32) {
         vkFreeMemory(device, memory, nil)
-        allocatedBytes -= bytes
+        heapLedger.release(bytes, heap: heap(of: type))
     }
 }

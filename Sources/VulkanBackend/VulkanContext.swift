@@ -28,8 +28,8 @@ package final class VulkanContext: @unchecked Sendable {
     private(set) var kernelLayout: KernelLayout!
     private(set) var tables: DeviceBuffer!
     let staging = StagingPool()
-    /// Bytes allocated now, and the budget (device-local heap, or `FILTERRUN_VULKAN_MEMORY_LIMIT` for tests).
-    var allocatedBytes = 0
+    /// Bytes allocated in each heap, against the device budget and the host heaps' sizes.
+    var heapLedger: HeapLedger
     /// The blocks small buffers are carved from (MemoryPool.swift).
     var memoryBlocks: [MemoryBlock] = []
     /// Set when the driver reported the device lost: nothing recorded for it runs again, so the context is retired.
@@ -177,6 +177,11 @@ package final class VulkanContext: @unchecked Sendable {
         self.limits = limits
         memoryBudget = EnvironmentSettings.lenient("FILTERRUN_VULKAN_MEMORY_LIMIT")
             ?? limits.deviceLocalBudgetBytes ?? limits.deviceLocalHeapBytes
+        heapLedger = HeapLedger(heaps: withUnsafeBytes(of: memory.memoryHeaps) { raw in
+            raw.bindMemory(to: VkMemoryHeap.self).prefix(Int(memory.memoryHeapCount)).map { heap in
+                HeapLedger.Heap(size: Int(heap.size), deviceLocal: heap.flags & UInt32(VK_MEMORY_HEAP_DEVICE_LOCAL_BIT.rawValue) != 0)
+            }
+        }, deviceBudget: memoryBudget)
         submitWork = EnvironmentSettings.lenient("FILTERRUN_VULKAN_SUBMIT_WORK").map(Double.init) ?? Self.defaultSubmitWork
 
         var priority: Float = 1

@@ -122,12 +122,13 @@ final class VulkanRun {
                                     pixelBytes: half ? 8 : 16)
     }
 
-    /// The device memory left for working buffers once the inputs, the output's band and readback buffers and a
-    /// margin for parameters and tables are counted (staging is counted too: on discrete GPUs that errs on the
-    /// safe side, on unified memory it is exact).
+    /// The device memory left for working buffers once the inputs, the output's band buffer and a margin for
+    /// parameters and tables are counted, and the readback buffer where host memory is device memory (unified
+    /// memory; a discrete GPU's staging and readback live in a host heap, charged there).
     static func memoryForWorkingBuffers(_ context: VulkanContext, output: Plan.Node, format: PixelFormat,
                                         sourceBytes: Int) -> Int {
-        let fixed = sourceBytes + 2 * output.width * output.height * format.bytesPerPixel + (1 << 20)
+        let outputBytes = output.width * output.height * format.bytesPerPixel
+        let fixed = sourceBytes + (context.hostMemoryIsDeviceLocal ? 2 : 1) * outputBytes + (1 << 20)
         return max(0, context.availableMemory - fixed)
     }
 
