@@ -70,7 +70,7 @@ final class VerticalResampleStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if let spans {
             if accumulator == nil {
-                accumulator = RowAccumulator(spans: spans, rowFloats: width * 4, inputWidth: self.inputs[0].stage.width,
+                accumulator = RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width,
                                              stats: stats)
             }
             try accumulator!.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }

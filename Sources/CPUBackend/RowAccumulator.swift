@@ -14,19 +14,15 @@ final class RowAccumulator {
     private let rowFloats: Int
     /// Input rows per pull: about 1 MiB of them, as a strip.
     private let pullRows: Int
-    private let stats: RenderStats
-    private var storage = UnsafeMutablePointer<Float>.allocate(capacity: 1)
-    private var capacity = 0
-    /// Output row held in the first slot, and how many from it have been started (zeroed).
-    private var first = 0
-    private var count = 0
+    /// The output rows started (zeroed) and not yet handed out: rows `sums.first ..< sums.end`.
+    private let sums: RowCache
     /// The next input row to pull.
     private var consumed: Int
 
-    init(spans: [ClosedRange<Int>], rowFloats: Int, inputWidth: Int, stats: RenderStats) {
+    init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, stats: RenderStats) {
         self.spans = spans
-        self.rowFloats = rowFloats
-        self.stats = stats
+        rowFloats = width * 4
+        sums = RowCache(width: width, stats: stats)
         var reached = 0
         needEnd = spans.map { span in
             reached = max(reached, span.upperBound + 1)
@@ -41,16 +37,11 @@ final class RowAccumulator {
         consumed = firstNeed.first ?? 0
     }
 
-    deinit {
-        storage.deallocate()
-        stats.released(capacity * rowFloats * 4)
-    }
-
     /// Writes the finished output rows `rows` into `output`, pulling (through `pull`) the input rows they still need.
     func produce(_ rows: Range<Int>, weights: ResampleWeights, into output: UnsafeMutablePointer<Float>,
                  pull: (Range<Int>) throws -> RowView) throws {
         // Rows above `rows` that nobody will ask for (a crop below the top) are dropped unfinished.
-        if rows.lowerBound > first { drop(rows.lowerBound - first) }
+        sums.trim(below: rows.lowerBound)
         consumed = max(consumed, firstNeed[rows.lowerBound])
         let end = needEnd[rows.upperBound - 1]
         // Whole pulls even past `end` (their rows go into later output rows early), so that pulls stay aligned
@@ -61,13 +52,14 @@ final class RowAccumulator {
             consumed = pulled.upperBound
         }
         start(upTo: rows.upperBound)
-        output.update(from: storage, count: rows.count * rowFloats)
-        drop(rows.count)
+        output.update(from: sums.storage, count: rows.count * rowFloats)
+        sums.trim(below: rows.upperBound)
     }
 
     /// Adds input rows `pulled` into every output row that reads them, splitting the row's floats among the workers.
     private func add(_ pulled: Range<Int>, from view: RowView, weights: ResampleWeights) {
-        var reader = first + count
+        let first = sums.first
+        var reader = sums.end
         while reader < spans.count && spans[reader].lowerBound < pulled.upperBound { reader += 1 }
         start(upTo: reader)
         // Per output row reached: its slot and the taps that fall in `pulled`, in input order.
@@ -82,7 +74,7 @@ final class RowAccumulator {
                         sources.append(UnsafePointer(view.row(row)))
                         factors.append(weight)
                     }
-                    if sources.count > tapStart.last! {
+                    if sources.count > tapStart[tapStart.count - 1] {
                         slots.append(o - first)
                         tapStart.append(sources.count)
                     }
@@ -90,7 +82,7 @@ final class RowAccumulator {
             }
         }
         guard !slots.isEmpty else { return }
-        let n = rowFloats, storage = storage, avx2 = fr_kernels_avx2() != 0, widest = factors.count
+        let n = rowFloats, storage = sums.storage, avx2 = fr_kernels_avx2() != 0, widest = factors.count
         // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
         WorkerPool.forEachChunk(0..<(n + 31) / 32, minChunk: 64) { units in
             let lo = units.lowerBound * 32, length = min(n, units.upperBound * 32) - lo
@@ -115,27 +107,10 @@ final class RowAccumulator {
         }
     }
 
-    /// Zeroes output rows up to `end` that have not been started, growing the storage as needed.
+    /// Zeroes output rows up to `end` that have not been started.
     private func start(upTo end: Int) {
-        let rows = end - first
-        guard rows > count else { return }
-        if rows > capacity {
-            let grown = UnsafeMutablePointer<Float>.allocate(capacity: rows * rowFloats)
-            grown.update(from: storage, count: count * rowFloats)
-            storage.deallocate()
-            stats.allocated((rows - capacity) * rowFloats * 4)
-            storage = grown
-            capacity = rows
-        }
-        (storage + count * rowFloats).update(repeating: 0, count: (rows - count) * rowFloats)
-        count = rows
-    }
-
-    /// Forgets the first `rows` output rows (finished and copied out, or never to be asked for).
-    private func drop(_ rows: Int) {
-        let kept = max(0, count - rows)
-        if kept > 0 { storage.update(from: storage + (count - kept) * rowFloats, count: kept * rowFloats) }
-        count = kept
-        first += rows
+        guard end > sums.end else { return }
+        let rows = end - sums.end
+        sums.append(rows).update(repeating: 0, count: rows * rowFloats)
     }
 }
