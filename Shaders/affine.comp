@@ -4,6 +4,7 @@
 // f0, f1.xy: the map [a, b, c, d, e, f] (output → input, corner origin); f1.zw: kernel scale on x and y;
 // f2: background (working value); ints.x: kernel (0 nearest, 1 bilinear, 2 bicubic, 3 lanczos3).
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

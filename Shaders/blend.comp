@@ -2,6 +2,7 @@
 // Blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
 // transparent outside its bounds. ints.x: mode (numbered by name in VulkanBackend/KernelCodes.swift); f0.x: source opacity.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

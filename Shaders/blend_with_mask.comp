@@ -3,6 +3,7 @@
 // foreground and mask transparent outside their bounds. ints.x = 1: m is the mask's sRGB-encoded straight
 // luminance × alpha (a coverage mask in linear working space).
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -7,6 +7,7 @@
 // Vertical: a sum of the window per pixel. Bands may start at any row, so a running sum would restart at
 // different rows in different bandings and round differently; results must not depend on the banding.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -2,6 +2,7 @@
 // Mean of each ints.x × ints.y block of input 0; blocks at the right and bottom edges may be partial and average
 // the pixels they cover.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

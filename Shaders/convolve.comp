@@ -3,6 +3,7 @@
 // straight colour and alpha is kept; 0: all four premultiplied channels are convolved); f0.x: bias, added to
 // straight colour. params: the kernel, row-major.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -2,6 +2,7 @@
 // Generators. ints.x: 0 solid, 1 linear gradient, 2 radial gradient, 3 checkerboard (ints.y: square size).
 // f0, f1: the two colours (working values); f2: geometry (x0, y0, x1, y1) or (cx, cy, radius, −).
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -3,6 +3,7 @@
 // whole pixels, all four channels at once, written out per radius in place of the @NETWORK line (MedianKernelSource)
 // so every window value sits in a register of its own — no array, no loop, no branch.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -3,6 +3,7 @@
 // chain (see PointKernelSource); its parameters are read from the parameter block, so one compiled kernel serves
 // every parameter value of the same chain.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 #include "point_ops.glsl"

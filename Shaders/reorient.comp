@@ -2,6 +2,7 @@
 // Flips, quarter turns and transpose: each output pixel copies one input pixel.
 // ints.x: 0 flip horizontal, 1 flip vertical, 2 rotate 90° clockwise, 3 rotate 180°, 4 rotate 270°, 5 transpose.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

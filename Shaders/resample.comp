@@ -2,6 +2,7 @@
 // Resampling along one axis. ints: taps per output sample, vertical (1) or horizontal (0).
 // params: for each output sample, `taps` input indices, then (after all indices) `taps` weights.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -1,6 +1,7 @@
 #version 450
 // Vertical pass of a separable convolution. ints.x: tap count (odd, centred); params: the taps.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -1,6 +1,7 @@
 #version 450
 // RGB += amount·(Y − Y blurred by [1 2 1]ᵀ[1 2 1]/16), Y the luminance; edges clamp. f0.x: amount.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

@@ -1,6 +1,7 @@
 #version 450
 // Gradient magnitude of the luminance (3×3 Sobel) divided by 4, opaque; edges clamp.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

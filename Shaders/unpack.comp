@@ -3,6 +3,7 @@
 // ints: channels, bytes per sample, linear (1) or sRGB (0) working space. f0.x: 1/255 or 1/65535.
 // rows.z: the first row the packed binding holds; rows2.y: that row's byte offset in the binding.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 layout(std430, set = 0, binding = 0) writeonly buffer Output { WORKING dst[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Packed { uint words[]; };

@@ -2,6 +2,7 @@
 // Unsharp mask's last step: inputs (original, alpha-weighted blur). On straight colour, d = C − C_blurred and
 // C += amount·d where |d| ≥ threshold; alpha kept, so flat colour stays flat across alpha edges. f0: amount, threshold.
 layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "images.glsl"
 

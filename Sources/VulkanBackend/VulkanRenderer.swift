@@ -56,6 +56,8 @@ final class VulkanRun {
         var work = 0.0
         /// The node's per-pixel steps are fused into the kernel's store.
         var fusedSteps = false
+        /// The work-group shape, for kernels whose shape is specialised per dispatch; nil keeps the source's own.
+        var shape: (x: Int, y: Int)? = nil
     }
 
     enum Step {
@@ -231,7 +233,8 @@ final class VulkanRun {
         for step in steps {
             if case .dispatch(let invocation) = step {
                 pipelines.append(try context.pipeline(source: half ? Self.halved(invocation.source) : invocation.source,
-                                                      name: invocation.kernel.rawValue + (invocation.fusedSteps ? "+post" : "")))
+                                                      name: invocation.kernel.rawValue + (invocation.fusedSteps ? "+post" : ""),
+                                                      shape: invocation.shape))
             } else {
                 pipelines.append(nil)
             }

@@ -29,8 +29,13 @@ extension VulkanRun {
         return push
     }
 
-    private func groups(_ node: Plan.Node, rows: Range<Int>) -> (x: Int, y: Int) {
-        ((node.width + 15) / 16, (rows.count + 15) / 16)
+    /// Work-group shape and count for a node's rows: 16×16, or for bands of fewer than 16 rows a wider, flatter
+    /// shape of the same 256 invocations (256×1 for one row), so no group idles 15 of its 16 rows.
+    static func launch(width: Int, rows: Int) -> (groups: (x: Int, y: Int), shape: (x: Int, y: Int)) {
+        var tall = 1
+        while tall < min(rows, 16) { tall *= 2 }
+        let shape = (x: 256 / tall, y: tall)
+        return (((width + shape.x - 1) / shape.x, (rows + shape.y - 1) / shape.y), shape)
     }
 
     private func planNode(_ index: Int, rows: Range<Int>, needed: [Range<Int>?], uploads: [String: DeviceBuffer],
@@ -42,11 +47,12 @@ extension VulkanRun {
         results[index] = output
         let taps = WorkEstimate.taps(ofNode: index, in: plan)
         func add(_ kernel: Kernel, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
+            let launch = Self.launch(width: node.width, rows: rows.count)
             steps.append(.dispatch(Invocation(
                 kernel: kernel, source: source ?? ShaderLibrary.source(kernel),
                 bindings: [CommandBatch.Binding(buffer: output)] + (reading ?? inputs), push: push,
-                params: params, groups: groups(node, rows: rows), label: label(node),
-                work: Double(node.width * rows.count) * taps)))
+                params: params, groups: launch.groups, label: label(node),
+                work: Double(node.width * rows.count) * taps, shape: launch.shape)))
         }
         switch node.primitive {
         case .source(let name):
@@ -80,12 +86,13 @@ extension VulkanRun {
             first.ints.x = Int32(horizontal.count)
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
             let kernel: Kernel = tiled ? .separableHorizontalTiled : .separableHorizontal
+            let plainLaunch = Self.launch(width: node.width, rows: inputRows.count)
             steps.append(.dispatch(Invocation(
                 kernel: kernel, source: ShaderLibrary.source(kernel),
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
-                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : groups(node, rows: inputRows),
+                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : plainLaunch.groups,
                 label: label(node),
-                work: Double(node.width * inputRows.count * horizontal.count))))
+                work: Double(node.width * inputRows.count * horizontal.count), shape: tiled ? nil : plainLaunch.shape)))
             push.ints.x = Int32(vertical.count)
             add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
