@@ -134,25 +134,29 @@ extension InputColourTransform {
         // Three passes over the row, each a tight loop: straight linear colour, then (sRGB working space) the
         // encoding, then premultiplication. One loop calling the encoder per sample spent a third of a tagged
         // JPEG thumbnail's time in calls.
+        // The matrix as nine scalars: three multiply-adds an output, no horizontal sums of short vectors (which
+        // cost a tagged 20 MP photo 40 ms of conversion).
+        let (m00, m01, m02) = (rows.0.x, rows.0.y, rows.0.z)
+        let (m10, m11, m12) = (rows.1.x, rows.1.y, rows.1.z)
+        let (m20, m21, m22) = (rows.2.x, rows.2.y, rows.2.z)
         tables[0].withUnsafeBufferPointer { r in
             tables[1].withUnsafeBufferPointer { g in
                 tables[2].withUnsafeBufferPointer { b in
                     for x in 0..<width {
-                        let (i0, i1, i2, a): (Int, Int, Int, Float)
+                        let (red, green, blue, a): (Float, Float, Float, Float)
                         if eight {
                             let p = source.assumingMemoryBound(to: UInt8.self) + x * channels
-                            (i0, i1, i2) = (Int(p[0]), Int(p[1]), Int(p[2]))
+                            (red, green, blue) = (r[Int(p[0])], g[Int(p[1])], b[Int(p[2])])
                             a = alpha ? Float(p[3]) / 255 : 1
                         } else {
                             let p = source.assumingMemoryBound(to: UInt16.self) + x * channels
-                            (i0, i1, i2) = (Int(p[0]), Int(p[1]), Int(p[2]))
+                            (red, green, blue) = (r[Int(p[0])], g[Int(p[1])], b[Int(p[2])])
                             a = alpha ? Float(p[3]) / 65535 : 1
                         }
-                        let v = SIMD3<Float>(r[i0], g[i1], b[i2])
                         let out = destination + x * 4
-                        out[0] = (rows.0 * v).sum()
-                        out[1] = (rows.1 * v).sum()
-                        out[2] = (rows.2 * v).sum()
+                        out[0] = m00 * red + m01 * green + m02 * blue
+                        out[1] = m10 * red + m11 * green + m12 * blue
+                        out[2] = m20 * red + m21 * green + m22 * blue
                         out[3] = a
                     }
                 }
