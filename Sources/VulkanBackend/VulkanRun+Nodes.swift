@@ -97,11 +97,11 @@ extension VulkanRun {
             add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
             give(temporary)
         case .boxBlur(let radius):
-            // Horizontally, running sums along segments of 32–256 pixels (about the window's length): each
-            // invocation reads its first window, then two samples a pixel. Vertically, a window sum a pixel.
+            // Running sums along segments of 32–256 pixels (about the window's length) in both passes: each
+            // invocation reads its segment's first window, then two samples a pixel.
             let inputRows = needed[node.inputs[0]]!
             let temporary = try working(node.inputs[0])
-            let segment = min(256, max(32, 2 * radius + 1))
+            let segment = Primitive.boxSegment(radius: radius)
             let perPixel = 2 + Double(2 * radius + 1) / Double(segment)
             var first = push
             first.rows.x = Int32(inputRows.lowerBound)
@@ -113,8 +113,13 @@ extension VulkanRun {
                 bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
                 groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), label: label(node),
                 work: Double(node.width * inputRows.count) * perPixel)))
-            push.ints = SIMD4(Int32(radius), 1, 0, 0)
-            add(.box, reading: [CommandBatch.Binding(buffer: temporary)])
+            push.ints = SIMD4(Int32(radius), 1, Int32(segment), 0)
+            let bandSegments = (rows.upperBound - 1) / segment - rows.lowerBound / segment + 1
+            steps.append(.dispatch(Invocation(
+                kernel: .box, source: ShaderLibrary.source(.box),
+                bindings: [CommandBatch.Binding(buffer: output), CommandBatch.Binding(buffer: temporary)], push: push,
+                params: [], groups: ((node.width + 15) / 16, (bandSegments + 15) / 16), label: label(node),
+                work: Double(node.width * rows.count) * perPixel)))
             give(temporary)
         case let .convolve(kernel, size, bias, preserveAlpha):
             push.ints.x = Int32(size)

@@ -18,7 +18,11 @@ extension Plan {
             return nil
         case .point, .unsharpCombine, .blend, .blendWithMask:
             return band(a, b)
-        case .separableConvolution, .boxBlur, .median, .convolve, .sharpenLuminance, .sobel:
+        case .boxBlur(let r):
+            // From the start of the running-sum segment the band begins in (Primitive.boxSegment).
+            let segment = Primitive.boxSegment(radius: r)
+            return band(a / segment * segment - r, b + r)
+        case .separableConvolution, .median, .convolve, .sharpenLuminance, .sobel:
             // The window's rows above and below, declared once (Primitive.verticalReach) for both backends.
             guard let reach = node.primitive.verticalReach else { return 0..<height }
             return band(a - reach, b + reach)

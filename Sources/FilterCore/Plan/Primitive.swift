@@ -48,6 +48,11 @@ package enum Primitive: Equatable, Sendable {
 
     package enum Axis: String, Sendable { case horizontal, vertical }
 
+    /// A box blur's running sums restart every this many rows and columns, counted from the image's top and left
+    /// edge (about the window's length): a sum then never runs long enough to drift, and starts at the same rows
+    /// however an image is cut into bands, so banded and whole renders agree to the bit.
+    package static func boxSegment(radius r: Int) -> Int { min(256, max(32, 2 * r + 1)) }
+
     /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
     /// needed or the mapping is not a fixed band.
     package var verticalReach: Int? {
