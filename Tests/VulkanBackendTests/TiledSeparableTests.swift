@@ -5,7 +5,7 @@ import VulkanBackend
 import XCTest
 
 /// The shared-memory horizontal pass (GPUs) against the plain one (software devices): the same sums in the same
-/// order, so the same floats — with taps fitting one round and needing two (σ 130: 781 taps), rows narrower and wider
+/// order, so the same floats — with taps fitting one round and needing two (σ 130: 781 taps, two rounds of 512), rows narrower and wider
 /// than a 256-pixel group, and groups stepping over rows when the device allows few groups in y.
 final class TiledSeparableTests: VulkanTestCase {
     func testTiledHorizontalPassesGiveThePlainPassesFloats() throws {
