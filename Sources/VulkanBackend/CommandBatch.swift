@@ -1,7 +1,7 @@
 import CVulkan
 
-/// One command buffer holding a whole render: copies and dispatches with a barrier after each, submitted once and
-/// waited on with a fence. Optional timestamps measure each labelled stretch on the device.
+/// One command buffer of a render (or of one of its bounded submits): copies and dispatches with the barriers the
+/// recorder asks for, submitted and waited on with a fence. Optional timestamps measure each labelled stretch.
 final class CommandBatch {
     let context: VulkanContext
     let commands: VkCommandBuffer
