@@ -17,11 +17,9 @@ package enum CPURenderer {
                 stats.decodeSeconds += reader.busySeconds
             }
         }
-        let threaded = readers.mapValues { reader -> ImageRowSource in reader }
-        let stageSources = sources.merging(threaded) { source, reader in
-            (source as? ConvertingRowSource).map { ConvertedRows(stored: reader, conversion: $0) } ?? reader
-        }
-        let output = try buildStages(plan, sources: stageSources, stats: stats)
+        let output = try buildStages(plan, sources: sources.merging(readers) { $1 },
+                                     conversions: readers.keys.reduce(into: [:]) { $0[$1] = sources[$1] as? ConvertingRowSource },
+                                     stats: stats)
         let consumer = output.addConsumer()
         let converter = PixelConverter(format: format, space: plan.workingSpace)
         let width = output.width, rowBytes = width * format.bytesPerPixel
@@ -96,14 +94,16 @@ package enum CPURenderer {
         return buffer
     }
 
-    static func buildStages(_ plan: Plan, sources: [String: ImageRowSource], stats: RenderStats) throws -> Stage {
+    /// `conversions` name the sources whose rows arrive as stored and are converted by their source stage.
+    static func buildStages(_ plan: Plan, sources: [String: ImageRowSource],
+                            conversions: [String: ConvertingRowSource] = [:], stats: RenderStats) throws -> Stage {
         var stages = [Int: Stage]()
         func stage(_ index: Int) throws -> Stage {
             if let existing = stages[index] { return existing }
             let node = plan.nodes[index]
             let inputs = try node.inputs.map(stage)
             let made = try makeStage(node, inputs: inputs, inputNodes: node.inputs.map { plan.nodes[$0] },
-                                     plan: plan, sources: sources, stats: stats)
+                                     plan: plan, sources: sources, conversions: conversions, stats: stats)
             made.region = { rows, input in plan.inputRows(of: index, input: input, for: rows) }
             stages[index] = made
             return made
@@ -112,7 +112,8 @@ package enum CPURenderer {
     }
 
     private static func makeStage(_ node: Plan.Node, inputs: [Stage], inputNodes: [Plan.Node], plan: Plan,
-                                  sources: [String: ImageRowSource], stats: RenderStats) throws -> Stage {
+                                  sources: [String: ImageRowSource], conversions: [String: ConvertingRowSource],
+                                  stats: RenderStats) throws -> Stage {
         func connected(_ stage: Stage, _ inputs: [Stage]) -> Stage {
             for input in inputs { stage.connect(input) }
             return stage
@@ -120,7 +121,8 @@ package enum CPURenderer {
         switch node.primitive {
         case .source(let name):
             guard let source = sources[name] else { throw PlanError("no image given for input \"\(name)\"") }
-            return SourceStage(source: source, space: plan.workingSpace, node: node, stats: stats)
+            return SourceStage(source: source, conversion: conversions[name], space: plan.workingSpace, node: node,
+                               stats: stats)
         case .point(let ops):
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):

@@ -1,33 +1,5 @@
 import FilterCore
 
-/// Stored rows read on a decoder thread, and the conversion that makes them working values (a colour-managed
-/// file): the source stage converts them on the workers.
-final class ConvertedRows: ImageRowSource {
-    let stored: ImageRowSource
-    let conversion: ConvertingRowSource
-    var width: Int { stored.width }
-    var height: Int { stored.height }
-    var format: PixelFormat { .rgba32f }
-    var nextRow: Int { stored.nextRow }
-
-    init(stored: ImageRowSource, conversion: ConvertingRowSource) {
-        self.stored = stored
-        self.conversion = conversion
-    }
-
-    func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        let rowBytes = width * stored.format.bytesPerPixel
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, width * 3))
-        defer { raw.deallocate(); scratch.deallocate() }
-        try stored.readRows(into: raw, stride: rowBytes, count: count)
-        for row in 0..<count {
-            conversion.convertRow(raw + row * rowBytes, into: (destination + row * stride).assumingMemoryBound(to: Float.self),
-                                  scratch: scratch)
-        }
-    }
-}
-
 /// Reads rows from a streaming source and converts them to working values, strip by strip.
 final class SourceStage: Stage {
     let source: ImageRowSource
@@ -38,12 +10,13 @@ final class SourceStage: Stage {
     private var scratchRows = 0
     private let rowBytes: Int
 
-    init(source: ImageRowSource, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
-        let converted = source as? ConvertedRows
-        self.source = converted?.stored ?? source
-        conversion = converted?.conversion
-        converter = PixelConverter(format: self.source.format, space: space)
-        rowBytes = self.source.width * self.source.format.bytesPerPixel
+    /// With `conversion`, `source` delivers the stored rows that `conversion` makes working values.
+    init(source: ImageRowSource, conversion: ConvertingRowSource? = nil, space: WorkingSpace, node: Plan.Node,
+         stats: RenderStats) {
+        self.source = source
+        self.conversion = conversion
+        converter = PixelConverter(format: source.format, space: space)
+        rowBytes = source.width * source.format.bytesPerPixel
         scratch = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         super.init(node: node, stats: stats)
     }

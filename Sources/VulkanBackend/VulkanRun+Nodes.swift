@@ -46,13 +46,19 @@ extension VulkanRun {
         let output = try working(index)
         results[index] = output
         let taps = WorkEstimate.taps(ofNode: index, in: plan)
-        func add(_ kernel: Kernel, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = []) {
-            let launch = Self.launch(width: node.width, rows: rows.count)
+        /// One dispatch of the node: by default over its band into its buffer, the shape from `launch`, the cost its
+        /// taps a pixel. A two-pass primitive's first pass writes `into` a temporary over the rows it covers
+        /// (`over`), and a kernel that lays out its own invocations gives `groups` (keeping the source's shape).
+        func add(_ kernel: Kernel, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = [],
+                 into target: DeviceBuffer? = nil, over covered: Range<Int>? = nil, push given: PushConstants? = nil,
+                 groups: (x: Int, y: Int)? = nil, perPixel: Double? = nil) {
+            let covered = covered ?? rows
+            let launch = Self.launch(width: node.width, rows: covered.count)
             steps.append(.dispatch(Invocation(
                 kernel: kernel, source: source ?? ShaderLibrary.source(kernel),
-                bindings: [CommandBatch.Binding(buffer: output)] + (reading ?? inputs), push: push,
-                params: params, groups: launch.groups, label: label(node),
-                work: Double(node.width * rows.count) * taps, shape: launch.shape)))
+                bindings: [CommandBatch.Binding(buffer: target ?? output)] + (reading ?? inputs), push: given ?? push,
+                params: params, groups: groups ?? launch.groups, label: label(node),
+                work: Double(node.width * covered.count) * (perPixel ?? taps), shape: groups == nil ? launch.shape : nil)))
         }
         switch node.primitive {
         case .source(let name):
@@ -85,16 +91,13 @@ extension VulkanRun {
             first.rows.y = Int32(inputRows.count)
             first.ints.x = Int32(horizontal.count)
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
-            let kernel: Kernel = tiled ? .separableHorizontalTiled : .separableHorizontal
-            let plainLaunch = Self.launch(width: node.width, rows: inputRows.count)
-            steps.append(.dispatch(Invocation(
-                kernel: kernel, source: ShaderLibrary.source(kernel),
-                bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: horizontal,
-                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : plainLaunch.groups,
-                label: label(node),
-                work: Double(node.width * inputRows.count * horizontal.count), shape: tiled ? nil : plainLaunch.shape)))
+            add(tiled ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
+                over: inputRows, push: first,
+                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
+                perPixel: Double(horizontal.count))
             push.ints.x = Int32(vertical.count)
-            add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical)
+            add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical,
+                perPixel: Double(vertical.count))
             give(temporary)
         case .boxBlur(let radius):
             // Running sums along segments of 32–256 pixels (about the window's length) in both passes: each
@@ -107,19 +110,14 @@ extension VulkanRun {
             first.rows.x = Int32(inputRows.lowerBound)
             first.rows.y = Int32(inputRows.count)
             first.ints = SIMD4(Int32(radius), 0, Int32(segment), 0)
+            // Invocations per segment: of a row (horizontal), of a column's part of the band (vertical).
             let segments = (node.width + segment - 1) / segment
-            steps.append(.dispatch(Invocation(
-                kernel: .box, source: ShaderLibrary.source(.box),
-                bindings: [CommandBatch.Binding(buffer: temporary)] + inputs, push: first, params: [],
-                groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), label: label(node),
-                work: Double(node.width * inputRows.count) * perPixel)))
+            add(.box, into: temporary, over: inputRows, push: first,
+                groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), perPixel: perPixel)
             push.ints = SIMD4(Int32(radius), 1, Int32(segment), 0)
             let bandSegments = (rows.upperBound - 1) / segment - rows.lowerBound / segment + 1
-            steps.append(.dispatch(Invocation(
-                kernel: .box, source: ShaderLibrary.source(.box),
-                bindings: [CommandBatch.Binding(buffer: output), CommandBatch.Binding(buffer: temporary)], push: push,
-                params: [], groups: ((node.width + 15) / 16, (bandSegments + 15) / 16), label: label(node),
-                work: Double(node.width * rows.count) * perPixel)))
+            add(.box, reading: [CommandBatch.Binding(buffer: temporary)],
+                groups: ((node.width + 15) / 16, (bandSegments + 15) / 16), perPixel: perPixel)
             give(temporary)
         case let .convolve(kernel, size, bias, preserveAlpha):
             push.ints.x = Int32(size)
