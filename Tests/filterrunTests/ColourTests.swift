@@ -67,6 +67,37 @@ extension FilterRunTests {
                       == PixelDigest.packedBytes(PNGDecoder.decode(path: Fixtures.path("jpeg/adobergb_icc.djpeg.png"))))
     }
 
+    /// A tagged 8-bit RGBA image: colours convert as the ICC model says whatever the alpha, and alpha passes
+    /// through untouched (the 8-bit path sums per-channel tables; alpha is set beside them and premultiplied).
+    func testTaggedTranslucentPixelsConvertAndKeepTheirAlpha() throws {
+        let width = 32, height = 8
+        let image = PixelBuffer(width: width, height: height, format: .rgba8)
+        let base = try image.mutableHostBytes().assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = base + (y * width + x) * 4
+                (p[0], p[1], p[2]) = (UInt8(x * 8), UInt8(255 - y * 30), UInt8((x * 37 + y * 11) % 256))
+                p[3] = UInt8(64 + (x * 6 + y) % 192)
+            }
+        }
+        let file = path("tagged-rgba.png")
+        let encoder = try PNGEncoder(output: try OutputFile(path: file, replace: false), width: width, height: height,
+                                     format: .rgba8, icc: try Array(Data(contentsOf: URL(fileURLWithPath: adobeProfile))))
+        try encoder.writeRows(of: image, rows: 0..<height)
+        try encoder.finish()
+        let r = try run([try emptyRecipe, file, path("rgba-srgb.png"), "--depth", "16", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let found = try PNGDecoder.decode(path: path("rgba-srgb.png")).samples()
+        var worst = 0.0
+        for i in 0..<(width * height) {
+            let p = base + i * 4
+            let expected = try adobeToSRGB([Double(p[0]), Double(p[1]), Double(p[2])].map { $0 / 255 })
+            for c in 0..<3 { worst = max(worst, abs(expected[c] * 65535 - found[i * 4 + c])) }
+            XCTAssertEqual(found[i * 4 + 3], Double(p[3]) * 257, accuracy: 0.5, "alpha at pixel \(i)")
+        }
+        XCTAssertLessThanOrEqual(worst, 257, "worst difference \(worst / 257) 8-bit codes")
+    }
+
     /// Adobe RGB's saturated primaries lie outside sRGB: in linear sRGB they have negative components. Blurred and
     /// written back in the input's profile they come out as they went in — nothing was clipped on the way — on
     /// both backends, which agree.

@@ -1,0 +1,2 @@
+import FoundationEssentials
+print(ProcessInfo.processInfo.activeProcessorCount)
