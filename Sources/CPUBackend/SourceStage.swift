@@ -24,7 +24,6 @@ final class SourceStage: Stage {
     deinit { scratch.deallocate() }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        var began = monotonicSeconds()
         if rows.count > scratchRows {
             scratch.deallocate()
             scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
@@ -34,26 +33,41 @@ final class SourceStage: Stage {
             try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
         }
         precondition(source.nextRow == rows.lowerBound, "sources are read top to bottom once")
+        // A decoder thread's own time is counted when it stops; here only the conversion is, and its rows are
+        // converted where the thread left them.
+        if let reader = source as? DecoderThread {
+            try reader.borrowRows(rows.count) { stored, first, count in
+                let began = monotonicSeconds()
+                convert(stored, count, into: output + first * width * 4)
+                stats.decodeSeconds += monotonicSeconds() - began
+            }
+            return
+        }
+        let began = monotonicSeconds()
         try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
-        // A decoder thread's own time is counted when it stops; here only the conversion is.
-        if source is DecoderThread { began = monotonicSeconds() }
-        let scratch = scratch, converter = converter, width = width, rowBytes = rowBytes
+        convert(scratch, rows.count, into: output)
+        stats.decodeSeconds += monotonicSeconds() - began
+    }
+
+    /// Converts `count` stored rows (`rowBytes` apart) to working rows, on the workers.
+    private func convert(_ stored: UnsafeRawPointer, _ count: Int, into output: UnsafeMutablePointer<Float>) {
+        let converter = converter, width = width, rowBytes = rowBytes
         if let conversion {
-            parallelRows(0..<rows.count) { chunk in
+            parallelRows(0..<count) { chunk in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: width * 3) { floats in
+                    guard let floats = floats.baseAddress else { return }
                     for i in chunk {
-                        conversion.convertRow(scratch + i * rowBytes, into: output + i * width * 4, scratch: floats.baseAddress!)
+                        conversion.convertRow(stored + i * rowBytes, into: output + i * width * 4, scratch: floats)
                     }
                 }
             }
         } else {
-            parallelRows(0..<rows.count) { chunk in
+            parallelRows(0..<count) { chunk in
                 for i in chunk {
-                    converter.decode(scratch + i * rowBytes, into: output + i * width * 4, width: width)
+                    converter.decode(stored + i * rowBytes, into: output + i * width * 4, width: width)
                 }
             }
         }
-        stats.decodeSeconds += monotonicSeconds() - began
     }
 }
 
