@@ -2,9 +2,10 @@
 # JPEG beside libvips and Pillow, on a 20 MP photo made a quality-90 JPEG (by filterrun, 4:4:4):
 #   copy (decode + encode at quality 90), thumbnail to 400 px wide (filterrun's linear-light web-thumbnail and its
 #   sRGB-space twin against vipsthumbnail and Pillow's draft mode), the same thumbnail of a sideways (Exif 6),
-#   Adobe-RGB-tagged copy, and a batch of COUNT (default 100) JPEG photos (crops of 3.8–6 MP) to 400 px thumbnails.
-# Medians of RUNS (default 5) alternating runs; wall time and peak RSS by GNU time. Installs libvips-tools (apt) and
-# Pillow (pip, into .build/peers-venv) itself and skips what it cannot install.
+#   Adobe-RGB-tagged copy (4:4:4, and 4:2:0 as phones write), and a batch of COUNT (default 100) JPEG photos
+#   (crops of 3.8–6 MP) to 400 px thumbnails.
+# Medians of RUNS (default 5) alternating runs; wall time (ms) by the shell's clock, peak RSS by GNU time.
+# Installs libvips-tools (apt) and Pillow (pip, into .build/peers-venv) itself and skips what it cannot install.
 # Usage: scripts/bench-jpeg.sh PHOTO_20MP.png OTHER_PHOTO.png
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,21 +23,25 @@ turn="$work/turn.json"; echo '{"version":1,"steps":[{"op":"rotate","degrees":270
 # Inputs: the photo at quality 90; a sideways copy tagged Adobe RGB (stored turned, Exif orientation 6).
 $bin "$none" "$big" "$work/k20.jpg" --quality 90 --force 2>/dev/null
 $bin "$turn" "$big" "$work/side.jpg" --quality 90 --force --profile Tests/Fixtures/jpeg/compatibleWithAdobeRGB1998.icc 2>/dev/null
-python3 - "$work/side.jpg" <<'PY'
+$bin "$turn" "$big" "$work/side420.jpg" --quality 90 --subsampling 420 --force --profile Tests/Fixtures/jpeg/compatibleWithAdobeRGB1998.icc 2>/dev/null
+for sideways in "$work/side.jpg" "$work/side420.jpg"; do python3 - "$sideways" <<'PY'
 import sys, struct
 p = sys.argv[1]; d = open(p, 'rb').read()
 tiff = b'II*\x00' + struct.pack('<I', 8) + struct.pack('<H', 1) + struct.pack('<HHIHH', 0x0112, 3, 1, 6, 0) + struct.pack('<I', 0)
 app1 = b'Exif\x00\x00' + tiff
 open(p, 'wb').write(d[:2] + b'\xff\xe1' + struct.pack('>H', len(app1) + 2) + app1 + d[2:])
 PY
+done
 echo "input: $(basename "$big") as a quality-90 JPEG, $(( $(stat -c %s "$work/k20.jpg") / 1048576 )) MiB"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 declare -A T M
-run() {  # key, command...
+run() {  # key, command... (wall in milliseconds from the shell's clock around GNU time, which gives peak RSS)
   local key=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>&1 || { echo "$key failed: $*" >&2; return; }
-  read -r t m < "$work/t"; T[$key]+="$t "; M[$key]+="$m "
+  local began=$EPOCHREALTIME
+  /usr/bin/time -f "%M" -o "$work/t" "$@" >/dev/null 2>&1 || { echo "$key failed: $*" >&2; return; }
+  local t; t=$(python3 -c "print(f'{$EPOCHREALTIME - $began:.3f}')")
+  read -r m < "$work/t"; T[$key]+="$t "; M[$key]+="$m "
 }
 report() {  # key label
   [ -n "${T[$1]:-}" ] || { echo "| $2 | skipped | |"; return; }
@@ -57,6 +62,9 @@ for _ in $(seq "$runs"); do
   run side-fr $bin recipes/web-thumbnail.json "$work/side.jpg" "$work/s.jpg" --force --backend cpu
   run side-frs $bin recipes/web-thumbnail-srgb.json "$work/side.jpg" "$work/s.jpg" --force --backend cpu
   run side-vips vipsthumbnail "$work/side.jpg" -s 400x --export-profile srgb -o "$work/s.jpg[Q=90]"
+  run phone-fr $bin recipes/web-thumbnail.json "$work/side420.jpg" "$work/s.jpg" --force --backend cpu
+  run phone-frs $bin recipes/web-thumbnail-srgb.json "$work/side420.jpg" "$work/s.jpg" --force --backend cpu
+  run phone-vips vipsthumbnail "$work/side420.jpg" -s 400x --export-profile srgb -o "$work/s.jpg[Q=90]"
 done
 echo; echo "| 20 MP JPEG, quality 90 | wall s | peak RSS MiB |"; echo "|---|---|---|"
 report copy-fr "copy: filterrun (decode, encode q90)"; report copy-vips "copy: vips copy (Q=90)"; report copy-pil "copy: Pillow open + save (q90, 4:4:4)"
@@ -64,6 +72,8 @@ report thumb-fr "thumbnail 400 px: filterrun web-thumbnail (linear light)"; repo
 report thumb-vips "thumbnail 400 px: vipsthumbnail -s 400x"; report thumb-pil "thumbnail 400 px: Pillow draft + thumbnail (Lanczos)"
 report side-fr "sideways Adobe RGB: filterrun web-thumbnail"; report side-frs "sideways Adobe RGB: filterrun web-thumbnail-srgb"
 report side-vips "sideways Adobe RGB: vipsthumbnail --export-profile srgb"
+report phone-fr "sideways Adobe RGB 4:2:0: filterrun web-thumbnail"; report phone-frs "sideways Adobe RGB 4:2:0: filterrun web-thumbnail-srgb"
+report phone-vips "sideways Adobe RGB 4:2:0: vipsthumbnail --export-profile srgb"
 $bin "$none" "$work/s.jpg" "$work/s.png" --force 2>/dev/null
 echo; echo "sideways check: filterrun's thumbnail is $(python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$work/s.png") (upright)"
 
