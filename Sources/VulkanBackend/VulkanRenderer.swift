@@ -39,7 +39,7 @@ final class VulkanRun {
     let workLimit: Double
     /// Working buffers hold packed half floats (8 bytes a pixel) instead of float32 (16).
     let half: Bool
-    /// Horizontal separable passes stage rows in shared memory (`tiled(on:)`).
+    /// Separable passes stage their pixels and taps in shared memory (`tiled(on:)`).
     let tiled: Bool
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
@@ -154,9 +154,9 @@ final class VulkanRun {
 
     static let float32Only = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_FLOAT32"] == "1"
 
-    /// Shared-memory tiles for horizontal separable passes on GPUs, where a work group's invocations share on-chip
-    /// memory; not on software devices, where it is ordinary memory plus barriers (lavapipe, σ 10 blur of a 4K
-    /// photo: 16.1 s tiled, 10.9 s plain). `FILTERRUN_VULKAN_TILED=0` or `1` overrides, to compare.
+    /// Shared-memory tiles for both passes of a separable convolution on GPUs, where a work group's invocations
+    /// share on-chip memory; not on software devices, where it is ordinary memory plus barriers (lavapipe, σ 10
+    /// blur of a 4K photo: 16.1 s with the horizontal pass tiled, 10.9 s plain). `FILTERRUN_VULKAN_TILED=0` or `1` overrides, to compare.
     static func tiled(on context: VulkanContext) -> Bool {
         switch ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_TILED"] {
         case "0": return false

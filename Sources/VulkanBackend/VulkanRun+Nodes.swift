@@ -96,7 +96,9 @@ extension VulkanRun {
                 groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
                 perPixel: Double(horizontal.count))
             push.ints.x = Int32(vertical.count)
-            add(.separableVertical, reading: [CommandBatch.Binding(buffer: temporary)], params: vertical,
+            // Tiled: 16×16 groups, whatever the band's height (the shape is the shader's own).
+            add(tiled ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
+                params: vertical, groups: tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil,
                 perPixel: Double(vertical.count))
             give(temporary)
         case .boxBlur(let radius):

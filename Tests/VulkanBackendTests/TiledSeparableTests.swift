@@ -4,11 +4,12 @@ import TestSupport
 import VulkanBackend
 import XCTest
 
-/// The shared-memory horizontal pass (GPUs) against the plain one (software devices): the same sums in the same
-/// order, so the same floats — with taps fitting one round and needing two (σ 130: 781 taps, two rounds of 512), rows narrower and wider
-/// than a 256-pixel group, and groups stepping over rows when the device allows few groups in y.
+/// The shared-memory separable passes (GPUs) against the plain ones (software devices): the same sums in the same
+/// order, so the same floats — with taps fitting one round and needing several (σ 130: 781 taps, two horizontal
+/// rounds of 512 and 25 vertical ones of 32), images narrower and wider than a work group, bands whose height is
+/// not a multiple of 16 rows, and groups stepping over rows when the device allows few groups in y.
 final class TiledSeparableTests: VulkanTestCase {
-    func testTiledHorizontalPassesGiveThePlainPassesFloats() throws {
+    func testTiledPassesGiveThePlainPassesFloats() throws {
         let wide = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 0, y: 0, width: 300, height: 24)
         let images = try TestImages.small().prefix(3).map { $0.image } + [wide]
         let recipes = [Recipe.chain([(.gaussianBlur, ["sigma": 0.6])]), Recipe.chain([(.gaussianBlur, ["sigma": 3])]),
@@ -17,16 +18,18 @@ final class TiledSeparableTests: VulkanTestCase {
         for (r, recipe) in recipes.enumerated() {
             for image in images {
                 let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (image.width, image.height)])).plan
-                // Two groups in y (32 rows a dispatch) where the blur's reach lets bands be that short.
-                let limits: [(x: Int, y: Int)?] = r == 2 ? [nil] : [nil, (x: 65535, y: 2)]
-                for groupLimit in limits {
+                // Two groups in y (32 rows a dispatch) where the blur's reach lets bands be that short; bands of
+                // about 21 rows (not a multiple of a group's 16), whose last group stages rows past the band.
+                let bands = image.width * 16 * 21
+                let limits: [((x: Int, y: Int)?, Int?)] = r == 2 ? [(nil, nil)] : [(nil, nil), ((x: 65535, y: 2), nil), (nil, bands)]
+                for (groupLimit, bandLimit) in limits {
                     let plain = try VulkanRenderer.render(plan, sources: ["main": image], format: .rgba32f,
-                                                          groupLimit: groupLimit, tiled: false)
+                                                          bandLimit: bandLimit, groupLimit: groupLimit, tiled: false)
                     let tiled = try VulkanRenderer.render(plan, sources: ["main": image], format: .rgba32f,
-                                                          groupLimit: groupLimit, tiled: true)
+                                                          bandLimit: bandLimit, groupLimit: groupLimit, tiled: true)
                     XCTAssertEqual(Data(bytes: try tiled.hostBytes(), count: tiled.byteCount),
                                    Data(bytes: try plain.hostBytes(), count: plain.byteCount),
-                                   "recipe \(r) on \(image.width)×\(image.height) \(image.format), groups \(String(describing: groupLimit))")
+                                   "recipe \(r) on \(image.width)×\(image.height) \(image.format), groups \(String(describing: groupLimit)), band limit \(String(describing: bandLimit))")
                 }
             }
         }
