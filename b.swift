@@ -1,2 +1,0 @@
-import FoundationEssentials
-print(ProcessInfo.processInfo.activeProcessorCount)
