@@ -69,12 +69,10 @@ final class VerticalResampleStage: Stage {
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if let spans {
-            if accumulator == nil {
-                accumulator = RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width,
-                                             stats: stats)
-            }
-            try accumulator!.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }
-            if rows.upperBound == height { accumulator = nil }
+            let accumulator = self.accumulator
+                ?? RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width, stats: stats)
+            try accumulator.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }
+            self.accumulator = rows.upperBound == height ? nil : accumulator
             return
         }
         let input = inputs[0], n = width * 4, taps = weights.taps

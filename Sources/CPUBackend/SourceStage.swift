@@ -24,18 +24,11 @@ final class SourceStage: Stage {
     deinit { scratch.deallocate() }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        if rows.count > scratchRows {
-            scratch.deallocate()
-            scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
-            scratchRows = rows.count
-        }
-        while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
-            try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
-        }
-        precondition(source.nextRow == rows.lowerBound, "sources are read top to bottom once")
-        // A decoder thread's own time is counted when it stops; here only the conversion is, and its rows are
-        // converted where the thread left them.
+        // A decoder thread's rows are converted where the thread left them (rows nobody needs, above a crop, are
+        // passed over unread); its own time is counted when it stops, so here only the conversion is.
         if let reader = source as? DecoderThread {
+            if reader.nextRow < rows.lowerBound { try reader.borrowRows(rows.lowerBound - reader.nextRow) { _, _, _ in } }
+            try checkOrder(rows)
             try reader.borrowRows(rows.count) { stored, first, count in
                 let began = monotonicSeconds()
                 convert(stored, count, into: output + first * width * 4)
@@ -44,9 +37,24 @@ final class SourceStage: Stage {
             return
         }
         let began = monotonicSeconds()
+        if rows.count > scratchRows {
+            scratch.deallocate()
+            scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
+            scratchRows = rows.count
+        }
+        while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
+            try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
+        }
+        try checkOrder(rows)
         try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
         convert(scratch, rows.count, into: output)
         stats.decodeSeconds += monotonicSeconds() - began
+    }
+
+    private func checkOrder(_ rows: Range<Int>) throws {
+        guard source.nextRow == rows.lowerBound else {
+            throw PlanError("rows \(rows) of \(origin) asked after row \(source.nextRow): sources are read top to bottom once")
+        }
     }
 
     /// Converts `count` stored rows (`rowBytes` apart) to working rows, on the workers.

@@ -58,9 +58,8 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
     /// channel, and its colorants and the XYZ → linear sRGB step as one matrix (rows) — the same model Little CMS
     /// evaluates, ten times faster than its general float pipeline.
     private let shaper: (tables: [[Float]], rows: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))?
-    /// For 8-bit matrix/TRC input: each channel's curve already multiplied by its matrix column, 256 pixels a
-    /// channel, so a pixel is three loads and two adds (the same products, summed in the same order as the matrix).
-    private let columns8: [SIMD4<Float>]
+    /// For 8-bit matrix/TRC input (nil otherwise): each channel's curve already multiplied by its matrix column.
+    private let sums8: ChannelSumTable?
     /// The rows are CMYK inks (`ImageDecoder.inkFormat`), opaque.
     private let inks: Bool
 
@@ -69,7 +68,11 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
         self.inks = inks
         let shaper = format.channels >= 3 && !inks ? Self.matrixShaper(profile, levels: format.bytesPerSample == 1 ? 256 : 65536) : nil
         self.shaper = shaper
-        columns8 = format.bytesPerSample == 1 ? shaper.map(Self.scaledColumns) ?? [] : []
+        sums8 = format.bytesPerSample == 1 ? shaper.map { tables, rows in
+            ChannelSumTable(curves: tables, columns: [SIMD4(rows.0.x, rows.1.x, rows.2.x, 0),
+                                                      SIMD4(rows.0.y, rows.1.y, rows.2.y, 0),
+                                                      SIMD4(rows.0.z, rows.1.z, rows.2.z, 0)])
+        } : nil
         let input = inks ? ColourFormats.cmyk8
             : ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
         guard let transform = cmsCreateTransform(profile.handle, input, ColourProfile.xyz.handle, ColourFormats.xyzFloat,
@@ -105,20 +108,6 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
         return (tables, (row(toLinear[0]), row(toLinear[1]), row(toLinear[2])))
     }
 
-    /// Curve × matrix column for each 8-bit code: channel c's entries are at c × 256; the red ones carry alpha 1.
-    static func scaledColumns(_ shaper: (tables: [[Float]], rows: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))) -> [SIMD4<Float>] {
-        let rows = shaper.rows
-        let columns = [SIMD4<Float>(rows.0.x, rows.1.x, rows.2.x, 0), SIMD4(rows.0.y, rows.1.y, rows.2.y, 0),
-                       SIMD4(rows.0.z, rows.1.z, rows.2.z, 0)]
-        return (0..<3).flatMap { c in
-            shaper.tables[c].map { value in
-                var v = columns[c] * value
-                v.w = c == 0 ? 1 : 0
-                return v
-            }
-        }
-    }
-
     /// Converts `width` pixels at `source` into `destination` (4 floats a pixel); `scratch` holds 3 floats a pixel.
     package func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
                         scratch: UnsafeMutablePointer<Float>) {
@@ -149,12 +138,12 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
 extension InputColourTransform {
     private func convertMatrixShaper(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
                                      _ tables: [[Float]], _ rows: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)) {
-        let alpha = format.hasAlpha, eight = format.bytesPerSample == 1
+        let alpha = format.hasAlpha
         // Three passes over the row, each a tight loop: straight linear colour, then (sRGB working space) the
         // encoding, then premultiplication. One loop calling the encoder per sample spent a third of a tagged
         // JPEG thumbnail's time in calls.
-        if eight {
-            convertScaledColumns(source.assumingMemoryBound(to: UInt8.self), into: destination, width: width)
+        if let sums8 {
+            sums8.convert(source.assumingMemoryBound(to: UInt8.self), channels: format.channels, into: destination, count: width)
         } else {
             convertSixteen(source.assumingMemoryBound(to: UInt16.self), into: destination, width: width, tables, rows)
         }
@@ -166,28 +155,6 @@ extension InputColourTransform {
             for x in 0..<width {
                 let out = destination + x * 4
                 out[0] *= out[3]; out[1] *= out[3]; out[2] *= out[3]
-            }
-        }
-    }
-
-    private func convertScaledColumns(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<Float>, width: Int) {
-        let channels = format.channels
-        columns8.withUnsafeBufferPointer { table in
-            guard let t = table.baseAddress else { return }
-            let out = UnsafeMutableRawPointer(destination)
-            if format.hasAlpha {
-                for x in 0..<width {
-                    let p = source + x * channels
-                    var v = t[Int(p[0])] + t[256 + Int(p[1])] + t[512 + Int(p[2])]
-                    v.w = Float(p[3]) / 255
-                    out.storeBytes(of: v, toByteOffset: x * 16, as: SIMD4<Float>.self)
-                }
-            } else {
-                for x in 0..<width {
-                    let p = source + x * channels
-                    let v = t[Int(p[0])] + t[256 + Int(p[1])] + t[512 + Int(p[2])]
-                    out.storeBytes(of: v, toByteOffset: x * 16, as: SIMD4<Float>.self)
-                }
             }
         }
     }

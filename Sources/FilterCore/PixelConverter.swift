@@ -21,21 +21,11 @@ package struct PixelConverter: Sendable {
         let colourChannels = format.hasAlpha ? channels - 1 : channels
         if format.bytesPerSample == 1 {
             let src = source.assumingMemoryBound(to: UInt8.self)
-            let table = space == .linear ? SRGB.decode8 : Self.unit8
-            if channels == 3 {
-                // The common photo: a pixel is the sum of three table entries, one a channel, each the code's value
-                // in its own lane (red's carries alpha 1) — three loads, two adds and one store instead of four.
-                (space == .linear ? Self.linearLanes8 : Self.unitLanes8).withUnsafeBufferPointer { lanes in
-                    guard let t = lanes.baseAddress else { return }
-                    let out = UnsafeMutableRawPointer(destination)
-                    for x in 0..<width {
-                        let p = src + 3 * x
-                        let v = t[Int(p[0])] + t[256 + Int(p[1])] + t[512 + Int(p[2])]
-                        out.storeBytes(of: v, toByteOffset: x * 16, as: SIMD4<Float>.self)
-                    }
-                }
+            if channels == 3 {  // the common photo: nothing to premultiply
+                (space == .linear ? Self.linearSums8 : Self.unitSums8).convert(src, channels: 3, into: destination, count: width)
                 return
             }
+            let table = space == .linear ? SRGB.decode8 : Self.unit8
             table.withUnsafeBufferPointer { lut in
                 Self.decodeLoop(src, destination, width, channels, colourChannels, alphaIndex, 1 / 255, lut)
             }
@@ -54,19 +44,8 @@ package struct PixelConverter: Sendable {
     /// 8-bit codes as unit floats, for the sRGB working space.
     private static let unit8: [Float] = (0..<256).map { Float($0) / 255 }
 
-    /// `table` laid out by channel for `decode`'s sum: entry c × 256 + code has the code's value in lane c and zeros
-    /// elsewhere (adding zeros is exact), and red's entries carry alpha 1.
-    private static func lanes(_ table: [Float]) -> [SIMD4<Float>] {
-        (0..<3).flatMap { c in
-            table.map { value in
-                var v = SIMD4<Float>(0, 0, 0, c == 0 ? 1 : 0)
-                v[c] = value
-                return v
-            }
-        }
-    }
-    private static let linearLanes8 = lanes(SRGB.decode8)
-    private static let unitLanes8 = lanes(unit8)
+    private static let linearSums8 = ChannelSumTable(curve: SRGB.decode8)
+    private static let unitSums8 = ChannelSumTable(curve: unit8)
 
     @inline(__always)
     private static func decodeLoop<T: FixedWidthInteger>(
