@@ -109,7 +109,7 @@ final class DecoderThread: ImageRowSource {
             let buffer = reused ?? UnsafeMutableRawPointer.allocate(byteCount: chunkRows * rowBytes, alignment: 64)
             let began = monotonicSeconds()
             do {
-                try source.readRows(into: buffer, stride: rowBytes, count: rows)
+                try WorkerPool.asHelper { try source.readRows(into: buffer, stride: rowBytes, count: rows) }
             } catch let e {
                 condition.lock()
                 spare.append(buffer)
