@@ -43,6 +43,17 @@ final class ConversionTests: XCTestCase {
         }
     }
 
+    /// The 8-bit encoding table, built from where the code steps, holds the formula's rounded code at every point.
+    func testEightBitEncodingTableMatchesFormulaEverywhere() {
+        var wrong = 0
+        for i in 0...SRGB.encodeSteps {
+            let code = UInt8((SRGB.toEncoded(Double(i) / Double(SRGB.encodeSteps)) * 255).rounded())
+            if SRGB.encode8[i] != code { wrong += 1 }
+        }
+        XCTAssertEqual(SRGB.encode8.count, SRGB.encodeSteps + 1)
+        XCTAssertEqual(wrong, 0)
+    }
+
     /// Alpha survives (8 bit) and colour under non-zero alpha round trips through premultiplied working values.
     func testStraightAlphaRoundTripsThroughPremultipliedValues() throws {
         var samples = [Int]()
