@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Release builds of the tools link the Swift runtime and Foundation statically: the dynamic linker's symbol lookups
+// and relocations cost every process ~7 ms (a 400 × 300 thumbnail 22 → 15 ms, a 20 MP one 5 % of its time; resident
+// memory 34 → 28 MiB). The library product is untouched: apps link it as they link Swift.
+// (Compiling the tool's own module with the flag too makes it name the static Foundation's own libraries for the link.)
+let staticRuntimeBuild: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+
 let package = Package(
     name: "FilterRecipe",
     // MARK: - Public products
@@ -50,11 +57,11 @@ let package = Package(
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: staticRuntimeBuild, linkerSettings: staticRuntimeLink),
         .executableTarget(name: "filterbench", dependencies: [
             "FilterRecipe", "PNGCodec", "CPUBackend", "VulkanBackend",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: staticRuntimeBuild, linkerSettings: staticRuntimeLink),
 
         // MARK: - Build tools
         // Shaders/ is embedded into VulkanBackend at build time (GLSL sources, compiled at run time).
