@@ -125,7 +125,9 @@ extension VulkanRun {
             push.ints.x = Int32(size)
             push.ints.y = preserveAlpha ? 1 : 0
             push.f0.x = bias
-            add(.convolve, params: kernel)
+            // Tiled: 16×16 groups, whatever the band's height (the shape is the shader's own).
+            add(tiled ? .convolveTiled : .convolve, params: kernel,
+                groups: tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil)
         case let .unsharpCombine(amount, threshold):
             push.f0 = SIMD4(amount, threshold, 0, 0)
             add(.unsharpCombine)
