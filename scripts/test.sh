@@ -6,13 +6,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILTERRECIPE_TEST_DEPS=1 bash scripts/install-deps.sh
-# Every Vulkan test runs under Khronos validation (core and synchronization); any message fails the test that caused it.
+# Every Vulkan test runs under Khronos validation (core and synchronization); any message fails the test that caused it
+# (the Vulkan backend's tests run a second time under GPU-assisted validation, below).
 export FILTERRUN_VULKAN_VALIDATION=1
 swift build --build-tests
 root=$PWD
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log"
 status=${PIPESTATUS[0]}
+# The Vulkan backend's tests once more under GPU-assisted validation (with the whole suite only): every kernel is
+# instrumented to report any buffer access out of bounds, with robustBufferAccess off so that nothing is hidden.
+if [ "$#" -eq 0 ]; then
+    if FILTERRUN_VULKAN_VALIDATION=gpu-assisted swift test --skip-build --filter VulkanBackendTests >"$scratch/gpuav.log" 2>&1; then
+        echo "GPU-assisted validation: $(grep -E "Executed [0-9]+ tests?" "$scratch/gpuav.log" | tail -1 | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/') Vulkan tests, no message"
+    else
+        grep -E "error|failed" "$scratch/gpuav.log" | head -20; echo "GPU-assisted validation: failed" >&2; status=1
+    fi
+fi
 bash scripts/api-listing.sh --check || status=1
 # The DocC catalog builds without a warning (every symbol link resolves); its listings are compiled by the suite.
 if swift package generate-documentation --target FilterRecipe --warnings-as-errors >"$scratch/docc.log" 2>&1; then

@@ -200,11 +200,12 @@ package final class VulkanContext: @unchecked Sendable {
         defer { deviceExtensionStrings.forEach { SwiftGlibc.free($0) } }
         var deviceExtensions: [UnsafePointer<CChar>?] = deviceExtensionStrings.map { UnsafePointer($0) }
         // Under validation (the tests) out-of-bounds reads and writes are made defined, as robustBufferAccess does
-        // on every driver, so a kernel's bounds bug cannot pass on one device and corrupt memory on another.
+        // on every driver, so a kernel's bounds bug cannot pass on one device and corrupt memory on another; under
+        // GPU-assisted validation it stays off, so the instrumented kernels report any such access instead.
         var supported = VkPhysicalDeviceFeatures()
         vkGetPhysicalDeviceFeatures(physical, &supported)
         var enabledFeatures = VkPhysicalDeviceFeatures()
-        robustBufferAccess = validate && supported.robustBufferAccess == VkBool32(VK_TRUE)
+        robustBufferAccess = validate && !VulkanValidation.isGPUAssisted && supported.robustBufferAccess == VkBool32(VK_TRUE)
         enabledFeatures.robustBufferAccess = robustBufferAccess ? VkBool32(VK_TRUE) : VkBool32(VK_FALSE)
         let deviceResult = withUnsafePointer(to: &priority) { priorityPointer in
             queueInfo.pQueuePriorities = priorityPointer

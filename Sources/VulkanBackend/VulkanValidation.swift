@@ -3,12 +3,15 @@ import Foundation
 import Synchronization
 
 /// Khronos validation, on when `FILTERRUN_VULKAN_VALIDATION` is set (`1`: core and synchronization validation;
-/// `best-practices`: those and the best-practices checks). Every message the layer reports is printed to stderr and
-/// kept, so the test suite (scripts/test.sh sets the variable) fails on any.
+/// `best-practices`: those and the best-practices checks; `gpu-assisted`: core validation with every shader
+/// instrumented to check its own buffer accesses on the device). Every message the layer reports is printed to stderr
+/// and kept, so the test suite (scripts/test.sh sets the variable) fails on any.
 package enum VulkanValidation {
     static let layer = "VK_LAYER_KHRONOS_validation"
     static let setting = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_VALIDATION"].flatMap { $0.isEmpty ? nil : $0 }
     package static var isEnabled: Bool { setting != nil }
+    /// GPU-assisted validation checks buffer bounds only where robustBufferAccess is off, so it runs without it.
+    package static var isGPUAssisted: Bool { setting == "gpu-assisted" }
     private static let messages = Mutex<[String]>([])
 
     /// The messages reported since the last call, removed.
@@ -21,9 +24,12 @@ package enum VulkanValidation {
 
     /// The validation features to enable, as the layer's VkValidationFeaturesEXT takes them.
     static var enables: [VkValidationFeatureEnableEXT] {
-        var list = [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT]
-        if setting == "best-practices" { list.append(VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT) }
-        return list
+        switch setting {
+        case "gpu-assisted": return [VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT]
+        case "best-practices": return [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+                                       VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT]
+        default: return [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT]
+        }
     }
 
     /// The one message that says nothing about the product: enabling VK_EXT_debug_utils, which validation needs.
