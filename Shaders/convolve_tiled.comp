@@ -4,10 +4,11 @@
 // by their alpha where the kernel reads straight colour, and the kernel itself (at most 81 weights), so each input
 // pixel is read from device memory about (16 + size − 1)² / 256 times instead of size² times, and unpremultiplied
 // once instead of once per tap. Rows of the group past the band are staged clamped to the rows the band holds and not
-// stored. The same sums in the same order as convolve.comp. Same push constants and params.
+// stored. The same sums in the same order as convolve.comp; parameters and alpha rule in include/convolution.glsl.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "images.glsl"
+#include "convolution.glsl"
 
 const int SIDE = 16, MAX_SIZE = 9, MAX_SPAN = SIDE + MAX_SIZE - 1;
 shared vec4 tile[MAX_SPAN * MAX_SPAN];
@@ -17,13 +18,9 @@ void main() {
     int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y), local = ly * SIDE + lx;
     int left = int(gl_WorkGroupID.x) * SIDE, top = int(gl_WorkGroupID.y) * SIDE;  // top: a row of the band
     int size = pc.ints.x, r = size / 2, span = SIDE + size - 1;
-    bool preserveAlpha = pc.ints.y == 1;
-    float bias = pc.f0.x;
     int lastHeld = pc.rows.x + pc.rows.y - 1 + r;  // the last row the band's input holds (before clamping)
     for (int i = local; i < span * span; i += SIDE * SIDE) {
-        vec4 v = clamped0(left - r + i % span, min(pc.rows.x + top - r + i / span, lastHeld));
-        if (preserveAlpha) v = v.a > 0.0 ? v / v.a : vec4(0.0);
-        tile[i] = v;
+        tile[i] = convolutionInput(clamped0(left - r + i % span, min(pc.rows.x + top - r + i / span, lastHeld)));
     }
     if (local < size * size) weights[local] = params[local];
     barrier();
@@ -37,11 +34,5 @@ void main() {
             sum += tile[(ly + j) * span + lx + i] * k;
         }
     }
-    if (preserveAlpha) {
-        float a = pixel0(p.x, p.y).a;
-        sum = vec4((sum.rgb + bias) * a, a);
-    } else {
-        sum.rgb += bias * sum.a;
-    }
-    store(p, sum);
+    store(p, convolutionResult(p, sum));
 }

@@ -3,6 +3,8 @@ import FilterCore
 /// Reads rows from a streaming source and converts them to working values, strip by strip.
 final class SourceStage: Stage {
     let source: ImageRowSource
+    /// `source` when it is a decoder thread, whose rows are converted where it left them.
+    private let reader: DecoderThread?
     let converter: PixelConverter
     /// Converts stored rows instead of `converter` (a colour-managed file).
     private let conversion: ConvertingRowSource?
@@ -14,6 +16,7 @@ final class SourceStage: Stage {
     init(source: ImageRowSource, conversion: ConvertingRowSource? = nil, space: WorkingSpace, node: Plan.Node,
          stats: RenderStats) {
         self.source = source
+        reader = source as? DecoderThread
         self.conversion = conversion
         converter = PixelConverter(format: source.format, space: space)
         rowBytes = source.width * source.format.bytesPerPixel
@@ -26,7 +29,7 @@ final class SourceStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         // A decoder thread's rows are converted where the thread left them (rows nobody needs, above a crop, are
         // passed over unread); its own time is counted when it stops, so here only the conversion is.
-        if let reader = source as? DecoderThread {
+        if let reader {
             if reader.nextRow < rows.lowerBound { try reader.borrowRows(rows.lowerBound - reader.nextRow) { _, _, _ in } }
             try checkOrder(rows)
             try reader.borrowRows(rows.count) { stored, first, count in

@@ -39,7 +39,7 @@ final class VulkanRun {
     let workLimit: Double
     /// Working buffers hold packed half floats (8 bytes a pixel) instead of float32 (16).
     let half: Bool
-    /// Separable passes stage their pixels and taps in shared memory (`tiled(on:)`).
+    /// Separable passes and the 2-D convolution stage their pixels and taps in shared memory (`tiled(on:)`).
     let tiled: Bool
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).

@@ -46,6 +46,8 @@ extension VulkanRun {
         let output = try working(index)
         results[index] = output
         let taps = WorkEstimate.taps(ofNode: index, in: plan)
+        // Tiled kernels of 16×16 groups lay out their own invocations over the band, whatever its height.
+        let squareTiles: (x: Int, y: Int)? = tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil
         /// One dispatch of the node: by default over its band into its buffer, the shape from `launch`, the cost its
         /// taps a pixel. A two-pass primitive's first pass writes `into` a temporary over the rows it covers
         /// (`over`), and a kernel that lays out its own invocations gives `groups` (keeping the source's shape).
@@ -96,10 +98,8 @@ extension VulkanRun {
                 groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
                 perPixel: Double(horizontal.count))
             push.ints.x = Int32(vertical.count)
-            // Tiled: 16×16 groups, whatever the band's height (the shape is the shader's own).
             add(tiled ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
-                params: vertical, groups: tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil,
-                perPixel: Double(vertical.count))
+                params: vertical, groups: squareTiles, perPixel: Double(vertical.count))
             give(temporary)
         case .boxBlur(let radius):
             // Running sums along segments of 32–256 pixels (about the window's length) in both passes: each
@@ -125,9 +125,7 @@ extension VulkanRun {
             push.ints.x = Int32(size)
             push.ints.y = preserveAlpha ? 1 : 0
             push.f0.x = bias
-            // Tiled: 16×16 groups, whatever the band's height (the shape is the shader's own).
-            add(tiled ? .convolveTiled : .convolve, params: kernel,
-                groups: tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil)
+            add(tiled ? .convolveTiled : .convolve, params: kernel, groups: squareTiles)
         case let .unsharpCombine(amount, threshold):
             push.f0 = SIMD4(amount, threshold, 0, 0)
             add(.unsharpCombine)
