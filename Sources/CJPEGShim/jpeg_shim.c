@@ -14,6 +14,13 @@ typedef struct {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX + 64];
     int truncated;
+    // Reading only: the warning policy and what was seen.
+    int fail_on;
+    int failure_class;       // the class of the warning that stopped decoding
+    int eof;                 // the source ran out (libjpeg inserted an end marker)
+    int insufficient;        // the entropy decoder needed bits past a marker
+    int warnings, first_class;
+    char first[JMSG_LENGTH_MAX + 64];
 } error_mgr;
 
 static void on_error_exit(j_common_ptr cinfo) {
@@ -22,18 +29,59 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(e->jump, 1);
 }
 
-// Warnings do not stop libjpeg: it pads a truncated file with grey. A file that ends early is an error for us;
-// other warnings (extraneous bytes before a marker, common in camera files) are recoverable and ignored.
-static void on_emit_message(j_common_ptr cinfo, int level) {
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+// Records a warning of `class`, and stops decoding when the class is at or below the fail-on level.
+static void warn(j_common_ptr cinfo, int class) {
     error_mgr *e = (error_mgr *)cinfo->err;
-    if (level == -1 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
-        e->truncated = 1;
-        snprintf(e->message, sizeof e->message, "the file ends early");
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    if (class <= e->fail_on) {
+        e->failure_class = class;
+        e->truncated = class == FR_FAIL_TRUNCATED;
+        snprintf(e->message, sizeof e->message, "%s", text);
         longjmp(e->jump, 1);
+    }
+    if (e->warnings++ == 0 || class < e->first_class) {
+        e->first_class = class;
+        snprintf(e->first, sizeof e->first, "%s", text);
     }
 }
 
-static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+// libjpeg does not stop on damaged data: it warns and fills what is missing with grey. Each warning gets a class:
+// truncated (the file ends inside the image data), corrupt data (codes that decode to nothing, a marker inside a
+// scan, restart markers out of order, an impossible progression), or a harmless irregularity (bytes between
+// segments, common in camera files; an unknown Adobe transform or JFIF revision; a damaged ICC marker). The end of
+// the file alone proves nothing — a file missing only its end marker still holds every row — so it is classed
+// when the decoder needs data past it (truncated), or at the end of the image (`finish_checks`).
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    error_mgr *e = (error_mgr *)cinfo->err;
+    if (level != -1 || !cinfo->is_decompressor) return;
+    switch (cinfo->err->msg_code) {
+    case JWRN_JPEG_EOF:
+        e->eof = 1;
+        return;
+    case JWRN_HIT_MARKER:
+        e->insufficient = 1;
+        warn(cinfo, e->eof ? FR_FAIL_TRUNCATED : FR_FAIL_ERROR);
+        return;
+    case JWRN_EXTRANEOUS_DATA: {
+        // Between header segments stray bytes are harmless; after a scan's data (before a restart marker, the end
+        // marker or the next scan's segments) they mean the data did not decode to its blocks.
+        int marker = cinfo->err->msg_parm.i[1];
+        int in_scans = ((j_decompress_ptr)cinfo)->input_scan_number > 0 || (marker >= 0xD0 && marker <= 0xD7);
+        warn(cinfo, in_scans ? FR_FAIL_ERROR : FR_FAIL_WARNING);
+        return;
+    }
+    case JWRN_HUFF_BAD_CODE: case JWRN_ARITH_BAD_CODE: case JWRN_MUST_RESYNC: case JWRN_NOT_SEQUENTIAL:
+    case JWRN_BOGUS_PROGRESSION:
+        warn(cinfo, FR_FAIL_ERROR);
+        return;
+    default:
+        warn(cinfo, FR_FAIL_WARNING);
+        return;
+    }
+}
 
 static void install_errors(error_mgr *e) {
     jpeg_std_error(&e->pub);
@@ -49,32 +97,93 @@ static void copy_error(char *err, size_t errlen, const char *message) {
 struct fr_jpeg_reader {
     struct jpeg_decompress_struct cinfo;
     error_mgr err;
+    struct jpeg_progress_mgr progress;
+    fr_jpeg_limits limits;
+    int over_limit;
+    int multiple_scans;      // the file has several scans (progressive, or components in scans of their own)
+    int counted_scan;        // the last scan whose work was counted
+    double work;             // samples the entropy decoder visits, summed over the scans so far
     FILE *file;
     int created, started;
     uint32_t rows;
-    uint8_t *icc;
-    unsigned int icc_length;
     const uint8_t *exif;
     size_t exif_length;
 };
 
-fr_jpeg_reader *fr_jpeg_reader_open(int fd, uint32_t max_width, uint32_t max_height, size_t max_memory,
-                                    fr_jpeg_header *header, char *err, size_t errlen) {
+// Called by libjpeg between units of input: a file of thousands of scans (each re-reading every block) is refused
+// once it passes the scan bound or the work budget, long before it could take minutes.
+static void on_progress(j_common_ptr common) {
+    j_decompress_ptr c = (j_decompress_ptr)common;
+    fr_jpeg_reader *r = (fr_jpeg_reader *)c->client_data;
+    if (c->input_scan_number <= r->counted_scan) return;
+    r->counted_scan = c->input_scan_number;
+    for (int i = 0; i < c->comps_in_scan; i++) {
+        jpeg_component_info *comp = c->cur_comp_info[i];
+        if (comp) r->work += (double)comp->width_in_blocks * comp->height_in_blocks * DCTSIZE2;
+    }
+    if (r->limits.max_scans > 0 && c->input_scan_number > r->limits.max_scans) {
+        r->over_limit = 1;
+        snprintf(r->err.message, sizeof r->err.message, "the file has more than %d scans (real files have a few "
+                 "dozen at most)", r->limits.max_scans);
+        longjmp(r->err.jump, 1);
+    }
+    if (r->limits.max_work > 0 && r->work > r->limits.max_work) {
+        r->over_limit = 2;
+        snprintf(r->err.message, sizeof r->err.message, "its %d scans cost %.3g sample visits, over the work limit",
+                 c->input_scan_number, r->work);
+        longjmp(r->err.jump, 1);
+    }
+}
+
+// Before the last row is finished: whether every coefficient of a progressive file got its last refinement (a file
+// that ends between scans decodes without a missing bit, only blurrier). libjpeg frees what it knows at the finish.
+static int progression_complete(fr_jpeg_reader *r) {
+    j_decompress_ptr c = &r->cinfo;
+    if (!c->progressive_mode || !c->coef_bits) return !r->multiple_scans;
+    for (int ci = 0; ci < c->num_components; ci++)
+        for (int k = 0; k < DCTSIZE2; k++)
+            if (c->coef_bits[ci][k] != 0) return 0;
+    return 1;
+}
+
+// At the end of the image: a file that ran out without the decoder missing any data lacks only its end marker,
+// unless some scans are missing (`complete` false).
+static void finish_checks(fr_jpeg_reader *r, int complete) {
+    error_mgr *e = &r->err;
+    if (!e->eof || e->insufficient) return;
+    r->cinfo.err->msg_code = JWRN_JPEG_EOF;
+    if (!complete) e->insufficient = 1;
+    warn((j_common_ptr)&r->cinfo, complete ? FR_FAIL_WARNING : FR_FAIL_TRUNCATED);
+}
+
+fr_jpeg_reader *fr_jpeg_reader_open(int fd, const fr_jpeg_limits *limits, fr_jpeg_header *header, char *err,
+                                    size_t errlen) {
     fr_jpeg_reader *r = calloc(1, sizeof *r);
     if (!r) { close(fd); copy_error(err, errlen, "out of memory"); return NULL; }
     r->file = fdopen(fd, "rb");
     if (!r->file) { close(fd); free(r); copy_error(err, errlen, "cannot open file"); return NULL; }
+    r->limits = *limits;
     install_errors(&r->err);
+    r->err.fail_on = limits->fail_on;
     r->cinfo.err = &r->err.pub;
     if (setjmp(r->err.jump)) {
         copy_error(err, errlen, r->err.message);
-        header->truncated = r->err.truncated;
+        header->truncated = r->err.truncated || r->err.eof;  // the header itself ran out
+        int code = r->err.pub.msg_code;
+        header->code = code == JERR_IMAGE_TOO_BIG ? FR_OPEN_DIMENSION : code == JERR_BAD_PRECISION ? FR_OPEN_PRECISION
+            : code == JERR_SOF_UNSUPPORTED ? FR_OPEN_PROCESS : 0;
+        header->code_param = r->err.pub.msg_parm.i[0];
+        header->width = r->cinfo.image_width;
+        header->height = r->cinfo.image_height;
         fr_jpeg_reader_close(r);
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
     r->created = 1;
-    r->cinfo.mem->max_memory_to_use = (long)(max_memory > (size_t)LONG_MAX ? LONG_MAX : max_memory);
+    r->cinfo.client_data = r;
+    r->progress.progress_monitor = on_progress;
+    r->cinfo.progress = &r->progress;
+    r->cinfo.mem->max_memory_to_use = (long)(limits->max_memory > (size_t)LONG_MAX ? LONG_MAX : limits->max_memory);
     jpeg_stdio_src(&r->cinfo, r->file);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 2, 0xFFFF);
@@ -88,7 +197,8 @@ fr_jpeg_reader *fr_jpeg_reader_open(int fd, uint32_t max_width, uint32_t max_hei
     header->h_samp = c->comp_info[0].h_samp_factor;
     header->v_samp = c->comp_info[0].v_samp_factor;
     header->adobe_inverted = c->saw_Adobe_marker;
-    if (c->image_width > max_width || c->image_height > max_height) {
+    r->multiple_scans = jpeg_has_multiple_scans(c);
+    if (c->image_width > limits->max_width || c->image_height > limits->max_height) {
         snprintf(r->err.message, sizeof r->err.message, "too large");
         longjmp(r->err.jump, 1);
     }
@@ -100,8 +210,7 @@ fr_jpeg_reader *fr_jpeg_reader_open(int fd, uint32_t max_width, uint32_t max_hei
         snprintf(r->err.message, sizeof r->err.message, "unsupported colour space (%d components)", c->num_components);
         longjmp(r->err.jump, 1);
     }
-    // Metadata: a damaged profile or Exif block is ignored, never an error for the pixels.
-    jpeg_read_icc_profile(c, &r->icc, &r->icc_length);
+    // Exif: the first APP1 that says so. The ICC profile's APP2 segments are reassembled by the caller.
     for (jpeg_saved_marker_ptr m = c->marker_list; m; m = m->next) {
         if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
             r->exif = m->data + 6;
@@ -110,6 +219,20 @@ fr_jpeg_reader *fr_jpeg_reader_open(int fd, uint32_t max_width, uint32_t max_hei
         }
     }
     return r;
+}
+
+double fr_jpeg_reader_coefficient_bytes(const fr_jpeg_reader *r) {
+    const struct jpeg_decompress_struct *c = &r->cinfo;
+    if (!r->multiple_scans) return 0;
+    double bytes = 0;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        const jpeg_component_info *comp = &c->comp_info[ci];
+        // libjpeg rounds each component's blocks up to whole MCUs (its sampling factors).
+        double w = (double)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor) * comp->h_samp_factor;
+        double h = (double)((comp->height_in_blocks + comp->v_samp_factor - 1) / comp->v_samp_factor) * comp->v_samp_factor;
+        bytes += w * h * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return bytes;
 }
 
 int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *height) {
@@ -139,13 +262,22 @@ int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t
         done += got;
         r->rows += got;
     }
-    if (r->rows == r->cinfo.output_height) jpeg_finish_decompress(&r->cinfo);
+    if (r->rows == r->cinfo.output_height) {
+        int complete = progression_complete(r);
+        jpeg_finish_decompress(&r->cinfo);
+        finish_checks(r, complete);
+    }
     return 0;
 }
 
-const uint8_t *fr_jpeg_reader_icc(fr_jpeg_reader *r, size_t *length) {
-    *length = r->icc_length;
-    return r->icc;
+const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length) {
+    for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
+        if (m->marker != JPEG_APP0 + 2 || index-- > 0) continue;
+        *length = m->data_length;
+        return m->data;
+    }
+    *length = 0;
+    return NULL;
 }
 
 const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length) {
@@ -154,14 +286,20 @@ const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length) {
 }
 
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r) { return r->err.message; }
-int fr_jpeg_reader_truncated(const fr_jpeg_reader *r) { return r->err.truncated; }
+int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r) { return r->err.failure_class; }
+int fr_jpeg_reader_over_limit(const fr_jpeg_reader *r) { return r->over_limit; }
 uint32_t fr_jpeg_reader_rows_done(const fr_jpeg_reader *r) { return r->rows; }
+
+int fr_jpeg_reader_warnings(const fr_jpeg_reader *r, const char **first, int *first_class) {
+    *first = r->err.first;
+    *first_class = r->err.first_class;
+    return r->err.warnings;
+}
 
 void fr_jpeg_reader_close(fr_jpeg_reader *r) {
     if (!r) return;
     if (r->created) jpeg_destroy_decompress(&r->cinfo);
     if (r->file) fclose(r->file);
-    free(r->icc);
     free(r);
 }
 

@@ -282,6 +282,8 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package var nextRow: Int { inner.nextRow }
     package var decodeReductions: [Int] { inner.decodeReductions }
     package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
+    package var fileWarnings: [String] { inner.fileWarnings }
+    package var decodingBytes: Double { inner.decodingBytes }
 
     package var storedRows: ImageRowSource { inner }
 

@@ -29,3 +29,4 @@ public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError
 public typealias RenderControl = FilterCore.RenderControl
+public typealias FailOn = FilterCore.FailOn

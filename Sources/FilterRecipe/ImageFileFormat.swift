@@ -64,10 +64,10 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     }
 
     /// Opens a decoder for the file, whatever its extension.
-    package static func openDecoder(path: String, maxPixels: Int, maxMemory: Int) throws -> any ImageDecoder {
+    package static func openDecoder(path: String, limits: DecodeLimits) throws -> any ImageDecoder {
         switch try sniff(path: path) {
-        case .png: return try PNGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
-        case .jpeg: return try JPEGDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
+        case .png: return try PNGDecoder(path: path, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
+        case .jpeg: return try JPEGDecoder(path: path, limits: limits)
         }
     }
 }
@@ -87,10 +87,10 @@ public enum ImageInput: Sendable {
 
     /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous
     /// in-memory file, so both paths share every line of the codecs.
-    func openDecoder(maxPixels: Int, maxMemory: Int) throws -> any ImageDecoder {
+    func openDecoder(limits: DecodeLimits) throws -> any ImageDecoder {
         switch self {
         case .file(let path):
-            return try ImageFileFormat.openDecoder(path: path, maxPixels: maxPixels, maxMemory: maxMemory)
+            return try ImageFileFormat.openDecoder(path: path, limits: limits)
         case let .encoded(data, name):
             let format = try ImageFileFormat.sniff(Array(data.prefix(16)), name: name)
             let fd = fr_memory_file(name)
@@ -101,8 +101,8 @@ public enum ImageInput: Sendable {
                 throw CodecError(kind: .io, path: name, message: "cannot hold the image in memory")
             }
             switch format {
-            case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: maxPixels, maxMemory: maxMemory)
-            case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, maxPixels: maxPixels, maxMemory: maxMemory)
+            case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
+            case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
             }
         }
     }

@@ -49,8 +49,7 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
 
     /// A shrink that never enlarges: the resize is dropped when the image is already narrow enough.
     private static func noEnlargement(_ recipe: Recipe, path: String, renderer: Renderer) throws -> Recipe {
-        let decoder = try ImageInput.file(path).openDecoder(maxPixels: renderer.options.maxPixels,
-                                                            maxMemory: renderer.options.maxMemory)
+        let decoder = try ImageInput.file(path).openDecoder(limits: renderer.decodeLimits)
         let upright = decoder.metadata.orientation >= 5 ? decoder.storedHeight : decoder.storedWidth
         guard let width = recipe.nodes.first?.params.values["width"], case .number(let w) = width, Int(w) < upright else {
             return Recipe(workingSpace: recipe.workingSpace, nodes: [], output: "main", isChain: true)

@@ -22,6 +22,8 @@ public enum RenderError: Error, CustomStringConvertible {
     public struct InputFailure: Error, CustomStringConvertible, Sendable {
         public enum Kind: Sendable, Equatable {
             case missing, unreadable, notAnImage, corrupt, tooLarge
+            /// A valid image of a variant this build does not read (a 12-bit or lossless JPEG).
+            case unsupported
         }
         public let kind: Kind
         public let path: String
@@ -79,6 +81,7 @@ public enum RenderError: Error, CustomStringConvertible {
         case .io: kind = FileManager.default.fileExists(atPath: codec.path) ? .unreadable : .missing
         case .unrecognised: kind = .notAnImage
         case .corrupt: kind = .corrupt
+        case .unsupported: kind = .unsupported
         case .tooLarge: kind = .tooLarge
         case .invalidRequest: kind = .unreadable
         }

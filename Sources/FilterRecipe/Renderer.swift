@@ -33,6 +33,9 @@ public struct Renderer: Sendable {
         public var maxMemory: Int
         /// Most pixel-taps (output pixels × kernel taps, summed over the plan) a render may cost; nil for no limit.
         public var maxWork: Double?
+        /// Which damage in an input stops its decoding (`.error` by default: truncation and corrupt data); damage
+        /// let pass is named in the report's warnings.
+        public var failOn: FailOn
         /// Time each Vulkan step with device timestamps, giving per-node times in the report. Off by default:
         /// timing puts a barrier after every step, so independent dispatches cannot overlap.
         public var timeDeviceSteps: Bool
@@ -47,7 +50,8 @@ public struct Renderer: Sendable {
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
-                    maxWork: Double? = Options.defaultMaxWork, timeDeviceSteps: Bool = false) {
+                    maxWork: Double? = Options.defaultMaxWork, failOn: FailOn = .default, timeDeviceSteps: Bool = false) {
+            self.failOn = failOn
             self.depth = depth
             self.png = png
             self.jpeg = jpeg
@@ -198,7 +202,7 @@ public struct Renderer: Sendable {
                     try CPURenderer.render(plan, sources: sources.mapValues { BufferRowSource($0) }, to: encoder,
                                            format: format, stats: stats, control: control)
                     return try finish(encoder, began: began, backend: backendName, node: node, format: format,
-                                      stats: stats, ledger: ledger, warnings: warnings)
+                                      stats: stats, ledger: ledger, warnings: warnings, decoders: decoders)
                 }
                 try control?.check()
                 let writing = monotonicSeconds()
@@ -209,7 +213,7 @@ public struct Renderer: Sendable {
                 try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats, control: control)
             }
             return try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
-                              ledger: ledger, warnings: warnings)
+                              ledger: ledger, warnings: warnings, decoders: decoders)
         } catch let error as RenderError {
             throw error
         } catch is RenderCancelled {
@@ -246,9 +250,11 @@ public struct Renderer: Sendable {
     }
 
     private func finish(_ encoder: any ImageEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
-                        stats: RenderStats, ledger: TransferLedger, warnings: [String]) throws -> RenderReport {
+                        stats: RenderStats, ledger: TransferLedger, warnings: [String],
+                        decoders: [String: any ImageDecoder]) throws -> RenderReport {
         let finishing = monotonicSeconds()
         try encoder.finish()
+        let warnings = warnings + decoders.keys.sorted().flatMap { decoders[$0]?.fileWarnings ?? [] }
         stats.encodeSeconds += monotonicSeconds() - finishing
         return RenderReport(
             backend: backend, width: node.width, height: node.height, format: format,
@@ -286,7 +292,7 @@ public struct Renderer: Sendable {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
             }
             do {
-                let decoder = try input.openDecoder(maxPixels: options.maxPixels, maxMemory: options.maxMemory)
+                let decoder = try input.openDecoder(limits: decodeLimits)
                 decoders[name] = options.colourManagement
                     ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
             } catch { throw RenderError.reading(input.name, error) }
@@ -304,8 +310,13 @@ public struct Renderer: Sendable {
                 throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
             }
         }
-        try checkCost(of: plan, recipe: recipe)
+        try checkCost(of: plan, recipe: recipe, decoders: decoders)
         return (decoders, plan, notes, log)
+    }
+
+    /// The limits every input is decoded within.
+    var decodeLimits: DecodeLimits {
+        DecodeLimits(maxPixels: options.maxPixels, maxMemory: options.maxMemory, failOn: options.failOn, maxWork: options.maxWork)
     }
 
     /// The profile to write the output in, nil for sRGB (the engine's own encoding, tagged sRGB).
@@ -320,11 +331,19 @@ public struct Renderer: Sendable {
     }
 
     /// Refuses plans over the work or memory limits, naming the costliest node by its JSON path.
-    func checkCost(of plan: Plan, recipe: Recipe) throws {
+    func checkCost(of plan: Plan, recipe: Recipe, decoders: [String: any ImageDecoder] = [:]) throws {
         let estimate = WorkEstimate(plan)
+        let decoding = decoders.values.reduce(0) { $0 + $1.decodingBytes }
         let path = recipe.nodes.firstIndex { $0.id == estimate.costliest }.map(recipe.path(ofNode:)) ?? ""
         if let limit = options.maxWork, estimate.pixelTaps > limit {
             throw RenderError.recipe(RecipeError(path: path, estimate.refusal(limit: limit)))
+        }
+        if decoding > 0, estimate.workingBytes + decoding > Double(options.maxMemory) {
+            let names = decoders.values.filter { $0.decodingBytes > 0 }.map { FileText.escaped($0.path) }.sorted()
+            throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message: String(
+                format: "decoding needs %.2f GiB of coefficients (a progressive JPEG holds them all) and the render "
+                    + "%.2f GiB more, over the memory limit of %.2f GiB (--max-memory)", decoding / 1_073_741_824,
+                estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
         }
         if estimate.workingBytes > Double(options.maxMemory) {
             throw RenderError.recipe(RecipeError(path: "", String(

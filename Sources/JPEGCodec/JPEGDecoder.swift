@@ -21,6 +21,11 @@ package final class JPEGDecoder: ImageDecoder {
     package var decodeReductions: [Int] { [2, 4, 8] }
 
     private var reader: OpaquePointer?
+    private let limits: DecodeLimits
+    /// Bytes libjpeg holds for the coefficients of a multi-scan file (0 for a single-scan one).
+    package private(set) var coefficientBytes: Double = 0
+    package var decodingBytes: Double { coefficientBytes }
+    private let profileWarnings: [String]
     private let colorSpace: Int32
     private let adobeInverted: Bool
     private var cmykRow: [UInt8] = []
@@ -28,28 +33,32 @@ package final class JPEGDecoder: ImageDecoder {
     private var deliveringInks = false
 
     package convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+        try self.init(path: path, limits: DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory))
+    }
+
+    package convenience init(path: String, limits: DecodeLimits) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, name: path, maxPixels: maxPixels, maxMemory: maxMemory)
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
+
+    package convenience init(descriptor fd: Int32, name path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+        try self.init(descriptor: fd, name: path, limits: DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory))
     }
 
     /// Reads from `fd` (owned by the decoder from now on, at its start); `name` is what messages call it.
-    package init(descriptor fd: Int32, name path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
+        self.limits = limits
         var raw = fr_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
+        let maxPixels = limits.maxPixels
         let side = UInt32(min(max(maxPixels, 1), 65_535))
-        guard let reader = fr_jpeg_reader_open(fd, side, side, maxMemory, &raw, &message, message.count) else {
-            let text = String(cString: message)
-            if raw.truncated != 0 {
-                throw CodecError(kind: .corrupt, path: path, message: "truncated: the file ends before the image data")
-            }
-            if text == "too large" {
-                throw CodecError(kind: .tooLarge, path: path,
-                                 message: "image is \(raw.width)×\(raw.height) pixels, over the limit of \(maxPixels) (--max-pixels)")
-            }
-            let kind: CodecError.Kind = text.hasPrefix("Not a JPEG") ? .unrecognised : .corrupt
-            throw CodecError(kind: kind, path: path, message: kind == .unrecognised ? "not a JPEG file" : "corrupt JPEG: \(text)")
+        var shimLimits = fr_jpeg_limits(max_width: side, max_height: side, max_memory: limits.maxMemory,
+                                        fail_on: Self.level(limits.failOn), max_scans: Int32(DecodeLimits.maxScans),
+                                        max_work: limits.maxWork ?? 0)
+        guard let reader = fr_jpeg_reader_open(fd, &shimLimits, &raw, &message, message.count) else {
+            throw Self.openFailure(String(cString: message), raw, path: path, maxPixels: maxPixels)
         }
         self.reader = reader
         storedWidth = Int(raw.width)
@@ -60,9 +69,14 @@ package final class JPEGDecoder: ImageDecoder {
         adobeInverted = raw.adobe_inverted != 0
         isProgressive = raw.progressive != 0
         format = raw.color_space == 1 ? .grey8 : .rgb8
-        var iccLength = 0, exifLength = 0
-        let icc = fr_jpeg_reader_icc(reader, &iccLength).map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
-        let exif = fr_jpeg_reader_exif(reader, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
+        var segments = [[UInt8]]()
+        var length = 0
+        while let segment = fr_jpeg_reader_app2(reader, Int32(segments.count), &length) {
+            segments.append(Array(UnsafeBufferPointer(start: segment, count: length)))
+        }
+        let (icc, problems) = ICCSegments.assemble(segments)
+        profileWarnings = problems.map { "warning: \(FileText.escaped(path)): \($0)" + (icc == nil ? "; read as sRGB" : "") }
+        let exif = fr_jpeg_reader_exif(reader, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
         metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
 
         let pixels = storedWidth.multipliedReportingOverflow(by: storedHeight)
@@ -71,21 +85,60 @@ package final class JPEGDecoder: ImageDecoder {
             throw CodecError(kind: .tooLarge, path: path,
                              message: "image is \(storedWidth)×\(storedHeight) pixels, over the limit of \(maxPixels) (--max-pixels)")
         }
-        // A progressive file keeps every DCT coefficient (2 bytes a sample, chroma at its own resolution) until
-        // the last scan: refuse before libjpeg allocates it.
-        let coefficientBytes = Double(pixels.partialValue) * 2 * (raw.components == 1 ? 1 : raw.components == 3 ? 1.5 : 4)
-        if isProgressive && coefficientBytes > Double(maxMemory) {
+        // A multi-scan (progressive) file keeps every DCT coefficient until its last scan: 128 bytes a block, each
+        // component at its own sampling. Refuse before libjpeg allocates them.
+        coefficientBytes = fr_jpeg_reader_coefficient_bytes(reader)
+        if coefficientBytes > Double(limits.maxMemory) {
             close()
             throw CodecError(kind: .tooLarge, path: path, message: String(
-                format: "progressive %d×%d JPEG: decoding it needs %.1f GiB of coefficients, over the memory limit of "
-                    + "%.1f GiB (--max-memory)", storedWidth, storedHeight, coefficientBytes / 1_073_741_824,
-                Double(maxMemory) / 1_073_741_824))
+                format: "progressive %d×%d JPEG: decoding it needs %.2f GiB of coefficients, over the memory limit of "
+                    + "%.2f GiB (--max-memory)", storedWidth, storedHeight, coefficientBytes / 1_073_741_824,
+                Double(limits.maxMemory) / 1_073_741_824))
         }
+    }
+
+    private static func level(_ failOn: FailOn) -> Int32 {
+        switch failOn {
+        case .never: return Int32(FR_FAIL_NONE)
+        case .truncated: return Int32(FR_FAIL_TRUNCATED)
+        case .error: return Int32(FR_FAIL_ERROR)
+        case .warning: return Int32(FR_FAIL_WARNING)
+        }
+    }
+
+    /// The error for a file whose header could not be read, in the product's words.
+    private static func openFailure(_ text: String, _ raw: fr_jpeg_header, path: String, maxPixels: Int) -> CodecError {
+        if raw.truncated != 0 {
+            return CodecError(kind: .corrupt, path: path, message: "truncated: the file ends before the image data")
+        }
+        switch Int(raw.code) {
+        case FR_OPEN_DIMENSION:
+            return CodecError(kind: .tooLarge, path: path, message: "image is \(raw.width)×\(raw.height) pixels; JPEG "
+                              + "decoding handles at most 65500 pixels a side")
+        case FR_OPEN_PRECISION:
+            return CodecError(kind: .unsupported, path: path, message: "a \(raw.code_param)-bit JPEG; the JPEG library "
+                              + "reads 8-bit JPEGs only (convert it first, e.g. to a 16-bit PNG)")
+        case FR_OPEN_PROCESS:
+            let process = [0xC3: "lossless", 0xC5: "hierarchical", 0xC6: "hierarchical progressive",
+                           0xC7: "hierarchical lossless", 0xCB: "lossless (arithmetic)", 0xCD: "hierarchical (arithmetic)",
+                           0xCE: "hierarchical progressive (arithmetic)", 0xCF: "hierarchical lossless (arithmetic)"]
+            let name = process[Int(raw.code_param)] ?? String(format: "SOF 0x%02X", raw.code_param)
+            return CodecError(kind: .unsupported, path: path, message: "a \(name) JPEG; the JPEG library reads baseline, "
+                              + "extended and progressive JPEGs only (convert it first)")
+        default: break
+        }
+        if text == "too large" {
+            return CodecError(kind: .tooLarge, path: path,
+                              message: "image is \(raw.width)×\(raw.height) pixels, over the limit of \(maxPixels) (--max-pixels)")
+        }
+        if text.hasPrefix("Not a JPEG") { return CodecError(kind: .unrecognised, path: path, message: "not a JPEG file") }
+        return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG: \(FileText.escaped(text))")
     }
 
     deinit { close() }
 
     private func close() {
+        if let reader { closedWarnings = Self.damage(reader, path: path, failOn: limits.failOn) }
         fr_jpeg_reader_close(reader)
         reader = nil
     }
@@ -115,15 +168,59 @@ package final class JPEGDecoder: ImageDecoder {
     private func failure() -> CodecError {
         guard let reader else { return CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
         let rows = Int(fr_jpeg_reader_rows_done(reader))
-        if fr_jpeg_reader_truncated(reader) != 0 {
-            return CodecError(kind: .corrupt, path: path,
-                              message: "truncated: the file ends in the image data after \(rows) of \(height) rows")
+        let message = FileText.escaped(String(cString: fr_jpeg_reader_error(reader)))
+        let lenient = " (--fail-on none decodes what is there)"
+        switch Int(fr_jpeg_reader_failure_class(reader)) {
+        case FR_FAIL_TRUNCATED:
+            let place = isProgressive ? "before its last scan" : "in the image data after \(rows) of \(height) rows"
+            return CodecError(kind: .corrupt, path: path, message: "truncated: the file ends \(place)\(lenient)")
+        case FR_FAIL_ERROR:
+            return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG data (\(Self.plain(message))) "
+                              + "\(isProgressive ? "in its scans" : "at row \(rows) of \(height)")\(lenient)")
+        case FR_FAIL_WARNING:
+            return CodecError(kind: .corrupt, path: path, message: "\(Self.plain(message)) (--fail-on warning refuses "
+                              + "any irregularity; the default, error, lets this one pass)")
+        default: break
         }
-        let message = String(cString: fr_jpeg_reader_error(reader))
+        switch fr_jpeg_reader_over_limit(reader) {
+        case 1: return CodecError(kind: .tooLarge, path: path, message: "\(message); refused as a decoding bomb")
+        case 2: return CodecError(kind: .tooLarge, path: path, message: "progressive JPEG: \(message) (--max-work)")
+        default: break
+        }
         if message.contains("Backing store not supported") || message.contains("Insufficient memory") {
             return CodecError(kind: .tooLarge, path: path, message: "decoding needs more memory than the limit (--max-memory)")
         }
         return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG: \(message) (at row \(rows) of \(height))")
+    }
+
+    /// libjpeg's text without its "Corrupt JPEG data: " prefix, which the product's message already says.
+    private static func plain(_ message: String) -> String {
+        let prefix = "Corrupt JPEG data: "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
+    /// Damage let pass below the fail-on level, and ICC segments that could not be used.
+    package var fileWarnings: [String] {
+        guard let reader else { return profileWarnings + closedWarnings }
+        return profileWarnings + Self.damage(reader, path: path, failOn: limits.failOn)
+    }
+    private var closedWarnings: [String] = []
+
+    private static func damage(_ reader: OpaquePointer, path: String, failOn: FailOn) -> [String] {
+        var first: UnsafePointer<CChar>?
+        var firstClass: Int32 = 0
+        let count = Int(fr_jpeg_reader_warnings(reader, &first, &firstClass))
+        guard count > 0, let first else { return [] }
+        let text = plain(FileText.escaped(String(cString: first)))
+        let what: String
+        switch Int(firstClass) {
+        case FR_FAIL_TRUNCATED: what = "the file is truncated (\(text)); what is missing is grey"
+        case FR_FAIL_ERROR: what = "corrupt JPEG data (\(text)); damaged blocks decode wrong"
+        default:
+            what = text == "Premature end of JPEG file" ? "the file has no end marker; every row was there" : text
+        }
+        let more = count > 1 ? " (and \(count - 1) more warning\(count > 2 ? "s" : ""))" : ""
+        return ["warning: \(FileText.escaped(path)): \(what)\(more); decoded anyway (--fail-on \(failOn.rawValue))"]
     }
 
     /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `format`.

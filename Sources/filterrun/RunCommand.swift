@@ -50,11 +50,13 @@ struct RunCommand: ParsableCommand {
     var maxMemory: String?
     @Option(parsing: .unconditional, help: "Refuse renders costing more pixel-taps (pixels × kernel taps over the graph) than this, e.g. 1e11, or 'none' (default 4e10).")
     var maxWork: String?
+    @Option(help: "Damage in an input that stops its decoding: none, truncated, error (default: truncation and corrupt data) or warning (any irregularity). Damage let pass is named in a warning.")
+    var failOn: FailOn = .default
     @Flag(help: "Replace existing outputs (regular files only; their mode is kept).") var force = false
     @Flag(help: "Batch: include PNGs in subdirectories.") var recursive = false
     @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: String?
     @Flag(help: "Batch: no progress output.") var quiet = false
-    @Option(help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
+    @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
     var shard: String?
     @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?
     @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: String?
@@ -143,7 +145,7 @@ struct RunCommand: ParsableCommand {
             jpeg: jpeg, fileFormat: fileFormat, autorotate: !noAutorotate, colourManagement: !ignoreProfiles,
             outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !noOptimize, replaceExisting: force,
-            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, timeDeviceSteps: stats != nil || statsFile != nil)
+            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: failOn, timeDeviceSteps: stats != nil || statsFile != nil)
         let renderer = Renderer(backend: backendChoice, options: options)
         if batch {
             paths.removeValue(forKey: "main")
@@ -211,3 +213,5 @@ struct RunCommand: ParsableCommand {
         }
     }
 }
+
+extension FailOn: ExpressibleByArgument {}

@@ -16,23 +16,48 @@ typedef struct {
     int progressive;
     int h_samp, v_samp;       // the luma sampling factors (2, 2 for 4:2:0)
     int truncated;            // set when open failed because the file ended early
+    int code;                 // why open failed, when it is one of FR_OPEN_* (0 otherwise)
+    int code_param;           // the precision, or the SOF marker of the unsupported process
 } fr_jpeg_header;
 
-/// Opens `fd` (owned by the reader from now on), reads the header and the APP1/APP2 markers. Refuses images wider
-/// or taller than the limits before any pixel memory exists. `max_memory` caps libjpeg's own buffers (a
-/// progressive file holds every coefficient). NULL with `err` filled on failure.
-fr_jpeg_reader *fr_jpeg_reader_open(int fd, uint32_t max_width, uint32_t max_height, size_t max_memory,
-                                    fr_jpeg_header *header, char *err, size_t errlen);
+/// Valid files the library cannot read: wider than libjpeg's 65500 pixels, not 8-bit, a lossless or
+/// hierarchical process.
+enum { FR_OPEN_DIMENSION = 1, FR_OPEN_PRECISION = 2, FR_OPEN_PROCESS = 3 };
+
+/// What the reader does with libjpeg's warnings, libvips's `fail-on` levels: each warning has a class (truncated
+/// data, corrupt data, or a harmless irregularity) and stops decoding when its class is at or below the level.
+enum { FR_FAIL_NONE = 0, FR_FAIL_TRUNCATED = 1, FR_FAIL_ERROR = 2, FR_FAIL_WARNING = 3 };
+
+typedef struct {
+    uint32_t max_width, max_height; // larger images are refused before any pixel memory exists
+    size_t max_memory;              // caps libjpeg's own buffers (a progressive file holds every coefficient)
+    int fail_on;                    // FR_FAIL_*
+    int max_scans;                  // more scans than this is an error (real files have at most a few dozen)
+    double max_work;                // most samples the entropy decoder may visit, summed over scans; 0 = no limit
+} fr_jpeg_limits;
+
+/// Opens `fd` (owned by the reader from now on), reads the header and the APP1/APP2 markers, within `limits`.
+/// NULL with `err` filled on failure.
+fr_jpeg_reader *fr_jpeg_reader_open(int fd, const fr_jpeg_limits *limits, fr_jpeg_header *header, char *err,
+                                    size_t errlen);
+/// Bytes the coefficient buffers of a multi-scan (progressive) file take, from each component's own sampling; 0
+/// for a single-scan file, which holds only a few rows of blocks.
+double fr_jpeg_reader_coefficient_bytes(const fr_jpeg_reader *r);
 /// Decodes at `num`/8 of the stored size (1…8), in the DCT; before the first row only. Returns the output size.
 int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *height);
 /// Reads the next `count` rows (1 or 3 or 4 bytes a pixel per color_space) into `dst`. 0 on success.
 int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count);
-/// The embedded ICC profile (APP2 segments joined), or NULL; valid until close.
-const uint8_t *fr_jpeg_reader_icc(fr_jpeg_reader *r, size_t *length);
+/// The `index`th APP2 segment (ICC profiles come split across them), or NULL past the last; valid until close.
+const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length);
 /// The Exif block (APP1 after "Exif\0\0"), or NULL; valid until close.
 const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length);
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r);
-int fr_jpeg_reader_truncated(const fr_jpeg_reader *r);
+/// The class (FR_FAIL_TRUNCATED, FR_FAIL_ERROR, FR_FAIL_WARNING) of what stopped the last call, 0 for a plain error.
+int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r);
+/// 1 when the scan or work limit stopped decoding.
+int fr_jpeg_reader_over_limit(const fr_jpeg_reader *r);
+/// Warnings seen and let pass (their class above the fail-on level), and the first one's text and class.
+int fr_jpeg_reader_warnings(const fr_jpeg_reader *r, const char **first, int *first_class);
 uint32_t fr_jpeg_reader_rows_done(const fr_jpeg_reader *r);
 void fr_jpeg_reader_close(fr_jpeg_reader *r);
 

@@ -8,6 +8,8 @@ package struct CodecError: Error, CustomStringConvertible, Sendable {
         case unrecognised
         /// The data is corrupt or truncated.
         case corrupt
+        /// A valid file of a variant the codec library does not read (12-bit or lossless JPEG).
+        case unsupported
         /// The declared size exceeds the configured pixel or memory limit.
         case tooLarge
         /// The request itself is invalid (a layout the format cannot store, rows past the end).

@@ -20,6 +20,12 @@ package protocol ImageDecoder: ImageRowSource {
     /// From now on rows are the file's inks, four bytes a pixel, 0 = no ink (`format` becomes `inkFormat`), for a
     /// conversion through the file's CMYK profile; before the first row only.
     func deliverInks() throws
+    /// What was wrong with the file and let pass — damage below the fail-on level, metadata that could not be
+    /// used — as messages naming the file; complete after the last row.
+    var fileWarnings: [String] { get }
+    /// Bytes the decoder itself holds while decoding (a progressive JPEG's coefficients), beyond the rows it
+    /// delivers: part of a render's memory estimate.
+    var decodingBytes: Double { get }
 }
 
 extension ImageDecoder {
@@ -46,6 +52,8 @@ extension ImageDecoder {
     package static var inkFormat: PixelFormat { .rgba8 }
     package var storedWidth: Int { width }
     package var storedHeight: Int { height }
+    package var fileWarnings: [String] { [] }
+    package var decodingBytes: Double { 0 }
 }
 
 /// What a file says about its pixels beyond the pixels themselves.

@@ -1,0 +1,43 @@
+/// Which damage in an input file stops its decoding — libvips's `fail-on` levels. Damage below the level is let
+/// pass: the decoder fills what is missing (grey, for JPEG) and the render's report carries a warning naming the
+/// file and the damage.
+public enum FailOn: String, CaseIterable, Sendable, Comparable {
+    /// Decode what is there, whatever is damaged.
+    case never = "none"
+    /// Stop on a file that ends inside its image data.
+    case truncated
+    /// Stop on truncation and on corrupt data (codes that decode to nothing, markers inside the data, an
+    /// impossible progression): the default, so a damaged photo never becomes a quietly wrong output.
+    case error
+    /// Stop on any irregularity the codec reports, harmless ones included (stray bytes between segments, a
+    /// missing end marker, an unknown JFIF revision).
+    case warning
+
+    /// The default: `.error`.
+    public static let `default` = FailOn.error
+
+    private var level: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (a: FailOn, b: FailOn) -> Bool { a.level < b.level }
+}
+
+/// The limits a decoder works within, checked before allocating and while decoding.
+package struct DecodeLimits: Sendable {
+    package var maxPixels: Int
+    package var maxMemory: Int
+    package var failOn: FailOn
+    /// Most samples the decoder may visit (a progressive JPEG visits each block once a scan); nil for no limit.
+    package var maxWork: Double?
+
+    /// Scans a JPEG may have. Encoders write 1 (baseline) to about a dozen (jpegtran, mozjpeg, cameras); a valid
+    /// file could in theory refine each of 64 coefficients of each component bit by bit (a few thousand), which
+    /// no encoder does. 500 bounds a hostile file's decode to a few seconds at 8192² (libjpeg-turbo's TurboJPEG
+    /// API suggests the same figure for its scan limit).
+    package static let maxScans = 500
+
+    package init(maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30, failOn: FailOn = .default, maxWork: Double? = nil) {
+        self.maxPixels = maxPixels
+        self.maxMemory = maxMemory
+        self.failOn = failOn
+        self.maxWork = maxWork
+    }
+}
