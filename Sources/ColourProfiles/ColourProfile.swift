@@ -15,7 +15,8 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
     /// The profile as ICC bytes (what is embedded in outputs).
     package let data: [UInt8]
     public let space: Space
-    /// The profile's own description ("Adobe RGB (1998)", "sRGB IEC61966-2.1", …).
+    /// The profile's own description ("Adobe RGB (1998)", "sRGB IEC61966-2.1", …), control characters escaped
+    /// (it comes from a file, and is printed).
     public let name: String
 
     /// Reads an ICC file (for `--profile FILE`).
@@ -132,6 +133,26 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
         return zip(input, output).allSatisfy { abs($0 - $1) < 1 / 255 }
     }()
 
+    /// Whether the profile carries device-to-PCS lookup tables (A2B0–2, D2B0–2). Little CMS prefers them to the
+    /// matrix/TRC tags when both are present ("XYZ LUT + matrix" profiles from calibration tools), so the engine's
+    /// fast matrix path applies only where they are absent.
+    package var hasLUT: Bool {
+        [cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigDToB0Tag, cmsSigDToB1Tag, cmsSigDToB2Tag]
+            .contains { cmsIsTag(handle, $0) != 0 }
+    }
+
+    /// Why an embedded profile cannot describe an image's pixels (a device link, an abstract or named-colour
+    /// profile), or nil for input, display, output and colour-space profiles.
+    package var unusableClass: String? {
+        switch cmsGetDeviceClass(handle) {
+        case cmsSigInputClass, cmsSigDisplayClass, cmsSigOutputClass, cmsSigColorSpaceClass: return nil
+        case cmsSigLinkClass: return "a device link (it converts between two devices, it does not describe one)"
+        case cmsSigAbstractClass: return "an abstract profile (an effect, not a description of pixels)"
+        case cmsSigNamedColorClass: return "a named-colour profile (a palette, not a description of pixels)"
+        default: return "of an unknown device class"
+        }
+    }
+
     private static func space(of handle: cmsHPROFILE) -> Space {
         switch cmsGetColorSpace(handle) {
         case cmsSigRgbData: return .rgb
@@ -144,7 +165,7 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
     private static func description(of handle: cmsHPROFILE) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let count = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &buffer, UInt32(buffer.count))
-        return count > 0 ? String(cString: buffer) : "unnamed profile"
+        return count > 0 ? FileText.escaped(String(cString: buffer)) : "unnamed profile"
     }
 
     /// Little CMS logs errors through a handler; ours are reported as thrown errors instead.

@@ -77,7 +77,7 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
             : ColourFormats.integer(channels: format.channels, alpha: format.hasAlpha, bytes: format.bytesPerSample)
         guard let transform = cmsCreateTransform(profile.handle, input, ColourProfile.xyz.handle, ColourFormats.xyzFloat,
                                                  UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)) else {
-            throw CodecError(kind: .corrupt, path: profile.name, message: "no conversion from \"\(profile.name)\" for \(format.rawValue)")
+            throw CodecError(kind: .corrupt, path: "", message: "Little CMS builds no conversion from it for \(format.rawValue) pixels")
         }
         self.transform = transform
         self.format = format
@@ -88,7 +88,7 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
     /// The profile's curves sampled at every code, and colorants × XYZ → linear sRGB, when it is a matrix/TRC one.
     static func matrixShaper(_ profile: ColourProfile, levels: Int) -> ([[Float]], (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))? {
         let handle = profile.handle
-        guard profile.space == .rgb, cmsIsMatrixShaper(handle) != 0 else { return nil }
+        guard profile.space == .rgb, cmsIsMatrixShaper(handle) != 0, !profile.hasLUT else { return nil }
         var tables = [[Float]]()
         for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
             guard let curve = cmsReadTag(handle, tag) else { return nil }
@@ -259,8 +259,9 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         self.inner = inner
         self.profile = profile
         let inks = profile.space == .cmyk && inner.storesInks
+        // The conversion first: when Little CMS cannot build it, the decoder is left as it was (read as sRGB).
+        transform = try InputColourTransform(from: profile, format: inks ? PixelFormat.rgba8 : inner.format, space: space, inks: inks)
         if inks { try inner.deliverInks() }
-        transform = try InputColourTransform(from: profile, format: inner.format, space: space, inks: inks)
         raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }

@@ -60,10 +60,16 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
                 throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
             }
             let first = try number("SLURM_ARRAY_TASK_MIN") ?? 0, step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
-            guard (id - first) % step == 0 else {
+            // Checked arithmetic: the environment may hold any integer.
+            let offset = id.subtractingReportingOverflow(first)
+            guard !offset.overflow, offset.partialValue >= 0 else {
+                throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID \(id) is below the array's first task "
+                              + "SLURM_ARRAY_TASK_MIN \(first), or too far from it")
+            }
+            guard offset.partialValue % step == 0 else {
                 throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID \(id) is not on the array's grid (min \(first), step \(step))")
             }
-            return try BatchShard(index: (id - first) / step, count: count)
+            return try BatchShard(index: offset.partialValue / step, count: count)
         }
         throw Invalid(description: "--shard auto: no scheduler found (neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID "
                       + "is set); give --shard I/N instead")

@@ -17,9 +17,14 @@ enum InputProfiles {
     static func managed(_ decoder: any ImageDecoder, space: WorkingSpace, notes: inout [String]) throws -> any ImageDecoder {
         let metadata = decoder.metadata
         let profile: ColourProfile
+        let file = FileText.escaped(decoder.path)
         if let icc = metadata.iccProfile {
             do { profile = try ColourProfile(icc: icc, source: decoder.path) } catch {
-                notes.append("warning: \(error); read as sRGB")
+                notes.append("warning: \(file): its embedded ICC profile cannot be used (\((error as? CodecError)?.message ?? "\(error)")); read as sRGB")
+                return decoder
+            }
+            if let why = profile.unusableClass {
+                notes.append("warning: \(file): its embedded ICC profile \"\(profile.name)\" is \(why); read as sRGB")
                 return decoder
             }
         } else if !metadata.declaresSRGB, let gamma = metadata.gamma,
@@ -31,11 +36,14 @@ enum InputProfiles {
         }
         let expected: ColourProfile.Space = decoder.storesInks ? .cmyk : (decoder.format.channels <= 2 ? .grey : .rgb)
         guard profile.space == expected else {
-            notes.append("note: \(decoder.path): its \(profile.space) profile \"\(profile.name)\" does not describe its "
+            notes.append("note: \(file): its \(profile.space) profile \"\(profile.name)\" does not describe its "
                          + "\(expected) pixels; read as sRGB")
             return decoder
         }
         if profile.isSRGB { return decoder }
-        return try ColourManagedDecoder(decoder, profile: profile, space: space)
+        do { return try ColourManagedDecoder(decoder, profile: profile, space: space) } catch {
+            notes.append("warning: \(file): its embedded ICC profile \"\(profile.name)\" cannot be used (\((error as? CodecError)?.message ?? "\(error)")); read as sRGB")
+            return decoder
+        }
     }
 }

@@ -57,4 +57,20 @@ final class BatchShardTests: XCTestCase {
         }
         XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: ["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"]))
     }
+
+    /// Integers at the ends of Int's range in the environment are refused with a message, never an overflow trap.
+    func testExtremeSchedulerIntegersAreRefused() {
+        let max = String(Int.max), min = String(Int.min)
+        for (id, first, step) in [(max, "-1", "1"), (min, "1", "1"), (max, min, "1"), (min, max, "3"), ("0", max, max),
+                                  (max, "0", min), ("5", "7", "1")] {
+            let environment = ["SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": first,
+                               "SLURM_ARRAY_TASK_STEP": step]
+            XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: environment), "\(environment)") {
+                XCTAssertTrue("\($0)".hasPrefix("--shard"), "\($0)")
+            }
+        }
+        for count in [min, "0", "-3"] {
+            XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: ["JOB_COMPLETION_INDEX": max, "FILTERRUN_SHARD_COUNT": count]))
+        }
+    }
 }

@@ -156,4 +156,22 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertEqual(Exif.orientation([]), 1)
         XCTAssertEqual(Exif.orientation(Exif.block(orientation: 9)), 1)
     }
+
+    /// An IFD0 of 1 200 entries (calibration and maker tools write long ones) is read as far as its bytes go: the
+    /// orientation first, or the 1 100th, is found (ExifTool and Pillow read both); a count past the block's end
+    /// stops at the end, upright when the tag is not reached.
+    func testLongDirectoriesAreBoundedByBytesNotEntries() {
+        func directory(count: Int, entries: Int, orientationAt: Int) -> [UInt8] {
+            var block: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, UInt8(count & 0xFF), UInt8(count >> 8)]
+            for i in 0..<entries {
+                let tag = i == orientationAt ? 0x0112 : 0x9000 + i
+                block += [UInt8(tag & 0xFF), UInt8(tag >> 8), 3, 0, 1, 0, 0, 0, i == orientationAt ? 6 : 1, 0, 0, 0]
+            }
+            return block + [0, 0, 0, 0]
+        }
+        XCTAssertEqual(Exif.orientation(directory(count: 1200, entries: 1200, orientationAt: 0)), 6)
+        XCTAssertEqual(Exif.orientation(directory(count: 1200, entries: 1200, orientationAt: 1099)), 6)
+        XCTAssertEqual(Exif.orientation(directory(count: 65535, entries: 1200, orientationAt: 1199)), 6)
+        XCTAssertEqual(Exif.orientation(directory(count: 65535, entries: 50, orientationAt: 60)), 1)
+    }
 }

@@ -18,10 +18,12 @@ package enum Exif {
             guard let a = u16(at), let b = u16(at + 2) else { return nil }
             return little ? a | b << 16 : a << 16 | b
         }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd), count < 1000 else { return 1 }
+        // Bounded by the bytes the block holds, not by the entry count: a directory of any length is read as far as
+        // the block goes (at most 65 535 entries of 12 bytes), as ExifTool and Pillow read it.
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return 1 }
         for entry in 0..<count {
             let at = ifd + 2 + entry * 12
-            guard let tag = u16(at), let type = u16(at + 2) else { return 1 }
+            guard at + 12 <= block.count, let tag = u16(at), let type = u16(at + 2) else { return 1 }
             guard tag == 0x0112 else { continue }
             // SHORT (3), count 1: the value sits in the first two bytes of the value field.
             guard type == 3, let value = u16(at + 8), (1...8).contains(value) else { return 1 }
