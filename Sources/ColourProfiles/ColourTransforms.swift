@@ -86,7 +86,7 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
     deinit { cmsDeleteTransform(transform) }
 
     /// The profile's curves sampled at every code, and colorants × XYZ → linear sRGB, when it is a matrix/TRC one.
-    static func matrixShaper(_ profile: ColourProfile, levels: Int) -> ([[Float]], (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))? {
+    package static func matrixShaper(_ profile: ColourProfile, levels: Int) -> ([[Float]], (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>))? {
         let handle = profile.handle
         guard profile.space == .rgb, cmsIsMatrixShaper(handle) != 0, !profile.hasLUT else { return nil }
         var tables = [[Float]]()
