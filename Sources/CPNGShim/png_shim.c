@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 struct fr_png_reader {
     png_structp png;
@@ -15,6 +16,9 @@ struct fr_png_reader {
     int truncated;     // the file ended before libpng was done
     int read_errno;    // the read(2) error, if one stopped the decode
     uint32_t rows;     // rows handed out so far
+    uint8_t *icc;      // the first iCCP chunk's profile, inflated by us
+    size_t icc_length;
+    int icc_damaged;   // an iCCP chunk was there but could not be inflated within the cap
 };
 
 struct fr_png_writer {
@@ -102,6 +106,10 @@ fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_heigh
     // 128 ancillary chunks are kept, and none may decompress to more than 16 MiB.
     static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0";
     png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, skipped, 3);
+    // The colour chunks are read by us, raw, so libpng's own choice among them (it drops an iCCP that follows an
+    // sRGB chunk, yet keeps gAMA/cHRM) cannot override the PNG specification's precedence: see fr_png_reader_colour.
+    static const png_byte colour_chunks[] = "iCCP\0sRGB\0gAMA\0cHRM\0";
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_ALWAYS, colour_chunks, 4);
     png_set_chunk_cache_max(r->png, 128);
     png_set_chunk_malloc_max(r->png, 16u << 20);
     png_read_info(r->png, r->info);
@@ -161,23 +169,69 @@ const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length) {
     return data;
 }
 
-const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length) {
-    png_charp name = NULL;
-    int compression = 0;
-    png_bytep profile = NULL;
-    png_uint_32 n = 0;
-    *length = 0;
-    if (!png_get_iCCP(r->png, r->info, &name, &compression, &profile, &n) || !profile) return NULL;
-    *length = n;
-    return profile;
+static uint32_t be32(const png_byte *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+// An iCCP chunk's profile: a name of 1-79 bytes, a NUL, compression method 0, then zlib data, inflated to at most
+// 16 MiB (a profile is a few KiB; a zlib bomb stops at the cap).
+static void inflate_icc(fr_png_reader *r, const png_byte *data, size_t size) {
+    const png_byte *nul = memchr(data, 0, size < 81 ? size : 81);
+    if (!nul || nul == data || (size_t)(nul - data) + 2 > size || nul[1] != 0) { r->icc_damaged = 1; return; }
+    const size_t cap = (size_t)16 << 20;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK) { r->icc_damaged = 1; return; }
+    z.next_in = (Bytef *)(nul + 2);
+    z.avail_in = (uInt)(size - (size_t)(nul + 2 - data));
+    size_t capacity = 4096, length = 0;
+    uint8_t *out = malloc(capacity);
+    int status = Z_OK;
+    while (out && status == Z_OK) {
+        if (length == capacity) {
+            if (capacity >= cap) break;
+            uint8_t *grown = realloc(out, capacity * 2);
+            if (!grown) { free(out); out = NULL; break; }
+            out = grown;
+            capacity *= 2;
+        }
+        z.next_out = out + length;
+        z.avail_out = (uInt)(capacity - length);
+        status = inflate(&z, Z_NO_FLUSH);
+        length = capacity - z.avail_out;
+        if (status == Z_BUF_ERROR && z.avail_in == 0) break;
+    }
+    inflateEnd(&z);
+    if (!out || status != Z_STREAM_END || length < 132) { free(out); r->icc_damaged = 1; return; }
+    r->icc = out;
+    r->icc_length = length;
 }
 
+const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length) {
+    *length = r->icc_length;
+    return r->icc;
+}
+
+// The colour chunks before the image data, as stored (the first of each kind counts): bit 0 sRGB, 1 gAMA, 2 cHRM,
+// 3 an iCCP that could not be inflated; the iCCP profile itself through fr_png_reader_icc. Which one applies is the
+// caller's choice, by the specification's precedence: iCCP, then sRGB, then cHRM/gAMA.
 int fr_png_reader_colour(fr_png_reader *r, double *gamma, double chromaticities[8]) {
-    int found = 0, intent = 0;
-    if (png_get_sRGB(r->png, r->info, &intent)) found |= 1;
-    if (png_get_gAMA(r->png, r->info, gamma)) found |= 2;
-    if (png_get_cHRM(r->png, r->info, &chromaticities[0], &chromaticities[1], &chromaticities[2], &chromaticities[3],
-                     &chromaticities[4], &chromaticities[5], &chromaticities[6], &chromaticities[7])) found |= 4;
+    png_unknown_chunkp chunks = NULL;
+    int count = png_get_unknown_chunks(r->png, r->info, &chunks), found = 0, seen_icc = 0;
+    for (int i = 0; i < count; i++) {
+        const png_unknown_chunk *c = &chunks[i];
+        if (memcmp(c->name, "iCCP", 4) == 0 && !seen_icc) {
+            seen_icc = 1;
+            inflate_icc(r, c->data, c->size);
+        } else if (memcmp(c->name, "sRGB", 4) == 0 && c->size == 1 && !(found & 1)) {
+            found |= 1;
+        } else if (memcmp(c->name, "gAMA", 4) == 0 && c->size == 4 && !(found & 2) && be32(c->data) > 0) {
+            *gamma = be32(c->data) / 100000.0;
+            found |= 2;
+        } else if (memcmp(c->name, "cHRM", 4) == 0 && c->size == 32 && !(found & 4)) {
+            for (int k = 0; k < 8; k++) chromaticities[k] = be32(c->data + 4 * k) / 100000.0;
+            found |= 4;
+        }
+    }
+    if (r->icc_damaged) found |= 8;
     return found;
 }
 
@@ -190,6 +244,7 @@ void fr_png_reader_close(fr_png_reader *r) {
     if (!r) return;
     if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
     if (r->file) fclose(r->file);
+    free(r->icc);
     free(r);
 }
 

@@ -5,6 +5,7 @@ extension PNGDecoder: ImageDecoder {
     package var height: Int { header.height }
     package var format: PixelFormat { header.format }
     package var formatName: String { "PNG" }
+    package var fileWarnings: [String] { colourWarnings }
 }
 
 extension PNGEncoder: ImageRowSink {}

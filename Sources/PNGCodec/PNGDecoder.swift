@@ -18,6 +18,8 @@ package final class PNGDecoder {
     package private(set) var nextRow = 0
 
     private var reader: OpaquePointer?
+    /// A colour chunk that could not be used.
+    package private(set) var colourWarnings: [String] = []
     private var interlacedImage: PixelBuffer?
 
     package convenience init(path: String, maxPixels: Int = PNGDecoder.defaultMaxPixels,
@@ -54,10 +56,16 @@ package final class PNGDecoder {
         }
         var exifLength = 0, iccLength = 0
         let exif = fr_png_reader_exif(reader, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
-        let icc = fr_png_reader_icc(reader, &iccLength).map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
-        var metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        // The colour chunks by the PNG specification's precedence (3rd edition, 4.3): an iCCP profile, else the sRGB
+        // chunk, else cHRM/gAMA — whatever order they came in (the choice itself is InputProfiles').
         var gamma = 0.0, chromaticities = [Double](repeating: 0, count: 8)
         let colour = fr_png_reader_colour(reader, &gamma, &chromaticities)
+        let icc = fr_png_reader_icc(reader, &iccLength).map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
+        if colour & 8 != 0 {
+            colourWarnings = ["warning: \(FileText.escaped(path)): its iCCP chunk cannot be inflated (damaged, or over 16 MiB); "
+                              + "the next colour chunk applies (sRGB, else gAMA/cHRM, else sRGB)"]
+        }
+        var metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
         metadata.declaresSRGB = colour & 1 != 0
         if colour & 2 != 0 { metadata.gamma = gamma }
         if colour & 4 != 0 { metadata.chromaticities = chromaticities }

@@ -133,6 +133,42 @@ extension FilterRunTests {
         XCTAssertEqual(srgb[(4 * 24 + 4) * 3], 0)
     }
 
+    /// The colour chunks by the PNG specification's precedence (iCCP, then sRGB, then cHRM/gAMA), whatever their
+    /// order — libpng drops an iCCP that follows an sRGB chunk and keeps gAMA, which read the file as a pure 2.2
+    /// power curve. Neutral grey 128: the Adobe-compatible profile (gamma 563/256) gives sRGB-encoded
+    /// (128/255)^2.199, sRGB gives 128, gAMA 1.0 gives the sRGB encoding of 128/255.
+    func testPNGColourChunksFollowTheSpecificationsPrecedence() throws {
+        let image = PixelBuffer(width: 4, height: 4, format: .rgb8)
+        let base = try image.mutableHostBytes()
+        for i in 0..<(4 * 4 * 3) { base.storeBytes(of: UInt8(128), toByteOffset: i, as: UInt8.self) }
+        try PNGEncoder.encode(image, to: path("plain.png"))
+        let plain = try Array(Data(contentsOf: URL(fileURLWithPath: path("plain.png"))))
+        let icc = try PNGChunks.iCCP(Array(Data(contentsOf: URL(fileURLWithPath: adobeProfile))))
+        let damaged = PNGChunks.chunk("iCCP", Array("ICC profile".utf8) + [0, 0, 0x78, 0x9C, 1, 2, 3])
+        let srgb = PNGChunks.chunk("sRGB", [0]), linear = PNGChunks.chunk("gAMA", [0, 1, 0x86, 0xA0])
+        let adobe = (srgbEncode(pow(128.0 / 255, 563.0 / 256)) * 255).rounded()
+        let gamma1 = (srgbEncode(128.0 / 255) * 255).rounded()
+        let cases: [(String, [[UInt8]], Double, Bool)] = [
+            ("srgb-iccp", [srgb, icc], adobe, false), ("iccp-srgb", [icc, srgb], adobe, false),
+            ("srgb-gama", [srgb, linear], 128, false), ("gama-srgb", [linear, srgb], 128, false),
+            ("iccp-gama", [icc, linear], adobe, false), ("gama-iccp", [linear, icc], adobe, false),
+            ("gama", [linear], gamma1, false), ("none", [], 128, false),
+            ("damaged-srgb", [damaged, srgb], 128, true), ("damaged-gama", [damaged, linear], gamma1, true),
+        ]
+        for (name, chunks, expected, warns) in cases {
+            var bytes = plain
+            bytes.insert(contentsOf: chunks.flatMap { $0 }, at: 33)
+            try Data(bytes).write(to: URL(fileURLWithPath: path(name + ".png")))
+            let r = try run([try emptyRecipe, path(name + ".png"), path(name + "-out.png")])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertEqual(r.stderr.contains("iCCP chunk cannot be inflated"), warns, "\(name): \(r.stderr)")
+            let found = try PNGDecoder.decode(path: path(name + "-out.png")).samples()
+            XCTAssertEqual(found[0], expected, accuracy: 1, name)
+        }
+        XCTAssertNotEqual(adobe, 128)
+        XCTAssertNotEqual(adobe, gamma1)
+    }
+
     func testPNGGammaChunksAreHonouredAndOutputsAreTagged() throws {
         // A linear-light PNG (gAMA 1.0, no cHRM): mid-grey 128 is linear 0.502, sRGB-encoded 188.
         let image = PixelBuffer(width: 4, height: 4, format: .rgb8)
@@ -155,7 +191,7 @@ extension FilterRunTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path("bad-icc.jpg")))
         let r = try run([try emptyRecipe, path("bad-icc.jpg"), path("out.png")])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("cannot be read; read as sRGB"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("bad-icc.jpg: the ICC segments add up to 200 bytes") && r.stderr.contains("read as sRGB"), r.stderr)
         XCTAssertTrue(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("out.png")))
                       == PixelDigest.packedBytes(PNGDecoder.decode(path: Fixtures.path("jpeg/baseline_420.djpeg.png"))))
         // A bad --profile file is a usage error naming it.

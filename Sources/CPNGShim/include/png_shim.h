@@ -31,10 +31,11 @@ int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride);
 int fr_png_reader_finish(fr_png_reader *r);
 /// The eXIf chunk's data (if it came before the image data), or NULL; valid until close.
 const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length);
-/// The iCCP chunk's profile, inflated, or NULL; valid until close.
+/// The first iCCP chunk's profile, inflated by `fr_png_reader_colour`, or NULL; valid until close.
 const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length);
-/// Which colour chunks came before the image data: 1 sRGB, 2 gAMA (into `gamma`), 4 cHRM (white, red, green,
-/// blue x and y into `chromaticities`), or'd.
+/// Which colour chunks came before the image data, read raw (the first of each kind): 1 sRGB, 2 gAMA (into
+/// `gamma`), 4 cHRM (white, red, green, blue x and y into `chromaticities`), 8 an iCCP that could not be
+/// inflated, or'd. Call once, before `fr_png_reader_icc`.
 int fr_png_reader_colour(fr_png_reader *r, double *gamma, double chromaticities[8]);
 const char *fr_png_reader_error(const fr_png_reader *r);
 /// Non-zero when the last failure was the file ending early.
