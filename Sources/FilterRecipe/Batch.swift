@@ -170,6 +170,15 @@ public final class BatchRunner: Sendable {
             outcome.status = .skipped
             return outcome
         }
+        // A batch reads regular files only: a FIFO would block it (or be read whole), a device never ends.
+        if stat(job.input, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            outcome.status = .failed
+            let kind = (info.st_mode & S_IFMT) == S_IFIFO ? "a FIFO" : "not a regular file"
+            outcome.error = .input(.init(kind: .unreadable, path: FileText.escaped(job.input), message: "is \(kind); a batch "
+                + "reads regular files only (give it alone, as the one input, to read it as a stream)"))
+            outcome.seconds = monotonicSeconds() - began
+            return outcome
+        }
         do {
             try manager.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
                                         withIntermediateDirectories: true)

@@ -38,6 +38,12 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         return try sniff(head, name: path)
     }
 
+    /// Whether `head` (a file's first 16 bytes) starts like an image of any format named in messages — image bytes
+    /// on stdin, told from a list of paths.
+    public static func looksLikeImage(_ head: [UInt8]) -> Bool {
+        (try? sniff(head, name: "")) != nil || recognise(head) != nil
+    }
+
     /// Names the image formats we do not read, so the message says what the file is.
     static func recognise(_ h: [UInt8]) -> String? {
         func ascii(_ from: Int, _ text: String) -> Bool {
@@ -63,11 +69,76 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         return allCases.first { $0.extensions.contains(ext) }
     }
 
-    /// Opens a decoder for the file, whatever its extension.
+    /// Opens a decoder for the file, whatever its extension, through one descriptor: a regular file is decoded
+    /// in place; a pipe, FIFO or terminal (`/dev/stdin`, `<(…)`) is read to its end first, within
+    /// `limits.maxMemory` bytes and with a deadline between bytes, so it never hangs on a FIFO nobody writes to;
+    /// sockets and devices are refused.
     package static func openDecoder(path: String, limits: DecodeLimits) throws -> any ImageDecoder {
-        switch try sniff(path: path) {
-        case .png: return try PNGDecoder(path: path, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
-        case .jpeg: return try JPEGDecoder(path: path, limits: limits)
+        // Non-blocking, so opening a FIFO with no writer returns at once.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw CodecError(kind: .io, path: path, message: reason)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            var head = [UInt8](repeating: 0, count: 16)
+            let count = pread(fd, &head, head.count, 0)
+            let format: ImageFileFormat
+            do { format = try sniff(Array(head.prefix(max(0, count))), name: path) } catch { close(fd); throw error }
+            return try decoder(format, descriptor: fd, name: path, limits: limits)
+        case S_IFIFO, S_IFCHR:
+            let bytes: Data
+            do { bytes = try readStream(fd, name: path, limit: limits.maxMemory) } catch { close(fd); throw error }
+            close(fd)
+            guard !bytes.isEmpty else {
+                throw CodecError(kind: .io, path: path, message: "no bytes arrived (a pipe or FIFO with no writer, or "
+                                 + "an empty one)")
+            }
+            return try ImageInput.encoded(bytes, name: path).openDecoder(limits: limits)
+        default:
+            close(fd)
+            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "is not a regular file, pipe or FIFO"
+            throw CodecError(kind: .io, path: path, message: kind)
+        }
+    }
+
+    /// How long a stream may pause before its read is abandoned.
+    static let streamPause: Int32 = 30_000
+
+    /// Reads a pipe or FIFO to its end; more than `limit` bytes, or a pause over `streamPause` ms, is an error.
+    static func readStream(_ fd: Int32, name: String, limit: Int) throws -> Data {
+        var data = Data(), chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n > 0 {
+                guard data.count + n <= limit else {
+                    throw CodecError(kind: .tooLarge, path: name, message: "the stream holds more than \(limit) bytes, "
+                                     + "the memory limit (--max-memory) for an input read whole")
+                }
+                data.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                return data
+            } else if errno == EAGAIN {
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&waiting, 1, streamPause) == 0 {
+                    throw CodecError(kind: .io, path: name, message: "no bytes arrived for \(streamPause / 1000) s; gave up")
+                }
+            } else if errno != EINTR {
+                throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// The format's decoder on `fd` (owned by it from now on), at the file's start.
+    static func decoder(_ format: ImageFileFormat, descriptor fd: Int32, name: String, limits: DecodeLimits) throws -> any ImageDecoder {
+        switch format {
+        case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
+        case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }
@@ -100,10 +171,7 @@ public enum ImageInput: Sendable {
                 close(fd)
                 throw CodecError(kind: .io, path: name, message: "cannot hold the image in memory")
             }
-            switch format {
-            case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
-            case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
-            }
+            return try ImageFileFormat.decoder(format, descriptor: fd, name: name, limits: limits)
         }
     }
 }

@@ -111,7 +111,16 @@ public struct Renderer: Sendable {
     @discardableResult
     public func render(_ recipe: Recipe, inputs: [String: String], output: String,
                        control: RenderControl? = nil) throws -> RenderReport {
-        for (name, path) in inputs where Self.sameFile(path, output) {
+        try render(recipe, sources: inputs.mapValues(ImageInput.file), output: output, control: control)
+    }
+
+    /// Renders inputs that are files or encoded bytes (an image read from a pipe) into the file `output`,
+    /// published as `render(_:inputs:output:control:)` publishes it.
+    @discardableResult
+    public func render(_ recipe: Recipe, sources: [String: ImageInput], output: String,
+                       control: RenderControl? = nil) throws -> RenderReport {
+        for (name, source) in sources {
+            guard case .file(let path) = source, Self.sameFile(path, output) else { continue }
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
         let file: OutputFile
@@ -123,7 +132,7 @@ public struct Renderer: Sendable {
             throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
                 + "name; end it in .png, .jpg or .jpeg, or give --format png|jpeg"))
         }
-        return try render(recipe, inputs: inputs.mapValues(ImageInput.file), to: file, as: fileFormat, control: control)
+        return try render(recipe, inputs: sources, to: file, as: fileFormat, control: control)
     }
 
     /// Renders encoded images (PNG or JPEG bytes, told by their contents) to encoded bytes in `format`, without

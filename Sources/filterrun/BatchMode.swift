@@ -18,12 +18,15 @@ struct BatchMode {
     let statsFile: String?
     let outputFormat: ImageFileFormat?
     let shard: BatchShard?
+    /// The paths `-` stands for, when the caller read stdin already.
+    var standardInput: [String]? = nil
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
         let list: [BatchJob]
         do {
             list = try BatchJob.list(inputs: inputs, outputDirectory: outputDirectory, recursive: recursive,
                                      outputFormat: outputFormat) {
+                if let standardInput { return standardInput }
                 var paths = [String]()
                 while let line = readLine() { paths.append(line.trimmingCharacters(in: .whitespaces)) }
                 return paths

@@ -103,8 +103,17 @@ struct RunCommand: ParsableCommand {
             guard parts.count == 2, !parts[0].isEmpty else { return fail(2, "--input expects NAME=PATH, got \(entry)") }
             named[parts[0]] = parts[1]
         }
+        // `-` with one output file: stdin holds image bytes (told by their first bytes, as files are) or a list of
+        // paths, one a line — read once, whole, within --max-memory.
+        var stdinImage: Data?, stdinPaths: [String]?
+        if input == "-" && self.paths.count == 2 && !Self.isDirectory(output) {
+            let bytes: Data
+            do { bytes = try Self.readStandardInput(limit: numbers.maxMemory) } catch { return fail(3, "-: \(error)") }
+            if ImageFileFormat.looksLikeImage(Array(bytes.prefix(16))) { stdinImage = bytes }
+            else { stdinPaths = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
         // A batch: several inputs, paths on stdin, or a directory as the input or the output.
-        let batch = paths.count > 2 || input == "-" || Self.isDirectory(input) || Self.isDirectory(output)
+        let batch = paths.count > 2 || (input == "-" && stdinImage == nil) || Self.isDirectory(input) || Self.isDirectory(output)
         OutputFile.installCleanupHandlers(interrupt: !batch)
         var batchShard: BatchShard?
         if let shard {
@@ -151,14 +160,16 @@ struct RunCommand: ParsableCommand {
             paths.removeValue(forKey: "main")
             return BatchMode(recipePath: recipe, recipe: parsed, renderer: renderer, extraInputs: paths,
                              jobs: numbers.jobs, force: force, quiet: quiet, stats: stats, statsFile: statsFile,
-                             outputFormat: fileFormat, shard: batchShard)
+                             outputFormat: fileFormat, shard: batchShard, standardInput: stdinPaths)
                 .run(inputs: Array(self.paths.dropLast()), outputDirectory: output, recursive: recursive)
         }
         do {
             if let explain {
                 print(try renderer.explain(parsed, inputs: paths, verbose: explain == "verbose"))
             }
-            let report = try renderer.render(parsed, inputs: paths, output: output)
+            var sources = paths.mapValues(ImageInput.file)
+            if let stdinImage { sources["main"] = .encoded(stdinImage, name: "<stdin>") }
+            let report = try renderer.render(parsed, sources: sources, output: output)
             for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
             if let stats {
                 let text: String
@@ -179,6 +190,21 @@ struct RunCommand: ParsableCommand {
         } catch {
             return fail(4, "\(error)")
         }
+    }
+
+    /// Standard input, whole; more than `limit` bytes is an error.
+    struct StreamTooLong: Error, CustomStringConvertible { let description: String }
+
+    static func readStandardInput(limit: Int) throws -> Data {
+        var data = Data()
+        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            data.append(chunk)
+            if data.count > limit {
+                throw StreamTooLong(description: "more than \(limit) bytes arrived, the memory limit (--max-memory) "
+                                    + "for an input read whole")
+            }
+        }
+        return data
     }
 
     static func isDirectory(_ path: String) -> Bool {
