@@ -1,7 +1,7 @@
 /// Which damage in an input file stops its decoding — libvips's `fail-on` levels. Damage below the level is let
 /// pass: the decoder fills what is missing (grey, for JPEG) and the render's report carries a warning naming the
 /// file and the damage.
-public enum FailOn: String, CaseIterable, Sendable, Comparable {
+public enum FailOn: String, CaseIterable, Sendable {
     /// Decode what is there, whatever is damaged.
     case never = "none"
     /// Stop on a file that ends inside its image data.
@@ -15,9 +15,6 @@ public enum FailOn: String, CaseIterable, Sendable, Comparable {
 
     /// The default: `.error`.
     public static let `default` = FailOn.error
-
-    private var level: Int { Self.allCases.firstIndex(of: self) ?? 0 }
-    public static func < (a: FailOn, b: FailOn) -> Bool { a.level < b.level }
 }
 
 /// The limits a decoder works within, checked before allocating and while decoding.
