@@ -18,7 +18,13 @@ package final class JPEGDecoder: ImageDecoder {
     package let metadata: ImageMetadata
     package let isProgressive: Bool
     package private(set) var nextRow = 0
-    package var decodeReductions: [Int] { [2, 4, 8] }
+    /// 1/2, 1/4, 1/8 in the DCT — except where chroma is subsampled unevenly (4:2:2, 4:4:0, 1×4): there libjpeg's
+    /// scaled decode upsamples chroma by a different factor on each axis, and the result strays up to 11 codes from
+    /// the full decode where the margins keep 4:4:4, 4:2:0 and grey within 2 (BENCHMARKS.md, "Shrink on load
+    /// across samplings").
+    package var decodeReductions: [Int] { evenSampling ? [2, 4, 8] : [] }
+    /// Luma sampled alike on both axes (so chroma is too): 4:4:4, 4:2:0, 4:1:0, grey.
+    private let evenSampling: Bool
 
     private var reader: OpaquePointer?
     private let limits: DecodeLimits
@@ -68,6 +74,7 @@ package final class JPEGDecoder: ImageDecoder {
         colorSpace = raw.color_space
         adobeInverted = raw.adobe_inverted != 0
         isProgressive = raw.progressive != 0
+        evenSampling = raw.components == 1 || raw.h_samp == raw.v_samp
         format = raw.color_space == 1 ? .grey8 : .rgb8
         var segments = [[UInt8]]()
         var length = 0

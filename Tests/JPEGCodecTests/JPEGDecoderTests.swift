@@ -157,6 +157,16 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertEqual(Exif.orientation(Exif.block(orientation: 9)), 1)
     }
 
+    /// The DCT reductions are offered only where chroma is sampled alike on both axes: libjpeg's scaled decode of
+    /// 4:2:2 or 1×4 chroma strays up to 11 codes from the full decode (BENCHMARKS.md, "Shrink on load across
+    /// samplings"), where 4:4:4, 4:2:0 and grey stay within resize's 2.
+    func testDecodeReductionsOnlyForEvenChromaSampling() throws {
+        for (name, offered) in [("baseline_420.jpg", true), ("restart_444.jpg", true), ("grey.jpg", true),
+                                ("progressive_422.jpg", false)] {
+            XCTAssertEqual(try JPEGDecoder(path: fixture(name)).decodeReductions, offered ? [2, 4, 8] : [], name)
+        }
+    }
+
     /// An IFD0 of 1 200 entries (calibration and maker tools write long ones) is read as far as its bytes go: the
     /// orientation first, or the 1 100th, is found (ExifTool and Pillow read both); a count past the block's end
     /// stops at the end, upright when the tag is not reached.
