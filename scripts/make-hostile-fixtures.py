@@ -3,43 +3,14 @@
 the CC0 photo Tests/Fixtures/photos/chelsea_451x300_rgb8.png and libjpeg-turbo's cjpeg/jpegtran (Debian
 libjpeg-turbo-progs). Deterministic: run it again and the files are byte-identical. Each file is also a fuzzing
 seed (copied into Fuzz/seeds/jpeg by this script)."""
-import os, shutil, struct, subprocess, sys, zlib
+import os, shutil, struct, subprocess, sys
+from png_rows import read_png
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = os.path.join(root, "Tests/Fixtures/hostile")
 seeds = os.path.join(root, "Fuzz/seeds/jpeg")
 tmp = os.path.join(out, ".work")
 os.makedirs(tmp, exist_ok=True)
-
-def read_png_rgb8(path):
-    """A plain reader for the 8-bit RGB, non-interlaced source photo (filters undone by the PNG rules)."""
-    data = open(path, "rb").read()
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour == 2
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw, stride, rows, prev = zlib.decompress(idat), width * 3, [], bytearray(width * 3)
-    for y in range(height):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - 3] if x >= 3 else 0
-            b, c = prev[x], (prev[x - 3] if x >= 3 else 0)
-            if f == 1: line[x] = (line[x] + a) & 255
-            elif f == 2: line[x] = (line[x] + b) & 255
-            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, rows
 
 def cjpeg(ppm, name, *args):
     path = os.path.join(tmp, name)
@@ -81,7 +52,9 @@ def write(name, data, why):
     shutil.copy(os.path.join(out, name), os.path.join(seeds, "hostile-" + name))
     print(f"{name}: {len(data)} bytes — {why}")
 
-width, height, rows = read_png_rgb8(os.path.join(root, "Tests/Fixtures/photos/chelsea_451x300_rgb8.png"))
+width, height, channels, samples = read_png(os.path.join(root, "Tests/Fixtures/photos/chelsea_451x300_rgb8.png"))
+assert channels == 3
+rows = [samples[y * width * 3:(y + 1) * width * 3] for y in range(height)]
 ppm = os.path.join(tmp, "photo.ppm")
 with open(ppm, "wb") as f:
     f.write(b"P6 %d %d 255\n" % (width, height) + b"".join(rows))
