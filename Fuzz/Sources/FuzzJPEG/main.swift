@@ -2,21 +2,27 @@ import FilterRecipe
 import FuzzDriver
 import Foundation
 
-let scratch = ScratchFile(suffix: ".jpg")
+/// Any bytes as a JPEG, through the public face: decoded whole and shrunk at 1/8 in the DCT (a resize the optimizer
+/// turns into a reduced decode), its ICC segments reassembled and its profile applied, its Exif orientation read,
+/// under the strict default and with every kind of damage let pass: a result or a RenderError, never a crash or an
+/// over-allocation (small pixel and memory limits stand in for the defaults).
+func renderer(_ failOn: FailOn) -> Renderer {
+    var options = Renderer.Options()
+    options.maxPixels = 1 << 18
+    options.maxMemory = 16 << 20
+    options.failOn = failOn
+    return Renderer(backend: .cpu, options: options)
+}
+let strict = renderer(.default), lenient = renderer(.never)
+let invert = Image(input: "main").invert().recipe
+let thumbnail = try! Recipe(json: Data(#"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":4}]}"#.utf8))
 
-/// Any bytes as a JPEG file: decoding (whole, and at 1/8 in the DCT), its Exif orientation and its ICC profile
-/// must give an image or a CodecError, never crash or over-allocate (small pixel and memory limits stand in for
-/// the defaults).
 func fuzzJPEG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
-    for factor in [1, 8] {
-        let fd = scratch.write(bytes, count)
-        guard fd >= 0, let decoder = try? JPEGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 18, maxMemory: 16 << 20)
-        else { return 0 }
-        if factor == 1, let icc = decoder.metadata.iccProfile { _ = try? ColourProfile(icc: icc, source: scratch.path) }
-        if factor > 1 { try? decoder.reduce(by: factor) }
-        _ = try? decoder.readAll()
-    }
+    let data = Data(bytes: bytes, count: count)
+    _ = try? strict.render(invert, encoded: ["main": data], as: .png)
+    _ = try? lenient.render(invert, encoded: ["main": data], as: .png)
+    _ = try? lenient.render(thumbnail, encoded: ["main": data], as: .png)
     return 0
 }
 

@@ -2,16 +2,20 @@ import FilterRecipe
 import FuzzDriver
 import Foundation
 
-let scratch = ScratchFile(suffix: ".png")
+/// Any bytes as a PNG, through the public face as a user's bytes would go (format by content, colour chunks and
+/// profile, orientation, decode, a filter, encode): a result or a RenderError, never a crash or an over-allocation
+/// (small pixel and memory limits stand in for the defaults).
+let renderer: Renderer = {
+    var options = Renderer.Options()
+    options.maxPixels = 1 << 18
+    options.maxMemory = 16 << 20
+    return Renderer(backend: .cpu, options: options)
+}()
+let recipe = Image(input: "main").invert().recipe
 
-/// Any bytes as a PNG file: decoding must return an image or a PNGError, never crash or over-allocate (small pixel
-/// and memory limits stand in for the defaults).
 func fuzzPNG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
-    let fd = scratch.write(bytes, count)
-    guard fd >= 0, let decoder = try? PNGDecoder(descriptor: fd, name: scratch.path, maxPixels: 1 << 18, maxMemory: 16 << 20)
-    else { return 0 }
-    _ = try? decoder.readAll()
+    _ = try? renderer.render(recipe, encoded: ["main": Data(bytes: bytes, count: count)], as: .png)
     return 0
 }
 
