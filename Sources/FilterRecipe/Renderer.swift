@@ -238,6 +238,19 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// The input held whole to be turned upright (EXIF 5–8), if the plan turns one: the source its uprighting
+    /// step reads.
+    static func turnedSource(_ plan: Plan, _ decoders: [String: any ImageDecoder]) -> (any ImageDecoder)? {
+        guard var node = plan.nodes.first(where: { $0.op.hasPrefix("orient (EXIF") && $0.primitive.verticalReach == nil })
+        else { return nil }
+        while let input = node.inputs.first {
+            if case .source(let name) = node.primitive { return decoders[name] }
+            node = plan.nodes[input]
+        }
+        if case .source(let name) = node.primitive { return decoders[name] }
+        return nil
+    }
+
     /// Options a caller may have set out of range.
     func checkOptions() throws {
         if let depth = options.depth, depth != 8 && depth != 16 {
@@ -352,6 +365,15 @@ public struct Renderer: Sendable {
             throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message: String(
                 format: "decoding needs %.2f GiB of coefficients (a progressive JPEG holds them all) and the render "
                     + "%.2f GiB more, over the memory limit of %.2f GiB (--max-memory)", decoding / 1_073_741_824,
+                estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
+        }
+        // A photo stored turned (EXIF 5–8) is held whole to be turned upright: the refusal names the input and its
+        // orientation, not the recipe.
+        if estimate.workingBytes > Double(options.maxMemory), let decoder = Self.turnedSource(plan, decoders) {
+            throw RenderError.input(.init(kind: .tooLarge, path: FileText.escaped(decoder.path), message: String(
+                format: "stored turned (EXIF orientation %d): turning it upright holds the whole image, and the render "
+                    + "needs about %.2f GiB of working memory, over the limit of %.2f GiB (--max-memory); raise the "
+                    + "limit, or give --no-autorotate to keep it as stored", decoder.metadata.orientation,
                 estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
         }
         if estimate.workingBytes > Double(options.maxMemory) {

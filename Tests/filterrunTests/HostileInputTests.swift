@@ -1,3 +1,4 @@
+import FilterCore
 import Foundation
 import PNGCodec
 import TestSupport
@@ -73,5 +74,27 @@ extension FilterRunTests {
         let r = try run([try invertRecipe, path("in"), path("out"), "--shard", "-1/3"])
         XCTAssertEqual(r.code, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("the index must be from 0 to 2") && !r.stderr.contains("Missing value"), r.stderr)
+    }
+}
+
+extension FilterRunTests {
+    /// A sideways photo (EXIF 5–8) is held whole once to be turned upright (orientation 7 was held twice: a
+    /// transpose then a half turn), and a refusal for memory names the input's orientation, not the recipe.
+    func testTurnedPhotosAreHeldOnceAndRefusalsNameTheOrientation() throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/restart_444.jpg"))))
+        for orientation in 5...8 {
+            let exif = Array("Exif".utf8) + [0, 0] + Exif.block(orientation: orientation)
+            var turned = bytes
+            turned.insert(contentsOf: [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif, at: 2)
+            try Data(turned).write(to: URL(fileURLWithPath: path("o\(orientation).jpg")))
+            let r = try run([try invertRecipe, path("o\(orientation).jpg"), path("o\(orientation).png"), "--explain", "--backend", "cpu"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertEqual(r.stdout.components(separatedBy: "(whole input)").count - 1, 1, "orientation \(orientation): \(r.stdout)")
+            let refused = try run([try invertRecipe, path("o\(orientation).jpg"), path("r\(orientation).png"), "--backend", "cpu",
+                                   "--max-memory", "100000"])
+            XCTAssertEqual(refused.code, 3, refused.stderr)
+            XCTAssertTrue(refused.stderr.contains("o\(orientation).jpg: stored turned (EXIF orientation \(orientation))")
+                          && refused.stderr.contains("--no-autorotate"), refused.stderr)
+        }
     }
 }
