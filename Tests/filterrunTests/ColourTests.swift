@@ -133,16 +133,21 @@ extension FilterRunTests {
         XCTAssertEqual(srgb[(4 * 24 + 4) * 3], 0)
     }
 
+    /// An untagged 4×4 RGB PNG of grey 128 (its IHDR ends at byte 33, where tests insert colour chunks).
+    func neutralGreyPNG() throws -> [UInt8] {
+        let image = PixelBuffer(width: 4, height: 4, format: .rgb8)
+        let base = try image.mutableHostBytes()
+        for i in 0..<(4 * 4 * 3) { base.storeBytes(of: UInt8(128), toByteOffset: i, as: UInt8.self) }
+        try PNGEncoder.encode(image, to: path("plain.png"))
+        return try Array(Data(contentsOf: URL(fileURLWithPath: path("plain.png"))))
+    }
+
     /// The colour chunks by the PNG specification's precedence (iCCP, then sRGB, then cHRM/gAMA), whatever their
     /// order — libpng drops an iCCP that follows an sRGB chunk and keeps gAMA, which read the file as a pure 2.2
     /// power curve. Neutral grey 128: the Adobe-compatible profile (gamma 563/256) gives sRGB-encoded
     /// (128/255)^2.199, sRGB gives 128, gAMA 1.0 gives the sRGB encoding of 128/255.
     func testPNGColourChunksFollowTheSpecificationsPrecedence() throws {
-        let image = PixelBuffer(width: 4, height: 4, format: .rgb8)
-        let base = try image.mutableHostBytes()
-        for i in 0..<(4 * 4 * 3) { base.storeBytes(of: UInt8(128), toByteOffset: i, as: UInt8.self) }
-        try PNGEncoder.encode(image, to: path("plain.png"))
-        let plain = try Array(Data(contentsOf: URL(fileURLWithPath: path("plain.png"))))
+        let plain = try neutralGreyPNG()
         let icc = try PNGChunks.iCCP(Array(Data(contentsOf: URL(fileURLWithPath: adobeProfile))))
         let damaged = PNGChunks.chunk("iCCP", Array("ICC profile".utf8) + [0, 0, 0x78, 0x9C, 1, 2, 3])
         let srgb = PNGChunks.chunk("sRGB", [0]), linear = PNGChunks.chunk("gAMA", [0, 1, 0x86, 0xA0])
@@ -171,11 +176,7 @@ extension FilterRunTests {
 
     func testPNGGammaChunksAreHonouredAndOutputsAreTagged() throws {
         // A linear-light PNG (gAMA 1.0, no cHRM): mid-grey 128 is linear 0.502, sRGB-encoded 188.
-        let image = PixelBuffer(width: 4, height: 4, format: .rgb8)
-        let base = try image.mutableHostBytes()
-        for i in 0..<(4 * 4 * 3) { base.storeBytes(of: UInt8(128), toByteOffset: i, as: UInt8.self) }
-        try PNGEncoder.encode(image, to: path("plain.png"))
-        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path("plain.png"))))
+        var bytes = try neutralGreyPNG()
         bytes.insert(contentsOf: PNGChunks.chunk("gAMA", [0, 1, 0x86, 0xA0]), at: 33)  // 100000 / 100000
         try Data(bytes).write(to: URL(fileURLWithPath: path("linear.png")))
         XCTAssertEqual(try run([try emptyRecipe, path("linear.png"), path("out.png")]).code, 0)
