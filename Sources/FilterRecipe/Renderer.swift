@@ -243,12 +243,11 @@ public struct Renderer: Sendable {
     static func turnedSource(_ plan: Plan, _ decoders: [String: any ImageDecoder]) -> (any ImageDecoder)? {
         guard var node = plan.nodes.first(where: { $0.op.hasPrefix("orient (EXIF") && $0.primitive.verticalReach == nil })
         else { return nil }
-        while let input = node.inputs.first {
+        while true {
             if case .source(let name) = node.primitive { return decoders[name] }
+            guard let input = node.inputs.first else { return nil }
             node = plan.nodes[input]
         }
-        if case .source(let name) = node.primitive { return decoders[name] }
-        return nil
     }
 
     /// Options a caller may have set out of range.

@@ -145,7 +145,6 @@ package final class JPEGDecoder: ImageDecoder {
     deinit { close() }
 
     private func close() {
-        if let reader { closedWarnings = Self.damage(reader, path: path, failOn: limits.failOn) }
         fr_jpeg_reader_close(reader)
         reader = nil
     }
@@ -208,10 +207,8 @@ package final class JPEGDecoder: ImageDecoder {
 
     /// Damage let pass below the fail-on level, and ICC segments that could not be used.
     package var fileWarnings: [String] {
-        guard let reader else { return profileWarnings + closedWarnings }
-        return profileWarnings + Self.damage(reader, path: path, failOn: limits.failOn)
+        profileWarnings + (reader.map { Self.damage($0, path: path, failOn: limits.failOn) } ?? [])
     }
-    private var closedWarnings: [String] = []
 
     private static func damage(_ reader: OpaquePointer, path: String, failOn: FailOn) -> [String] {
         var first: UnsafePointer<CChar>?
