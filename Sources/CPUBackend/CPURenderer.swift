@@ -3,8 +3,11 @@ import FilterCore
 /// Runs a plan on the CPU in strips of rows: sources are read as the first strips need them, and output rows are
 /// converted and handed to the sink as soon as they exist, so a chain of local filters never holds the image whole.
 package enum CPURenderer {
+    /// With `keepSamples` false every node is held as working values (the representations are compared in tests).
     package static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
-                              format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws {
+                              format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil,
+                              keepSamples: Bool = true) throws {
+        let plan = keepSamples ? plan.choosingRepresentations(sources: sources.mapValues(\.sampleLayout), output: format) : plan
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
         let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
         // A colour-managed file's thread reads its stored rows; the source stage converts them on the workers.
@@ -17,9 +20,18 @@ package enum CPURenderer {
                 stats.decodeSeconds += reader.busySeconds
             }
         }
-        let output = try buildStages(plan, sources: sources.merging(readers) { $1 },
-                                     conversions: readers.keys.reduce(into: [:]) { $0[$1] = sources[$1] as? ConvertingRowSource },
+        let conversions = sources.compactMapValues { $0 as? ConvertingRowSource }
+        var output = try buildStages(plan, sources: sources.merging(readers) { $1 }, conversions: conversions,
                                      stats: stats)
+        // Samples already in the output's layout and encoding go to the encoder as they are; others are converted.
+        var copies = false
+        if case .samples(let stored, let name) = output.representation {
+            copies = stored == format && conversions[name] == nil
+            if !copies {
+                output = connect(ConvertStage(from: plan.nodes[plan.output], format: stored, conversion: conversions[name],
+                                              space: plan.workingSpace, stats: stats), output)
+            }
+        }
         let consumer = output.addConsumer()
         let converter = PixelConverter(format: format, space: plan.workingSpace)
         let width = output.width, rowBytes = width * format.bytesPerPixel
@@ -33,15 +45,19 @@ package enum CPURenderer {
                 try control?.check()
                 let rows = y..<min(output.height, y + strip)
                 try output.ensure(rows, consumer: consumer)
-                let began = monotonicSeconds()
                 let view = output.view(rows)
-                WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / width)) { chunk in
-                    for row in chunk {
-                        converter.encode(view.row(row), into: scratch + (row - rows.lowerBound) * rowBytes, width: width)
+                if copies {
+                    try writer.write(view.bytes(rows.lowerBound), stride: rowBytes, count: rows.count)
+                } else {
+                    let began = monotonicSeconds()
+                    WorkerPool.forEachChunk(rows, minChunk: max(1, 4096 / width)) { chunk in
+                        for row in chunk {
+                            converter.encode(view.row(row), into: scratch + (row - rows.lowerBound) * rowBytes, width: width)
+                        }
                     }
+                    stats.encodeSeconds += monotonicSeconds() - began
+                    try writer.write(scratch, stride: rowBytes, count: rows.count)
                 }
-                stats.encodeSeconds += monotonicSeconds() - began
-                try writer.write(scratch, stride: rowBytes, count: rows.count)
                 y = rows.upperBound
                 control?.report(rowsDone: y, of: output.height)
             }
@@ -87,28 +103,50 @@ package enum CPURenderer {
 
     /// Renders into a new host buffer of `format`.
     package static func render(_ plan: Plan, sources: [String: ImageRowSource], format: PixelFormat,
-                              stats: RenderStats = RenderStats(), control: RenderControl? = nil) throws -> PixelBuffer {
+                              stats: RenderStats = RenderStats(), control: RenderControl? = nil,
+                              keepSamples: Bool = true) throws -> PixelBuffer {
         let node = plan.nodes[plan.output]
         let buffer = PixelBuffer(width: node.width, height: node.height, format: format)
-        try render(plan, sources: sources, to: BufferRowSink(buffer), format: format, stats: stats, control: control)
+        try render(plan, sources: sources, to: BufferRowSink(buffer), format: format, stats: stats, control: control,
+                   keepSamples: keepSamples)
         return buffer
     }
 
-    /// `conversions` name the sources whose rows arrive as stored and are converted by their source stage.
+    /// Builds the stages of a plan whose representations are chosen; `conversions` name the sources whose rows
+    /// arrive as stored and are converted by their first working stage.
     static func buildStages(_ plan: Plan, sources: [String: ImageRowSource],
                             conversions: [String: ConvertingRowSource] = [:], stats: RenderStats) throws -> Stage {
         var stages = [Int: Stage]()
+        var converted = [Int: Stage]()
         func stage(_ index: Int) throws -> Stage {
             if let existing = stages[index] { return existing }
             let node = plan.nodes[index]
-            let inputs = try node.inputs.map(stage)
+            let samples = node.representation != .working
+            // A working node reads working values: a sample input is converted once for all its working consumers.
+            let inputs = try node.inputs.map { input in
+                let made = try stage(input)
+                guard !samples, case .samples(let format, let name) = made.representation else { return made }
+                if let existing = converted[input] { return existing }
+                let conversion = connect(ConvertStage(from: plan.nodes[input], format: format, conversion: conversions[name],
+                                                      space: plan.workingSpace, stats: stats), made)
+                converted[input] = conversion
+                return conversion
+            }
             let made = try makeStage(node, inputs: inputs, inputNodes: node.inputs.map { plan.nodes[$0] },
                                      plan: plan, sources: sources, conversions: conversions, stats: stats)
             made.region = { rows, input in plan.inputRows(of: index, input: input, for: rows) }
+            if case .samples(let format, _) = node.representation, !node.post.isEmpty {
+                made.postTable = SampleTable(node.post, format: format, space: plan.workingSpace)
+            }
             stages[index] = made
             return made
         }
         return try stage(plan.output)
+    }
+
+    private static func connect(_ stage: Stage, _ inputs: Stage...) -> Stage {
+        for input in inputs { stage.connect(input) }
+        return stage
     }
 
     private static func makeStage(_ node: Plan.Node, inputs: [Stage], inputNodes: [Plan.Node], plan: Plan,
@@ -124,6 +162,10 @@ package enum CPURenderer {
             return SourceStage(source: source, conversion: conversions[name], space: plan.workingSpace, node: node,
                                stats: stats)
         case .point(let ops):
+            if case .samples(let format, _) = node.representation {
+                return connected(TableStage(SampleTable(ops, format: format, space: plan.workingSpace), node: node,
+                                            stats: stats), inputs)
+            }
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
             let h = connected(HorizontalConvolutionStage(taps: horizontal, node: node.withoutPost, stats: stats), inputs)
@@ -152,10 +194,8 @@ package enum CPURenderer {
         case let .crop(x, y):
             return connected(CropStage(x: x, y: y, node: node, stats: stats), inputs)
         case .flip(let horizontal):
-            let stage: Stage = horizontal
-                ? FlipHorizontalStage(node: node, stats: stats)
-                : ReorientStage(.flipVertical, input: inputNodes[0], node: node, stats: stats)
-            return connected(stage, inputs)
+            return connected(ReorientStage(horizontal ? .flipHorizontal : .flipVertical, input: inputNodes[0], node: node,
+                                           stats: stats), inputs)
         case .rotate(let turns):
             let mapping: ReorientStage.Mapping = turns == 1 ? .rotate90 : (turns == 2 ? .rotate180 : .rotate270)
             return connected(ReorientStage(mapping, input: inputNodes[0], node: node, stats: stats), inputs)
@@ -165,8 +205,8 @@ package enum CPURenderer {
             return connected(AffineStage(map: map, kernel: kernel, background: background.working(plan.workingSpace),
                                          input: inputNodes[0], node: node, stats: stats), inputs)
         case let .pad(top, left, color):
-            return connected(PadStage(top: top, left: left, fill: color.working(plan.workingSpace), input: inputNodes[0],
-                                      node: node, stats: stats), inputs)
+            return connected(PadStage(top: top, left: left, fill: pixel(color, node.representation, plan.workingSpace),
+                                      input: inputNodes[0], node: node, stats: stats), inputs)
         case let .blend(mode, opacity):
             return connected(BlendStage(mode: mode, opacity: opacity, source: inputNodes[0], node: node, stats: stats), inputs)
         case .blendWithMask(let coverage):
@@ -176,6 +216,21 @@ package enum CPURenderer {
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
         }
+    }
+
+    /// One pixel of `colour` as `representation` holds it.
+    private static func pixel(_ colour: RGBA, _ representation: Representation, _ space: WorkingSpace) -> [UInt8] {
+        var working = colour.working(space)
+        guard case .samples(let format, _) = representation else {
+            return withUnsafeBytes(of: &working) { Array($0) }
+        }
+        var stored = [UInt8](repeating: 0, count: format.bytesPerPixel)
+        withUnsafeMutablePointer(to: &working) { w in
+            w.withMemoryRebound(to: Float.self, capacity: 4) {
+                PixelConverter(format: format, space: space).encode($0, into: &stored, width: 1)
+            }
+        }
+        return stored
     }
 }
 

@@ -1,6 +1,7 @@
+import CKernels
 import FilterCore
 
-/// The node-sized rectangle at (x, y) of the input.
+/// The node-sized rectangle at (x, y) of the input, in either representation.
 final class CropStage: Stage {
     let x: Int, y: Int
 
@@ -10,19 +11,20 @@ final class CropStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let rowBytes = width * pixelBytes
         for row in rows {
-            (output + (row - rows.lowerBound) * width * 4).update(from: inputs[0].row(row + y) + x * 4, count: width * 4)
+            (output + (row - rows.lowerBound) * rowBytes).copyMemory(from: inputs[0].bytes(row + y) + x * pixelBytes,
+                                                                     byteCount: rowBytes)
         }
     }
 }
 
-/// The input on a larger canvas of one colour.
+/// The input on a larger canvas of one colour, in either representation (`fill` is one pixel of it).
 final class PadStage: Stage {
-    let top: Int, left: Int, fill: SIMD4<Float>, inputWidth: Int, inputHeight: Int
+    let top: Int, left: Int, fill: [UInt8], inputWidth: Int, inputHeight: Int
 
-    init(top: Int, left: Int, fill: SIMD4<Float>, input: Plan.Node, node: Plan.Node, stats: RenderStats) {
+    init(top: Int, left: Int, fill: [UInt8], input: Plan.Node, node: Plan.Node, stats: RenderStats) {
         self.top = top
         self.left = left
         self.fill = fill
@@ -31,38 +33,26 @@ final class PadStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let bpp = pixelBytes
         for row in rows {
-            let out = UnsafeMutableRawPointer(output + (row - rows.lowerBound) * width * 4)
-                .assumingMemoryBound(to: SIMD4<Float>.self)
-            out.update(repeating: fill, count: width)
+            let out = (output + (row - rows.lowerBound) * width * bpp).assumingMemoryBound(to: UInt8.self)
+            fr_fill_pixels(out, width, fill, Int32(bpp))
             let source = row - top
             if source >= 0 && source < inputHeight {
-                (out + left).update(from: inputs[0].pixels(source), count: inputWidth)
+                (out + left * bpp).update(from: inputs[0].bytes(source).assumingMemoryBound(to: UInt8.self),
+                                          count: inputWidth * bpp)
             }
         }
     }
 }
 
-/// Mirrors each row.
-final class FlipHorizontalStage: Stage {
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width
-        parallelRows(rows) { chunk in
-            for y in chunk {
-                let src = input.pixels(y)
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                for x in 0..<width { out[x] = src[width - 1 - x] }
-            }
-        }
-    }
-}
-
-/// Vertical flip, rotations and transpose: each output row reads the whole input, so the input is held whole.
+/// Flips, turns and transposes in either representation: each output pixel copies one input pixel, found by a
+/// fixed step along the output row and another down it (`fr_remap`). A horizontal flip reads its own rows; the rest
+/// read the whole input, which is held whole (as samples where the plan keeps them: 3 bytes a pixel for a JPEG).
 final class ReorientStage: Stage {
     /// Maps an output pixel to the input pixel it copies.
-    enum Mapping { case flipVertical, rotate90, rotate180, rotate270, transpose }
+    enum Mapping { case flipHorizontal, flipVertical, rotate90, rotate180, rotate270, transpose }
     let mapping: Mapping
     let inputWidth: Int, inputHeight: Int
 
@@ -73,28 +63,27 @@ final class ReorientStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { 0..<inputHeight }
+    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
+        mapping == .flipHorizontal ? super.inputRows(for: rows, input: input) : 0..<inputHeight
+    }
 
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, w = inputWidth, h = inputHeight, mapping = mapping
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let input = inputs[0], bpp = pixelBytes, w = inputWidth, h = inputHeight, mapping = mapping
+        let stride = input.rowBytes, outStride = width * bpp, width = width
         parallelRows(rows) { chunk in
-            for y in chunk {
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                switch mapping {
-                case .flipVertical:
-                    out.update(from: input.pixels(h - 1 - y), count: width)
-                case .rotate180:
-                    let src = input.pixels(h - 1 - y)
-                    for x in 0..<width { out[x] = src[w - 1 - x] }
-                case .rotate90:  // out(x, y) = in(y, h − 1 − x)
-                    for x in 0..<width { out[x] = input.pixels(h - 1 - x)[y] }
-                case .rotate270:  // out(x, y) = in(w − 1 − y, x)
-                    for x in 0..<width { out[x] = input.pixels(x)[w - 1 - y] }
-                case .transpose:
-                    for x in 0..<width { out[x] = input.pixels(x)[y] }
-                }
+            let y = chunk.lowerBound
+            // The input pixel of output (0, y), and the byte steps along x and y.
+            let (origin, dx, dy): (UnsafeMutableRawPointer, Int, Int)
+            switch mapping {
+            case .flipHorizontal: (origin, dx, dy) = (input.bytes(y) + (w - 1) * bpp, -bpp, stride)
+            case .flipVertical: (origin, dx, dy) = (input.bytes(h - 1 - y), bpp, -stride)
+            case .rotate180: (origin, dx, dy) = (input.bytes(h - 1 - y) + (w - 1) * bpp, -bpp, -stride)
+            case .rotate90: (origin, dx, dy) = (input.bytes(h - 1) + y * bpp, -stride, bpp)  // in(y, h − 1 − x)
+            case .rotate270: (origin, dx, dy) = (input.bytes(0) + (w - 1 - y) * bpp, stride, -bpp)  // in(w − 1 − y, x)
+            case .transpose: (origin, dx, dy) = (input.bytes(0) + y * bpp, stride, bpp)
             }
+            let out = (output + (y - rows.lowerBound) * outStride).assumingMemoryBound(to: UInt8.self)
+            fr_remap(out, outStride, width, chunk.count, origin.assumingMemoryBound(to: UInt8.self), dx, dy, Int32(bpp))
         }
     }
 }

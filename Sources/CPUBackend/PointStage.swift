@@ -22,6 +22,20 @@ final class PointStage: Stage {
     }
 }
 
+/// A per-channel chain on stored samples: one table lookup a sample (`SampleTable`).
+final class TableStage: Stage {
+    let table: SampleTable
+
+    init(_ table: SampleTable, node: Plan.Node, stats: RenderStats) {
+        self.table = table
+        super.init(node: node, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        table.apply(inputs[0].bytes(rows.lowerBound), to: output, pixels: rows.count * width)
+    }
+}
+
 /// Row kernels of the point operations: a row goes through 128 pixels at a time, turned into sixteen `PixelBlock`s
 /// (unpremultiplied, one vector a channel), taken through every operation while they are in registers and L1, and
 /// premultiplied back. The choice of operation is made once per 128 pixels (2 KiB of blocks), not per pixel.

@@ -22,7 +22,7 @@ final class RowAccumulator {
     init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, stats: RenderStats) {
         self.spans = spans
         rowFloats = width * 4
-        sums = RowCache(width: width, stats: stats)
+        sums = RowCache(rowBytes: width * 16, stats: stats)
         var reached = 0
         needEnd = spans.map { span in
             reached = max(reached, span.upperBound + 1)
@@ -52,7 +52,7 @@ final class RowAccumulator {
             consumed = pulled.upperBound
         }
         start(upTo: rows.upperBound)
-        output.update(from: sums.storage, count: rows.count * rowFloats)
+        output.update(from: sums.storage.assumingMemoryBound(to: Float.self), count: rows.count * rowFloats)
         sums.trim(below: rows.upperBound)
     }
 
@@ -82,7 +82,7 @@ final class RowAccumulator {
             }
         }
         guard !slots.isEmpty else { return }
-        let n = rowFloats, storage = sums.storage, avx2 = fr_kernels_avx2() != 0, widest = factors.count
+        let n = rowFloats, storage = sums.storage.assumingMemoryBound(to: Float.self), avx2 = fr_kernels_avx2() != 0, widest = factors.count
         // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
         WorkerPool.forEachChunk(0..<(n + 31) / 32, minChunk: 64) { units in
             let lo = units.lowerBound * 32, length = min(n, units.upperBound * 32) - lo
@@ -111,6 +111,6 @@ final class RowAccumulator {
     private func start(upTo end: Int) {
         guard end > sums.end else { return }
         let rows = end - sums.end
-        sums.append(rows).update(repeating: 0, count: rows * rowFloats)
+        sums.append(rows).initializeMemory(as: Float.self, repeating: 0, count: rows * rowFloats)
     }
 }

@@ -1,9 +1,10 @@
 import FilterCore
 
-/// Rows of working pixels (4 floats each) for one stage: rows `first ..< first + count`, contiguous.
+/// Rows of one stage (working floats or stored samples, `rowBytes` each): rows `first ..< first + count`,
+/// contiguous.
 final class RowCache {
-    let rowFloats: Int
-    private(set) var storage: UnsafeMutablePointer<Float>
+    let rowBytes: Int
+    private(set) var storage: UnsafeMutableRawPointer
     private(set) var capacity: Int
     private(set) var first = 0
     private(set) var count = 0
@@ -11,16 +12,16 @@ final class RowCache {
 
     var end: Int { first + count }
 
-    init(width: Int, stats: RenderStats) {
-        rowFloats = width * 4
+    init(rowBytes: Int, stats: RenderStats) {
+        self.rowBytes = rowBytes
         capacity = 0
-        storage = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         self.stats = stats
     }
 
     deinit {
         storage.deallocate()
-        stats.released(capacity * rowFloats * 4)
+        stats.released(capacity * rowBytes)
     }
 
     /// Drops rows below `row`; an emptied cache restarts at `row`.
@@ -28,58 +29,64 @@ final class RowCache {
         guard row > first else { return }
         let drop = min(count, row - first)
         if drop < count {
-            storage.update(from: storage + drop * rowFloats, count: (count - drop) * rowFloats)
+            storage.copyMemory(from: storage + drop * rowBytes, byteCount: (count - drop) * rowBytes)
         }
         count -= drop
         first = count == 0 ? max(row, first + drop) : first + drop
     }
 
     /// Makes room for `rows` more rows and returns where they go.
-    func append(_ rows: Int) -> UnsafeMutablePointer<Float> {
+    func append(_ rows: Int) -> UnsafeMutableRawPointer {
         if count + rows > capacity {
             let newCapacity = max(count + rows, capacity + capacity / 2)
-            let grown = UnsafeMutablePointer<Float>.allocate(capacity: newCapacity * rowFloats)
-            grown.update(from: storage, count: count * rowFloats)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * rowBytes, alignment: 64)
+            grown.copyMemory(from: storage, byteCount: count * rowBytes)
             storage.deallocate()
-            stats.allocated((newCapacity - capacity) * rowFloats * 4)
+            stats.allocated((newCapacity - capacity) * rowBytes)
             storage = grown
             capacity = newCapacity
         }
-        let at = storage + count * rowFloats
+        let at = storage + count * rowBytes
         count += rows
         return at
     }
 
     /// Frees the storage (the stage has no more consumers).
     func release() {
-        stats.released(capacity * rowFloats * 4)
+        stats.released(capacity * rowBytes)
         storage.deallocate()
-        storage = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         capacity = 0
         count = 0
     }
 
     func view(_ rows: Range<Int>) -> RowView {
         precondition(rows.lowerBound >= first && rows.upperBound <= end, "rows \(rows) not cached (\(first)..<\(end))")
-        return RowView(base: storage + (rows.lowerBound - first) * rowFloats, first: rows.lowerBound,
-                       count: rows.count, rowFloats: rowFloats)
+        return RowView(base: storage + (rows.lowerBound - first) * rowBytes, first: rows.lowerBound,
+                       count: rows.count, rowBytes: rowBytes)
     }
 }
 
 /// A window of rows. `row(y)` clamps y into the window, which gives clamp-to-edge at the image borders because
 /// windows always extend to the border rows they need.
 struct RowView {
-    let base: UnsafeMutablePointer<Float>
+    let base: UnsafeMutableRawPointer
     let first: Int
     let count: Int
-    let rowFloats: Int
+    let rowBytes: Int
 
-    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Float> {
+    /// Row `y`'s bytes (clamped into the window).
+    @inline(__always) func bytes(_ y: Int) -> UnsafeMutableRawPointer {
         let clamped = y < first ? first : (y >= first + count ? first + count - 1 : y)
-        return base + (clamped - first) * rowFloats
+        return base + (clamped - first) * rowBytes
+    }
+
+    /// Row `y` as working floats (a view of a working stage).
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Float> {
+        bytes(y).assumingMemoryBound(to: Float.self)
     }
 
     @inline(__always) func pixels(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-        UnsafeMutableRawPointer(row(y)).assumingMemoryBound(to: SIMD4<Float>.self)
+        bytes(y).assumingMemoryBound(to: SIMD4<Float>.self)
     }
 }

@@ -1,13 +1,48 @@
+import CKernels
 import FilterCore
 
-/// Reads rows from a streaming source and converts them to working values, strip by strip.
+/// Turns stored rows into working values: through the source's profile conversion when it has one, else the
+/// plain sRGB decode.
+struct SampleDecoding {
+    let converter: PixelConverter
+    let conversion: ConvertingRowSource?
+    let width: Int
+
+    init(format: PixelFormat, conversion: ConvertingRowSource?, space: WorkingSpace, width: Int) {
+        converter = PixelConverter(format: format, space: space)
+        self.conversion = conversion
+        self.width = width
+    }
+
+    /// Converts `count` stored rows (`rowBytes` apart) to working rows, on the workers.
+    func convert(_ stored: UnsafeRawPointer, _ count: Int, rowBytes: Int, into output: UnsafeMutablePointer<Float>) {
+        let converter = converter, width = width
+        if let conversion {
+            WorkerPool.forEachChunk(0..<count, minChunk: max(1, 4096 / max(1, width))) { chunk in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: width * 3) { floats in
+                    guard let floats = floats.baseAddress else { return }
+                    for i in chunk {
+                        conversion.convertRow(stored + i * rowBytes, into: output + i * width * 4, scratch: floats)
+                    }
+                }
+            }
+        } else {
+            WorkerPool.forEachChunk(0..<count, minChunk: max(1, 4096 / max(1, width))) { chunk in
+                for i in chunk {
+                    converter.decode(stored + i * rowBytes, into: output + i * width * 4, width: width)
+                }
+            }
+        }
+    }
+}
+
+/// Reads rows from a streaming source strip by strip: as stored samples when the plan holds the node as samples,
+/// else converted to working values.
 final class SourceStage: Stage {
     let source: ImageRowSource
     /// `source` when it is a decoder thread, whose rows are converted where it left them.
     private let reader: DecoderThread?
-    let converter: PixelConverter
-    /// Converts stored rows instead of `converter` (a colour-managed file).
-    private let conversion: ConvertingRowSource?
+    private let decoding: SampleDecoding
     private var scratch: UnsafeMutableRawPointer
     private var scratchRows = 0
     private let rowBytes: Int
@@ -17,8 +52,7 @@ final class SourceStage: Stage {
          stats: RenderStats) {
         self.source = source
         reader = source as? DecoderThread
-        self.conversion = conversion
-        converter = PixelConverter(format: source.format, space: space)
+        decoding = SampleDecoding(format: source.format, conversion: conversion, space: space, width: source.width)
         rowBytes = source.width * source.format.bytesPerPixel
         scratch = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         super.init(node: node, stats: stats)
@@ -26,32 +60,48 @@ final class SourceStage: Stage {
 
     deinit { scratch.deallocate() }
 
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        // A decoder thread's rows are converted where the thread left them (rows nobody needs, above a crop, are
-        // passed over unread); its own time is counted when it stops, so here only the conversion is.
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let samples = representation != .working
+        // A decoder thread's rows are converted (or copied) where the thread left them (rows nobody needs, above a
+        // crop, are passed over unread); its own time is counted when it stops, so here only the conversion is.
         if let reader {
             if reader.nextRow < rows.lowerBound { try reader.borrowRows(rows.lowerBound - reader.nextRow) { _, _, _ in } }
             try checkOrder(rows)
             try reader.borrowRows(rows.count) { stored, first, count in
                 let began = monotonicSeconds()
-                convert(stored, count, into: output + first * width * 4)
+                if samples {
+                    (output + first * rowBytes).copyMemory(from: stored, byteCount: count * rowBytes)
+                } else {
+                    decoding.convert(stored, count, rowBytes: rowBytes,
+                                     into: (output + first * width * 16).assumingMemoryBound(to: Float.self))
+                }
                 stats.decodeSeconds += monotonicSeconds() - began
             }
-            return
+        } else {
+            let began = monotonicSeconds()
+            if rows.count > scratchRows {
+                scratch.deallocate()
+                scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
+                scratchRows = rows.count
+            }
+            while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
+                try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
+            }
+            try checkOrder(rows)
+            if samples {
+                try source.readRows(into: output, stride: rowBytes, count: rows.count)
+            } else {
+                try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
+                decoding.convert(scratch, rows.count, rowBytes: rowBytes, into: output.assumingMemoryBound(to: Float.self))
+            }
+            stats.decodeSeconds += monotonicSeconds() - began
         }
-        let began = monotonicSeconds()
-        if rows.count > scratchRows {
-            scratch.deallocate()
-            scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
-            scratchRows = rows.count
+        // Working values lose the colour of a fully transparent pixel (premultiplied); samples lose it here, so
+        // both representations give the same pixels.
+        let format = source.format
+        if samples && format.hasAlpha {
+            fr_clear_transparent(output, rows.count * width, Int32(format.channels), Int32(format.bytesPerSample))
         }
-        while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
-            try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
-        }
-        try checkOrder(rows)
-        try source.readRows(into: scratch, stride: rowBytes, count: rows.count)
-        convert(scratch, rows.count, into: output)
-        stats.decodeSeconds += monotonicSeconds() - began
     }
 
     private func checkOrder(_ rows: Range<Int>) throws {
@@ -59,26 +109,26 @@ final class SourceStage: Stage {
             throw PlanError("rows \(rows) of \(origin) asked after row \(source.nextRow): sources are read top to bottom once")
         }
     }
+}
 
-    /// Converts `count` stored rows (`rowBytes` apart) to working rows, on the workers.
-    private func convert(_ stored: UnsafeRawPointer, _ count: Int, into output: UnsafeMutablePointer<Float>) {
-        let converter = converter, width = width, rowBytes = rowBytes
-        if let conversion {
-            parallelRows(0..<count) { chunk in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: width * 3) { floats in
-                    guard let floats = floats.baseAddress else { return }
-                    for i in chunk {
-                        conversion.convertRow(stored + i * rowBytes, into: output + i * width * 4, scratch: floats)
-                    }
-                }
-            }
-        } else {
-            parallelRows(0..<count) { chunk in
-                for i in chunk {
-                    converter.decode(stored + i * rowBytes, into: output + i * width * 4, width: width)
-                }
-            }
-        }
+/// Working values from a node held as samples, for the consumers that compute new values.
+final class ConvertStage: Stage {
+    private let decoding: SampleDecoding
+    private let rowBytes: Int
+
+    init(from samples: Plan.Node, format: PixelFormat, conversion: ConvertingRowSource?, space: WorkingSpace,
+         stats: RenderStats) {
+        decoding = SampleDecoding(format: format, conversion: conversion, space: space, width: samples.width)
+        rowBytes = samples.width * format.bytesPerPixel
+        var node = samples
+        node.representation = .working
+        node.post = []
+        node.op = "to working values"
+        super.init(node: node, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        decoding.convert(inputs[0].bytes(rows.lowerBound), rows.count, rowBytes: rowBytes, into: output)
     }
 }
 

@@ -14,6 +14,11 @@ class Stage {
     let stats: RenderStats
     /// Per-pixel steps the optimizer fused into this stage's store, applied to each strip while it is in cache.
     let post: [PointOp]
+    /// How the rows are held (working floats or stored samples) and the bytes of one pixel.
+    let representation: Representation
+    let pixelBytes: Int
+    /// `post` as tables, for a stage holding samples (set by the renderer).
+    var postTable: SampleTable?
 
     init(node: Plan.Node, stats: RenderStats) {
         post = node.post
@@ -22,7 +27,9 @@ class Stage {
         origin = node.origin
         op = node.op
         self.stats = stats
-        cache = RowCache(width: width, stats: stats)
+        representation = node.representation
+        pixelBytes = node.representation.bytesPerPixel
+        cache = RowCache(rowBytes: width * pixelBytes, stats: stats)
         // Strips of about 1 MiB of floats keep each step's rows in cache while leaving work for every core.
         stripHeight = max(8, min(256, (1 << 20) / max(1, width * 16)))
     }
@@ -65,6 +72,12 @@ class Stage {
         fatalError("compute not implemented for \(op)")
     }
 
+    /// Writes output rows `rows` into `output` (rows contiguous, `width × pixelBytes` bytes each): what the stage
+    /// runs. Stages that work in any representation override it; the rest compute working floats.
+    func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        try compute(rows, inputs: inputs, into: output.assumingMemoryBound(to: Float.self))
+    }
+
     /// Makes rows `rows` available to `consumer`, which promises never to ask for rows above `rows.lowerBound`.
     final func ensure(_ rows: Range<Int>, consumer: Int) throws {
         positions[consumer] = rows.lowerBound
@@ -93,8 +106,12 @@ class Stage {
             let output = cache.append(stop - start)
             let began = monotonicSeconds()
             pulledSeconds = 0
-            try compute(start..<stop, inputs: views, into: output)
-            if !post.isEmpty { applyPost(start..<stop, output) }
+            try compute(start..<stop, inputs: views, bytes: output)
+            if let postTable {
+                postTable.apply(output, pixels: (stop - start) * width)
+            } else if !post.isEmpty {
+                applyPost(start..<stop, output.assumingMemoryBound(to: Float.self))
+            }
             stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began - pulledSeconds)
             if stop == height {
                 for input in inputs { input.stage.finish(consumer: input.consumer) }

@@ -11,6 +11,9 @@ package struct Plan: Sendable {
         /// Per-pixel steps applied to the node's result as it is stored (the optimizer moves a per-pixel node that
         /// only this node feeds here, so its work costs no extra pass).
         package var post: [PointOp] = []
+        /// How the CPU holds the node's rows (`Plan.choosingRepresentations`), and why.
+        package var representation: Representation = .working
+        package var representationReason = ""
     }
 
     package var nodes: [Node]

@@ -159,3 +159,19 @@ extension PointOp {
         return false
     }
 }
+
+extension PointOp {
+    /// True when each colour channel's result depends on that channel alone and not on the position, and alpha is
+    /// untouched: a chain of such steps on stored samples is one lookup table per channel.
+    package var isPerChannel: Bool {
+        switch self {
+        case .gamma, .levels, .curves, .posterize: return true
+        case .matrix(let matrix):
+            let m = matrix.m
+            let offDiagonal = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14]
+            return offDiagonal.allSatisfy { m[$0] == 0 } && m[15] == 1 && matrix.offset[3] == 0
+        case .clamp: return true  // its alpha half is a no-op on stored alpha, already in [0, 1]
+        case .threshold, .vibrance, .vignette, .clearTransparent: return false
+        }
+    }
+}

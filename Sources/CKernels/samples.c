@@ -1,0 +1,96 @@
+#include "samples.h"
+#include <string.h>
+
+// One loop per pixel size: memcpy of a constant size becomes one or two moves.
+#define REMAP_LOOP(N)                                                                                              \
+    static void remap_##N(uint8_t *dst, ptrdiff_t dst_stride, size_t width, size_t rows, const uint8_t *origin,    \
+                          ptrdiff_t dx, ptrdiff_t dy) {                                                            \
+        ptrdiff_t adx = dx < 0 ? -dx : dx;                                                                         \
+        size_t tile = adx > 64 ? 32 : width;                                                                       \
+        for (size_t x0 = 0; x0 < width; x0 += tile) {                                                              \
+            size_t x1 = x0 + tile < width ? x0 + tile : width;                                                     \
+            for (size_t r = 0; r < rows; r++) {                                                                    \
+                uint8_t *out = dst + r * dst_stride + x0 * N;                                                      \
+                const uint8_t *in = origin + (ptrdiff_t)r * dy + (ptrdiff_t)x0 * dx;                               \
+                for (size_t x = x0; x < x1; x++, out += N, in += dx) memcpy(out, in, N);                           \
+            }                                                                                                      \
+        }                                                                                                          \
+    }
+REMAP_LOOP(1)
+REMAP_LOOP(2)
+REMAP_LOOP(3)
+REMAP_LOOP(4)
+REMAP_LOOP(6)
+REMAP_LOOP(8)
+REMAP_LOOP(16)
+
+void fr_remap(uint8_t *dst, ptrdiff_t dst_stride, size_t width, size_t rows, const uint8_t *origin, ptrdiff_t dx,
+              ptrdiff_t dy, int bpp) {
+    if (dx == bpp) {  // rows kept in order: whole-row copies
+        for (size_t r = 0; r < rows; r++) memcpy(dst + r * dst_stride, origin + (ptrdiff_t)r * dy, width * bpp);
+        return;
+    }
+    switch (bpp) {
+    case 1: remap_1(dst, dst_stride, width, rows, origin, dx, dy); break;
+    case 2: remap_2(dst, dst_stride, width, rows, origin, dx, dy); break;
+    case 3: remap_3(dst, dst_stride, width, rows, origin, dx, dy); break;
+    case 4: remap_4(dst, dst_stride, width, rows, origin, dx, dy); break;
+    case 6: remap_6(dst, dst_stride, width, rows, origin, dx, dy); break;
+    case 8: remap_8(dst, dst_stride, width, rows, origin, dx, dy); break;
+    default: remap_16(dst, dst_stride, width, rows, origin, dx, dy); break;
+    }
+}
+
+void fr_fill_pixels(uint8_t *dst, size_t count, const uint8_t *pixel, int bpp) {
+    if (count == 0) return;
+    memcpy(dst, pixel, bpp);
+    size_t done = 1;
+    while (done < count) {  // doubling copies: log₂(count) memcpy calls
+        size_t n = done < count - done ? done : count - done;
+        memcpy(dst + done * bpp, dst, n * bpp);
+        done += n;
+    }
+}
+
+void fr_lookup8(uint8_t *dst, const uint8_t *src, size_t pixels, int channels, int alpha, const uint8_t *tables) {
+    int colours = alpha ? channels - 1 : channels;
+    if (channels == 3 && !alpha) {
+        const uint8_t *r = tables, *g = tables + 256, *b = tables + 512;
+        for (size_t i = 0; i < pixels; i++, src += 3, dst += 3) {
+            uint8_t x = src[0], y = src[1], z = src[2];
+            dst[0] = r[x]; dst[1] = g[y]; dst[2] = b[z];
+        }
+        return;
+    }
+    for (size_t i = 0; i < pixels; i++, src += channels, dst += channels) {
+        for (int c = 0; c < colours; c++) dst[c] = tables[c * 256 + src[c]];
+        if (alpha) {
+            dst[colours] = src[colours];
+            if (src[colours] == 0) for (int c = 0; c < colours; c++) dst[c] = 0;
+        }
+    }
+}
+
+void fr_lookup16(uint16_t *dst, const uint16_t *src, size_t pixels, int channels, int alpha, const uint16_t *tables) {
+    int colours = alpha ? channels - 1 : channels;
+    for (size_t i = 0; i < pixels; i++, src += channels, dst += channels) {
+        for (int c = 0; c < colours; c++) dst[c] = tables[(size_t)c * 65536 + src[c]];
+        if (alpha) {
+            dst[colours] = src[colours];
+            if (src[colours] == 0) for (int c = 0; c < colours; c++) dst[c] = 0;
+        }
+    }
+}
+
+void fr_clear_transparent(void *pixels, size_t count, int channels, int bytes_per_sample) {
+    int colours = channels - 1;
+    if (bytes_per_sample == 1) {
+        uint8_t *p = pixels;
+        for (size_t i = 0; i < count; i++, p += channels)
+            if (p[colours] == 0) for (int c = 0; c < colours; c++) p[c] = 0;
+    } else {
+        uint16_t *p = pixels;
+        for (size_t i = 0; i < count; i++, p += channels)
+            if (p[colours] == 0) for (int c = 0; c < colours; c++) p[c] = 0;
+    }
+}

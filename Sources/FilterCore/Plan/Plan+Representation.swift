@@ -1,0 +1,167 @@
+/// How a node's rows are held on the CPU: the stored samples of a source (8- or 16-bit, 1–4 channels, 1–8 bytes a
+/// pixel) or working values (4 floats, 16 bytes a pixel). Keeping samples where they hold the answer exactly is what
+/// lets a turn, a crop or a tone curve cost what the photo's bytes cost, not four floats a sample.
+package enum Representation: Equatable, Sendable {
+    case working
+    /// The samples of source `source` as stored, in `format`.
+    case samples(PixelFormat, source: String)
+
+    package var bytesPerPixel: Int {
+        switch self {
+        case .working: return 16
+        case .samples(let format, _): return format.bytesPerPixel
+        }
+    }
+
+    package var summary: String {
+        switch self {
+        case .working: return "working floats"
+        case .samples(let format, _): return "\(format.rawValue) samples"
+        }
+    }
+}
+
+/// How a source's rows arrive: their stored layout, and whether they are converted by a colour profile on their way
+/// to working values (a profile's conversion commutes with moving samples, but not with a per-channel table).
+package struct SampleLayout: Sendable, Equatable {
+    package var format: PixelFormat
+    package var converted: Bool
+    package init(format: PixelFormat, converted: Bool) {
+        self.format = format
+        self.converted = converted
+    }
+}
+
+extension ImageRowSource {
+    /// The layout the CPU backend can hold this source's rows in.
+    package var sampleLayout: SampleLayout {
+        if let converting = self as? ConvertingRowSource {
+            return SampleLayout(format: converting.storedRows.format, converted: true)
+        }
+        return SampleLayout(format: format, converted: false)
+    }
+}
+
+extension Plan.Node {
+    /// Whether the node held as samples rounds values (a table) rather than only moving them.
+    var rounds: Bool {
+        if case .point = primitive { return true }
+        return !post.isEmpty
+    }
+}
+
+extension Plan {
+    /// The plan with each node's representation chosen: stored samples where the node moves samples (crop, flips,
+    /// turns, transpose, a pad in a colour the samples hold exactly) or maps each channel through a table (a
+    /// per-channel chain on a source that no profile converts), and its input is samples too; working floats
+    /// elsewhere. A sample node is kept only where it pays: the output, a node that holds its input whole, or one
+    /// feeding another sample node. A table rounds its results to samples, so it is used only where nothing but
+    /// moves lie between it and an output of the same layout (`output`): the working path rounds there too, once.
+    /// Both the CPU backend and `--explain` read the choice; `representationReason` says it in words.
+    package func choosingRepresentations(sources: [String: SampleLayout], output outputFormat: PixelFormat?) -> Plan {
+        var untabled = Set<Int>()
+        while true {
+            var candidate = [Representation?](repeating: nil, count: nodes.count)
+            var reasons = [String](repeating: "", count: nodes.count)
+            for (i, node) in nodes.enumerated() {
+                (candidate[i], reasons[i]) = untabled.contains(i)
+                    ? (nil, "its table would round what later steps read")
+                    : sampleCandidate(node, inputs: node.inputs.map { candidate[$0] }, sources: sources)
+            }
+            var wanted = [Bool](repeating: false, count: nodes.count)
+            // Whether rows leaving node i reach the output unchanged but for moves, in the output's layout.
+            var exactToOutput = [Bool](repeating: false, count: nodes.count)
+            for i in nodes.indices.reversed() {
+                let consumers = nodes.indices.filter { nodes[$0].inputs.contains(i) }
+                if candidate[i] != nil {
+                    if i == output || nodes[i].primitive.verticalReach == nil || consumers.contains(where: { wanted[$0] }) {
+                        wanted[i] = true
+                    } else {
+                        reasons[i] = "its consumers need working values"
+                    }
+                }
+                guard wanted[i], case .samples(let format, _)? = candidate[i] else { continue }
+                exactToOutput[i] = (i == output && format == outputFormat) || (i != output && !consumers.isEmpty
+                    && consumers.allSatisfy { wanted[$0] && !nodes[$0].rounds && exactToOutput[$0] })
+            }
+            let rounding = nodes.indices.filter { wanted[$0] && nodes[$0].rounds && !exactToOutput[$0] }
+            if !rounding.isEmpty {
+                untabled.formUnion(rounding)
+                continue
+            }
+            var plan = self
+            for i in nodes.indices {
+                plan.nodes[i].representation = wanted[i] ? candidate[i]! : .working
+                plan.nodes[i].representationReason = reasons[i]
+            }
+            return plan
+        }
+    }
+
+    /// The samples a node could be held in, and why (or why not).
+    private func sampleCandidate(_ node: Node, inputs: [Representation?], sources: [String: SampleLayout])
+        -> (Representation?, String) {
+        if case .source(let name) = node.primitive {
+            guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
+            guard node.post.isEmpty || (!layout.converted && Self.tabulates(node.post, format: layout.format)) else {
+                return (nil, "its fused steps mix channels")
+            }
+            return (.samples(layout.format, source: name), "stored samples")
+        }
+        guard inputs.count == 1, case .samples(let format, let source)? = inputs[0] else {
+            return (nil, node.inputs.isEmpty ? "generated" : "its input is working values")
+        }
+        let converted = sources[source]?.converted ?? true
+        let tabled = !converted && Self.tabulates(node.post, format: format)
+        guard node.post.isEmpty || tabled else {
+            return (nil, converted ? "a profile converts its source" : "its fused steps mix channels")
+        }
+        let held: Representation = .samples(format, source: source)
+        switch node.primitive {
+        case .crop, .flip, .rotate, .transpose:
+            return (held, "moves samples")
+        case .pad(_, _, let colour):
+            guard Self.holdsExactly(colour, format: format, space: workingSpace) else {
+                return (nil, "the pad colour is between two sample values")
+            }
+            return (held, "moves samples")
+        case .point(let ops):
+            guard !converted else { return (nil, "a profile converts its source") }
+            guard Self.tabulates(ops, format: format) else { return (nil, "its steps mix channels or read the position") }
+            return (held, "one table a channel")
+        default:
+            return (nil, "computes new values")
+        }
+    }
+
+    /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,
+    /// so on grey the steps must also treat the three alike (else the colour they make would be lost).
+    static func tabulates(_ ops: [PointOp], format: PixelFormat) -> Bool {
+        guard ops.allSatisfy(\.isPerChannel) else { return false }
+        return format.channels >= 3 || ops.allSatisfy { op in
+            switch op {
+            case .matrix(let matrix):
+                return matrix.m[0] == matrix.m[5] && matrix.m[0] == matrix.m[10]
+                    && matrix.offset[0] == matrix.offset[1] && matrix.offset[0] == matrix.offset[2]
+            case let .curves(_, red, green, blue): return red == nil && green == nil && blue == nil
+            default: return true
+            }
+        }
+    }
+
+    /// Whether `colour` stored in `format` reads back as itself.
+    static func holdsExactly(_ colour: RGBA, format: PixelFormat, space: WorkingSpace) -> Bool {
+        let converter = PixelConverter(format: format, space: space)
+        var working = colour.working(space)
+        var stored = [UInt8](repeating: 0, count: format.bytesPerPixel)
+        var back = SIMD4<Float>()
+        withUnsafeMutablePointer(to: &working) { w in
+            w.withMemoryRebound(to: Float.self, capacity: 4) { converter.encode($0, into: &stored, width: 1) }
+        }
+        withUnsafeMutablePointer(to: &back) { b in
+            b.withMemoryRebound(to: Float.self, capacity: 4) { converter.decode(stored, into: $0, width: 1) }
+        }
+        let target = colour.working(space)
+        return ((back - target) * (back - target)).max() < 1e-12
+    }
+}

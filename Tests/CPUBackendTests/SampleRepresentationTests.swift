@@ -1,0 +1,146 @@
+import CPUBackend
+import FilterCore
+import FilterRecipe
+import TestSupport
+import XCTest
+
+/// Nodes held as stored samples (moves, per-channel tables) give exactly the pixels the working-value path gives,
+/// at every integer layout and at sizes that leave row and tile remainders.
+final class SampleRepresentationTests: XCTestCase {
+    /// The catalogue's steps that map each channel on its own.
+    static let tabled: Set<FilterID> = [.invert, .gamma, .levels, .exposure, .posterize, .curves, .clamp, .colorControls]
+
+    static let formats: [PixelFormat] = [.grey8, .greyA8, .rgb8, .rgba8, .grey16, .greyA16, .rgb16, .rgba16]
+
+    /// Seeded noise in `format`, a quarter of the pixels fully transparent where it has alpha.
+    func noise(_ format: PixelFormat, width: Int, height: Int, seed: UInt64) throws -> PixelBuffer {
+        var random = SplitMix64(seed: seed)
+        let image = PixelBuffer(width: width, height: height, format: format)
+        let base = try image.mutableHostBytes()
+        for y in 0..<height {
+            for i in 0..<width * format.channels {
+                let alpha = format.hasAlpha && i % format.channels == format.channels - 1
+                var value = random.next()
+                if alpha && value % 4 == 0 { value = 0 }
+                if format.depth == 8 {
+                    base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: y * image.rowStride + i, as: UInt8.self)
+                } else {
+                    base.storeBytes(of: UInt16(truncatingIfNeeded: value), toByteOffset: y * image.rowStride + 2 * i,
+                                    as: UInt16.self)
+                }
+            }
+        }
+        return image
+    }
+
+    /// Renders `recipe` both ways and checks that the plan kept samples where `expectSamples` says, and that the
+    /// pixels are the same to the bit — but for 16-bit samples with alpha after a table, which may differ by one
+    /// code: working values premultiply, and c·α/α rounds back to c ± 1 at 16 bits; the table never premultiplies.
+    func assertSamePixels(_ recipe: Recipe, format: PixelFormat, width: Int = 37, height: Int = 23,
+                          space: WorkingSpace = .linear, expectSamples: Bool = true,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let image = try noise(format, width: width, height: height, seed: UInt64(width * 131 + height))
+        let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (width, height)]), decodeReductions: [:]).plan
+        let chosen = plan.choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
+        XCTAssertEqual(chosen.nodes[chosen.output].representation != .working, expectSamples,
+                       "\(format) \(recipe.nodes.map(\.op)): \(chosen.nodes.map(\.representationReason))", file: file, line: line)
+        let samples = try CPURenderer.render(plan, sources: ["main": BufferRowSource(image)], format: format)
+        let working = try CPURenderer.render(plan, sources: ["main": BufferRowSource(image)], format: format,
+                                             keepSamples: false)
+        let a = try samples.hostBytes(), b = try working.hostBytes()
+        let slack = format.depth == 16 && format.hasAlpha && recipe.nodes.contains { Self.tabled.contains($0.op) } ? 1 : 0
+        var differing = 0, first = ""
+        for y in 0..<samples.height {
+            for i in 0..<samples.width * format.channels {
+                let (p, q) = format.depth == 8
+                    ? (Int(a.load(fromByteOffset: y * samples.rowStride + i, as: UInt8.self)),
+                       Int(b.load(fromByteOffset: y * working.rowStride + i, as: UInt8.self)))
+                    : (Int(a.load(fromByteOffset: y * samples.rowStride + 2 * i, as: UInt16.self)),
+                       Int(b.load(fromByteOffset: y * working.rowStride + 2 * i, as: UInt16.self)))
+                if abs(p - q) > slack {
+                    if differing == 0 { first = "row \(y) sample \(i): \(p) against \(q)" }
+                    differing += 1
+                }
+            }
+        }
+        XCTAssertEqual(differing, 0, "\(format) \(recipe.nodes.map(\.op)) \(width)×\(height): \(differing) samples differ, "
+                       + "first at \(first)", file: file, line: line)
+    }
+
+    func testMovesKeepSamplesAndPixels() throws {
+        let moves: [[(FilterID, [String: ParamValue])]] = [
+            [(.crop, ["x": 3, "y": 5, "width": 20, "height": 11])],
+            [(.flip, ["direction": "horizontal"])],
+            [(.flip, ["direction": "vertical"])],
+            [(.rotate, ["degrees": 90])], [(.rotate, ["degrees": 180])], [(.rotate, ["degrees": -90])],
+            [(.transpose, [:])],
+            [(.pad, ["top": 2, "left": 3, "right": 1, "bottom": 4, "color": .color(.black)])],
+            [(.rotate, ["degrees": 90]), (.crop, ["x": 1, "y": 2, "width": 9, "height": 30]), (.flip, ["direction": "vertical"])],
+        ]
+        for format in Self.formats {
+            for steps in moves {
+                let crops = steps.contains { $0.0 == .crop }
+                for (w, h) in crops ? [(37, 23), (129, 65)] : [(37, 23), (1, 70), (70, 1), (129, 65)] {
+                    try assertSamePixels(.chain(steps), format: format, width: w, height: h)
+                }
+            }
+        }
+    }
+
+    func testPerChannelChainsBecomeTables() throws {
+        let chains: [[(FilterID, [String: ParamValue])]] = [
+            [(.invert, [:])],
+            [(.gamma, ["power": 0.8])],
+            [(.levels, ["inBlack": 0.1, "inWhite": 0.9, "gamma": 1.3])],
+            [(.exposure, ["ev": 0.7]), (.posterize, ["levels": 5])],
+            [(.curves, ["points": .points([[0, 0.1], [0.5, 0.6], [1, 0.9]])]), (.clamp, ["min": 0.2, "max": 0.8])],
+            [(.rotate, ["degrees": 90]), (.invert, [:]), (.flip, ["direction": "horizontal"])],
+            [(.colorControls, ["brightness": 0.1, "contrast": 1.2])],
+        ]
+        for format in Self.formats {
+            for steps in chains {
+                for space in [WorkingSpace.linear, .srgb] {
+                    var recipe = Recipe.chain(steps)
+                    recipe.workingSpace = space
+                    try assertSamePixels(recipe, format: format, width: 67, height: 9, space: space)
+                }
+            }
+        }
+    }
+
+    /// Steps that mix channels or read the position stay working values; per-channel curves on grey would lose
+    /// the colour they make, so they do too.
+    func testMixingStepsStayWorking() throws {
+        try assertSamePixels(.chain([(.grayscale, [:])]), format: .rgb8, expectSamples: false)
+        try assertSamePixels(.chain([(.vignette, [:])]), format: .rgba8, expectSamples: false)
+        try assertSamePixels(.chain([(.gaussianBlur, ["sigma": 1])]), format: .rgb8, expectSamples: false)
+        try assertSamePixels(.chain([(.curves, ["red": .points([[0, 0.2], [1, 1]])])]), format: .grey8, expectSamples: false)
+        try assertSamePixels(.chain([(.pad, ["top": 1, "color": .color(RGBA(0.5, 0.5, 0.5))])]), format: .rgb8,
+                             expectSamples: false)
+        // A turn before a blur: the turn holds samples, the blur converts them.
+        try assertSamePixels(.chain([(.rotate, ["degrees": 90]), (.gaussianBlur, ["sigma": 1])]), format: .rgba16,
+                             expectSamples: false)
+    }
+
+    /// Unfused, two tables in a row would round between them: the first stays working values.
+    func testTablesDoNotRoundBetweenSteps() throws {
+        let plan = try Recipe.chain([(.exposure, ["ev": 0.7]), (.posterize, ["levels": 5])]).plan(inputSizes: ["main": (8, 8)])
+        let chosen = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb8)
+        XCTAssertEqual(chosen.nodes.map(\.representation), [.working, .working, .working])
+        // Nor where the output's layout differs (an 8-bit photo written at 16 bits keeps the working precision).
+        let fused = Optimizer.optimize(plan, decodeReductions: [:]).plan
+        let deeper = fused.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb16)
+        XCTAssertEqual(deeper.nodes[deeper.output].representation, .working)
+    }
+
+    /// A quarter turn holds its input as stored samples: 3 bytes a pixel for RGB8, not 16.
+    func testQuarterTurnHoldsSamples() throws {
+        let (w, h) = (300, 200)
+        let image = try noise(.rgb8, width: w, height: h, seed: 1)
+        let plan = try Recipe.chain([(.rotate, ["degrees": 90])]).plan(inputSizes: ["main": (w, h)])
+        let stats = RenderStats()
+        _ = try CPURenderer.render(plan, sources: ["main": BufferRowSource(image)], format: .rgb8, stats: stats)
+        XCTAssertGreaterThanOrEqual(stats.peakIntermediateBytes, w * h * 3)
+        XCTAssertLessThan(stats.peakIntermediateBytes, w * h * 8, "a float copy is \(w * h * 16) B")
+    }
+}
