@@ -26,7 +26,7 @@ package enum CPURenderer {
         // Samples already in the output's layout and encoding go to the encoder as they are; others are converted.
         var copies = false
         if case .samples(let stored, let name) = output.representation {
-            copies = stored == format && conversions[name] == nil
+            copies = stored == format && conversions[name] == nil && !plan.nodes[plan.output].postOnConversion
             if !copies {
                 output = connect(ConvertStage(from: plan.nodes[plan.output], format: stored, conversion: conversions[name],
                                               space: plan.workingSpace, stats: stats), output)
@@ -132,10 +132,11 @@ package enum CPURenderer {
                 converted[input] = conversion
                 return conversion
             }
-            let made = try makeStage(node, inputs: inputs, inputNodes: node.inputs.map { plan.nodes[$0] },
+            let made = try makeStage(node.postOnConversion ? node.withoutPost : node, inputs: inputs,
+                                     inputNodes: node.inputs.map { plan.nodes[$0] },
                                      plan: plan, sources: sources, conversions: conversions, stats: stats)
             made.region = { rows, input in plan.inputRows(of: index, input: input, for: rows) }
-            if case .samples(let format, _) = node.representation, !node.post.isEmpty {
+            if case .samples(let format, _) = node.representation, !node.post.isEmpty, !node.postOnConversion {
                 made.postTable = SampleTable(node.post, format: format, space: plan.workingSpace)
             }
             stages[index] = made

@@ -122,7 +122,7 @@ final class ConvertStage: Stage {
         rowBytes = samples.width * format.bytesPerPixel
         var node = samples
         node.representation = .working
-        node.post = []
+        if !samples.postOnConversion { node.post = [] }
         node.op = "to working values"
         super.init(node: node, stats: stats)
     }

@@ -331,8 +331,12 @@ public struct Renderer: Sendable {
                 throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
             }
         }
-        try checkCost(of: plan, recipe: recipe, decoders: decoders)
-        return (decoders, plan, notes, log)
+        // The CPU backend chooses again with the output's final layout; this choice is what --explain shows and
+        // the memory estimate counts.
+        let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
+        let chosen = plan.choosingRepresentations(sources: decoders.mapValues(\.sampleLayout), output: format)
+        try checkCost(of: chosen, recipe: recipe, decoders: decoders)
+        return (decoders, chosen, notes, log)
     }
 
     /// The limits every input is decoded within.

@@ -76,6 +76,9 @@ final class SampleRepresentationTests: XCTestCase {
             [(.transpose, [:])],
             [(.pad, ["top": 2, "left": 3, "right": 1, "bottom": 4, "color": .color(.black)])],
             [(.rotate, ["degrees": 90]), (.crop, ["x": 1, "y": 2, "width": 9, "height": 30]), (.flip, ["direction": "vertical"])],
+            // Fused into the turn, a step that mixes channels runs on the conversion to working values.
+            [(.rotate, ["degrees": 90]), (.vibrance, ["amount": 0.6])],
+            [(.transpose, [:]), (.vignette, ["intensity": 0.8])],
         ]
         for format in Self.formats {
             for steps in moves {

@@ -9,9 +9,10 @@ extension Plan {
             if case .boxReduce(_, let y) = node.primitive { rows = "strips, \(y) input rows a row" }
             if case .resample(.vertical, _, _) = node.primitive { rows = "strips, the rows its taps reach" }
             let post = node.post.isEmpty ? "" : " + per-pixel ×\(node.post.count) on store"
-            lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary)\(post) \(node.width)×\(node.height)\(inputs) (\(rows))")
+            let held = node.representation.summary + (node.representationReason.isEmpty ? "" : ": \(node.representationReason)")
+            lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary)\(post) \(node.width)×\(node.height)\(inputs) (\(rows); \(held))")
             if rows == "whole input", let input = node.inputs.first {
-                planned += nodes[input].width * nodes[input].height * 16
+                planned += nodes[input].width * nodes[input].height * nodes[input].representation.bytesPerPixel
             }
         }
         lines.append("  output #\(output)")

@@ -42,14 +42,6 @@ extension ImageRowSource {
     }
 }
 
-extension Plan.Node {
-    /// Whether the node held as samples rounds values (a table) rather than only moving them.
-    var rounds: Bool {
-        if case .point = primitive { return true }
-        return !post.isEmpty
-    }
-}
-
 extension Plan {
     /// The plan with each node's representation chosen: stored samples where the node moves samples (crop, flips,
     /// turns, transpose, a pad in a colour the samples hold exactly) or maps each channel through a table (a
@@ -61,12 +53,13 @@ extension Plan {
     package func choosingRepresentations(sources: [String: SampleLayout], output outputFormat: PixelFormat?) -> Plan {
         var untabled = Set<Int>()
         while true {
-            var candidate = [Representation?](repeating: nil, count: nodes.count)
+            var candidate = [Choice?](repeating: nil, count: nodes.count)
             var reasons = [String](repeating: "", count: nodes.count)
             for (i, node) in nodes.enumerated() {
-                (candidate[i], reasons[i]) = untabled.contains(i)
-                    ? (nil, "its table would round what later steps read")
-                    : sampleCandidate(node, inputs: node.inputs.map { candidate[$0] }, sources: sources)
+                // A node whose fused steps wait for the conversion gives its consumers nothing they can move.
+                let inputs = node.inputs.map { candidate[$0].flatMap { $0.deferred ? nil : $0.held } }
+                let result = sampleCandidate(node, inputs: inputs, sources: sources, tables: !untabled.contains(i))
+                (candidate[i], reasons[i]) = (result.0, result.1)
             }
             var wanted = [Bool](repeating: false, count: nodes.count)
             // Whether rows leaving node i reach the output unchanged but for moves, in the output's layout.
@@ -80,58 +73,80 @@ extension Plan {
                         reasons[i] = "its consumers need working values"
                     }
                 }
-                guard wanted[i], case .samples(let format, _)? = candidate[i] else { continue }
-                exactToOutput[i] = (i == output && format == outputFormat) || (i != output && !consumers.isEmpty
-                    && consumers.allSatisfy { wanted[$0] && !nodes[$0].rounds && exactToOutput[$0] })
+                guard wanted[i], let choice = candidate[i], case .samples(let format, _) = choice.held else { continue }
+                exactToOutput[i] = (i == output && format == outputFormat && !choice.deferred) || (i != output
+                    && !consumers.isEmpty && consumers.allSatisfy { wanted[$0] && !candidate[$0]!.rounds && exactToOutput[$0] })
             }
-            let rounding = nodes.indices.filter { wanted[$0] && nodes[$0].rounds && !exactToOutput[$0] }
+            let rounding = nodes.indices.filter { wanted[$0] && candidate[$0]!.rounds && !exactToOutput[$0] }
             if !rounding.isEmpty {
                 untabled.formUnion(rounding)
                 continue
             }
             var plan = self
             for i in nodes.indices {
-                plan.nodes[i].representation = wanted[i] ? candidate[i]! : .working
+                plan.nodes[i].representation = wanted[i] ? candidate[i]!.held : .working
+                plan.nodes[i].postOnConversion = wanted[i] && candidate[i]!.deferred
                 plan.nodes[i].representationReason = reasons[i]
             }
             return plan
         }
     }
 
-    /// The samples a node could be held in, and why (or why not).
-    private func sampleCandidate(_ node: Node, inputs: [Representation?], sources: [String: SampleLayout])
-        -> (Representation?, String) {
+    /// A node that can be held as samples: in what, whether it rounds (a table), and whether its fused per-pixel
+    /// steps wait until its rows become working values.
+    private struct Choice {
+        var held: Representation
+        var rounds = false
+        var deferred = false
+    }
+
+    /// The samples a node could be held in, and why (or why not). Without `tables` a node may not round.
+    private func sampleCandidate(_ node: Node, inputs: [Representation?], sources: [String: SampleLayout],
+                                 tables: Bool) -> (Choice?, String) {
+        let held: Representation
         if case .source(let name) = node.primitive {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
-            guard node.post.isEmpty || (!layout.converted && Self.tabulates(node.post, format: layout.format)) else {
-                return (nil, "its fused steps mix channels")
+            held = .samples(layout.format, source: name)
+        } else {
+            guard inputs.count == 1, let input = inputs[0] else {
+                return (nil, node.inputs.isEmpty ? "generated" : "its input is working values")
             }
-            return (.samples(layout.format, source: name), "stored samples")
+            held = input
         }
-        guard inputs.count == 1, case .samples(let format, let source)? = inputs[0] else {
-            return (nil, node.inputs.isEmpty ? "generated" : "its input is working values")
-        }
+        guard case .samples(let format, let source) = held else { return (nil, "its input is working values") }
         let converted = sources[source]?.converted ?? true
-        let tabled = !converted && Self.tabulates(node.post, format: format)
-        guard node.post.isEmpty || tabled else {
-            return (nil, converted ? "a profile converts its source" : "its fused steps mix channels")
-        }
-        let held: Representation = .samples(format, source: source)
+        var choice = Choice(held: held)
+        var reason: String
         switch node.primitive {
+        case .source:
+            reason = "stored samples"
         case .crop, .flip, .rotate, .transpose:
-            return (held, "moves samples")
+            reason = "moves samples"
         case .pad(_, _, let colour):
             guard Self.holdsExactly(colour, format: format, space: workingSpace) else {
                 return (nil, "the pad colour is between two sample values")
             }
-            return (held, "moves samples")
+            reason = "moves samples"
         case .point(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
             guard Self.tabulates(ops, format: format) else { return (nil, "its steps mix channels or read the position") }
-            return (held, "one table a channel")
+            guard tables else { return (nil, "its table would round what later steps read") }
+            choice.rounds = true
+            reason = "one table a channel"
         default:
             return (nil, "computes new values")
         }
+        guard !node.post.isEmpty else { return (choice, reason) }
+        if tables && !converted && Self.tabulates(node.post, format: format) {
+            choice.rounds = true
+            return (choice, reason + ", its fused steps one table a channel")
+        }
+        // A node held whole is worth holding as samples even when its fused steps must wait for working values.
+        guard node.primitive.verticalReach == nil, !choice.rounds else {
+            return (nil, "its fused steps " + (converted ? "follow a profile's conversion" : "mix channels"))
+        }
+        choice.deferred = true
+        return (choice, reason + ", its fused steps on the conversion to working values")
     }
 
     /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,

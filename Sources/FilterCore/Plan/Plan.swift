@@ -14,6 +14,8 @@ package struct Plan: Sendable {
         /// How the CPU holds the node's rows (`Plan.choosingRepresentations`), and why.
         package var representation: Representation = .working
         package var representationReason = ""
+        /// A node held as samples whose `post` steps run when its rows become working values, not on the samples.
+        package var postOnConversion = false
     }
 
     package var nodes: [Node]

@@ -8,7 +8,8 @@ package struct WorkEstimate: Sendable {
 
     /// Output pixels × taps, summed over the plan.
     package let pixelTaps: Double
-    /// Floats held by strips and whole-image nodes, in bytes, if rendered in strips on the CPU.
+    /// Rows held by strips and whole-image nodes, in bytes, if rendered in strips on the CPU (with the plan's
+    /// representations, when chosen).
     package let workingBytes: Double
     /// The recipe node id of the costliest node and its share.
     package let costliest: String
@@ -24,13 +25,14 @@ package struct WorkEstimate: Sendable {
             let taps = Self.taps(ofNode: index, in: plan)
             total += pixels * taps
             if pixels * taps > worst.taps { worst = (node.origin, node.op, pixels * taps) }
-            // Strips of about 1 MiB of floats (at least 8 rows) plus the rows the node's window reaches.
-            let rowBytes = Double(node.width) * 16
-            let strip = max(8.0, 1_048_576 / max(1, rowBytes))
+            // Strips of about 1 MiB of floats (at least 8 rows) plus the rows the node's window reaches, in the
+            // node's representation; a node that reads its whole input holds it in the input's.
+            let strip = max(8.0, 1_048_576 / max(1, Double(node.width) * 16))
+            let rowBytes = Double(node.width) * Double(node.representation.bytesPerPixel)
             if let reach = node.primitive.verticalReach {
                 bytes += rowBytes * (strip + 2 * Double(reach))
             } else if let input {
-                bytes += Double(input.width) * Double(input.height) * 16
+                bytes += Double(input.width) * Double(input.height) * Double(input.representation.bytesPerPixel)
             }
         }
         pixelTaps = total
