@@ -35,6 +35,19 @@ final class RowCache {
         first = count == 0 ? max(row, first + drop) : first + drop
     }
 
+    /// Makes room for rows up to `end` in one allocation (a consumer asked for them all: a turn reading its whole
+    /// input), instead of growing step by step, which held the old and the new storage at once while copying.
+    func reserve(upTo end: Int) {
+        let rows = end - first
+        guard rows > capacity else { return }
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
+        grown.copyMemory(from: storage, byteCount: count * rowBytes)
+        storage.deallocate()
+        stats.allocated((rows - capacity) * rowBytes)
+        storage = grown
+        capacity = rows
+    }
+
     /// Makes room for `rows` more rows and returns where they go.
     func append(_ rows: Int) -> UnsafeMutableRawPointer {
         if count + rows > capacity {

@@ -22,7 +22,7 @@ struct SampleDecoding {
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: width * 3) { floats in
                     guard let floats = floats.baseAddress else { return }
                     for i in chunk {
-                        conversion.convertRow(stored + i * rowBytes, into: output + i * width * 4, scratch: floats)
+                        conversion.convertRow(stored + i * rowBytes, into: output + i * width * 4, width: width, scratch: floats)
                     }
                 }
             }
@@ -97,9 +97,10 @@ final class SourceStage: Stage {
             stats.decodeSeconds += monotonicSeconds() - began
         }
         // Working values lose the colour of a fully transparent pixel (premultiplied); samples lose it here, so
-        // both representations give the same pixels.
+        // both representations give the same pixels. A profile's stored samples are converted whole later (the
+        // fourth sample of a CMYK photo is ink, not alpha).
         let format = source.format
-        if samples && format.hasAlpha {
+        if samples && format.hasAlpha && decoding.conversion == nil {
             fr_clear_transparent(output, rows.count * width, Int32(format.channels), Int32(format.bytesPerSample))
         }
     }

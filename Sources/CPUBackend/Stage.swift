@@ -87,6 +87,7 @@ class Stage {
         // consumer's position: another consumer may still need the top rows (a random-chain test caught this).
         let lowest = positions.min()!
         if cache.count == 0 && cache.first < lowest { cache.trim(below: lowest) }
+        cache.reserve(upTo: rows.upperBound)
         // One strip at a time, so a consumer asking for many rows (a large vertical shrink) never makes the inputs
         // hold all the rows behind them at once: each input is told to move on after every strip.
         while cache.end < rows.upperBound {

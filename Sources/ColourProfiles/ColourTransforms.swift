@@ -288,7 +288,7 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
 
     package var storedRows: ImageRowSource { inner }
 
-    package func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>,
+    package func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
                             scratch: UnsafeMutablePointer<Float>) {
         transform.convert(stored, into: destination, width: width, scratch: scratch)
     }

@@ -14,9 +14,10 @@ package protocol ImageRowSource: AnyObject {
 package protocol ConvertingRowSource: ImageRowSource {
     /// The rows as stored, before conversion.
     var storedRows: ImageRowSource { get }
-    /// Converts one stored row into working values (4 floats a pixel); `scratch` holds 3 floats a pixel. Safe to
-    /// call from several threads at once with separate scratch.
-    func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>,
+    /// Converts `width` stored pixels (a row, or a row of the stored samples after a turn) into working values
+    /// (4 floats a pixel); `scratch` holds 3 floats a pixel. Safe to call from several threads at once with
+    /// separate scratch.
+    func convertRow(_ stored: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
                     scratch: UnsafeMutablePointer<Float>)
 }
 

@@ -227,6 +227,18 @@ extension FilterRunTests {
             let d = Difference.between(expected, try found.samples(), width: found.width, channels: 3)
             XCTAssertLessThanOrEqual(d.worst, 1, "\(backend): \(d)")
         }
+        // Turned, the inks are moved as stored and converted after the turn: the same colours, turned.
+        let turn = path("cmyk-turn.json"), turned = path("cmyk-turned.png")
+        try Data(#"{"version":1,"workingSpace":"srgb","steps":[{"op":"rotate","degrees":90}]}"#.utf8).write(to: URL(fileURLWithPath: turn))
+        XCTAssertEqual(try run([turn, Fixtures.path("jpeg/cmyk_ps_profile.jpg"), turned]).code, 0)
+        let found = try PNGDecoder.decode(path: turned)
+        let (w, h) = (found.height, found.width)  // the reference's size
+        let upright = try found.samples()
+        let back = (0..<w * h * 3).map { i -> Double in  // reference pixel (x, y) is the turned one at (h − 1 − y, x)
+            let (x, y, c) = (i / 3 % w, i / 3 / w, i % 3)
+            return upright[(x * h + (h - 1 - y)) * 3 + c]
+        }
+        XCTAssertLessThanOrEqual(Difference.between(expected, back, width: w, channels: 3).worst, 1)
         let plain = path("cmyk-plain.png")
         XCTAssertEqual(try run([srgb, Fixtures.path("jpeg/cmyk_ps_profile.jpg"), plain, "--ignore-profiles"]).code, 0)
         let naive = Difference.between(expected, try PNGDecoder.decode(path: plain).samples(), width: 163, channels: 3)

@@ -123,6 +123,8 @@ extension Plan {
         case .crop, .flip, .rotate, .transpose:
             reason = "moves samples"
         case .pad(_, _, let colour):
+            // A profile's stored samples may be inks: the colour is known only in working values.
+            guard !converted else { return (nil, "a profile converts its source") }
             guard Self.holdsExactly(colour, format: format, space: workingSpace) else {
                 return (nil, "the pad colour is between two sample values")
             }
