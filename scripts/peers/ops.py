@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""One catalogue operation per run, JPEG in → JPEG out (quality 90, 4:2:0, libjpeg-turbo for every tool), on 8-bit
+sRGB values as the filterrun recipes do ("workingSpace": "srgb"). The peers are timed inside Python, from opening
+the file to the written output (the interpreter's start and imports excluded); filterrun is timed as a whole process
+by the calling script.
+
+usage: ops.py list                      the operation names, one per line
+       ops.py recipe OP W H             filterrun's recipe for OP on a W×H image (JSON)
+       ops.py TOOL OP IN OUT            TOOL: opencv | pyvips; prints {"seconds": s} to stdout
+"""
+import json
+import math
+import sys
+import time
+
+W601 = (0.299, 0.587, 0.114)
+SAT13 = [[(1 - 1.3) * W601[j] + (1.3 if i == j else 0.0) for j in range(3)] for i in range(3)]
+SHARP3 = [[-1, -1, -1], [-1, 9, -1], [-1, -1, -1]]
+BINOMIAL5 = [[a * b for b in (1, 4, 6, 4, 1)] for a in (1, 4, 6, 4, 1)]
+BENCH_SHARPEN = [[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]]
+
+
+def flat(m):
+    return [v for row in m for v in row]
+
+
+# name → filterrun steps (each a dict; "W"/"H" in crop values are filled with the image size by recipe()).
+OPS = {
+    "crop 50 %": [{"op": "crop", "x": "W/4", "y": "H/4", "width": "W/2", "height": "H/2"}],
+    "flip": [{"op": "flip", "direction": "horizontal"}],
+    "flip vertical": [{"op": "flip", "direction": "vertical"}],
+    "quarter turn": [{"op": "rotate", "degrees": 90}],
+    "transpose": [{"op": "transpose"}],
+    "pad 100": [{"op": "pad", "top": 100, "right": 100, "bottom": 100, "left": 100, "color": [0, 0, 0]}],
+    "resize 0.5 lanczos3": [{"op": "resize", "scale": 0.5, "kernel": "lanczos3"}],
+    "resize 1.5 bicubic": [{"op": "resize", "scale": 1.5, "kernel": "bicubic"}],
+    "gaussian σ1": [{"op": "gaussianBlur", "sigma": 1}],
+    "gaussian σ8": [{"op": "gaussianBlur", "sigma": 8}],
+    "box r5": [{"op": "boxBlur", "radius": 5}],
+    "median r2": [{"op": "median", "radius": 2}],
+    "convolve 3×3": [{"op": "convolve", "kernel": flat(SHARP3)}],
+    "convolve 5×5": [{"op": "convolve", "kernel": flat(BINOMIAL5)}],
+    "sobel": [{"op": "sobel"}],
+    "unsharp σ2": [{"op": "unsharpMask", "sigma": 2, "amount": 1}],
+    "saturation 1.3": [{"op": "colorControls", "saturation": 1.3}],
+    "gamma 0.8": [{"op": "gamma", "power": 0.8}],
+    "exposure +0.5": [{"op": "exposure", "ev": 0.5}],
+    "invert": [{"op": "invert"}],
+    "grayscale": [{"op": "grayscale"}],
+    "threshold": [{"op": "threshold", "level": 0.5}],
+    "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
+    "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
+                       {"op": "resize", "scale": 0.9, "kernel": "bilinear"},
+                       {"op": "convolve", "kernel": flat(BENCH_SHARPEN)}],
+}
+
+
+def recipe(op, width, height):
+    def value(v):
+        return int(eval(v, {"W": width, "H": height})) if isinstance(v, str) and ("W" in v or "H" in v) else v
+    steps = [{k: value(v) for k, v in step.items()} for step in OPS[op]]
+    return json.dumps({"version": 1, "workingSpace": "srgb", "steps": steps})
+
+
+def opencv(op, src, dst):
+    import cv2
+    import numpy as np
+    cv2.setNumThreads(0)
+    t0 = time.perf_counter()
+    im = cv2.imread(src, cv2.IMREAD_COLOR)
+    h, w = im.shape[:2]
+    if op == "crop 50 %":
+        im = im[h // 4:h // 4 + h // 2, w // 4:w // 4 + w // 2]
+    elif op == "flip":
+        im = cv2.flip(im, 1)
+    elif op == "flip vertical":
+        im = cv2.flip(im, 0)
+    elif op == "quarter turn":
+        im = cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)
+    elif op == "transpose":
+        im = cv2.transpose(im)
+    elif op == "pad 100":
+        im = cv2.copyMakeBorder(im, 100, 100, 100, 100, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    elif op == "resize 0.5 lanczos3":
+        im = cv2.resize(im, (round(w * 0.5), round(h * 0.5)), interpolation=cv2.INTER_LANCZOS4)
+    elif op == "resize 1.5 bicubic":
+        im = cv2.resize(im, (round(w * 1.5), round(h * 1.5)), interpolation=cv2.INTER_CUBIC)
+    elif op == "gaussian σ1":
+        im = cv2.GaussianBlur(im, (0, 0), 1)
+    elif op == "gaussian σ8":
+        im = cv2.GaussianBlur(im, (0, 0), 8)
+    elif op == "box r5":
+        im = cv2.blur(im, (11, 11))
+    elif op == "median r2":
+        im = cv2.medianBlur(im, 5)
+    elif op == "convolve 3×3":
+        im = cv2.filter2D(im, -1, np.array(SHARP3, np.float32))
+    elif op == "convolve 5×5":
+        im = cv2.filter2D(im, -1, np.array(BINOMIAL5, np.float32) / 256)
+    elif op == "sobel":
+        g = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
+        gx = cv2.Sobel(g, cv2.CV_16S, 1, 0)
+        gy = cv2.Sobel(g, cv2.CV_16S, 0, 1)
+        im = cv2.convertScaleAbs(cv2.magnitude(gx.astype(np.float32), gy.astype(np.float32)), alpha=0.25)
+    elif op == "unsharp σ2":
+        im = cv2.addWeighted(im, 2, cv2.GaussianBlur(im, (0, 0), 2), -1, 0)
+    elif op == "saturation 1.3":
+        bgr = [row[::-1] for row in SAT13[::-1]]
+        im = cv2.transform(im, np.array(bgr, np.float32))
+    elif op == "gamma 0.8":
+        im = cv2.LUT(im, np.array([round(255 * (v / 255) ** 0.8) for v in range(256)], np.uint8))
+    elif op == "exposure +0.5":
+        im = cv2.convertScaleAbs(im, alpha=2 ** 0.5)
+    elif op == "invert":
+        im = cv2.bitwise_not(im)
+    elif op == "grayscale":
+        im = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
+    elif op == "threshold":
+        im = cv2.threshold(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 127, 255, cv2.THRESH_BINARY)[1]
+    elif op == "rotate 30° bicubic":
+        c, s = abs(math.cos(math.radians(30))), abs(math.sin(math.radians(30)))
+        nw, nh = int(math.ceil(w * c + h * s)), int(math.ceil(w * s + h * c))
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -30, 1)
+        m[0, 2] += (nw - w) / 2
+        m[1, 2] += (nh - h) / 2
+        im = cv2.warpAffine(im, m, (nw, nh), flags=cv2.INTER_CUBIC)
+    elif op == "vips benchmark":
+        im = im[100:h - 100, 100:w - 100]
+        im = cv2.resize(im, (round((w - 200) * 0.9), round((h - 200) * 0.9)), interpolation=cv2.INTER_LINEAR)
+        im = cv2.filter2D(im, -1, np.array(BENCH_SHARPEN, np.float32) / 8)
+    cv2.imwrite(dst, im, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+                          cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420])
+    return time.perf_counter() - t0
+
+
+def pyvips_run(op, src, dst):
+    import pyvips
+    t0 = time.perf_counter()
+    moves = op in ("quarter turn", "transpose", "flip vertical", "rotate 30° bicubic")
+    im = pyvips.Image.new_from_file(src, access="random" if moves else "sequential")
+    w, h = im.width, im.height
+    if op == "crop 50 %":
+        im = im.crop(w // 4, h // 4, w // 2, h // 2)
+    elif op == "flip":
+        im = im.fliphor()
+    elif op == "flip vertical":
+        im = im.flipver()
+    elif op == "quarter turn":
+        im = im.rot90()
+    elif op == "transpose":
+        im = im.rot90().fliphor()
+    elif op == "pad 100":
+        im = im.embed(100, 100, w + 200, h + 200, extend="black")
+    elif op == "resize 0.5 lanczos3":
+        im = im.resize(0.5, kernel="lanczos3")
+    elif op == "resize 1.5 bicubic":
+        im = im.resize(1.5, kernel="cubic")
+    elif op == "gaussian σ1":
+        im = im.gaussblur(1, min_ampl=0.01)
+    elif op == "gaussian σ8":
+        im = im.gaussblur(8, min_ampl=0.01)
+    elif op == "box r5":
+        im = im.conv(pyvips.Image.new_from_array([[1] * 11] * 11, scale=121), precision="integer")
+    elif op == "median r2":
+        im = im.median(5)
+    elif op == "convolve 3×3":
+        im = im.conv(pyvips.Image.new_from_array(SHARP3, scale=1), precision="integer")
+    elif op == "convolve 5×5":
+        im = im.conv(pyvips.Image.new_from_array(BINOMIAL5, scale=256), precision="integer")
+    elif op == "sobel":
+        im = im.colourspace("b-w").sobel()
+    elif op == "unsharp σ2":
+        im = (im * 2 - im.gaussblur(2, min_ampl=0.01)).cast("uchar")
+    elif op == "saturation 1.3":
+        im = im.recomb(pyvips.Image.new_from_array(SAT13)).cast("uchar")
+    elif op == "gamma 0.8":
+        im = im.gamma(exponent=1 / 0.8)
+    elif op == "exposure +0.5":
+        im = im.linear(2 ** 0.5, 0).cast("uchar")
+    elif op == "invert":
+        im = im.invert()
+    elif op == "grayscale":
+        im = im.colourspace("b-w")
+    elif op == "threshold":
+        im = im.colourspace("b-w") > 127
+    elif op == "rotate 30° bicubic":
+        im = im.rotate(30, interpolate=pyvips.Interpolate.new("bicubic"))
+    elif op == "vips benchmark":
+        im = im.crop(100, 100, w - 200, h - 200).resize(0.9, kernel="linear")
+        im = im.conv(pyvips.Image.new_from_array(BENCH_SHARPEN, scale=8), precision="integer")
+    im.jpegsave(dst, Q=90, subsample_mode="on")
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "list":
+        print("\n".join(OPS))
+    elif sys.argv[1] == "recipe":
+        print(recipe(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    else:
+        tool, op, src, dst = sys.argv[1:5]
+        seconds = (opencv if tool == "opencv" else pyvips_run)(op, src, dst)
+        print(json.dumps({"seconds": seconds}))
