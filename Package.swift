@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "CKernels"),
 
         // MARK: - Implementation
-        .target(name: "FilterCore", dependencies: ["CFileShim"]),
+        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),

@@ -1,3 +1,4 @@
+import CKernels
 /// Converts rows between a storage format and working values: four floats per pixel (RGBA), premultiplied alpha,
 /// linear light or sRGB-encoded as the working space says. Grey is stored as its luminance (Rec. 709 weights).
 package struct PixelConverter: Sendable {
@@ -132,35 +133,16 @@ extension PixelConverter {
         return (straight, a)
     }
 
-    /// 8-bit RGB(A) from values already encoded (the sRGB working space): scale and round, no table.
+    /// 8-bit RGB(A) from values already encoded (the sRGB working space): scale and round, no table (in C, the
+    /// arithmetic of `straightClamped` and the rounding above, step for step).
     private func encodeDirect8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
-        let channels = format.channels
-        for x in 0..<width {
-            var (codes, a) = Self.straightClamped(UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self))
-            codes[3] = a
-            codes = codes * 255 + 0.5
-            let out = dst + x * channels
-            out[0] = UInt8(truncatingIfNeeded: Int32(codes[0]))
-            out[1] = UInt8(truncatingIfNeeded: Int32(codes[1]))
-            out[2] = UInt8(truncatingIfNeeded: Int32(codes[2]))
-            if channels == 4 { out[3] = UInt8(truncatingIfNeeded: Int32(codes[3])) }
-        }
+        fr_encode8(dst, source, width, Int32(format.channels), nil, 0)
     }
 
     /// The common case (8-bit RGB(A) from linear values) through a direct code table.
     private func encodeLinear8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
-        let channels = format.channels
-        let steps = Float(SRGB.encodeSteps)
         SRGB.encode8.withUnsafeBufferPointer { table in
-            for x in 0..<width {
-                let (straight, a) = Self.straightClamped(UnsafeRawPointer(source + x * 4).load(as: SIMD4<Float>.self))
-                let index = straight * steps + 0.5
-                let out = dst + x * channels
-                out[0] = table[Int(index[0])]
-                out[1] = table[Int(index[1])]
-                out[2] = table[Int(index[2])]
-                if channels == 4 { out[3] = UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5)) }
-            }
+            fr_encode8(dst, source, width, Int32(format.channels), table.baseAddress, Float(SRGB.encodeSteps))
         }
     }
 }
