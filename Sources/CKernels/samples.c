@@ -94,3 +94,104 @@ void fr_clear_transparent(void *pixels, size_t count, int channels, int bytes_pe
             if (p[colours] == 0) for (int c = 0; c < colours; c++) p[c] = 0;
     }
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// Runs the network on `wires` vectors (or scalars) and returns the middle wire.
+#define NETWORK(T, MIN, MAX)                                                                                       \
+    for (int p = 0; p < npairs; p++) {                                                                             \
+        T a = w[pairs[2 * p]], b = w[pairs[2 * p + 1]];                                                             \
+        w[pairs[2 * p]] = MIN(a, b);                                                                               \
+        w[pairs[2 * p + 1]] = MAX(a, b);                                                                           \
+    }
+
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned umax(unsigned a, unsigned b) { return a < b ? b : a; }
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#include "kernels.h"
+
+// 32 samples of 8 bits (16 of 16) a step; returns how many samples it wrote.
+__attribute__((target("avx2")))
+static size_t median_avx2(void *out, const void *const *rows, size_t count, int channels, int radius,
+                          int bytes_per_sample, const uint8_t *pairs, int npairs, int side, int taps, int wires) {
+    __m256i w[64];
+    size_t i = 0;
+    if (bytes_per_sample == 1) {
+        for (; i + 32 <= count; i += 32) {
+            int n = 0;
+            for (int dy = 0; dy < side; dy++)
+                for (int dx = -radius; dx <= radius; dx++)
+                    w[n++] = _mm256_loadu_si256((const __m256i *)((const uint8_t *)rows[dy] + i + dx * channels));
+            for (; n < wires; n++) w[n] = _mm256_set1_epi8((char)0xFF);
+            NETWORK(__m256i, _mm256_min_epu8, _mm256_max_epu8)
+            _mm256_storeu_si256((__m256i *)((uint8_t *)out + i), w[taps / 2]);
+        }
+    } else {
+        for (; i + 16 <= count; i += 16) {
+            int n = 0;
+            for (int dy = 0; dy < side; dy++)
+                for (int dx = -radius; dx <= radius; dx++)
+                    w[n++] = _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[dy] + i + dx * channels));
+            for (; n < wires; n++) w[n] = _mm256_set1_epi16((short)0xFFFF);
+            NETWORK(__m256i, _mm256_min_epu16, _mm256_max_epu16)
+            _mm256_storeu_si256((__m256i *)((uint16_t *)out + i), w[taps / 2]);
+        }
+    }
+    return i;
+}
+#endif
+
+void fr_median_row(void *out, const void *const *rows, size_t count, int channels, int radius, int bytes_per_sample,
+                   const uint8_t *pairs, int npairs) {
+    int side = 2 * radius + 1, taps = side * side;
+    int wires = 1;
+    while (wires < taps) wires *= 2;
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = median_avx2(out, rows, count, channels, radius, bytes_per_sample, pairs, npairs, side, taps, wires);
+#endif
+#if defined(__SSE2__)
+    __m128i w[64];
+    if (bytes_per_sample == 1) {
+        for (; i + 16 <= count; i += 16) {
+            int n = 0;
+            for (int dy = 0; dy < side; dy++)
+                for (int dx = -radius; dx <= radius; dx++)
+                    w[n++] = _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[dy] + i + dx * channels));
+            for (; n < wires; n++) w[n] = _mm_set1_epi8((char)0xFF);
+            NETWORK(__m128i, _mm_min_epu8, _mm_max_epu8)
+            _mm_storeu_si128((__m128i *)((uint8_t *)out + i), w[taps / 2]);
+        }
+    } else {
+        const __m128i flip = _mm_set1_epi16((short)0x8000);  // unsigned order as signed: SSE2 has only signed 16-bit min
+        for (; i + 8 <= count; i += 8) {
+            int n = 0;
+            for (int dy = 0; dy < side; dy++)
+                for (int dx = -radius; dx <= radius; dx++)
+                    w[n++] = _mm_xor_si128(flip, _mm_loadu_si128((const __m128i *)((const uint16_t *)rows[dy] + i + dx * channels)));
+            for (; n < wires; n++) w[n] = _mm_set1_epi16(0x7FFF);
+            NETWORK(__m128i, _mm_min_epi16, _mm_max_epi16)
+            _mm_storeu_si128((__m128i *)((uint16_t *)out + i), _mm_xor_si128(flip, w[taps / 2]));
+        }
+    }
+#endif
+    unsigned s[64];
+    for (; i < count; i++) {
+        int n = 0;
+        for (int dy = 0; dy < side; dy++)
+            for (int dx = -radius; dx <= radius; dx++)
+                s[n++] = bytes_per_sample == 1 ? ((const uint8_t *)rows[dy])[i + dx * channels]
+                                               : ((const uint16_t *)rows[dy])[i + dx * channels];
+        for (; n < wires; n++) s[n] = 0xFFFFu;
+        {
+            unsigned *w = s;
+            NETWORK(unsigned, umin, umax)
+        }
+        if (bytes_per_sample == 1) ((uint8_t *)out)[i] = (uint8_t)s[taps / 2];
+        else ((uint16_t *)out)[i] = (uint16_t)s[taps / 2];
+    }
+}

@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 
 @inline(__always) func luminance(_ v: SIMD4<Float>) -> Float {
@@ -76,6 +77,48 @@ final class MedianStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if radius == 1 { return median3x3(rows, input: inputs[0], into: output) }
         return medianByNetwork(rows, input: inputs[0], into: output)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        guard case .samples(let format, _) = representation else {
+            return try compute(rows, inputs: inputs, into: output.assumingMemoryBound(to: Float.self))
+        }
+        medianOfSamples(rows, input: inputs[0], format: format, into: output)
+    }
+}
+
+extension MedianStage {
+    /// On stored samples without alpha (the plan keeps them there): a median selects one of its inputs and the
+    /// sRGB decode is increasing, so the median of the samples is the sample of the working values' median. The
+    /// rows of the window are padded with their edge pixels once, then `fr_median_row` runs the network on 16 bytes
+    /// of samples at a time.
+    func medianOfSamples(_ rows: Range<Int>, input: RowView, format: PixelFormat, into output: UnsafeMutableRawPointer) {
+        let r = radius, bpp = format.bytesPerPixel, width = width, channels = format.channels
+        let paddedBytes = (width + 2 * r) * bpp, window = (rows.lowerBound - r)..<(rows.upperBound + r)
+        let padded = UnsafeMutableRawPointer.allocate(byteCount: window.count * paddedBytes, alignment: 64)
+        defer { padded.deallocate() }
+        WorkerPool.forEachChunk(window, minChunk: 8) { chunk in
+            for y in chunk {
+                let row = padded + (y - window.lowerBound) * paddedBytes, source = input.bytes(y)
+                (row + r * bpp).copyMemory(from: source, byteCount: width * bpp)
+                for k in 0..<r {
+                    (row + k * bpp).copyMemory(from: source, byteCount: bpp)
+                    (row + (r + width + k) * bpp).copyMemory(from: source + (width - 1) * bpp, byteCount: bpp)
+                }
+            }
+        }
+        let pairs = MedianNetwork.pairs(count: (2 * r + 1) * (2 * r + 1)).flatMap { [UInt8($0.0), UInt8($0.1)] }
+        parallelRows(rows) { chunk in
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: 2 * r + 1) { pointers in
+                for y in chunk {
+                    for dy in 0...(2 * r) {
+                        pointers[dy] = UnsafeRawPointer(padded + (y + dy - r - window.lowerBound) * paddedBytes + r * bpp)
+                    }
+                    fr_median_row(output + (y - rows.lowerBound) * width * bpp, pointers.baseAddress, width * channels,
+                                  Int32(channels), Int32(r), Int32(format.bytesPerSample), pairs, Int32(pairs.count / 2))
+                }
+            }
+        }
     }
 }
 

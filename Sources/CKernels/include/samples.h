@@ -27,3 +27,11 @@ void fr_lookup16(uint16_t *dst, const uint16_t *src, size_t pixels, int channels
 /// alpha), as the conversion to working values (premultiplied) does.
 void fr_clear_transparent(void *pixels, size_t count, int channels, int bytes_per_sample);
 #endif
+
+/// One output row of a per-channel median over stored samples without alpha: sample i of the row is the median of
+/// the samples i + dx·channels (|dx| ≤ radius) of the 2·radius + 1 rows `rows` (each padded with `radius` pixels
+/// repeated at its left and at least radius pixels + 16 bytes at its right, and pointing at its first real sample),
+/// selected by the comparator network `pairs` (`npairs` pairs of wire indices; wires from (2r+1)² on hold the largest
+/// value). `bytes_per_sample` is 1 or 2; `count` samples are written to out.
+void fr_median_row(void *out, const void *const *rows, size_t count, int channels, int radius, int bytes_per_sample,
+                   const uint8_t *pairs, int npairs);

@@ -129,6 +129,13 @@ extension Plan {
                 return (nil, "the pad colour is between two sample values")
             }
             reason = "moves samples"
+        case .median:
+            // Per channel, it picks one of its inputs: on samples that is the working values' pick, but for alpha
+            // (working values are premultiplied) and a profile's inks.
+            guard !converted, !format.hasAlpha else {
+                return (nil, converted ? "a profile converts its source" : "premultiplied alpha changes its picks")
+            }
+            reason = "picks samples"
         case .point(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
             guard Self.tabulates(ops, format: format) else { return (nil, "its steps mix channels or read the position") }
