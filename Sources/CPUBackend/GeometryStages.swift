@@ -111,7 +111,9 @@ final class AffineStage: Stage {
         parallelRows(rows) { chunk in
             let wx = UnsafeMutablePointer<Double>.allocate(capacity: capacityX)
             let wy = UnsafeMutablePointer<Double>.allocate(capacity: capacityY)
-            defer { wx.deallocate(); wy.deallocate() }
+            let fx = UnsafeMutablePointer<Float>.allocate(capacity: capacityX)
+            let lines = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: capacityY)
+            defer { wx.deallocate(); wy.deallocate(); fx.deallocate(); lines.deallocate() }
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
@@ -119,24 +121,40 @@ final class AffineStage: Stage {
                     let p = map.input(Double(x) + 0.5, Double(y) + 0.5)
                     let tx = AffineTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
                     let ty = AffineTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
-                    var sum = SIMD4<Double>()
-                    for j in 0..<ty.count {
-                        let row = ty.first + j, weightY = wy[j]
-                        if weightY == 0 { continue }
-                        var line = SIMD4<Double>()
-                        if row < 0 || row >= h {
-                            line = SIMD4<Double>(background)
-                        } else {
-                            let src = input.pixels(row)
-                            for i in 0..<tx.count {
-                                let column = tx.first + i
-                                let v = column < 0 || column >= w ? background : src[column]
-                                line += SIMD4<Double>(v) * wx[i]
-                            }
+                    if ty.count == 0 || tx.count == 0 {
+                        out[x] = background
+                    } else if tx.first >= 0 && tx.first + tx.count <= w && ty.first >= 0 && ty.first + ty.count <= h {
+                        // Every tap inside the input (most of the image): float weights, no bounds checks.
+                        for i in 0..<tx.count { fx[i] = Float(wx[i]) }
+                        for j in 0..<ty.count { lines[j] = input.pixels(ty.first + j) + tx.first }
+                        var sum = SIMD4<Float>()
+                        for j in 0..<ty.count {
+                            let line = lines[j]
+                            var across = SIMD4<Float>()
+                            for i in 0..<tx.count { across += line[i] * fx[i] }
+                            sum += across * Float(wy[j])
                         }
-                        sum += line * weightY
+                        out[x] = sum
+                    } else {
+                        var sum = SIMD4<Double>()
+                        for j in 0..<ty.count {
+                            let row = ty.first + j, weightY = wy[j]
+                            if weightY == 0 { continue }
+                            var line = SIMD4<Double>()
+                            if row < 0 || row >= h {
+                                line = SIMD4<Double>(background)
+                            } else {
+                                let src = input.pixels(row)
+                                for i in 0..<tx.count {
+                                    let column = tx.first + i
+                                    let v = column < 0 || column >= w ? background : src[column]
+                                    line += SIMD4<Double>(v) * wx[i]
+                                }
+                            }
+                            sum += line * weightY
+                        }
+                        out[x] = SIMD4<Float>(sum)
                     }
-                    out[x] = ty.count == 0 || tx.count == 0 ? background : SIMD4<Float>(sum)
                 }
             }
         }

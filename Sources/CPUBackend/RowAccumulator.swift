@@ -52,7 +52,7 @@ final class RowAccumulator {
             consumed = pulled.upperBound
         }
         start(upTo: rows.upperBound)
-        output.update(from: sums.storage.assumingMemoryBound(to: Float.self), count: rows.count * rowFloats)
+        output.update(from: sums.rows.assumingMemoryBound(to: Float.self), count: rows.count * rowFloats)
         sums.trim(below: rows.upperBound)
     }
 
@@ -82,7 +82,7 @@ final class RowAccumulator {
             }
         }
         guard !slots.isEmpty else { return }
-        let n = rowFloats, storage = sums.storage.assumingMemoryBound(to: Float.self), avx2 = fr_kernels_avx2() != 0, widest = factors.count
+        let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), avx2 = fr_kernels_avx2() != 0, widest = factors.count
         // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
         WorkerPool.forEachChunk(0..<(n + 31) / 32, minChunk: 64) { units in
             let lo = units.lowerBound * 32, length = min(n, units.upperBound * 32) - lo

@@ -8,9 +8,15 @@ final class RowCache {
     private(set) var capacity: Int
     private(set) var first = 0
     private(set) var count = 0
+    /// Rows of storage before row `first`: dropped rows are passed over, and the kept ones moved to the front only
+    /// when room runs out (moving them on every trim cost a large window its whole size per strip).
+    private var offset = 0
     private let stats: RenderStats
 
     var end: Int { first + count }
+
+    /// Where row `first` is stored (the rows follow it, contiguous).
+    var rows: UnsafeMutableRawPointer { storage + offset * rowBytes }
 
     init(rowBytes: Int, stats: RenderStats) {
         self.rowBytes = rowBytes
@@ -28,17 +34,24 @@ final class RowCache {
     func trim(below row: Int) {
         guard row > first else { return }
         let drop = min(count, row - first)
-        if drop < count {
-            storage.copyMemory(from: storage + drop * rowBytes, byteCount: (count - drop) * rowBytes)
-        }
         count -= drop
+        offset = count == 0 ? 0 : offset + drop
         first = count == 0 ? max(row, first + drop) : first + drop
+    }
+
+    /// Moves the kept rows to the front of the storage.
+    private func compact() {
+        guard offset > 0 else { return }
+        if count > 0 { storage.copyMemory(from: storage + offset * rowBytes, byteCount: count * rowBytes) }
+        offset = 0
     }
 
     /// Makes room for rows up to `end` in one allocation (a consumer asked for them all: a turn reading its whole
     /// input), instead of growing step by step, which held the old and the new storage at once while copying.
     func reserve(upTo end: Int) {
         let rows = end - first
+        guard rows > capacity - offset else { return }
+        compact()
         guard rows > capacity else { return }
         let grown = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
         grown.copyMemory(from: storage, byteCount: count * rowBytes)
@@ -50,6 +63,7 @@ final class RowCache {
 
     /// Makes room for `rows` more rows and returns where they go.
     func append(_ rows: Int) -> UnsafeMutableRawPointer {
+        if offset + count + rows > capacity { compact() }
         if count + rows > capacity {
             let newCapacity = max(count + rows, capacity + capacity / 2)
             let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * rowBytes, alignment: 64)
@@ -59,7 +73,7 @@ final class RowCache {
             storage = grown
             capacity = newCapacity
         }
-        let at = storage + count * rowBytes
+        let at = storage + (offset + count) * rowBytes
         count += rows
         return at
     }
@@ -71,11 +85,12 @@ final class RowCache {
         storage = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         capacity = 0
         count = 0
+        offset = 0
     }
 
     func view(_ rows: Range<Int>) -> RowView {
         precondition(rows.lowerBound >= first && rows.upperBound <= end, "rows \(rows) not cached (\(first)..<\(end))")
-        return RowView(base: storage + (rows.lowerBound - first) * rowBytes, first: rows.lowerBound,
+        return RowView(base: storage + (offset + rows.lowerBound - first) * rowBytes, first: rows.lowerBound,
                        count: rows.count, rowBytes: rowBytes)
     }
 }
