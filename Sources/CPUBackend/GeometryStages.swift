@@ -93,6 +93,16 @@ final class ReorientStage: Stage {
 final class AffineStage: Stage {
     let map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, inputWidth: Int, inputHeight: Int
 
+    /// Keys' cubic (a = −½) weights of the taps at −1, 0, 1, 2 for a position t ∈ [0, 1) past tap 0.
+    @inline(__always)
+    static func keys(_ t: Float) -> SIMD4<Float> {
+        let d = SIMD4<Float>(1 + t, t, 1 - t, 2 - t)
+        let d2 = d * d
+        let near: SIMD4<Float> = (1.5 * d - 2.5) * d2 + 1
+        let far: SIMD4<Float> = ((-0.5 * d + 2.5) * d - 4) * d + 2
+        return near.replacing(with: far, where: d .> 1)
+    }
+
     init(map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, input: Plan.Node, node: Plan.Node,
          stats: RenderStats) {
         self.map = map
@@ -108,7 +118,27 @@ final class AffineStage: Stage {
         let map = map, kernel = kernel, background = background
         let scale = map.kernelScale
         let capacityX = AffineTaps.capacity(kernel, scale: scale.x), capacityY = AffineTaps.capacity(kernel, scale: scale.y)
+        // A bicubic map that shrinks nowhere (a rotation, an enlargement) reads a 4×4 window whose weights have a
+        // closed form: away from the edges it needs no kernel evaluation in double precision.
+        let fastCubic: ((x: Double, y: Double), RowView) -> SIMD4<Float>? = { p, input in
+            let ux = p.x - 0.5, uy = p.y - 0.5, fx = ux.rounded(.down), fy = uy.rounded(.down)
+            let ix = Int(fx), iy = Int(fy)
+            guard ix >= 1, iy >= 1, ix + 2 < w, iy + 2 < h else { return nil }
+            let wx = Self.keys(Float(ux - fx)), wy = Self.keys(Float(uy - fy))
+            var sum = SIMD4<Float>()
+            for j in 0..<4 {
+                let line = input.pixels(iy - 1 + j) + (ix - 1)
+                var across = line[0] * wx[0]
+                across += line[1] * wx[1]
+                across += line[2] * wx[2]
+                across += line[3] * wx[3]
+                sum += across * wy[j]
+            }
+            return sum
+        }
+        let useFast = kernel == .bicubic && scale.x == 1 && scale.y == 1
         parallelRows(rows) { chunk in
+            let fastCubic = useFast ? fastCubic : nil
             let wx = UnsafeMutablePointer<Double>.allocate(capacity: capacityX)
             let wy = UnsafeMutablePointer<Double>.allocate(capacity: capacityY)
             let fx = UnsafeMutablePointer<Float>.allocate(capacity: capacityX)
@@ -119,6 +149,10 @@ final class AffineStage: Stage {
                     .assumingMemoryBound(to: SIMD4<Float>.self)
                 for x in 0..<width {
                     let p = map.input(Double(x) + 0.5, Double(y) + 0.5)
+                    if let fast = fastCubic, let v = fast(p, input) {
+                        out[x] = v
+                        continue
+                    }
                     let tx = AffineTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
                     let ty = AffineTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
                     if ty.count == 0 || tx.count == 0 {
