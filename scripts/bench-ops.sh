@@ -3,8 +3,9 @@
 # quality 90 with 4:2:0 chroma for every tool (libjpeg-turbo throughout, so the codec is held equal), sRGB working
 # space, filterrun on the CPU backend. filterrun is timed as a whole process; the peers inside Python from opening
 # the file to the written output (scripts/peers/ops.py; the interpreter's start and imports excluded). Medians of
-# RUNS runs (default 3) after a warm-up run, tools alternating; peak RSS from GNU time (a peer's includes its Python
-# interpreter and imports, about 60 MiB). Installs the peers as scripts/compare-peers.sh does.
+# RUNS runs (default 3) after a warm-up run, tools alternating; filterrun's wall time from bash's clock around GNU
+# time (which adds about 1 ms), peak RSS from GNU time (a peer's includes its Python interpreter and imports, about
+# 60 MiB). Installs the peers as scripts/compare-peers.sh does.
 # Usage: scripts/bench-ops.sh IMAGE.jpg...      (OPS="invert,quarter turn" picks operations)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,9 +41,10 @@ for image in "$@"; do
     for i in $(seq 0 "$runs"); do
       for tool in "${tools[@]}"; do
         if [ "$tool" = filterrun ]; then
+          began=$EPOCHREALTIME  # GNU time's wall clock has 10 ms steps: too coarse for the smaller photo
           /usr/bin/time -f "%e %M" -o "$work/t" .build/release/filterrun "$work/recipe.json" "$image" "$work/out.jpg" \
             --force --backend cpu --quality 90 --subsampling 420 >/dev/null 2>"$work/err" || { cat "$work/err" >&2; continue; }
-          read -r s m < "$work/t"
+          s=$(awk "BEGIN{print $EPOCHREALTIME - $began}"); read -r _ m < "$work/t"
         else
           /usr/bin/time -f "%e %M" -o "$work/t" "$py" scripts/peers/ops.py "$tool" "$op" "$image" "$work/out-$tool.jpg" \
             > "$work/json" 2>"$work/err" || { echo "$tool $op: $(tail -1 "$work/err")" >&2; continue; }
