@@ -90,6 +90,13 @@ extension FilterRunTests {
             let r = try run([try invertRecipe, path("o\(orientation).jpg"), path("o\(orientation).png"), "--explain", "--backend", "cpu"])
             XCTAssertEqual(r.code, 0, r.stderr)
             XCTAssertEqual(r.stdout.components(separatedBy: "(whole input").count - 1, 1, "orientation \(orientation): \(r.stdout)")
+            // Held as the stored samples (3 bytes a pixel), not as working floats (16): at this size a strip is the
+            // whole image, so the turn's input, its output and a flip's each count once, and still under one float copy.
+            let held = try run([try invertRecipe, path("o\(orientation).jpg"), path("o\(orientation).png"), "--force",
+                                "--backend", "cpu", "--stats=json"])
+            let stats = try JSONSerialization.jsonObject(with: Data((held.stderr.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+            let peak = stats?["peakIntermediateBytes"] as? Int ?? .max
+            XCTAssertLessThan(peak, 163 * 109 * 16, "orientation \(orientation): \(held.stderr)")
             let refused = try run([try invertRecipe, path("o\(orientation).jpg"), path("r\(orientation).png"), "--backend", "cpu",
                                    "--max-memory", "100000"])
             XCTAssertEqual(refused.code, 3, refused.stderr)
