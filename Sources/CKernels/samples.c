@@ -110,39 +110,46 @@ void fr_clear_transparent(void *pixels, size_t count, int channels, int bytes_pe
 static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static inline unsigned umax(unsigned a, unsigned b) { return a < b ? b : a; }
 
+// One pass of the network over STEP samples of type E at a time for as long as a whole step fits: LOAD(p) reads
+// STEP samples at p, FILL is the largest value (wires past the window), STORE(p, v) writes them.
+#define MEDIAN_STEPS(V, E, STEP, LOAD, FILL, MIN, MAX, STORE)                                                      \
+    for (; i + STEP <= count; i += STEP) {                                                                         \
+        V w[64];                                                                                                   \
+        int n = 0;                                                                                                 \
+        for (int dy = 0; dy < side; dy++)                                                                          \
+            for (int dx = -radius; dx <= radius; dx++) w[n++] = LOAD((const E *)rows[dy] + i + dx * channels);    \
+        for (; n < wires; n++) w[n] = FILL;                                                                        \
+        NETWORK(V, MIN, MAX)                                                                                       \
+        STORE((E *)out + i, w[taps / 2]);                                                                          \
+    }
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #include "kernels.h"
 
-// 32 samples of 8 bits (16 of 16) a step; returns how many samples it wrote.
+#define LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
+#define STORE256(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+
+// 32 samples of 8 bits (16 of 16) a step; returns where it stopped.
 __attribute__((target("avx2")))
 static size_t median_avx2(void *out, const void *const *rows, size_t count, int channels, int radius,
                           int bytes_per_sample, const uint8_t *pairs, int npairs, int side, int taps, int wires) {
-    __m256i w[64];
     size_t i = 0;
     if (bytes_per_sample == 1) {
-        for (; i + 32 <= count; i += 32) {
-            int n = 0;
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = -radius; dx <= radius; dx++)
-                    w[n++] = _mm256_loadu_si256((const __m256i *)((const uint8_t *)rows[dy] + i + dx * channels));
-            for (; n < wires; n++) w[n] = _mm256_set1_epi8((char)0xFF);
-            NETWORK(__m256i, _mm256_min_epu8, _mm256_max_epu8)
-            _mm256_storeu_si256((__m256i *)((uint8_t *)out + i), w[taps / 2]);
-        }
+        MEDIAN_STEPS(__m256i, uint8_t, 32, LOAD256, _mm256_set1_epi8((char)0xFF), _mm256_min_epu8, _mm256_max_epu8, STORE256)
     } else {
-        for (; i + 16 <= count; i += 16) {
-            int n = 0;
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = -radius; dx <= radius; dx++)
-                    w[n++] = _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[dy] + i + dx * channels));
-            for (; n < wires; n++) w[n] = _mm256_set1_epi16((short)0xFFFF);
-            NETWORK(__m256i, _mm256_min_epu16, _mm256_max_epu16)
-            _mm256_storeu_si256((__m256i *)((uint16_t *)out + i), w[taps / 2]);
-        }
+        MEDIAN_STEPS(__m256i, uint16_t, 16, LOAD256, _mm256_set1_epi16((short)0xFFFF), _mm256_min_epu16, _mm256_max_epu16, STORE256)
     }
     return i;
 }
+#endif
+
+#if defined(__SSE2__)
+#define LOAD128(p) _mm_loadu_si128((const __m128i *)(p))
+#define STORE128(p, v) _mm_storeu_si128((__m128i *)(p), v)
+// SSE2 has only signed 16-bit min and max: samples are compared with their top bit flipped.
+#define LOAD128_FLIPPED(p) _mm_xor_si128(_mm_set1_epi16((short)0x8000), LOAD128(p))
+#define STORE128_FLIPPED(p, v) STORE128(p, _mm_xor_si128(_mm_set1_epi16((short)0x8000), v))
 #endif
 
 void fr_median_row(void *out, const void *const *rows, size_t count, int channels, int radius, int bytes_per_sample,
@@ -155,28 +162,11 @@ void fr_median_row(void *out, const void *const *rows, size_t count, int channel
     if (fr_kernels_avx2()) i = median_avx2(out, rows, count, channels, radius, bytes_per_sample, pairs, npairs, side, taps, wires);
 #endif
 #if defined(__SSE2__)
-    __m128i w[64];
     if (bytes_per_sample == 1) {
-        for (; i + 16 <= count; i += 16) {
-            int n = 0;
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = -radius; dx <= radius; dx++)
-                    w[n++] = _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[dy] + i + dx * channels));
-            for (; n < wires; n++) w[n] = _mm_set1_epi8((char)0xFF);
-            NETWORK(__m128i, _mm_min_epu8, _mm_max_epu8)
-            _mm_storeu_si128((__m128i *)((uint8_t *)out + i), w[taps / 2]);
-        }
+        MEDIAN_STEPS(__m128i, uint8_t, 16, LOAD128, _mm_set1_epi8((char)0xFF), _mm_min_epu8, _mm_max_epu8, STORE128)
     } else {
-        const __m128i flip = _mm_set1_epi16((short)0x8000);  // unsigned order as signed: SSE2 has only signed 16-bit min
-        for (; i + 8 <= count; i += 8) {
-            int n = 0;
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = -radius; dx <= radius; dx++)
-                    w[n++] = _mm_xor_si128(flip, _mm_loadu_si128((const __m128i *)((const uint16_t *)rows[dy] + i + dx * channels)));
-            for (; n < wires; n++) w[n] = _mm_set1_epi16(0x7FFF);
-            NETWORK(__m128i, _mm_min_epi16, _mm_max_epi16)
-            _mm_storeu_si128((__m128i *)((uint16_t *)out + i), _mm_xor_si128(flip, w[taps / 2]));
-        }
+        MEDIAN_STEPS(__m128i, uint16_t, 8, LOAD128_FLIPPED, _mm_set1_epi16(0x7FFF), _mm_min_epi16, _mm_max_epi16,
+                     STORE128_FLIPPED)
     }
 #endif
     unsigned s[64];

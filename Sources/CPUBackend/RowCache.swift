@@ -39,6 +39,16 @@ final class RowCache {
         first = count == 0 ? max(row, first + drop) : first + drop
     }
 
+    /// New storage for `rows` rows, the kept ones (compacted) copied to its front.
+    private func grow(to rows: Int) {
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
+        grown.copyMemory(from: storage, byteCount: count * rowBytes)
+        storage.deallocate()
+        stats.allocated((rows - capacity) * rowBytes)
+        storage = grown
+        capacity = rows
+    }
+
     /// Moves the kept rows to the front of the storage.
     private func compact() {
         guard offset > 0 else { return }
@@ -52,27 +62,13 @@ final class RowCache {
         let rows = end - first
         guard rows > capacity - offset else { return }
         compact()
-        guard rows > capacity else { return }
-        let grown = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
-        grown.copyMemory(from: storage, byteCount: count * rowBytes)
-        storage.deallocate()
-        stats.allocated((rows - capacity) * rowBytes)
-        storage = grown
-        capacity = rows
+        if rows > capacity { grow(to: rows) }
     }
 
     /// Makes room for `rows` more rows and returns where they go.
     func append(_ rows: Int) -> UnsafeMutableRawPointer {
         if offset + count + rows > capacity { compact() }
-        if count + rows > capacity {
-            let newCapacity = max(count + rows, capacity + capacity / 2)
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * rowBytes, alignment: 64)
-            grown.copyMemory(from: storage, byteCount: count * rowBytes)
-            storage.deallocate()
-            stats.allocated((newCapacity - capacity) * rowBytes)
-            storage = grown
-            capacity = newCapacity
-        }
+        if count + rows > capacity { grow(to: max(count + rows, capacity + capacity / 2)) }
         let at = storage + (offset + count) * rowBytes
         count += rows
         return at
