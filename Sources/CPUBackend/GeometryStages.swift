@@ -93,6 +93,25 @@ final class ReorientStage: Stage {
 final class AffineStage: Stage {
     let map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, inputWidth: Int, inputHeight: Int
 
+    /// The bicubic sample at `p` when its 4×4 window lies inside the input, else nil.
+    @inline(__always)
+    static func cubicInterior(_ p: (x: Double, y: Double), _ input: RowView, width w: Int, height h: Int) -> SIMD4<Float>? {
+        let ux = p.x - 0.5, uy = p.y - 0.5, fx = ux.rounded(.down), fy = uy.rounded(.down)
+        let ix = Int(fx), iy = Int(fy)
+        guard ix >= 1, iy >= 1, ix + 2 < w, iy + 2 < h else { return nil }
+        let wx = keys(Float(ux - fx)), wy = keys(Float(uy - fy))
+        var sum = SIMD4<Float>()
+        for j in 0..<4 {
+            let line = input.pixels(iy - 1 + j) + (ix - 1)
+            var across = line[0] * wx[0]
+            across += line[1] * wx[1]
+            across += line[2] * wx[2]
+            across += line[3] * wx[3]
+            sum += across * wy[j]
+        }
+        return sum
+    }
+
     /// Keys' cubic (a = −½) weights of the taps at −1, 0, 1, 2 for a position t ∈ [0, 1) past tap 0.
     @inline(__always)
     static func keys(_ t: Float) -> SIMD4<Float> {
@@ -118,27 +137,10 @@ final class AffineStage: Stage {
         let map = map, kernel = kernel, background = background
         let scale = map.kernelScale
         let capacityX = AffineTaps.capacity(kernel, scale: scale.x), capacityY = AffineTaps.capacity(kernel, scale: scale.y)
-        // A bicubic map that shrinks nowhere (a rotation, an enlargement) reads a 4×4 window whose weights have a
-        // closed form: away from the edges it needs no kernel evaluation in double precision.
-        let fastCubic: ((x: Double, y: Double), RowView) -> SIMD4<Float>? = { p, input in
-            let ux = p.x - 0.5, uy = p.y - 0.5, fx = ux.rounded(.down), fy = uy.rounded(.down)
-            let ix = Int(fx), iy = Int(fy)
-            guard ix >= 1, iy >= 1, ix + 2 < w, iy + 2 < h else { return nil }
-            let wx = Self.keys(Float(ux - fx)), wy = Self.keys(Float(uy - fy))
-            var sum = SIMD4<Float>()
-            for j in 0..<4 {
-                let line = input.pixels(iy - 1 + j) + (ix - 1)
-                var across = line[0] * wx[0]
-                across += line[1] * wx[1]
-                across += line[2] * wx[2]
-                across += line[3] * wx[3]
-                sum += across * wy[j]
-            }
-            return sum
-        }
-        let useFast = kernel == .bicubic && scale.x == 1 && scale.y == 1
+        // A bicubic map that shrinks nowhere (a rotation: its scale is 1 to rounding, an enlargement) reads a 4×4
+        // window whose weights have a closed form: away from the edges it needs no kernel evaluation in double.
+        let closedForm = kernel == .bicubic && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
         parallelRows(rows) { chunk in
-            let fastCubic = useFast ? fastCubic : nil
             let wx = UnsafeMutablePointer<Double>.allocate(capacity: capacityX)
             let wy = UnsafeMutablePointer<Double>.allocate(capacity: capacityY)
             let fx = UnsafeMutablePointer<Float>.allocate(capacity: capacityX)
@@ -149,7 +151,7 @@ final class AffineStage: Stage {
                     .assumingMemoryBound(to: SIMD4<Float>.self)
                 for x in 0..<width {
                     let p = map.input(Double(x) + 0.5, Double(y) + 0.5)
-                    if let fast = fastCubic, let v = fast(p, input) {
+                    if closedForm, let v = Self.cubicInterior(p, input, width: w, height: h) {
                         out[x] = v
                         continue
                     }
