@@ -2,11 +2,12 @@ import Foundation
 
 /// What a render measured: time per node, memory held in intermediate rows, transfers.
 public final class RenderStats: @unchecked Sendable {
-    public struct NodeTiming: Sendable {
+    public struct NodeTiming: Sendable, Codable, CustomStringConvertible {
         public var id: String
         public var op: String
         public var backend: String
         public var seconds: Double
+        public var description: String { String(format: "%@ %@ [%@] %.3f s", id, op, backend, seconds) }
     }
 
     private let lock = NSLock()

@@ -3,12 +3,15 @@ import Foundation
 /// Counts every move of pixel data between host and device memory. One ledger is shared by the buffers of a render,
 /// so `--stats` can report exactly what moved.
 public final class TransferLedger: @unchecked Sendable {
-    public struct Counts: Sendable, Equatable, Codable {
+    public struct Counts: Sendable, Equatable, Codable, CustomStringConvertible {
         public var uploads = 0
         public var downloads = 0
         public var bytesUploaded = 0
         public var bytesDownloaded = 0
         public init() {}
+        public var description: String {
+            "\(uploads) up (\(bytesUploaded) B), \(downloads) down (\(bytesDownloaded) B)"
+        }
     }
 
     private let lock = NSLock()

@@ -2,24 +2,40 @@ import Foundation
 import VulkanBackend
 
 /// Remembers what `auto` found when it last opened Vulkan, so that machines whose only Vulkan driver is a software
-/// one (most servers and CI machines, where Mesa's lavapipe comes with the graphics stack) do not load it on every
-/// run: opening it costs ~50 ms and ~60 MiB of resident memory, three times a thumbnail render's footprint. The
+/// one (most servers and CI machines, where Mesa's lavapipe comes with the graphics stack), or that have none, do not
+/// load it on every run, nor say so every time: opening it costs ~50 ms and ~60 MiB of resident memory, three times a thumbnail render's footprint. The
 /// record is keyed by the installed Vulkan driver manifests (paths, sizes, modification times) and the environment
 /// variables that choose drivers, so installing or updating a driver makes `auto` look again.
 enum AutoBackendProbe {
     static var cacheFile: URL { ShaderCompiler.cacheDirectory.deletingLastPathComponent().appendingPathComponent("auto-backend") }
 
-    /// The software device `auto` found last time, if nothing about the installed drivers has changed since.
-    static func cachedSoftwareDevice() -> String? {
+    /// What a probe found: a hardware device (`auto` renders there), only a software one, or no Vulkan at all.
+    enum Finding: Equatable {
+        case hardware
+        case software(String)
+        case unavailable(String)
+    }
+
+    /// What `auto` found last time, if nothing about the installed drivers has changed since.
+    static func cachedFinding() -> Finding? {
         guard let text = try? String(contentsOf: cacheFile, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard lines.count == 2, lines[0] == fingerprint(), lines[1].hasPrefix("software ") else { return nil }
-        return String(lines[1].dropFirst("software ".count))
+        guard lines.count == 2, lines[0] == fingerprint() else { return nil }
+        if lines[1] == "hardware" { return .hardware }
+        if lines[1].hasPrefix("software ") { return .software(String(lines[1].dropFirst("software ".count))) }
+        if lines[1].hasPrefix("unavailable ") { return .unavailable(String(lines[1].dropFirst("unavailable ".count))) }
+        return nil
     }
 
     /// Records what a probe found (written atomically; a failure to write only means probing again next time).
-    static func record(softwareDevice: String?) {
-        let text = fingerprint() + "\n" + (softwareDevice.map { "software \($0)" } ?? "hardware")
+    static func record(_ finding: Finding) {
+        let line: String
+        switch finding {
+        case .hardware: line = "hardware"
+        case .software(let device): line = "software \(device)"
+        case .unavailable(let reason): line = "unavailable " + reason.replacingOccurrences(of: "\n", with: " ")
+        }
+        let text = fingerprint() + "\n" + line
         let directory = cacheFile.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? text.write(to: cacheFile, atomically: true, encoding: .utf8)

@@ -15,9 +15,9 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(index: Int, count: Int) throws {
-        guard count >= 1 else { throw Invalid(description: "--shard: the shard count must be at least 1, got \(count)") }
+        guard count >= 1 else { throw Invalid(description: "the shard count must be at least 1, got \(count)") }
         guard (0..<count).contains(index) else {
-            throw Invalid(description: "--shard: the index must be from 0 to \(count - 1) for \(count) shards, got \(index)")
+            throw Invalid(description: "the shard index must be from 0 to \(count - 1) for \(count) shards, got \(index)")
         }
         self.index = index
         self.count = count
@@ -33,7 +33,7 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
         }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-            throw Invalid(description: "--shard expects I/N (e.g. 0/4: the first of four) or auto, got \"\(text)\"")
+            throw Invalid(description: "a shard is I/N (e.g. 0/4: the first of four) or auto, got \"\(text)\"")
         }
         try self.init(index: index, count: count)
     }
@@ -45,34 +45,34 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
     public static func fromScheduler(_ environment: [String: String]) throws -> BatchShard {
         func number(_ name: String) throws -> Int? {
             guard let text = environment[name], !text.isEmpty else { return nil }
-            guard let value = Int(text) else { throw Invalid(description: "--shard auto: \(name)=\"\(text)\" is not a whole number") }
+            guard let value = Int(text) else { throw Invalid(description: "auto: \(name)=\"\(text)\" is not a whole number") }
             return value
         }
         if let index = try number("JOB_COMPLETION_INDEX") {
             guard let count = try number("FILTERRUN_SHARD_COUNT") else {
-                throw Invalid(description: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but "
+                throw Invalid(description: "auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but "
                               + "FILTERRUN_SHARD_COUNT is not: set it to the Job's completions (see docs/scale-out)")
             }
             return try BatchShard(index: index, count: count)
         }
         if let id = try number("SLURM_ARRAY_TASK_ID") {
             guard let count = try number("SLURM_ARRAY_TASK_COUNT") else {
-                throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
+                throw Invalid(description: "auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
             }
             let first = try number("SLURM_ARRAY_TASK_MIN") ?? 0, step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
             // Checked arithmetic: the environment may hold any integer.
             let offset = id.subtractingReportingOverflow(first)
             guard !offset.overflow, offset.partialValue >= 0 else {
-                throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID \(id) is below the array's first task "
+                throw Invalid(description: "auto: SLURM_ARRAY_TASK_ID \(id) is below the array's first task "
                               + "SLURM_ARRAY_TASK_MIN \(first), or too far from it")
             }
             guard offset.partialValue % step == 0 else {
-                throw Invalid(description: "--shard auto: SLURM_ARRAY_TASK_ID \(id) is not on the array's grid (min \(first), step \(step))")
+                throw Invalid(description: "auto: SLURM_ARRAY_TASK_ID \(id) is not on the array's grid (min \(first), step \(step))")
             }
             return try BatchShard(index: offset.partialValue / step, count: count)
         }
-        throw Invalid(description: "--shard auto: no scheduler found (neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID "
-                      + "is set); give --shard I/N instead")
+        throw Invalid(description: "auto: no scheduler found (neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID "
+                      + "is set); give I/N instead")
     }
 
     /// Whether the file written to `relativePath` (relative to the batch's output directory) is this shard's.

@@ -9,6 +9,27 @@ import PNGCodec
 public enum ImageFileFormat: String, CaseIterable, Sendable {
     case png, jpeg
 
+    /// The format's name in messages ("PNG", "JPEG").
+    public var name: String { rawValue.uppercased() }
+
+    /// The formats read, for messages: "PNG and JPEG".
+    public static var readableNames: String {
+        let names = allCases.map(\.name)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// The names `format` options accept ("png", "jpeg", "jpg"), for help and messages.
+    public static var formatWords: [String] {
+        allCases.flatMap { format in [format.rawValue] + format.extensions.filter { $0 != format.rawValue } }
+    }
+
+    /// The format a word names: its name or one of its extensions, in any case ("jpg", "PNG").
+    public init?(word: String) {
+        let word = word.lowercased()
+        guard let format = Self.allCases.first(where: { $0.rawValue == word || $0.extensions.contains(word) }) else { return nil }
+        self = format
+    }
+
     /// Extensions that name each format (lowercase).
     public var extensions: [String] { self == .png ? ["png"] : ["jpg", "jpeg"] }
 
@@ -19,8 +40,8 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
-            "a \($0) image; filterrun reads PNG and JPEG (convert it first, e.g. vips copy IN OUT.png)"
-        } ?? "not a PNG or JPEG file")
+            "\($0) image; this build reads \(readableNames) (convert it first, e.g. vips copy IN OUT.png)"
+        } ?? "not \(allCases.map(\.name).joined(separator: " or ")) file")
     }
 
     /// The format a file's first bytes announce; other image formats are named in the error.
@@ -44,22 +65,22 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         (try? sniff(head, name: "")) != nil || recognise(head) != nil
     }
 
-    /// Names the image formats we do not read, so the message says what the file is.
+    /// Names the image formats we do not read, with their article ("an AVIF"), so the message says what the file is.
     static func recognise(_ h: [UInt8]) -> String? {
         func ascii(_ from: Int, _ text: String) -> Bool {
             h.count >= from + text.utf8.count && Array(h[from..<(from + text.utf8.count)]) == Array(text.utf8)
         }
-        if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "GIF" }
-        if ascii(0, "RIFF") && ascii(8, "WEBP") { return "WebP" }
-        if h.starts(with: [0x49, 0x49, 0x2A, 0x00]) || h.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
-        if ascii(0, "BM") { return "BMP" }
-        if ascii(4, "ftypavif") || ascii(4, "ftypavis") { return "AVIF" }
-        if ascii(4, "ftyphei") || ascii(4, "ftypmif1") || ascii(4, "ftypmsf1") { return "HEIF" }
-        if h.starts(with: [0xFF, 0x0A]) || ascii(4, "JXL ") { return "JPEG XL" }
-        if ascii(4, "jP  ") { return "JPEG 2000" }
-        if ascii(0, "qoif") { return "QOI" }
-        if ascii(0, "8BPS") { return "Photoshop (PSD)" }
-        if ascii(0, "%PDF") { return "PDF" }
+        if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "a GIF" }
+        if ascii(0, "RIFF") && ascii(8, "WEBP") { return "a WebP" }
+        if h.starts(with: [0x49, 0x49, 0x2A, 0x00]) || h.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "a TIFF" }
+        if ascii(0, "BM") { return "a BMP" }
+        if ascii(4, "ftypavif") || ascii(4, "ftypavis") { return "an AVIF" }
+        if ascii(4, "ftyphei") || ascii(4, "ftypmif1") || ascii(4, "ftypmsf1") { return "a HEIF" }
+        if h.starts(with: [0xFF, 0x0A]) || ascii(4, "JXL ") { return "a JPEG XL" }
+        if ascii(4, "jP  ") { return "a JPEG 2000" }
+        if ascii(0, "qoif") { return "a QOI" }
+        if ascii(0, "8BPS") { return "a Photoshop (PSD)" }
+        if ascii(0, "%PDF") { return "a PDF" }
         return nil
     }
 
@@ -118,7 +139,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
             if n > 0 {
                 guard data.count + n <= limit else {
                     throw CodecError(kind: .tooLarge, path: name, message: "the stream holds more than \(limit) bytes, "
-                                     + "the memory limit (--max-memory) for an input read whole")
+                                     + "the memory limit (\(SettingName.maxMemory)) for an input read whole")
                 }
                 data.append(contentsOf: chunk[0..<n])
             } else if n == 0 {

@@ -1,8 +1,9 @@
 import FilterCore
 import Foundation
 
-/// What a render did and measured; `--stats` prints it.
-public struct RenderReport: Sendable {
+/// What a render did and measured; `--stats` prints it. `description` is a one-line summary; `text` the
+/// `--stats` lines; the `Codable` form is the `--stats=json` schema.
+public struct RenderReport: Sendable, Codable, CustomStringConvertible {
     public var backend: String
     public var width: Int
     public var height: Int
@@ -22,21 +23,14 @@ public struct RenderReport: Sendable {
     public var nodes: [RenderStats.NodeTiming]
     public var warnings: [String]
 
-    public var jsonObject: [String: Any] {
-        [
-            "backend": backend, "width": width, "height": height, "format": format.rawValue,
-            "decodeSeconds": decodeSeconds, "filterSeconds": filterSeconds, "encodeSeconds": encodeSeconds,
-            "compileSeconds": compileSeconds, "transferSeconds": transferSeconds,
-            "kernelsCompiled": kernelsCompiled, "kernelsFromDiskCache": kernelsFromDiskCache,
-            "totalSeconds": totalSeconds, "peakResidentBytes": peakResidentBytes,
-            "peakIntermediateBytes": peakIntermediateBytes,
-            "uploads": transfers.uploads, "downloads": transfers.downloads,
-            "bytesUploaded": transfers.bytesUploaded, "bytesDownloaded": transfers.bytesDownloaded,
-            "nodes": nodes.map { ["id": $0.id, "op": $0.op, "backend": $0.backend, "seconds": $0.seconds] },
-            "warnings": warnings,
-        ]
+    /// The report as `--stats=json` prints it: every figure at the top level, transfers flattened, keys sorted.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
     }
 
+    /// The `--stats` text: backend, size, the times, memory, transfers and one line a node.
     public var text: String {
         var lines = [
             "backend \(backend), \(width)×\(height) \(format.rawValue)",
@@ -47,6 +41,72 @@ public struct RenderReport: Sendable {
         ]
         for node in nodes { lines.append(String(format: "  %@ %@ [%@] %.3f s", node.id, node.op, node.backend, node.seconds)) }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension RenderReport {
+    enum CodingKeys: String, CodingKey {
+        case backend, width, height, format, decodeSeconds, filterSeconds, encodeSeconds, compileSeconds,
+             transferSeconds, kernelsCompiled, kernelsFromDiskCache, totalSeconds, peakResidentBytes,
+             peakIntermediateBytes, uploads, downloads, bytesUploaded, bytesDownloaded, nodes, warnings
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        backend = try c.decode(String.self, forKey: .backend)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        format = try c.decode(PixelFormat.self, forKey: .format)
+        decodeSeconds = try c.decode(Double.self, forKey: .decodeSeconds)
+        filterSeconds = try c.decode(Double.self, forKey: .filterSeconds)
+        encodeSeconds = try c.decode(Double.self, forKey: .encodeSeconds)
+        compileSeconds = try c.decode(Double.self, forKey: .compileSeconds)
+        transferSeconds = try c.decode(Double.self, forKey: .transferSeconds)
+        kernelsCompiled = try c.decode(Int.self, forKey: .kernelsCompiled)
+        kernelsFromDiskCache = try c.decode(Int.self, forKey: .kernelsFromDiskCache)
+        totalSeconds = try c.decode(Double.self, forKey: .totalSeconds)
+        peakResidentBytes = try c.decode(Int.self, forKey: .peakResidentBytes)
+        peakIntermediateBytes = try c.decode(Int.self, forKey: .peakIntermediateBytes)
+        transfers = TransferCounts()
+        transfers.uploads = try c.decode(Int.self, forKey: .uploads)
+        transfers.downloads = try c.decode(Int.self, forKey: .downloads)
+        transfers.bytesUploaded = try c.decode(Int.self, forKey: .bytesUploaded)
+        transfers.bytesDownloaded = try c.decode(Int.self, forKey: .bytesDownloaded)
+        nodes = try c.decode([NodeTiming].self, forKey: .nodes)
+        warnings = try c.decode([String].self, forKey: .warnings)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(backend, forKey: .backend)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(format, forKey: .format)
+        try c.encode(decodeSeconds, forKey: .decodeSeconds)
+        try c.encode(filterSeconds, forKey: .filterSeconds)
+        try c.encode(encodeSeconds, forKey: .encodeSeconds)
+        try c.encode(compileSeconds, forKey: .compileSeconds)
+        try c.encode(transferSeconds, forKey: .transferSeconds)
+        try c.encode(kernelsCompiled, forKey: .kernelsCompiled)
+        try c.encode(kernelsFromDiskCache, forKey: .kernelsFromDiskCache)
+        try c.encode(totalSeconds, forKey: .totalSeconds)
+        try c.encode(peakResidentBytes, forKey: .peakResidentBytes)
+        try c.encode(peakIntermediateBytes, forKey: .peakIntermediateBytes)
+        try c.encode(transfers.uploads, forKey: .uploads)
+        try c.encode(transfers.downloads, forKey: .downloads)
+        try c.encode(transfers.bytesUploaded, forKey: .bytesUploaded)
+        try c.encode(transfers.bytesDownloaded, forKey: .bytesDownloaded)
+        try c.encode(nodes, forKey: .nodes)
+        try c.encode(warnings, forKey: .warnings)
+    }
+
+    /// One line: "cpu, 600×400 rgb8, 0.042 s (decode 0.010, filter 0.020, encode 0.012), peak 31 MiB, 1 warning".
+    public var description: String {
+        var line = String(format: "%@, %d×%d %@, %.3f s (decode %.3f, filter %.3f, encode %.3f), peak %d MiB", backend,
+                          width, height, format.rawValue, totalSeconds, decodeSeconds, filterSeconds, encodeSeconds,
+                          peakResidentBytes / 1_048_576)
+        if !warnings.isEmpty { line += ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")" }
+        return line
     }
 }
 

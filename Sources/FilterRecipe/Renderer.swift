@@ -77,11 +77,13 @@ public struct Renderer: Sendable {
     }
 
     /// The backend a render will start on, and any warning about the choice. `auto` takes a Vulkan GPU; a software
-    /// Vulkan device (lavapipe) is used only when asked for (`--backend vulkan` or `FILTERRUN_DEVICE`), because the
-    /// CPU backend is faster than the same work emulated on the CPU.
-    public func resolveBackend() throws -> (name: String, warning: String?) {
+    /// Vulkan device (lavapipe) is used only when asked for (`Renderer(backend: .vulkan)` or `FILTERRUN_DEVICE`),
+    /// because the CPU backend is faster than the same work emulated on the CPU. What `auto` finds is remembered
+    /// (`AutoBackendProbe`), and its note is given only when found, not on every render after; `verbose` gives the
+    /// reason for the choice every time.
+    public func resolveBackend(verbose: Bool = false) throws -> (name: String, warning: String?) {
         switch backend {
-        case .cpu: return ("cpu", nil)
+        case .cpu: return ("cpu", verbose ? "note: rendering on the CPU, as asked" : nil)
         case .vulkan:
             do { _ = try VulkanContext.shared() } catch {
                 throw RenderError.device(.init(kind: .unavailable, message: "Vulkan backend unavailable: \(error)"))
@@ -89,21 +91,30 @@ public struct Renderer: Sendable {
             return ("vulkan", nil)
         case .auto:
             let chosen = ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] != nil
-            if !chosen, let device = AutoBackendProbe.cachedSoftwareDevice() {
-                return ("cpu", Self.softwareNote(device))
+            if !chosen, let known = AutoBackendProbe.cachedFinding() {
+                switch known {
+                case .software(let device): return ("cpu", verbose ? Self.softwareNote(device) : nil)
+                case .unavailable(let reason): return ("cpu", verbose ? Self.unavailableNote(reason) : nil)
+                case .hardware: break
+                }
             }
             let context: VulkanContext
             do { context = try VulkanContext.shared() } catch {
-                return ("cpu", "warning: Vulkan unavailable (\(error)); rendering on the CPU")
+                if !chosen { AutoBackendProbe.record(.unavailable("\(error)")) }
+                return ("cpu", Self.unavailableNote("\(error)"))
             }
-            if !chosen { AutoBackendProbe.record(softwareDevice: context.isSoftware ? context.deviceName : nil) }
+            if !chosen { AutoBackendProbe.record(context.isSoftware ? .software(context.deviceName) : .hardware) }
             if context.isSoftware && !chosen { return ("cpu", Self.softwareNote(context.deviceName)) }
             return ("vulkan", nil)
         }
     }
 
     static func softwareNote(_ device: String) -> String {
-        "note: the only Vulkan device, \(device), is a software renderer; rendering on the CPU (--backend vulkan uses it)"
+        "note: the only Vulkan device, \(device), is a software renderer; rendering on the CPU (\(SettingName.backendVulkan) uses it)"
+    }
+
+    static func unavailableNote(_ reason: String) -> String {
+        "note: Vulkan unavailable (\(reason)); rendering on the CPU"
     }
 
     /// Decodes the inputs' headers, validates the recipe against their sizes, renders and publishes `output`
@@ -130,7 +141,8 @@ public struct Renderer: Sendable {
         defer { file.abandon() }
         guard let fileFormat = options.fileFormat ?? ImageFileFormat.from(extensionOf: output) else {
             throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
-                + "name; end it in .png, .jpg or .jpeg, or give --format png|jpeg"))
+                + "name; end it in " + ImageFileFormat.allCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
+                + ", or set \(SettingName.fileFormat)"))
         }
         return try render(recipe, inputs: sources, to: file, as: fileFormat, control: control)
     }
@@ -139,10 +151,16 @@ public struct Renderer: Sendable {
     /// touching the file system.
     public func render(_ recipe: Recipe, encoded inputs: [String: Data], as format: ImageFileFormat,
                        control: RenderControl? = nil) throws -> (data: Data, report: RenderReport) {
+        let sources = Dictionary(uniqueKeysWithValues: inputs.map { ($0.key, ImageInput.encoded($0.value, name: "<\($0.key) in memory>")) })
+        return try render(recipe, sources: sources, as: format, control: control)
+    }
+
+    /// Renders inputs that are files or encoded bytes to encoded bytes in `format` (for a pipe or a response body).
+    public func render(_ recipe: Recipe, sources: [String: ImageInput], as format: ImageFileFormat,
+                       control: RenderControl? = nil) throws -> (data: Data, report: RenderReport) {
         let file: OutputFile
         do { file = try OutputFile(inMemoryNamed: "output") } catch let error as OutputError { throw RenderError.output(error) }
         defer { file.abandon() }
-        let sources = Dictionary(uniqueKeysWithValues: inputs.map { ($0.key, ImageInput.encoded($0.value, name: "<\($0.key) in memory>")) })
         let report = try render(recipe, inputs: sources, to: file, as: format, control: control)
         do { return (try file.contents(), report) } catch let error as OutputError { throw RenderError.output(error) }
     }
@@ -170,7 +188,7 @@ public struct Renderer: Sendable {
             if format.hasAlpha {
                 let b = options.jpeg.background
                 warnings.append("note: JPEG has no alpha; transparent pixels are flattened onto "
-                    + (b == .white ? "white" : String(format: "[%.3g, %.3g, %.3g]", b.r, b.g, b.b)) + " (--background)")
+                    + (b == .white ? "white" : String(format: "[%.3g, %.3g, %.3g]", b.r, b.g, b.b)) + " (\(SettingName.background))")
             }
             format = PixelFormat.integer(channels: format.channels, depth: 8)!
         }
@@ -181,7 +199,7 @@ public struct Renderer: Sendable {
         if let profile, profile.space != (format.channels <= 2 ? .grey : .rgb) {
             let kind = format.channels <= 2 ? "grey" : "RGB"
             throw RenderError.output(OutputError(.unknownFormat, path: output, "the output profile \"\(profile.name)\" "
-                + "is a \(profile.space.name) profile but the output is \(kind) (outputs are never CMYK); use --profile srgb "
+                + "is a \(profile.space.name) profile but the output is \(kind) (outputs are never CMYK); use \(SettingName.outputProfileSRGB) "
                 + "or an \(kind) profile"))
         }
         do {
@@ -310,7 +328,7 @@ public struct Renderer: Sendable {
         var notes = [String]()
         for name in recipe.usedInputs {
             guard let input = inputs[name] else {
-                throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (use --input \(name)=PATH)"))
+                throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (give \(SettingName.input(name)))"))
             }
             do {
                 let decoder = try input.openDecoder(limits: decodeLimits)
@@ -367,7 +385,7 @@ public struct Renderer: Sendable {
             let names = decoders.values.filter { $0.decodingBytes > 0 }.map { FileText.escaped($0.path) }.sorted()
             throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message: String(
                 format: "decoding needs %.2f GiB of coefficients (a progressive JPEG holds them all) and the render "
-                    + "%.2f GiB more, over the memory limit of %.2f GiB (--max-memory)", decoding / 1_073_741_824,
+                    + "%.2f GiB more, over the memory limit of %.2f GiB (\(SettingName.maxMemory))", decoding / 1_073_741_824,
                 estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
         }
         // A photo stored turned (EXIF 5–8) is held whole to be turned upright: the refusal names the input and its
@@ -375,14 +393,14 @@ public struct Renderer: Sendable {
         if estimate.workingBytes > Double(options.maxMemory), let decoder = Self.turnedSource(plan, decoders) {
             throw RenderError.input(.init(kind: .tooLarge, path: FileText.escaped(decoder.path), message: String(
                 format: "stored turned (EXIF orientation %d): turning it upright holds the whole image, and the render "
-                    + "needs about %.2f GiB of working memory, over the limit of %.2f GiB (--max-memory); raise the "
-                    + "limit, or give --no-autorotate to keep it as stored", decoder.metadata.orientation,
+                    + "needs about %.2f GiB of working memory, over the limit of %.2f GiB (\(SettingName.maxMemory)); raise the "
+                    + "limit, or set \(SettingName.noAutorotate) to keep it as stored", decoder.metadata.orientation,
                 estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
         }
         if estimate.workingBytes > Double(options.maxMemory) {
             throw RenderError.recipe(RecipeError(path: "", String(
                 format: "rendering this graph needs about %.1f GiB of working memory (%d nodes), over the limit of "
-                    + "%.1f GiB (--max-memory); raise the limit or simplify the graph",
+                    + "%.1f GiB (\(SettingName.maxMemory)); raise the limit or simplify the graph",
                 estimate.workingBytes / 1_073_741_824, plan.nodes.count, Double(options.maxMemory) / 1_073_741_824)))
         }
     }
@@ -402,8 +420,13 @@ public struct Renderer: Sendable {
     /// The plan a render would run, in words, with the rewrites that made it and the device that would run it;
     /// `verbose` adds the generated source of every fused kernel.
     public func explain(_ recipe: Recipe, inputs: [String: String], verbose: Bool = false) throws -> String {
-        let (backendName, warning) = (try? resolveBackend()) ?? ("cpu", nil)
-        let (decoders, plan, notes, log) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
+        try explain(recipe, sources: inputs.mapValues(ImageInput.file), verbose: verbose)
+    }
+
+    /// The plan for inputs that are files or encoded bytes; see `explain(_:inputs:verbose:)`.
+    public func explain(_ recipe: Recipe, sources: [String: ImageInput], verbose: Bool = false) throws -> String {
+        let (backendName, reason) = (try? resolveBackend(verbose: true)) ?? ("cpu", nil)
+        let (decoders, plan, notes, log) = try prepare(recipe, inputs: sources)
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
             if let managed = decoder as? ColourManagedDecoder {
@@ -420,7 +443,7 @@ public struct Renderer: Sendable {
             lines.append(log.isEmpty ? "optimizer: nothing to rewrite" : "optimizer:")
             lines += log.map { "  \($0)" }
         } else {
-            lines.append("optimizer: off (--no-optimize)")
+            lines.append("optimizer: off (\(SettingName.optimizeOff))")
         }
         lines.append(plan.explanation(backend: backendName))
         if verbose {
@@ -430,27 +453,24 @@ public struct Renderer: Sendable {
                 lines.append(KernelSources.point(ops))
             }
         }
-        switch Result(catching: { try VulkanContext.shared() }) {
-        case .success(let context):
+        // Only the backend that runs is described: a CPU render says why it is on the CPU, a Vulkan one its device.
+        if backendName == "vulkan", let context = try? VulkanContext.shared() {
             lines.append("Vulkan device: \(context.description)")
             lines.append("  \(context.limits.summary)")
             if context.allDevices.count > 1 { lines.append("  all devices: " + context.allDevices.joined(separator: "; ")) }
-            if backendName == "vulkan" {
-                let sources = plan.nodes.filter { if case .source = $0.primitive { return true } else { return false } }
-                lines.append("  every node runs on Vulkan: \(sources.count) upload(s) of packed samples, 1 download")
-                let rowBytes = decoders.mapValues { $0.width * $0.format.bytesPerPixel }
-                let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
-                if let planned = try? VulkanRenderer.plan(plan, sourceRowBytes: rowBytes,
-                                                          sourceFormats: decoders.mapValues(\.format), format: format) {
-                    lines.append(String(format: "  %d band(s) of up to %d output rows; planned device memory for working "
-                                        + "buffers %.1f MiB (reused after their last consumer)",
-                                        planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))
-                }
+            let sources = plan.nodes.filter { if case .source = $0.primitive { return true } else { return false } }
+            lines.append("  every node runs on Vulkan: \(sources.count) upload(s) of packed samples, 1 download")
+            let rowBytes = decoders.mapValues { $0.width * $0.format.bytesPerPixel }
+            let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
+            if let planned = try? VulkanRenderer.plan(plan, sourceRowBytes: rowBytes,
+                                                      sourceFormats: decoders.mapValues(\.format), format: format) {
+                lines.append(String(format: "  %d band(s) of up to %d output rows; planned device memory for working "
+                                    + "buffers %.1f MiB (reused after their last consumer)",
+                                    planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))
             }
-        case .failure(let error):
-            lines.append("Vulkan: unavailable (\(error))")
+        } else if let reason {
+            lines.append("backend: " + reason.replacingOccurrences(of: "note: ", with: ""))
         }
-        if let warning { lines.append(warning) }
         return lines.joined(separator: "\n")
     }
 

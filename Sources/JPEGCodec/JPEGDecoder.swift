@@ -90,7 +90,7 @@ package final class JPEGDecoder: ImageDecoder {
         if pixels.overflow || pixels.partialValue > maxPixels {
             close()
             throw CodecError(kind: .tooLarge, path: path,
-                             message: "image is \(storedWidth)×\(storedHeight) pixels, over the limit of \(maxPixels) (--max-pixels)")
+                             message: "image is \(storedWidth)×\(storedHeight) pixels, over the limit of \(maxPixels) (\(SettingName.maxPixels))")
         }
         // A multi-scan (progressive) file keeps every DCT coefficient until its last scan: 128 bytes a block, each
         // component at its own sampling. Refuse before libjpeg allocates them.
@@ -99,7 +99,7 @@ package final class JPEGDecoder: ImageDecoder {
             close()
             throw CodecError(kind: .tooLarge, path: path, message: String(
                 format: "progressive %d×%d JPEG: decoding it needs %.2f GiB of coefficients, over the memory limit of "
-                    + "%.2f GiB (--max-memory)", storedWidth, storedHeight, coefficientBytes / 1_073_741_824,
+                    + "%.2f GiB (\(SettingName.maxMemory))", storedWidth, storedHeight, coefficientBytes / 1_073_741_824,
                 Double(limits.maxMemory) / 1_073_741_824))
         }
     }
@@ -136,7 +136,7 @@ package final class JPEGDecoder: ImageDecoder {
         }
         if text == "too large" {
             return CodecError(kind: .tooLarge, path: path,
-                              message: "image is \(raw.width)×\(raw.height) pixels, over the limit of \(maxPixels) (--max-pixels)")
+                              message: "image is \(raw.width)×\(raw.height) pixels, over the limit of \(maxPixels) (\(SettingName.maxPixels))")
         }
         if text.hasPrefix("Not a JPEG") { return CodecError(kind: .unrecognised, path: path, message: "not a JPEG file") }
         return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG: \(FileText.escaped(text))")
@@ -175,7 +175,7 @@ package final class JPEGDecoder: ImageDecoder {
         guard let reader else { return CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
         let rows = Int(fr_jpeg_reader_rows_done(reader))
         let message = FileText.escaped(String(cString: fr_jpeg_reader_error(reader)))
-        let lenient = " (--fail-on none decodes what is there)"
+        let lenient = " (\(SettingName.failOn(.never)) decodes what is there)"
         switch Int(fr_jpeg_reader_failure_class(reader)) {
         case FR_FAIL_TRUNCATED:
             let place = isProgressive ? "before its last scan" : "in the image data after \(rows) of \(height) rows"
@@ -184,17 +184,17 @@ package final class JPEGDecoder: ImageDecoder {
             return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG data (\(Self.plain(message))) "
                               + "\(isProgressive ? "in its scans" : "at row \(rows) of \(height)")\(lenient)")
         case FR_FAIL_WARNING:
-            return CodecError(kind: .corrupt, path: path, message: "\(Self.plain(message)) (--fail-on warning refuses "
+            return CodecError(kind: .corrupt, path: path, message: "\(Self.plain(message)) (\(SettingName.failOn(.warning)) refuses "
                               + "any irregularity; the default, error, lets this one pass)")
         default: break
         }
         switch fr_jpeg_reader_over_limit(reader) {
         case 1: return CodecError(kind: .tooLarge, path: path, message: "\(message); refused as a decoding bomb")
-        case 2: return CodecError(kind: .tooLarge, path: path, message: "progressive JPEG: \(message) (--max-work)")
+        case 2: return CodecError(kind: .tooLarge, path: path, message: "progressive JPEG: \(message) (\(SettingName.maxWork))")
         default: break
         }
         if message.contains("Backing store not supported") || message.contains("Insufficient memory") {
-            return CodecError(kind: .tooLarge, path: path, message: "decoding needs more memory than the limit (--max-memory)")
+            return CodecError(kind: .tooLarge, path: path, message: "decoding needs more memory than the limit (\(SettingName.maxMemory))")
         }
         return CodecError(kind: .corrupt, path: path, message: "corrupt JPEG: \(message) (at row \(rows) of \(height))")
     }
@@ -224,7 +224,7 @@ package final class JPEGDecoder: ImageDecoder {
             what = text == "Premature end of JPEG file" ? "the file has no end marker; every row was there" : text
         }
         let more = count > 1 ? " (and \(count - 1) more warning\(count > 2 ? "s" : ""))" : ""
-        return ["warning: \(FileText.escaped(path)): \(what)\(more); decoded anyway (--fail-on \(failOn.rawValue))"]
+        return ["warning: \(FileText.escaped(path)): \(what)\(more); decoded anyway (\(SettingName.failOn(failOn)))"]
     }
 
     /// Reads the next `count` rows into `destination`, rows `stride` bytes apart, in `format`.

@@ -78,7 +78,7 @@ package final class PNGDecoder {
             fr_png_reader_close(reader)
             self.reader = nil
             throw PNGError(kind: .tooLarge, path: path,
-                           message: "image is \(header.width)×\(header.height) pixels, over the limit of \(maxPixels) (--max-pixels)")
+                           message: "image is \(header.width)×\(header.height) pixels, over the limit of \(maxPixels) (\(SettingName.maxPixels))")
         }
         let bytes = pixels.partialValue.multipliedReportingOverflow(by: format.bytesPerPixel)
         if header.interlaced && (bytes.overflow || bytes.partialValue > maxMemory) {
@@ -86,7 +86,7 @@ package final class PNGDecoder {
             self.reader = nil
             throw PNGError(kind: .tooLarge, path: path, message: String(
                 format: "interlaced %d×%d %@: decoding it whole needs %.1f GiB, over the memory limit of %.1f GiB "
-                    + "(--max-memory); raise the limit or save the image without interlacing",
+                    + "(\(SettingName.maxMemory)); raise the limit or save the image without interlacing",
                 header.width, header.height, format.rawValue, Double(bytes.partialValue) / 1_073_741_824,
                 Double(maxMemory) / 1_073_741_824))
         }

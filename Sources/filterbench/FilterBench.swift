@@ -106,7 +106,7 @@ struct FilterBench: ParsableCommand {
         if let json {
             let object: [String: Any] = ["machine": try JSONSerialization.jsonObject(with: JSONEncoder().encode(machine)),
                                          "runs": runs, "cases": results.map(\.summary)]
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 .write(to: URL(fileURLWithPath: json))
         }
         if let html {

@@ -9,26 +9,27 @@ struct FilterRun {
     static func main() {
         // Past a file-size limit (ulimit -f) a write should fail with an error we report, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
-        // `--stats` and `--explain` take an optional value; ArgumentParser wants one, so bare flags get a default.
-        let arguments = CommandLine.arguments.dropFirst().map { argument -> String in
-            switch argument {
-            case "--stats": return "--stats=text"
-            case "--explain": return "--explain=plan"
-            default: return argument
-            }
-        }
+        // Messages name settings as this tool's options (`--max-memory`), not the library's.
+        SettingName.face = .commandLine
         do {
             try EnvironmentSettings.validate()
         } catch {
             FileHandle.standardError.write(Data("filterrun: \(error)\n".utf8))
             exit(2)
         }
+        // `filterrun --help` is the render's help (the command people run), with the subcommands after it.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+            print(RunCommand.helpMessage(for: RunCommand.self) + "\n\n" + Root.subcommandList)
+            exit(0)
+        }
         do {
-            var command = try Root.parseAsRoot(Array(arguments))
-            if var run = command as? RunCommand {
-                exit(run.execute())
-            }
+            var command = try Root.parseAsRoot(arguments)
+            if let run = command as? RunCommand { exit(RenderRun(run.options).execute()) }
             try command.run()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("filterrun: \(failure)\n".utf8))
+            exit(2)
         } catch {
             let code = Root.exitCode(for: error)
             if code == .success {
@@ -41,10 +42,49 @@ struct FilterRun {
     }
 }
 
+/// `filterrun`: the render is the default command, so `filterrun RECIPE INPUT OUTPUT` runs it; `filterrun --help`
+/// shows its usage and options, then the other tasks.
 struct Root: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filterrun",
-        abstract: "Runs an image filter recipe on PNG and JPEG files.",
+        abstract: "Runs an image filter recipe on \(ImageFileFormat.readableNames) images: one file, a pipe, or a batch.",
+        version: FilterRecipeVersion.current,
         subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self, ConformanceCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// The subcommands, as the end of `filterrun --help`.
+    static var subcommandList: String {
+        let lines = configuration.subcommands.filter { $0 != RunCommand.self }.map { command in
+            let name = command.configuration.commandName ?? ""
+            return "  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + command.configuration.abstract
+        }
+        return "SUBCOMMANDS:\n" + lines.joined(separator: "\n") + "\n\n  filterrun --version prints the version; "
+            + "filterrun help SUBCOMMAND describes one."
+    }
+}
+
+/// `filterrun RECIPE INPUT OUTPUT` (also spelt `filterrun run …`).
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Runs an image filter recipe on \(ImageFileFormat.readableNames) images: one file, a pipe, or a batch.",
+        usage: """
+        filterrun RECIPE INPUT OUTPUT [<options>]
+        filterrun RECIPE INPUT... OUTPUT_DIR [<options>]
+        filterrun <subcommand>
+        """,
+        discussion: """
+        One image: filterrun RECIPE INPUT OUTPUT. The input's format is told by its bytes (- reads it from standard \
+        input); the output's by its extension (\(RenderOptions.extensionList)) or --format (- writes it to standard \
+        output). Inputs are turned upright by their EXIF orientation unless --no-autorotate. A missing output \
+        directory is created.
+        A batch: filterrun RECIPE INPUT... OUTPUT_DIR (or --inputs-from FILE|-), where each INPUT is an image or a \
+        directory of images; outputs mirror the inputs' names (their extension changes only with --format), and \
+        existing outputs are skipped (so a stopped batch resumes) unless --force.
+        Exit codes: 0 ok, 2 usage or recipe error, 3 input image error, 4 render or output error (in a batch: the \
+        worst over the files), 130 batch cancelled with Ctrl-C.
+        Shell completions: filterrun --generate-completion-script bash|zsh|fish.
+        """)
+
+    @OptionGroup var options: RenderOptions
 }

@@ -13,8 +13,7 @@ struct ListCommand: ParsableCommand {
         var specs = FilterID.allCases.map(\.spec)
         if let id {
             guard let filter = FilterID(rawValue: id) else {
-                let hint = NearestName.hint(for: id, in: FilterID.allCases.map(\.rawValue))
-                throw ValidationError("unknown filter \"\(id)\"\(hint)")
+                throw CommandFailure(description: "unknown filter \"\(id)\"\(FilterSynonyms.hint(forFilter: id)); filterrun list shows them all")
             }
             specs = [filter.spec]
         }
@@ -27,7 +26,7 @@ struct ListCommand: ParsableCommand {
                  "params": spec.params.map { ["name": $0.name, "accepts": $0.expectation,
                                               "default": $0.defaultValue.jsonObject, "summary": $0.summary] }]
             }
-            let data = try JSONSerialization.data(withJSONObject: id == nil ? objects as Any : objects[0], options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: id == nil ? objects as Any : objects[0], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return
         }
@@ -68,6 +67,9 @@ struct ListCommand: ParsableCommand {
         }
     }
 }
+
+/// An error printed as it is, without the usage lines a mistyped option gets.
+struct CommandFailure: Error, CustomStringConvertible { let description: String }
 
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "schema", abstract: "Print the recipe JSON Schema.")

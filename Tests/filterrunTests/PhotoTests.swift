@@ -94,7 +94,7 @@ extension FilterRunTests {
         try Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).write(to: URL(fileURLWithPath: path("anim.png")))
         r = try run([vignette, path("anim.png"), path("o.png")])
         XCTAssertEqual(r.code, 3)
-        XCTAssertTrue(r.stderr.contains("a GIF image; filterrun reads PNG and JPEG"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("a GIF image; this build reads PNG and JPEG"), r.stderr)
         // An output name without a known extension needs --format.
         r = try run([vignette, photo, path("out.tiff")])
         XCTAssertEqual(r.code, 2)

@@ -25,7 +25,7 @@ package enum CatalogueSchema {
     }
 
     package static func jsonData() throws -> Data {
-        try JSONSerialization.data(withJSONObject: schema(), options: [.sortedKeys, .prettyPrinted])
+        try JSONSerialization.data(withJSONObject: schema(), options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
     }
 
     static func nodeSchema(_ id: FilterID, graph: Bool) -> [String: Any] {
@@ -33,8 +33,9 @@ package enum CatalogueSchema {
         var properties: [String: Any] = ["op": ["const": id.rawValue], "description": ["type": "string"]]
         for param in spec.params { properties[param.name] = paramSchema(param) }
         var required = ["op"]
+        // Nodes need an id; a chain's step may carry one (for --set), or is named by its position.
+        properties["id"] = ["type": "string", "minLength": 1]
         if graph {
-            properties["id"] = ["type": "string", "minLength": 1]
             required.append("id")
             if spec.inputs.count == 1 { properties["input"] = ["type": "string"] }
             if spec.inputs.count > 1 || spec.isGenerator {

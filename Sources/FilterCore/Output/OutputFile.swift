@@ -35,7 +35,7 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         var destination = path
         var info = stat()
         if lstat(path, &info) == 0 {
-            guard replace else { throw OutputError(.exists, path: path, "exists (use --force to replace it)") }
+            guard replace else { throw OutputError(.exists, path: path, "exists (set \(SettingName.replaceExisting) to replace it)") }
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 guard let resolved = realpath(path, nil) else {
                     throw OutputError(.notRegularFile, path: path, "is a symbolic link to a missing file; not followed")
@@ -146,7 +146,7 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
             } else {
                 let code = fr_rename_noreplace(temporaryPath, destination)
                 if code == EEXIST {
-                    throw OutputError(.exists, path: path, "appeared while rendering and was kept (use --force to replace it)")
+                    throw OutputError(.exists, path: path, "appeared while rendering and was kept (set \(SettingName.replaceExisting) to replace it)")
                 }
                 guard code == 0 else { throw OutputError.writing(path, errno: code) }
             }

@@ -74,7 +74,7 @@ package struct WorkEstimate: Sendable {
     package func refusal(limit: Double) -> String {
         func giga(_ v: Double) -> String { v >= 1e9 ? "\(Int((v / 1e9).rounded())) G" : "\(Int(v.rounded()))" }
         return "this render would cost about \(giga(pixelTaps)) pixel-taps (\(giga(costliestTaps)) in \(costliestOp) "
-            + "\"\(costliest)\"), over the limit of \(giga(limit)) (--max-work); lower the radius or sigma, or "
-            + "raise --max-work to run it anyway"
+            + "\"\(costliest)\"), over the limit of \(giga(limit)) (\(SettingName.maxWork)); lower the radius or sigma, or "
+            + "raise \(SettingName.maxWork) to run it anyway"
     }
 }

@@ -14,7 +14,7 @@ extension Recipe {
             throw RecipeError(path: "", "is a directory; give a recipe file (recipes/ holds examples)")
         }
         if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limits.maxBytes {
-            throw RecipeError(path: "", "the recipe is \(info.st_size) bytes, more than the limit of \(limits.maxBytes) (--max-recipe-bytes)")
+            throw RecipeError(path: "", "the recipe is \(info.st_size) bytes, more than the limit of \(limits.maxBytes) (\(SettingName.maxRecipeBytes))")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RecipeError(path: "", "cannot read the recipe: \(String(cString: strerror(errno)))")
@@ -30,7 +30,7 @@ extension Recipe {
     /// Decodes and validates a recipe. Every problem found is reported together, each with its JSON path.
     public init(json data: Data, limits: RecipeLimits = .default) throws {
         guard data.count <= limits.maxBytes else {
-            throw RecipeError(path: "", "the recipe is \(data.count) bytes or more, more than the limit of \(limits.maxBytes) (--max-recipe-bytes)")
+            throw RecipeError(path: "", "the recipe is \(data.count) bytes or more, more than the limit of \(limits.maxBytes) (\(SettingName.maxRecipeBytes))")
         }
         let root: JSONValue
         do { root = try JSONParser.parse(data) }
@@ -93,11 +93,23 @@ struct RecipeDecoder {
                 return nil
             }
             var nodes = [Recipe.Node]()
+            var named = [String: Int]()  // ids steps carry, and the step that first did
+            var previous = "main"
             for (k, step) in steps.enumerated() {
-                let previous = k == 0 ? "main" : String(k - 1)
-                if let node = decodeNode(step, path: "steps[\(k)]", id: String(k), chainInput: previous) {
-                    nodes.append(node)
+                let path = "steps[\(k)]"
+                let node = decodeNode(step, path: path, id: String(k), chainInput: previous)
+                previous = node?.id ?? String(k)
+                guard let node else { continue }
+                if node.id != String(k) {
+                    if let first = named[node.id] {
+                        fail("\(path).id", "\"\(node.id)\" is already the id of steps[\(first)]")
+                    } else if node.id == "main" || Int(node.id) != nil {
+                        fail("\(path).id", "\"\(node.id)\" cannot name a step: \"main\" is the input and numbers are "
+                             + "steps' positions; use a word such as \"\(node.op.rawValue)\"")
+                    }
+                    named[node.id] = named[node.id] ?? k
                 }
+                nodes.append(node)
             }
             guard issues.isEmpty else { return nil }
             return Recipe(description: description, workingSpace: space, nodes: nodes,
@@ -159,21 +171,21 @@ struct RecipeDecoder {
         return Recipe(description: description, workingSpace: space, inputs: inputs, nodes: nodes, output: output)
     }
 
-    /// Decodes one step or node. In a chain, `id` and `chainInput` are given; in a graph they are read.
+    /// Decodes one step or node. In a chain, `id` (the step's position, unless it carries an "id") and
+    /// `chainInput` are given; in a graph they are read.
     mutating func decodeNode(_ value: JSONValue, path: String, id fixedID: String?, chainInput: String?) -> Recipe.Node? {
         guard case .object(let fields) = value else {
             fail(path, "expected an object with an \"op\", found \(value.shown)")
             return nil
         }
         let before = issues.count
-        let opNames = FilterID.allCases.map(\.rawValue)
         guard let opValue = fields["op"] else {
             fail("\(path).op", "missing: name a filter (filterrun list shows them)")
             return nil
         }
         guard let opName = opValue.string, let op = FilterID(rawValue: opName) else {
             let found = opValue.string.map { "unknown filter \"\($0)\"" } ?? "expected a filter name, found \(opValue.shown)"
-            fail("\(path).op", found + NearestName.hint(for: opValue.string ?? "", in: opNames))
+            fail("\(path).op", found + (opValue.string.map(FilterSynonyms.hint(forFilter:)) ?? ""))
             return nil
         }
         let spec = op.spec
@@ -184,8 +196,10 @@ struct RecipeDecoder {
             case nil: fail("\(path).id", "missing: every node of a graph needs a unique id")
             case let other?: fail("\(path).id", "expected a non-empty string, found \(other.shown)")
             }
-        } else if fields["id"] != nil {
-            fail("\(path).id", "steps of a chain are named by position (\(fixedID!)); use nodes for named ids")
+        } else if let given = fields["id"] {
+            // A chain step may carry a name for `--set`; without one it is named by its position.
+            if case .string(let s) = given, !s.isEmpty { id = s }
+            else { fail("\(path).id", "expected a non-empty string, found \(given.shown)") }
         }
 
         var inputs = [String]()

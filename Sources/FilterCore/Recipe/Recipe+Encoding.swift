@@ -22,9 +22,10 @@ extension Recipe {
         var top: [String: JSONValue] = ["version": .number(Double(Recipe.currentVersion))]
         if let description { top["description"] = .string(description) }
         top["workingSpace"] = .string(workingSpace.rawValue)
-        let entries: [JSONValue] = nodes.map { node in
+        let entries: [JSONValue] = nodes.enumerated().map { k, node in
             var entry: [String: JSONValue] = ["op": .string(node.op.rawValue)]
             for (name, value) in node.params.values { entry[name] = value.jsonValue }
+            if isChain && node.id != String(k) { entry["id"] = .string(node.id) }
             if !isChain {
                 entry["id"] = .string(node.id)
                 if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = .string(node.inputs[0]) }
@@ -49,10 +50,11 @@ extension Recipe {
         var top: [String: Any] = ["version": Recipe.currentVersion]
         if let description { top["description"] = description }
         if workingSpace != .linear { top["workingSpace"] = workingSpace.rawValue }
-        let entries: [[String: Any]] = nodes.map { node in
+        let entries: [[String: Any]] = nodes.enumerated().map { k, node in
             var entry: [String: Any] = ["op": node.op.rawValue]
             let defaults = node.op.spec.defaults
             for (name, value) in node.params.values where value != defaults.values[name] { entry[name] = value.jsonObject }
+            if isChain && node.id != String(k) { entry["id"] = node.id }
             if !isChain {
                 entry["id"] = node.id
                 if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = node.inputs[0] }
@@ -67,7 +69,7 @@ extension Recipe {
             top["nodes"] = entries
             top["output"] = output
         }
-        return try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted])
+        return try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
     }
 }
 

@@ -1,0 +1,98 @@
+import ArgumentParser
+import FilterRecipe
+import Foundation
+
+/// What `filterrun RECIPE INPUT OUTPUT` accepts: the arguments and options of a render or a batch. The lists of
+/// choices in the help come from the same tables the code reads (formats, backends, damage levels, PNG filters), so
+/// the help cannot name a choice the code refuses.
+struct RenderOptions: ParsableArguments {
+    enum ExplainDetail: String, ExpressibleByArgument, CaseIterable { case plan, verbose }
+    enum StatsFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Argument(help: "Recipe JSON file.", completion: .file(extensions: ["json"])) var recipe: String
+    @Argument(help: ArgumentHelp("INPUT OUTPUT, or INPUT... OUTPUT_DIR.", discussion: """
+        One image: INPUT is an image (\(ImageFileFormat.allCases.map(\.name).joined(separator: " or ")), told by its bytes) or - for one read from \
+        standard input; OUTPUT is the file to write, or - for standard output (with --format). A batch: each INPUT \
+        is an image or a directory (its \(Self.extensionList) files), then the output directory.
+        """, valueName: "paths"), completion: .file())
+    var paths: [String] = []
+
+    @Option(help: "Which engine renders (auto: a Vulkan GPU if there is one, else the CPU).")
+    var backend: Backend = .auto
+    @Option(name: .customLong("input"), help: ArgumentHelp("Another recipe input (repeatable).", valueName: "NAME=PATH"))
+    var inputs: [String] = []
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Override a parameter (repeatable): ID is a node's id, or a chain step's \"id\" or position (0, 1, …).",
+        valueName: "ID.PARAM=VALUE"))
+    var overrides: [String] = []
+    @Option(name: .customLong("inputs-from"), help: ArgumentHelp(
+        "Batch: read input paths from FILE, one a line (- for standard input).", valueName: "FILE"),
+            completion: .file())
+    var inputsFrom: String?
+
+    @Option(defaultAsFlag: ExplainDetail.plan, help: ArgumentHelp(
+        "Print the plan before rendering (rewrites, nodes, representation, backend); verbose adds the generated kernels.",
+        valueName: ExplainDetail.allCases.map(\.rawValue).joined(separator: "|")))
+    var explain: ExplainDetail? = nil
+    @Flag(help: "Run the plan as lowered, without the optimizer's rewrites (for comparison).") var noOptimize = false
+    @Option(defaultAsFlag: StatsFormat.text, help: ArgumentHelp(
+        "Print timings and memory to stderr, as text or JSON.", valueName: StatsFormat.allCases.map(\.rawValue).joined(separator: "|")))
+    var stats: StatsFormat? = nil
+    @Flag(name: [.short, .long], help: "Say why the backend was chosen on every run (by default once, when it is first found).")
+    var verbose = false
+
+    // Numeric options are read as text (so "-1" is a value, not an option) and checked by `NumericOption`.
+    @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: String?
+    @Option(help: ArgumentHelp("Output format: \(ImageFileFormat.formatWords.joined(separator: ", ")) (default: the output's extension; in a batch, each input's).",
+                               valueName: "format"))
+    var format: String?
+    @Flag(help: "Write the format --format names even when the output's extension names another.") var forceFormat = false
+    @Option(parsing: .unconditional, help: "PNG zlib level 0-9 (default 5; 6 is libpng's default), compressed on every core.")
+    var compression: String?
+    @Option(help: "PNG row filter: \(PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ")) (default all: libpng's per-row choice).")
+    var filter: String?
+    @Option(parsing: .unconditional, help: "JPEG quality 1-100 (default 90).") var quality: String?
+    @Option(help: "JPEG chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (default 444 at quality 90 and above, 420 below).")
+    var subsampling: String?
+    @Flag(help: "JPEG: write a progressive file.") var progressive = false
+    @Flag(help: "JPEG: fit the Huffman tables to the image (a few percent smaller, a little slower).") var optimizeCoding = false
+    @Option(help: "JPEG: colour transparent pixels are flattened onto: white (default), black, #rrggbb or r,g,b in 0-1.")
+    var background: String?
+    @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
+    @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
+    var profile: String?
+    @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false
+    @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
+    @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
+    var maxMemory: String?
+    @Option(parsing: .unconditional, help: "Refuse renders costing more pixel-taps (pixels × kernel taps over the graph) than this, e.g. 1e11, or 'none' (default 4e10).")
+    var maxWork: String?
+    @Option(help: "Damage in an input that stops its decoding: \(FailOn.allCases.map(\.rawValue).joined(separator: ", ")) (default error: truncation and corrupt data). Damage let pass is named in a warning.")
+    var failOn: FailOn = .default
+    @Flag(help: "Replace existing outputs (regular files only; their mode is kept).") var force = false
+    @Flag(help: "Batch: include images in subdirectories.") var recursive = false
+    @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: String?
+    @Flag(name: [.short, .long], help: "Batch: no progress output.") var quiet = false
+    @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
+    var shard: String?
+    @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?
+    @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: String?
+    @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: String?
+
+    static var extensionList: String { ImageFileFormat.allCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ") }
+
+    /// An optional value given with `=` must be one of its words: `--explain=bogus` is an error, not a bare flag.
+    /// (A value after a space that is not one of them is the next argument, as `--explain out.png` must be.)
+    func validate() throws {
+        for argument in CommandLine.arguments.dropFirst() {
+            for (option, words) in [("--explain", ExplainDetail.allCases.map(\.rawValue)),
+                                    ("--stats", StatsFormat.allCases.map(\.rawValue))] {
+                guard argument.hasPrefix(option + "="), !words.contains(String(argument.dropFirst(option.count + 1))) else { continue }
+                throw ValidationError("\(option) takes \(words.joined(separator: " or ")), got \"\(argument.dropFirst(option.count + 1))\"")
+            }
+        }
+    }
+}
+
+extension FailOn: ExpressibleByArgument {}
+extension Backend: ExpressibleByArgument {}

@@ -1,0 +1,272 @@
+import FilterCore
+import FilterRecipe
+import Foundation
+
+/// One invocation of `filterrun RECIPE INPUT OUTPUT` (or a batch): the options checked, the recipe read, the
+/// render run, and the exit code.
+struct RenderRun {
+    let options: RenderOptions
+    init(_ options: RenderOptions) { self.options = options }
+
+    private func fail(_ code: Int32, _ message: String) -> Int32 {
+        FileHandle.standardError.write(Data(("filterrun: " + message + "\n").utf8))
+        return code
+    }
+
+    private func recipeFailure(_ error: RecipeError) -> Int32 {
+        fail(2, "\(options.recipe):\n" + error.issues.map { "  \($0)" }.joined(separator: "\n"))
+    }
+
+    func execute() -> Int32 {
+        let o = options
+        var paths = o.paths
+        var listed: [String]?
+        if let source = o.inputsFrom {
+            do { listed = try Self.readPathList(source) } catch { return fail(3, "--inputs-from \(source): \(error)") }
+        }
+        guard paths.count >= 2 || (listed != nil && paths.count == 1) else {
+            return fail(2, paths.isEmpty ? "expected INPUT and OUTPUT after the recipe (filterrun --help shows the usage)"
+                             : "expected an OUTPUT after \(paths[0]) (filterrun --help shows the usage)")
+        }
+        let output = paths.removeLast()
+        let numbers: Numbers
+        do { numbers = try Numbers(o) } catch { return fail(2, "\(error)") }
+
+        var fileFormat: ImageFileFormat?
+        if let format = o.format {
+            guard let parsed = ImageFileFormat(word: format) else {
+                return fail(2, "--format must be one of \(ImageFileFormat.formatWords.joined(separator: ", ")), got \"\(format)\"")
+            }
+            fileFormat = parsed
+        }
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions)
+        do { writeOptions = try encoderOptions(numbers) } catch { return fail(2, "\(error)") }
+        var named = [String: String]()
+        for entry in o.inputs {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { return fail(2, "--input expects NAME=PATH, got \(entry)") }
+            named[parts[0]] = parts[1]
+        }
+
+        // A batch: a list of paths, several inputs, or a directory as the input or the output.
+        let input = paths.first ?? ""
+        let batch = listed != nil || paths.count > 1 || (input != "-" && Self.isDirectory(input))
+            || (output != "-" && Self.isDirectory(output))
+        if batch, let dash = (paths + [output]).first(where: { $0 == "-" }) {
+            return fail(2, "\(dash == output ? "OUTPUT" : "INPUT") -: standard \(dash == output ? "output" : "input") holds one "
+                        + "image, not a batch; for a list of paths give --inputs-from FILE (or --inputs-from - to read it from standard input)")
+        }
+        if !batch, let fileFormat, output != "-", !o.forceFormat,
+           let named = ImageFileFormat.from(extensionOf: output), named != fileFormat {
+            return fail(2, "--format \(fileFormat.rawValue) contradicts the output's name \(output) (a \(named.name) "
+                        + "extension); rename the output, or give --force-format to write \(fileFormat.name) under that name")
+        }
+        OutputFile.installCleanupHandlers(interrupt: !batch)
+        var batchShard: BatchShard?
+        if let shard = o.shard {
+            guard batch else { return fail(2, "--shard applies to batches (several inputs or a directory), not to one image") }
+            do { batchShard = try BatchShard(parsing: shard) } catch { return fail(2, "--shard: \(error)") }
+        }
+        if o.statsFile != nil && !batch { return fail(2, "--stats-file applies to batches; for one image use --stats=json") }
+
+        var recipe: Recipe
+        do {
+            let limits = RecipeLimits(maxBytes: numbers.maxRecipeBytes, maxNodes: numbers.maxNodes)
+            recipe = try Recipe(contentsOfFile: o.recipe, limits: limits)
+            for entry in o.overrides {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                let target = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
+                guard parts.count == 2, target.count == 2 else { return fail(2, "--set expects ID.PARAM=VALUE, got \(entry)") }
+                do { try recipe.set(node: target[0], param: target[1], value: parts[1]) }
+                catch let error as RecipeError {
+                    return fail(2, "--set " + error.issues.map(\.description).joined(separator: "; "))
+                }
+            }
+        } catch let error as RecipeError {
+            return recipeFailure(error)
+        } catch {
+            return fail(2, "\(o.recipe): \(error)")
+        }
+
+        var outputProfile = OutputProfile.sRGB
+        switch o.profile {
+        case nil, "srgb", "sRGB": break
+        case "keep": outputProfile = .keepInput
+        case let file?:
+            do { outputProfile = .profile(try ColourProfile(contentsOfFile: file)) }
+            catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
+        }
+        let renderOptions = Renderer.Options(
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, fileFormat: fileFormat,
+            autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
+            maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
+            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
+            timeDeviceSteps: o.stats != nil || o.statsFile != nil)
+        let renderer = Renderer(backend: o.backend, options: renderOptions)
+        if o.verbose, let reason = try? renderer.resolveBackend(verbose: true).warning {
+            FileHandle.standardError.write(Data((reason + "\n").utf8))
+        }
+        if batch {
+            return BatchMode(recipePath: o.recipe, recipe: recipe, renderer: renderer, extraInputs: named,
+                             jobs: numbers.jobs, force: o.force, quiet: o.quiet, stats: o.stats?.rawValue,
+                             statsFile: o.statsFile, outputFormat: fileFormat, shard: batchShard)
+                .run(inputs: paths + (listed ?? []), outputDirectory: output, recursive: o.recursive)
+        }
+        return renderOne(recipe, renderer: renderer, input: input, output: output, named: named, numbers: numbers)
+    }
+
+    /// One image, from a file or standard input, to a file or standard output.
+    private func renderOne(_ recipe: Recipe, renderer: Renderer, input: String, output: String,
+                           named: [String: String], numbers: Numbers) -> Int32 {
+        var sources = named.mapValues(ImageInput.file)
+        if input == "-" {
+            do { sources["main"] = .encoded(try Self.readStandardInput(limit: numbers.maxMemory), name: "<stdin>") }
+            catch { return fail(3, "-: \(error)") }
+        } else {
+            sources["main"] = .file(input)
+        }
+        var createdDirectories = [String]()
+        do {
+            if let explain = options.explain {
+                print(try renderer.explain(recipe, sources: sources, verbose: explain == .verbose))
+            }
+            let report: RenderReport
+            if output == "-" {
+                guard let format = renderer.options.fileFormat else {
+                    return fail(2, "OUTPUT -: give --format \(ImageFileFormat.allCases.map(\.rawValue).joined(separator: "|")) "
+                                + "for standard output (it has no extension to tell the format by)")
+                }
+                guard isatty(1) == 0 else {
+                    return fail(2, "OUTPUT -: standard output is a terminal; redirect it to a file or a pipe (… > out.\(format.extensions[0]))")
+                }
+                let (data, rendered) = try renderer.render(recipe, sources: sources, as: format)
+                FileHandle.standardOutput.write(data)
+                report = rendered
+            } else {
+                createdDirectories = try Self.createMissingDirectories(for: output)
+                report = try renderer.render(recipe, sources: sources, output: output)
+            }
+            for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+            if let stats = options.stats {
+                let text = stats == .json ? String(decoding: try report.jsonData(), as: UTF8.self) : report.text
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
+            return 0
+        } catch {
+            // Directories made for an output that was never written go too.
+            for directory in createdDirectories.reversed() { rmdir(directory) }
+            if case RenderError.recipe(let e) = error { return recipeFailure(e) }
+            if let error = error as? RenderError { return fail(error.exitCode, error.description) }
+            return fail(4, "\(error)")
+        }
+    }
+
+    /// The output's missing parent directories, created (as a batch creates its output directory); the ones made,
+    /// outermost first.
+    static func createMissingDirectories(for output: String) throws -> [String] {
+        var missing = [String]()
+        var directory = (output as NSString).deletingLastPathComponent
+        while !directory.isEmpty && directory != "/" && !FileManager.default.fileExists(atPath: directory) {
+            missing.append(directory)
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        for path in missing.reversed() {
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
+            catch {
+                for made in missing.reversed().prefix(while: { $0 != path }).reversed() { rmdir(made) }
+                throw RenderError.output(OutputError(.notWritable, path: output,
+                                                     "cannot create the directory \(path): \(error.localizedDescription)"))
+            }
+        }
+        return missing.reversed()
+    }
+
+    private func encoderOptions(_ numbers: Numbers) throws -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions) {
+        let o = options
+        var png = PNGWriteOptions.default
+        png.compressionLevel = numbers.compression ?? png.compressionLevel
+        if let filter = o.filter {
+            guard let parsed = PNGWriteOptions.Filter(rawValue: filter) else {
+                throw NumericOption.Failure(description: "--filter must be one of "
+                    + PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ") + ", got \"\(filter)\"")
+            }
+            png.filter = parsed
+        }
+        var jpeg = JPEGWriteOptions(quality: numbers.quality ?? 90, progressive: o.progressive, optimizeCoding: o.optimizeCoding)
+        if let subsampling = o.subsampling {
+            guard let parsed = Int(subsampling).flatMap(JPEGWriteOptions.Subsampling.init(rawValue:)) else {
+                throw NumericOption.Failure(description: "--subsampling must be "
+                    + JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ") + ", got \"\(subsampling)\"")
+            }
+            jpeg.subsampling = parsed
+        }
+        if let background = o.background {
+            guard let color = RGBA(parsing: background) else {
+                throw NumericOption.Failure(description: "--background must be white, black, #rrggbb or r,g,b with values in 0-1, got \"\(background)\"")
+            }
+            jpeg.background = color
+        }
+        return (png, jpeg)
+    }
+
+    /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.
+    static func readPathList(_ source: String) throws -> [String] {
+        let text: String
+        if source == "-" {
+            var lines = [String]()
+            while let line = readLine() { lines.append(line) }
+            text = lines.joined(separator: "\n")
+        } else {
+            text = try String(contentsOfFile: source, encoding: .utf8)
+        }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Standard input, whole; more than `limit` bytes is an error.
+    struct StreamTooLong: Error, CustomStringConvertible { let description: String }
+
+    static func readStandardInput(limit: Int) throws -> Data {
+        var data = Data()
+        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            data.append(chunk)
+            if data.count > limit {
+                throw StreamTooLong(description: "more than \(limit) bytes arrived, the memory limit (--max-memory) "
+                                    + "for an input read whole")
+            }
+        }
+        if data.isEmpty { throw StreamTooLong(description: "no bytes arrived on standard input (pipe an image into it)") }
+        return data
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The numeric options, checked: each error names the option, what it got and the accepted range.
+    struct Numbers {
+        var depth: Int?
+        var compression: Int?
+        var quality: Int?
+        var maxPixels = Renderer.Options.defaultMaxPixels
+        var maxMemory = Renderer.Options.defaultMaxMemory
+        var maxWork: Double? = Renderer.Options.defaultMaxWork
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var maxRecipeBytes = RecipeLimits.default.maxBytes
+        var maxNodes = RecipeLimits.default.maxNodes
+
+        init(_ o: RenderOptions) throws {
+            depth = try o.depth.map { try NumericOption.integer("--depth", $0, allowed: [8, 16]) }
+            compression = try o.compression.map { try NumericOption.integer("--compression", $0, in: 0...9) }
+            quality = try o.quality.map { try NumericOption.integer("--quality", $0, in: 1...100) }
+            maxPixels = try o.maxPixels.map { try NumericOption.integer("--max-pixels", $0, in: 1...(1 << 40)) } ?? maxPixels
+            maxMemory = try o.maxMemory.map { try NumericOption.integer("--max-memory", $0, in: 1...(1 << 50)) } ?? maxMemory
+            if let text = o.maxWork {
+                maxWork = text == "none" ? nil : try NumericOption.real("--max-work", text, in: 1...1e18, or: "none")
+            }
+            jobs = try o.jobs.map { try NumericOption.integer("--jobs", $0, in: 1...1024) } ?? jobs
+            maxRecipeBytes = try o.maxRecipeBytes.map { try NumericOption.integer("--max-recipe-bytes", $0, in: 1...(1 << 30)) } ?? maxRecipeBytes
+            maxNodes = try o.maxNodes.map { try NumericOption.integer("--max-nodes", $0, in: 1...1_000_000) } ?? maxNodes
+        }
+    }
+}
