@@ -8,8 +8,8 @@ func doccListings(url: URL, thumb: Image) throws {
     print(report.backend, report.warnings)
 
     let photo = Image(input: "main")
-    let glow = photo.gaussianBlur(sigma: 6).blend(backdrop: photo, mode: .screen, opacity: 0.45)
-    let cutout = photo.setAlpha(mask: Image(input: "mask"))
+    let glow = try photo.gaussianBlur(sigma: 6).blend(backdrop: photo, mode: .screen, opacity: 0.45)
+    let cutout = try photo.setAlpha(mask: Image(input: "mask"))
     try glow.render(to: "glow.png", inputs: ["main": "samples/coffee_600x400_rgb8.png"])
     print(cutout.recipe.inputs)   // ["main", "mask"]
 
@@ -18,13 +18,13 @@ func doccListings(url: URL, thumb: Image) throws {
     let again = try Recipe(json: json)
     assert(again == recipe)
     do {
-        try Image(input: "main").applying(.gaussianBlur, ["sigam": 3]).recipe.validate()
+        _ = try Image(input: "main").applying(.gaussianBlur, ["sigam": 3])
     } catch let error as RecipeError {
-        print(error)   // steps[0].sigam: gaussianBlur has no parameter "sigam" (did you mean "sigma"?)
+        print(error)   // gaussianBlur(sigma:) in step 0, parameter sigam: gaussianBlur has no parameter "sigam" (did you mean "sigma"?)
     }
 
-    let bad = Image(input: "main").applying(.blend, ["mode": "scren"], with: [Image(input: "other")])
-    do { try bad.recipe.validate() } catch let error as RecipeError {
+    do { _ = try Image(input: "main").applying(.blend, ["mode": "scren"], with: [Image(input: "other")]) }
+    catch let error as RecipeError {
         for issue in error.issues { print(issue.path, issue.message) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 func readmeListings() async throws {
     let url = URL(fileURLWithPath: "samples/coffee_600x400_rgb8.png")
-    let thumb = Image(contentsOf: url).resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)
+    let thumb = try Image(contentsOf: url).resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)
     try thumb.render(to: "thumb.jpg", renderer: Renderer(backend: .cpu))
     let json = try thumb.recipe.jsonData()   // and Recipe(json:) back, identically
 
@@ -19,13 +19,13 @@ func readmeListings() async throws {
         print(error)   // names the file or JSON path and the cause
     }
 
-    let recipe = Image(input: "main").resize(width: 1024).vignette(intensity: 0.4).recipe
+    let recipe = try Image(input: "main").resize(width: 1024).vignette(intensity: 0.4).recipe
     let jpeg = try Data(contentsOf: url)
     let (png, report) = try Renderer().render(recipe, encoded: ["main": jpeg], as: .png)
     print(png.count, report.width, report.height)
 
     let pixels = try PixelBuffer(width: 2, height: 1, format: .rgb8, copying: Data([255, 0, 0, 0, 0, 255]))
-    let inverted = try Renderer(backend: .cpu).render(Image(input: "main").invert().recipe, images: ["main": pixels])
+    let inverted = try Renderer(backend: .cpu).render(try Image(input: "main").invert().recipe, images: ["main": pixels])
     print(try inverted.packedData())
 
     let task = Task {
@@ -37,7 +37,7 @@ func readmeListings() async throws {
 
     let session = try PreviewSession(inputs: ["main": url.path], previewWidth: 1920, cacheBudget: 512 << 20)
     for intensity in stride(from: 0.2, through: 0.8, by: 0.1) {
-        let look = Image(input: "main").gaussianBlur(sigma: 2).colorControls(saturation: 1.1).vignette(intensity: intensity)
+        let look = try Image(input: "main").gaussianBlur(sigma: 2).colorControls(saturation: 1.1).vignette(intensity: intensity)
         let frame = try session.render(look)   // only the vignette runs after the first frame
         print(frame.width, session.statistics.nodesFromCache)
     }

@@ -9,8 +9,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - ev: Exposure change in stops; a number in -10...10, default 0.
-    public func exposure(ev: Double = 0.0) -> Image {
-        applying(.exposure, ["ev": .number(ev)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func exposure(ev: Double = 0.0) throws -> Image {
+        try applying(.exposure, ["ev": .number(ev)])
     }
 
     /// Brightness, contrast and saturation.
@@ -21,8 +22,9 @@ extension Image {
     ///   - brightness: Added to every channel; a number in -1...1, default 0.
     ///   - contrast: Scale about mid-grey (½); a number in 0...4, default 1.
     ///   - saturation: 0 grey, 1 unchanged, above 1 more colourful; a number in 0...4, default 1.
-    public func colorControls(brightness: Double = 0.0, contrast: Double = 1.0, saturation: Double = 1.0) -> Image {
-        applying(.colorControls, ["brightness": .number(brightness), "contrast": .number(contrast), "saturation": .number(saturation)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func colorControls(brightness: Double = 0.0, contrast: Double = 1.0, saturation: Double = 1.0) throws -> Image {
+        try applying(.colorControls, ["brightness": .number(brightness), "contrast": .number(contrast), "saturation": .number(saturation)])
     }
 
     /// Raises each colour channel to a power.
@@ -31,8 +33,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - power: Exponent; below 1 brightens, above 1 darkens; a number in 0.01...10, default 1.
-    public func gamma(power: Double = 1.0) -> Image {
-        applying(.gamma, ["power": .number(power)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func gamma(power: Double = 1.0) throws -> Image {
+        try applying(.gamma, ["power": .number(power)])
     }
 
     /// Rotates hues around the grey axis, keeping luminance.
@@ -41,8 +44,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - degrees: Rotation angle; a number in -360...360, default 0.
-    public func hueRotate(degrees: Double = 0.0) -> Image {
-        applying(.hueRotate, ["degrees": .number(degrees)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func hueRotate(degrees: Double = 0.0) throws -> Image {
+        try applying(.hueRotate, ["degrees": .number(degrees)])
     }
 
     /// Raises saturation most where colours are muted.
@@ -51,8 +55,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - amount: Strength; negative mutes; a number in -1...1, default 0.
-    public func vibrance(amount: Double = 0.0) -> Image {
-        applying(.vibrance, ["amount": .number(amount)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func vibrance(amount: Double = 0.0) throws -> Image {
+        try applying(.vibrance, ["amount": .number(amount)])
     }
 
     /// Warms or cools (red against blue) and tints (green against magenta).
@@ -62,8 +67,9 @@ extension Image {
     /// - Parameters:
     ///   - temperature: Positive warms, negative cools; a number in -100...100, default 0.
     ///   - tint: Positive towards magenta, negative towards green; a number in -100...100, default 0.
-    public func temperatureTint(temperature: Double = 0.0, tint: Double = 0.0) -> Image {
-        applying(.temperatureTint, ["temperature": .number(temperature), "tint": .number(tint)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func temperatureTint(temperature: Double = 0.0, tint: Double = 0.0) throws -> Image {
+        try applying(.temperatureTint, ["temperature": .number(temperature), "tint": .number(tint)])
     }
 
     /// Any affine colour transform: 4 rows (R, G, B, A) of 4 coefficients and an offset.
@@ -72,8 +78,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - matrix: 20 numbers, row by row; a list of 20 numbers, default [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0].
-    public func colorMatrix(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]) -> Image {
-        applying(.colorMatrix, ["matrix": .numbers(matrix)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func colorMatrix(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]) throws -> Image {
+        try applying(.colorMatrix, ["matrix": .numbers(matrix)])
     }
 
     /// Input and output black and white points with a midtone gamma.
@@ -86,8 +93,9 @@ extension Image {
     ///   - gamma: Midtone gamma; above 1 brightens; a number in 0.01...10, default 1.
     ///   - outBlack: Darkest output; a number in 0...1, default 0.
     ///   - outWhite: Brightest output; a number in 0...1, default 1.
-    public func levels(inBlack: Double = 0.0, inWhite: Double = 1.0, gamma: Double = 1.0, outBlack: Double = 0.0, outWhite: Double = 1.0) -> Image {
-        applying(.levels, ["inBlack": .number(inBlack), "inWhite": .number(inWhite), "gamma": .number(gamma), "outBlack": .number(outBlack), "outWhite": .number(outWhite)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func levels(inBlack: Double = 0.0, inWhite: Double = 1.0, gamma: Double = 1.0, outBlack: Double = 0.0, outWhite: Double = 1.0) throws -> Image {
+        try applying(.levels, ["inBlack": .number(inBlack), "inWhite": .number(inWhite), "gamma": .number(gamma), "outBlack": .number(outBlack), "outWhite": .number(outWhite)])
     }
 
     /// Tone curves through control points (monotone cubic), master and per channel.
@@ -99,22 +107,27 @@ extension Image {
     ///   - red: Red curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
     ///   - green: Green curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
     ///   - blue: Blue curve (empty: identity); a list of at least 0 [x, y] points in 0...1 with increasing x, default [].
-    public func curves(points: [(x: Double, y: Double)] = [(0.0, 0.0), (1.0, 1.0)], red: [(x: Double, y: Double)] = [], green: [(x: Double, y: Double)] = [], blue: [(x: Double, y: Double)] = []) -> Image {
-        applying(.curves, ["points": .points(points.map { [$0.x, $0.y] }), "red": .points(red.map { [$0.x, $0.y] }), "green": .points(green.map { [$0.x, $0.y] }), "blue": .points(blue.map { [$0.x, $0.y] })])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func curves(points: [(x: Double, y: Double)] = [(0.0, 0.0), (1.0, 1.0)], red: [(x: Double, y: Double)] = [], green: [(x: Double, y: Double)] = [], blue: [(x: Double, y: Double)] = []) throws -> Image {
+        try applying(.curves, ["points": .points(points.map { [$0.x, $0.y] }), "red": .points(red.map { [$0.x, $0.y] }), "green": .points(green.map { [$0.x, $0.y] }), "blue": .points(blue.map { [$0.x, $0.y] })])
     }
 
     /// Negative image.
     ///
     /// Formula: RGB ↦ 1 − RGB
-    public func invert() -> Image {
-        applying(.invert, [:])
+    ///
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func invert() throws -> Image {
+        try applying(.invert, [:])
     }
 
     /// Luminance only.
     ///
     /// Formula: RGB ↦ Y = 0.2126R + 0.7152G + 0.0722B
-    public func grayscale() -> Image {
-        applying(.grayscale, [:])
+    ///
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func grayscale() throws -> Image {
+        try applying(.grayscale, [:])
     }
 
     /// Warm brown monochrome.
@@ -123,8 +136,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - intensity: 0 unchanged, 1 full sepia; a number in 0...1, default 1.
-    public func sepia(intensity: Double = 1.0) -> Image {
-        applying(.sepia, ["intensity": .number(intensity)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func sepia(intensity: Double = 1.0) throws -> Image {
+        try applying(.sepia, ["intensity": .number(intensity)])
     }
 
     /// Black and white by luminance.
@@ -133,8 +147,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - level: Luminance at which white starts; a number in 0...1, default 0.5.
-    public func threshold(level: Double = 0.5) -> Image {
-        applying(.threshold, ["level": .number(level)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func threshold(level: Double = 0.5) throws -> Image {
+        try applying(.threshold, ["level": .number(level)])
     }
 
     /// Reduces each channel to a few levels.
@@ -143,8 +158,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - levels: Levels per channel; an integer in 2...256, default 4.
-    public func posterize(levels: Int = 4) -> Image {
-        applying(.posterize, ["levels": .number(Double(levels))])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func posterize(levels: Int = 4) throws -> Image {
+        try applying(.posterize, ["levels": .number(Double(levels))])
     }
 
     /// Makes the image more transparent.
@@ -153,8 +169,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - amount: Alpha multiplier; a number in 0...1, default 1.
-    public func opacity(amount: Double = 1.0) -> Image {
-        applying(.opacity, ["amount": .number(amount)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func opacity(amount: Double = 1.0) throws -> Image {
+        try applying(.opacity, ["amount": .number(amount)])
     }
 
     /// Darkens towards the corners.
@@ -164,8 +181,9 @@ extension Image {
     /// - Parameters:
     ///   - radius: Distance (in half-diagonals) of full darkening; a number in 0.01...2, default 1.
     ///   - intensity: Darkening at and beyond the radius; a number in 0...1, default 0.5.
-    public func vignette(radius: Double = 1.0, intensity: Double = 0.5) -> Image {
-        applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func vignette(radius: Double = 1.0, intensity: Double = 0.5) throws -> Image {
+        try applying(.vignette, ["radius": .number(radius), "intensity": .number(intensity)])
     }
 
     /// Clamps colour to a range (as CSS and SVG filter chains do after every step).
@@ -175,8 +193,9 @@ extension Image {
     /// - Parameters:
     ///   - min: Lowest value kept; a number in 0...1, default 0.
     ///   - max: Highest value kept; a number in 0...1, default 1.
-    public func clamp(min: Double = 0.0, max: Double = 1.0) -> Image {
-        applying(.clamp, ["min": .number(min), "max": .number(max)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func clamp(min: Double = 0.0, max: Double = 1.0) throws -> Image {
+        try applying(.clamp, ["min": .number(min), "max": .number(max)])
     }
 
     /// Gaussian blur.
@@ -185,8 +204,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - sigma: Standard deviation in pixels; a number in 0...500, default 2.
-    public func gaussianBlur(sigma: Double = 2.0) -> Image {
-        applying(.gaussianBlur, ["sigma": .number(sigma)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func gaussianBlur(sigma: Double = 2.0) throws -> Image {
+        try applying(.gaussianBlur, ["sigma": .number(sigma)])
     }
 
     /// Mean over a square window.
@@ -195,8 +215,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - radius: Half-width of the window in pixels; an integer in 0...500, default 1.
-    public func boxBlur(radius: Int = 1) -> Image {
-        applying(.boxBlur, ["radius": .number(Double(radius))])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func boxBlur(radius: Int = 1) throws -> Image {
+        try applying(.boxBlur, ["radius": .number(Double(radius))])
     }
 
     /// Sharpens by adding back the difference from a blurred copy.
@@ -207,8 +228,9 @@ extension Image {
     ///   - sigma: Blur standard deviation in pixels; a number in 0...100, default 2.
     ///   - amount: Strength; a number in 0...10, default 1.
     ///   - threshold: Smallest difference that is sharpened; a number in 0...1, default 0.
-    public func unsharpMask(sigma: Double = 2.0, amount: Double = 1.0, threshold: Double = 0.0) -> Image {
-        applying(.unsharpMask, ["sigma": .number(sigma), "amount": .number(amount), "threshold": .number(threshold)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func unsharpMask(sigma: Double = 2.0, amount: Double = 1.0, threshold: Double = 0.0) throws -> Image {
+        try applying(.unsharpMask, ["sigma": .number(sigma), "amount": .number(amount), "threshold": .number(threshold)])
     }
 
     /// Sharpens luminance only, leaving colour edges alone.
@@ -217,8 +239,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - amount: Strength; a number in 0...10, default 0.5.
-    public func sharpen(amount: Double = 0.5) -> Image {
-        applying(.sharpen, ["amount": .number(amount)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func sharpen(amount: Double = 0.5) throws -> Image {
+        try applying(.sharpen, ["amount": .number(amount)])
     }
 
     /// Convolution with any odd square kernel up to 9×9.
@@ -230,15 +253,18 @@ extension Image {
     ///   - normalize: Divide by the sum of the weights when it is not 0; true or false, default true.
     ///   - bias: Added to every colour channel; a number in -1...1, default 0.
     ///   - preserveAlpha: Convolve straight colour and keep alpha (W3C true); false convolves all four premultiplied channels; true or false, default true.
-    public func convolve(kernel: [Double] = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0], normalize: Bool = true, bias: Double = 0.0, preserveAlpha: Bool = true) -> Image {
-        applying(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize), "bias": .number(bias), "preserveAlpha": .boolean(preserveAlpha)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func convolve(kernel: [Double] = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0], normalize: Bool = true, bias: Double = 0.0, preserveAlpha: Bool = true) throws -> Image {
+        try applying(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize), "bias": .number(bias), "preserveAlpha": .boolean(preserveAlpha)])
     }
 
     /// Edge strength: gradient magnitude of luminance.
     ///
     /// Formula: RGB ↦ √(Gx² + Gy²)/4 with 3×3 Sobel kernels on Y, so a full 0→1 step gives 1; alpha 1
-    public func sobel() -> Image {
-        applying(.sobel, [:])
+    ///
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func sobel() throws -> Image {
+        try applying(.sobel, [:])
     }
 
     /// Median per channel: removes speckle while keeping edges.
@@ -247,8 +273,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - radius: Half-width of the window; an integer in 1...3, default 1.
-    public func median(radius: Int = 1) -> Image {
-        applying(.median, ["radius": .number(Double(radius))])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func median(radius: Int = 1) throws -> Image {
+        try applying(.median, ["radius": .number(Double(radius))])
     }
 
     /// Resamples to a new size.
@@ -260,8 +287,9 @@ extension Image {
     ///   - width: Output width in pixels (0: from height or scale); an integer in 0...1000000, default 0.
     ///   - height: Output height in pixels (0: from width or scale); an integer in 0...1000000, default 0.
     ///   - kernel: Reconstruction kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "lanczos3".
-    public func resize(scale: Double = 0.0, width: Int = 0, height: Int = 0, kernel: ResampleKernel = .lanczos3) -> Image {
-        applying(.resize, ["scale": .number(scale), "width": .number(Double(width)), "height": .number(Double(height)), "kernel": .string(kernel.rawValue)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func resize(scale: Double = 0.0, width: Int = 0, height: Int = 0, kernel: ResampleKernel = .lanczos3) throws -> Image {
+        try applying(.resize, ["scale": .number(scale), "width": .number(Double(width)), "height": .number(Double(height)), "kernel": .string(kernel.rawValue)])
     }
 
     /// Keeps a rectangle.
@@ -273,8 +301,9 @@ extension Image {
     ///   - y: Top edge; an integer in 0...1000000, default 0.
     ///   - width: Width (0: to the right edge); an integer in 0...1000000, default 0.
     ///   - height: Height (0: to the bottom edge); an integer in 0...1000000, default 0.
-    public func crop(x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0) -> Image {
-        applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)), "height": .number(Double(height))])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func crop(x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0) throws -> Image {
+        try applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)), "height": .number(Double(height))])
     }
 
     /// Mirrors the image.
@@ -283,8 +312,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - direction: Axis to mirror; one of "horizontal", "vertical", default "horizontal".
-    public func flip(direction: FlipDirection = .horizontal) -> Image {
-        applying(.flip, ["direction": .string(direction.rawValue)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func flip(direction: FlipDirection = .horizontal) throws -> Image {
+        try applying(.flip, ["direction": .string(direction.rawValue)])
     }
 
     /// Rotates clockwise by any angle; multiples of 90° turn losslessly.
@@ -296,15 +326,18 @@ extension Image {
     ///   - canvas: fit: grow to hold the whole image; crop: keep the size; inside: shrink to what the image covers; one of "fit", "crop", "inside", default "fit".
     ///   - background: Colour of the uncovered corners; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
     ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
-    public func rotate(degrees: Double = 90.0, canvas: RotateCanvas = .fit, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) -> Image {
-        applying(.rotate, ["degrees": .number(degrees), "canvas": .string(canvas.rawValue), "background": .color(background), "kernel": .string(kernel.rawValue)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func rotate(degrees: Double = 90.0, canvas: RotateCanvas = .fit, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) throws -> Image {
+        try applying(.rotate, ["degrees": .number(degrees), "canvas": .string(canvas.rawValue), "background": .color(background), "kernel": .string(kernel.rawValue)])
     }
 
     /// Swaps rows and columns.
     ///
     /// Formula: out(x, y) = in(y, x)
-    public func transpose() -> Image {
-        applying(.transpose, [:])
+    ///
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func transpose() throws -> Image {
+        try applying(.transpose, [:])
     }
 
     /// Adds borders of a colour.
@@ -317,8 +350,9 @@ extension Image {
     ///   - bottom: Rows below; an integer in 0...100000, default 0.
     ///   - left: Columns to the left; an integer in 0...100000, default 0.
     ///   - color: Border colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
-    public func pad(top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 0.0)) -> Image {
-        applying(.pad, ["top": .number(Double(top)), "right": .number(Double(right)), "bottom": .number(Double(bottom)), "left": .number(Double(left)), "color": .color(color)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func pad(top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 0.0)) throws -> Image {
+        try applying(.pad, ["top": .number(Double(top)), "right": .number(Double(right)), "bottom": .number(Double(bottom)), "left": .number(Double(left)), "color": .color(color)])
     }
 
     /// Transforms by a 2×3 matrix (scale, rotate, shear, translate) with exact resampling.
@@ -331,8 +365,9 @@ extension Image {
     ///   - height: Output height (0: the input's); an integer in 0...1000000, default 0.
     ///   - background: Colour where the output sees no input; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
     ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
-    public func affine(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0], width: Int = 0, height: Int = 0, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) -> Image {
-        applying(.affine, ["matrix": .numbers(matrix), "width": .number(Double(width)), "height": .number(Double(height)), "background": .color(background), "kernel": .string(kernel.rawValue)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func affine(matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0], width: Int = 0, height: Int = 0, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) throws -> Image {
+        try applying(.affine, ["matrix": .numbers(matrix), "width": .number(Double(width)), "height": .number(Double(height)), "background": .color(background), "kernel": .string(kernel.rawValue)])
     }
 
     /// Blends a source image onto a backdrop with a blend mode.
@@ -345,8 +380,9 @@ extension Image {
     ///   - backdrop: The backdrop image.
     ///   - mode: Blend mode; one of "normal", "multiply", "screen", "overlay", "softLight", "hardLight", "darken", "lighten", "difference", "exclusion", "add", "subtract", "colorDodge", "colorBurn", "hue", "saturation", "color", "luminosity", default "normal".
     ///   - opacity: Source opacity; a number in 0...1, default 1.
-    public func blend(backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1.0) -> Image {
-        applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func blend(backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1.0) throws -> Image {
+        try applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
     }
 
     /// Mixes two images through a mask.
@@ -358,8 +394,9 @@ extension Image {
     /// - Parameters:
     ///   - background: The background image.
     ///   - mask: The mask image.
-    public func blendWithMask(background: Image, mask: Image) -> Image {
-        applying(.blendWithMask, [:], with: [background, mask])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func blendWithMask(background: Image, mask: Image) throws -> Image {
+        try applying(.blendWithMask, [:], with: [background, mask])
     }
 
     /// Porter–Duff source over backdrop.
@@ -370,8 +407,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - backdrop: The backdrop image.
-    public func over(backdrop: Image) -> Image {
-        applying(.over, [:], with: [backdrop])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func over(backdrop: Image) throws -> Image {
+        try applying(.over, [:], with: [backdrop])
     }
 
     /// Takes the image's transparency from a mask (a grey image, or any image's alpha).
@@ -382,8 +420,9 @@ extension Image {
     ///
     /// - Parameters:
     ///   - mask: The mask image.
-    public func setAlpha(mask: Image) -> Image {
-        applying(.setAlpha, [:], with: [mask])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func setAlpha(mask: Image) throws -> Image {
+        try applying(.setAlpha, [:], with: [mask])
     }
 
     /// A single colour.
@@ -396,8 +435,9 @@ extension Image {
     ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
     ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
     ///   - color: Fill colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
-    public func solidColor(width: Int = 0, height: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) -> Image {
-        applying(.solidColor, ["width": .number(Double(width)), "height": .number(Double(height)), "color": .color(color)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func solidColor(width: Int = 0, height: Int = 0, color: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) throws -> Image {
+        try applying(.solidColor, ["width": .number(Double(width)), "height": .number(Double(height)), "color": .color(color)])
     }
 
     /// Colour ramp along a line.
@@ -415,8 +455,9 @@ extension Image {
     ///   - y1: End y; a number in -10...10, default 0.
     ///   - from: Colour at the start; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
     ///   - to: Colour at the end; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
-    public func linearGradient(width: Int = 0, height: Int = 0, x0: Double = 0.0, y0: Double = 0.0, x1: Double = 1.0, y1: Double = 0.0, from: RGBA = RGBA(0.0, 0.0, 0.0, 1.0), to: RGBA = RGBA(1.0, 1.0, 1.0, 1.0)) -> Image {
-        applying(.linearGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "x0": .number(x0), "y0": .number(y0), "x1": .number(x1), "y1": .number(y1), "from": .color(from), "to": .color(to)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func linearGradient(width: Int = 0, height: Int = 0, x0: Double = 0.0, y0: Double = 0.0, x1: Double = 1.0, y1: Double = 0.0, from: RGBA = RGBA(0.0, 0.0, 0.0, 1.0), to: RGBA = RGBA(1.0, 1.0, 1.0, 1.0)) throws -> Image {
+        try applying(.linearGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "x0": .number(x0), "y0": .number(y0), "x1": .number(x1), "y1": .number(y1), "from": .color(from), "to": .color(to)])
     }
 
     /// Colour ramp around a centre.
@@ -433,8 +474,9 @@ extension Image {
     ///   - radius: Radius in half-diagonals; a number in 0.001...10, default 1.
     ///   - from: Colour at the centre; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
     ///   - to: Colour at the radius and beyond; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 1).
-    public func radialGradient(width: Int = 0, height: Int = 0, cx: Double = 0.5, cy: Double = 0.5, radius: Double = 1.0, from: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), to: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) -> Image {
-        applying(.radialGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "cx": .number(cx), "cy": .number(cy), "radius": .number(radius), "from": .color(from), "to": .color(to)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func radialGradient(width: Int = 0, height: Int = 0, cx: Double = 0.5, cy: Double = 0.5, radius: Double = 1.0, from: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), to: RGBA = RGBA(0.0, 0.0, 0.0, 1.0)) throws -> Image {
+        try applying(.radialGradient, ["width": .number(Double(width)), "height": .number(Double(height)), "cx": .number(cx), "cy": .number(cy), "radius": .number(radius), "from": .color(from), "to": .color(to)])
     }
 
     /// Alternating squares.
@@ -449,8 +491,9 @@ extension Image {
     ///   - size: Square side in pixels; an integer in 1...100000, default 8.
     ///   - first: Colour of the top-left square; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
     ///   - second: The other colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0.5, 0.5, 0.5, 1).
-    public func checkerboard(width: Int = 0, height: Int = 0, size: Int = 8, first: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), second: RGBA = RGBA(0.5, 0.5, 0.5, 1.0)) -> Image {
-        applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func checkerboard(width: Int = 0, height: Int = 0, size: Int = 8, first: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), second: RGBA = RGBA(0.5, 0.5, 0.5, 1.0)) throws -> Image {
+        try applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
     }
 
 

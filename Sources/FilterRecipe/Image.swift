@@ -11,7 +11,22 @@ public struct Image: Sendable {
         enum Kind: Sendable { case input(String), filter(FilterID, [String: ParamValue]) }
         let kind: Kind
         let inputs: [Node]
-        init(_ kind: Kind, _ inputs: [Node]) { self.kind = kind; self.inputs = inputs }
+        /// Distinct filter nodes in this node's graph, itself included: its index in `recipe` plus one.
+        let upstreamFilterCount: Int
+        init(_ kind: Kind, _ inputs: [Node]) {
+            self.kind = kind
+            self.inputs = inputs
+            var seen = Set<ObjectIdentifier>()
+            func count(_ n: Node) -> Int {
+                guard seen.insert(ObjectIdentifier(n)).inserted else { return 0 }
+                if case .input = n.kind { return 0 }
+                return 1 + n.inputs.reduce(0) { $0 + count($1) }
+            }
+            var total = 0
+            if case .filter = kind { total = 1 }
+            for input in inputs { total += count(input) }
+            upstreamFilterCount = total
+        }
     }
 
     let node: Node
@@ -37,12 +52,51 @@ public struct Image: Sendable {
         self.workingSpace = workingSpace
     }
 
-    /// Applies any catalogue filter; `others` are its further inputs (blend's backdrop, a mask...).
-    public func applying(_ op: FilterID, _ params: [String: ParamValue] = [:], with others: [Image] = []) -> Image {
+    /// Applies any catalogue filter; `others` are its further inputs (blend's backdrop, a mask...). The parameters
+    /// are checked now, as a JSON recipe's are when read: a value out of its range, of the wrong kind or under a
+    /// name the filter does not have throws a `RecipeError` whose path names this call (`gaussianBlur(sigma:) in
+    /// step 2`).
+    public func applying(_ op: FilterID, _ params: [String: ParamValue] = [:], with others: [Image] = []) throws -> Image {
         var files = self.files
         for other in others { files.merge(other.files) { a, _ in a } }
-        return Image(node: Node(.filter(op, params), [node] + others.map(\.node)), files: files,
-                     workingSpace: workingSpace)
+        let node = Node(.filter(op, params), [node] + others.map(\.node))
+        let inputNames = (0..<(1 + others.count)).map { "input\($0)" }
+        let single = Recipe(inputs: inputNames, nodes: [Recipe.Node(id: "call", op: op, inputs: inputNames, params: params)],
+                            output: "call")
+        do { try single.validate(limits: RecipeLimits(maxBytes: .max, maxNodes: .max)) } catch let error as RecipeError {
+            let call = Self.callName(op, step: node.upstreamFilterCount - 1)
+            throw RecipeError(error.issues.map { issue in
+                let rest = issue.path.hasPrefix("nodes[0]") ? Substring(issue.path.dropFirst("nodes[0]".count)) : ""
+                return .init(path: Self.callPath(call, rest), message: issue.message)
+            })
+        }
+        return Image(node: node, files: files, workingSpace: workingSpace)
+    }
+
+    /// How messages name a builder call: "gaussianBlur(sigma:) in step 2" (the step's index in `recipe`).
+    static func callName(_ op: FilterID, step: Int) -> String {
+        let spec = op.spec
+        let labels = (spec.isGenerator ? [] : spec.inputs.dropFirst().map { $0 + ":" }) + spec.params.map { $0.name + ":" }
+        return "\(op.rawValue)(\(labels.joined())) in step \(step)"
+    }
+
+    /// "gaussianBlur(sigma:) in step 0, parameter sigma" from the call and the rest of a JSON path (".sigma").
+    static func callPath(_ call: String, _ rest: Substring) -> String {
+        rest.hasPrefix(".") ? call + ", parameter " + rest.dropFirst() : call + rest
+    }
+
+    /// A render's recipe error with its JSON paths ("steps[1].width") turned into the builder calls that made them.
+    func namingCalls(_ error: RecipeError) -> RecipeError {
+        let nodes = recipe.nodes
+        return RecipeError(error.issues.map { issue in
+            for prefix in ["steps[", "nodes["] where issue.path.hasPrefix(prefix) {
+                let rest = issue.path.dropFirst(prefix.count)
+                guard let close = rest.firstIndex(of: "]"), let k = Int(rest[..<close]), nodes.indices.contains(k) else { continue }
+                let call = Self.callName(nodes[k].op, step: k)
+                return .init(path: Self.callPath(call, rest[rest.index(after: close)...]), message: issue.message)
+            }
+            return issue
+        })
     }
 
     /// The recipe this image describes: a chain of steps when it is one, otherwise a graph.
@@ -80,26 +134,30 @@ public struct Image: Sendable {
     /// Renders to a PNG file (written atomically).
     @discardableResult
     public func render(to path: String, renderer: Renderer = Renderer(), inputs: [String: String] = [:]) throws -> RenderReport {
-        try renderer.render(recipe, inputs: files.merging(inputs) { _, new in new }, output: path)
+        do {
+            return try renderer.render(recipe, inputs: files.merging(inputs) { _, new in new }, output: path)
+        } catch RenderError.recipe(let error) {
+            throw RenderError.recipe(namingCalls(error))
+        }
     }
 }
 
 // MARK: - Conveniences beside the generated methods (Image+Catalogue.swift has one per filter)
 
 extension Image {
-    public func resized(scale: Double, kernel: ResampleKernel = .lanczos3) -> Image {
-        applying(.resize, ["scale": .number(scale), "kernel": .string(kernel.rawValue)])
+    public func resized(scale: Double, kernel: ResampleKernel = .lanczos3) throws -> Image {
+        try applying(.resize, ["scale": .number(scale), "kernel": .string(kernel.rawValue)])
     }
-    public func resized(width: Int? = nil, height: Int? = nil, kernel: ResampleKernel = .lanczos3) -> Image {
-        applying(.resize, ["width": .number(Double(width ?? 0)), "height": .number(Double(height ?? 0)),
+    public func resized(width: Int? = nil, height: Int? = nil, kernel: ResampleKernel = .lanczos3) throws -> Image {
+        try applying(.resize, ["width": .number(Double(width ?? 0)), "height": .number(Double(height ?? 0)),
                            "kernel": .string(kernel.rawValue)])
     }
-    public func cropped(x: Int, y: Int, width: Int, height: Int) -> Image {
-        applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)),
+    public func cropped(x: Int, y: Int, width: Int, height: Int) throws -> Image {
+        try applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)),
                          "height": .number(Double(height))])
     }
     /// Blends `self` (the source) onto `backdrop`.
-    public func blended(onto backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1) -> Image {
-        applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
+    public func blended(onto backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1) throws -> Image {
+        try applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
     }
 }

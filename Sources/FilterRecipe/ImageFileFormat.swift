@@ -41,7 +41,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
             "\($0) image; this build reads \(readableNames) (convert it first, e.g. vips copy IN OUT.png)"
-        } ?? "not \(allCases.map(\.name).joined(separator: " or ")) file")
+        } ?? "not a \(allCases.map(\.name).joined(separator: " or ")) file")
     }
 
     /// The format a file's first bytes announce; other image formats are named in the error.

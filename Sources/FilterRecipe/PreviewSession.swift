@@ -38,7 +38,7 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
         var previews = [String: PixelBuffer]()
         for (name, path) in inputs {
             var shrink = Image(input: "main")
-            if let previewWidth { shrink = shrink.resize(width: max(1, previewWidth)) }
+            if let previewWidth { shrink = try shrink.resize(width: max(1, previewWidth)) }
             shrink.workingSpace = workingSpace
             var recipe = shrink.recipe
             if previewWidth != nil { recipe = try Self.noEnlargement(recipe, path: path, renderer: renderer) }

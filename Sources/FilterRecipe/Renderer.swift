@@ -114,7 +114,7 @@ public struct Renderer: Sendable {
     }
 
     static func unavailableNote(_ reason: String) -> String {
-        "note: Vulkan unavailable (\(reason)); rendering on the CPU"
+        "warning: Vulkan unavailable (\(reason)); rendering on the CPU"
     }
 
     /// Decodes the inputs' headers, validates the recipe against their sizes, renders and publishes `output`

@@ -6,8 +6,8 @@ import Foundation
 /// controls, vignette); the vignette's intensity changes 20 times. Reports a cold render (open the session:
 /// decode at preview size, then run every step) beside the re-render after each change, and the cache's peak.
 enum PreviewBench {
-    static func look(_ intensity: Double) -> Image {
-        Image(input: "main").gaussianBlur(sigma: 2).unsharpMask(sigma: 1, amount: 0.5)
+    static func look(_ intensity: Double) throws -> Image {
+        try Image(input: "main").gaussianBlur(sigma: 2).unsharpMask(sigma: 1, amount: 0.5)
             .colorControls(contrast: 1.05, saturation: 1.1).vignette(intensity: intensity)
     }
 
@@ -22,14 +22,14 @@ enum PreviewBench {
         for _ in 0..<max(1, runs) {
             cold.append(try seconds {
                 let session = try PreviewSession(inputs: ["main": photo], previewWidth: 1920)
-                _ = try session.render(look(0.3))
+                _ = try session.render(try look(0.3))
             })
         }
         let session = try PreviewSession(inputs: ["main": photo], previewWidth: 1920)
-        let first = try session.render(look(0.3))
+        let first = try session.render(try look(0.3))
         var edits = [Double]()
         for step in 1...20 {
-            edits.append(try seconds { _ = try session.render(look(0.3 + 0.02 * Double(step))) })
+            edits.append(try seconds { _ = try session.render(try look(0.3 + 0.02 * Double(step))) })
         }
         let stats = session.statistics
         print("live preview: \(URL(fileURLWithPath: photo).lastPathComponent) at \(first.width)×\(first.height), \(machine)")

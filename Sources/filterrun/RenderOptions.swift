@@ -30,12 +30,12 @@ struct RenderOptions: ParsableArguments {
             completion: .file())
     var inputsFrom: String?
 
-    @Option(defaultAsFlag: ExplainDetail.plan, help: ArgumentHelp(
+    @Option(defaultAsFlag: ExplainDetail.plan, parsing: .next, help: ArgumentHelp(
         "Print the plan before rendering (rewrites, nodes, representation, backend); verbose adds the generated kernels.",
         valueName: ExplainDetail.allCases.map(\.rawValue).joined(separator: "|")))
     var explain: ExplainDetail? = nil
     @Flag(help: "Run the plan as lowered, without the optimizer's rewrites (for comparison).") var noOptimize = false
-    @Option(defaultAsFlag: StatsFormat.text, help: ArgumentHelp(
+    @Option(defaultAsFlag: StatsFormat.text, parsing: .next, help: ArgumentHelp(
         "Print timings and memory to stderr, as text or JSON.", valueName: StatsFormat.allCases.map(\.rawValue).joined(separator: "|")))
     var stats: StatsFormat? = nil
     @Flag(name: [.short, .long], help: "Say why the backend was chosen on every run (by default once, when it is first found).")

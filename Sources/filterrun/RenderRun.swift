@@ -109,8 +109,9 @@ struct RenderRun {
         if batch {
             return BatchMode(recipePath: o.recipe, recipe: recipe, renderer: renderer, extraInputs: named,
                              jobs: numbers.jobs, force: o.force, quiet: o.quiet, stats: o.stats?.rawValue,
-                             statsFile: o.statsFile, outputFormat: fileFormat, shard: batchShard)
-                .run(inputs: paths + (listed ?? []), outputDirectory: output, recursive: o.recursive)
+                             statsFile: o.statsFile, outputFormat: fileFormat, shard: batchShard, standardInput: listed)
+                // Listed paths are files, each reported on its own when missing (the library's "-" entry).
+                .run(inputs: paths + (listed != nil ? ["-"] : []), outputDirectory: output, recursive: o.recursive)
         }
         return renderOne(recipe, renderer: renderer, input: input, output: output, named: named, numbers: numbers)
     }

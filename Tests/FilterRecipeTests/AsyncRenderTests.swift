@@ -20,7 +20,7 @@ final class AsyncRenderTests: XCTestCase {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let rows = Rows()
-        let recipe = Image(input: "main").resize(scale: 2).gaussianBlur(sigma: 1).recipe
+        let recipe = try Image(input: "main").resize(scale: 2).gaussianBlur(sigma: 1).recipe
         let report = try await Renderer(backend: .cpu).render(recipe, inputs: ["main": photo],
                                                               output: dir.appendingPathComponent("o.png").path) { rows.add($0, $1) }
         XCTAssertEqual(report.height, 600)
@@ -35,7 +35,7 @@ final class AsyncRenderTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("o.png").path
         let rows = Rows()
-        let recipe = Image(input: "main").resize(scale: 8).gaussianBlur(sigma: 6).recipe
+        let recipe = try Image(input: "main").resize(scale: 8).gaussianBlur(sigma: 6).recipe
         let task = Task {
             try await Renderer(backend: .cpu).render(recipe, inputs: ["main": photo], output: output) { rows.add($0, $1) }
         }

@@ -53,7 +53,7 @@ final class BatchShardTests: XCTestCase {
                                                                      "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_STEP": "2"]),
                        try BatchShard(index: 3, count: 5))
         XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: [:])) {
-            XCTAssertTrue("\($0)".contains("--shard I/N"), "\($0)")
+            XCTAssertTrue("\($0)".contains("give I/N instead"), "\($0)")
         }
         XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: ["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"]))
     }
@@ -66,7 +66,7 @@ final class BatchShardTests: XCTestCase {
             let environment = ["SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": first,
                                "SLURM_ARRAY_TASK_STEP": step]
             XCTAssertThrowsError(try BatchShard(parsing: "auto", environment: environment), "\(environment)") {
-                XCTAssertTrue("\($0)".hasPrefix("--shard"), "\($0)")
+                XCTAssertTrue(!"\($0)".isEmpty && !"\($0)".contains("--"), "library words, not an option: \($0)")
             }
         }
         for count in [min, "0", "-3"] {

@@ -22,7 +22,7 @@ final class FuzzSeedTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(refused, 5, "the hostile recipes are refused")
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let recipe = Image(input: "main").invert().recipe
+        let recipe = try Image(input: "main").invert().recipe
         var options = Renderer.Options()
         options.maxMemory = 64 << 20
         for file in try files("png") + files("jpeg") {

@@ -7,7 +7,7 @@ import XCTest
 /// Renders from and to memory: encoded bytes (PNG, JPEG) and raw pixels, without touching the file system.
 final class InMemoryTests: XCTestCase {
     func testEncodedBytesInAndOutMatchTheFileRender() throws {
-        let recipe = Image(input: "main").resize(width: 120).vignette().recipe
+        let recipe = try Image(input: "main").resize(width: 120).vignette().recipe
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/baseline_420.jpg")))
         let (png, report) = try Renderer(backend: .cpu).render(recipe, encoded: ["main": jpeg], as: .png)
         XCTAssertEqual(report.width, 120)
@@ -36,7 +36,7 @@ final class InMemoryTests: XCTestCase {
         var bytes = Data(count: 24)
         for y in 0..<2 { for x in 0..<3 { for c in 0..<3 { bytes[y * 12 + x * 3 + c] = UInt8(40 * x + 100 * y + 10 * c) } } }
         let image = try PixelBuffer(width: 3, height: 2, format: .rgb8, copying: bytes, rowStride: 12)
-        var invert = Image(input: "main").invert()
+        var invert = try Image(input: "main").invert()
         invert.workingSpace = .srgb  // 1 − v on encoded values: 255 − code exactly
         let inverted = try Renderer(backend: .cpu).render(invert.recipe, images: ["main": image])
         let out = try inverted.packedData()

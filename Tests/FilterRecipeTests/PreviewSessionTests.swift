@@ -7,8 +7,8 @@ import XCTest
 /// Live preview: inputs decoded once at preview size, every node cached by the sub-graph that made it, and a
 /// parameter change re-running only what it reaches, with the same pixels as a full render.
 final class PreviewSessionTests: XCTestCase {
-    func look(_ intensity: Double) -> Image {
-        Image(input: "main").gaussianBlur(sigma: 1.5).unsharpMask(sigma: 1, amount: 0.5)
+    func look(_ intensity: Double) throws -> Image {
+        try Image(input: "main").gaussianBlur(sigma: 1.5).unsharpMask(sigma: 1, amount: 0.5)
             .colorControls(saturation: 1.1).vignette(intensity: intensity)
     }
 

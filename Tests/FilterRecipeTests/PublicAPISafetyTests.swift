@@ -12,23 +12,33 @@ final class PublicAPISafetyTests: XCTestCase {
         super.tearDown()
     }
 
+    /// A bad value throws where the builder is called, naming the call (as a JSON recipe names its path).
     func testTheReviewsCrashesAreErrors() throws {
         let photo = Image(input: "main")
-        func issues(_ image: Image) -> [String] {
-            do { try image.recipe.validate(); return [] } catch let e as RecipeError { return e.issues.map(\.description) }
+        func issues(_ build: () throws -> Image) -> [String] {
+            do { try build().recipe.validate(); return [] } catch let e as RecipeError { return e.issues.map(\.description) }
             catch { return ["\(error)"] }
         }
-        XCTAssertEqual(issues(photo.applying(.gaussianBlur, ["sigam": 3])),
-                       ["steps[0].sigam: gaussianBlur has no parameter \"sigam\" (did you mean \"sigma\"?)"])
-        XCTAssertEqual(issues(photo.applying(.gaussianBlur, ["sigma": "big"])),
-                       ["steps[0].sigma: expected a number in 0...500, found \"big\""].map { $0 })
-        XCTAssertTrue(issues(photo.applying(.blend, ["mode": "scren"], with: [Image(input: "b")])).first?
-            .contains("expected one of") == true)
-        XCTAssertEqual(issues(photo.applying(.gaussianBlur, ["sigma": 900])).count, 1)
-        XCTAssertThrowsError(try photo.applying(.gaussianBlur, ["sigam": 3]).recipe.jsonData()) { XCTAssertTrue($0 is RecipeError) }
-        let small = PixelBuffer(width: 8, height: 6, format: .rgb8)
-        XCTAssertThrowsError(try Renderer(backend: .cpu).render(photo.applying(.gaussianBlur, ["sigma": .number(.nan)]).recipe, images: ["main": small])) {
-            guard case RenderError.recipe = $0 else { return XCTFail("\($0)") }
+        XCTAssertEqual(issues { try photo.applying(.gaussianBlur, ["sigam": 3]) },
+                       ["gaussianBlur(sigma:) in step 0, parameter sigam: gaussianBlur has no parameter \"sigam\" (did you mean \"sigma\"?)"])
+        XCTAssertEqual(issues { try photo.applying(.gaussianBlur, ["sigma": "big"]) },
+                       ["gaussianBlur(sigma:) in step 0, parameter sigma: expected a number in 0...500, found \"big\""])
+        XCTAssertTrue(issues { try photo.applying(.blend, ["mode": "scren"], with: [Image(input: "b")]) }.first?
+            .contains("blend(backdrop:mode:opacity:) in step 0, parameter mode: expected one of") == true)
+        XCTAssertEqual(issues { try photo.gaussianBlur(sigma: 900) },
+                       ["gaussianBlur(sigma:) in step 0, parameter sigma: expected a number in 0...500, found 900"])
+        XCTAssertEqual(issues { try photo.exposure(ev: 1).invert().gaussianBlur(sigma: -3) },
+                       ["gaussianBlur(sigma:) in step 2, parameter sigma: expected a number in 0...500, found -3"],
+                       "the step is the call's place in the graph")
+        XCTAssertEqual(issues { try photo.gaussianBlur(sigma: .nan) }.count, 1)
+        // A problem only the image's size shows is found at render time, and named by the call too.
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let crop = try photo.invert().cropped(x: 5000, y: 0, width: 10, height: 10)
+        XCTAssertThrowsError(try crop.render(to: scratch.appendingPathComponent("c.png").path,
+                                             renderer: Renderer(backend: .cpu), inputs: ["main": Fixtures.path("jpeg/restart_444.jpg")])) {
+            guard case RenderError.recipe(let error) = $0 else { return XCTFail("\($0)") }
+            XCTAssertTrue(error.issues.first?.path.hasPrefix("crop(x:y:width:height:) in step 1") == true, "\(error)")
         }
     }
 
@@ -59,9 +69,8 @@ final class PublicAPISafetyTests: XCTestCase {
                 params[name] = value()
             }
             let others = (0..<Int(random.next() % 3)).map { Image(input: "in\($0)") }
-            let image = Image(input: "main").applying(op, params, with: others)
-            let recipe = image.recipe
             do {
+                let recipe = try Image(input: "main").applying(op, params, with: others).recipe
                 try recipe.validate()
                 valid += 1
                 _ = try recipe.jsonData()

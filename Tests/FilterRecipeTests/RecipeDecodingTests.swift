@@ -74,15 +74,15 @@ final class RecipeDecodingTests: XCTestCase {
         try recipe.set(node: "0", param: "sigma", value: "4.5")
         XCTAssertEqual(recipe.nodes[0].params.number("sigma"), 4.5)
         XCTAssertThrowsError(try recipe.set(node: "0", param: "sigma", value: "900")) {
-            XCTAssertEqual("\($0)", "--set 0.sigma: expected a number in 0...500, found 900")
+            XCTAssertEqual("\($0)", "0.sigma: expected a number in 0...500, found 900")
         }
         XCTAssertThrowsError(try recipe.set(node: "3", param: "sigma", value: "1"))
     }
 
     /// The builder and JSON describe the same graph: encode → decode is the identity, for chains and graphs.
     func testBuilderJSONRoundTrip() throws {
-        let chain = Image(input: "main").resized(scale: 0.5).gaussianBlur(sigma: 2).colorControls(saturation: 1.2)
-        let graph = Image(input: "main").gaussianBlur(sigma: 8).blended(onto: Image(input: "main"), mode: .screen, opacity: 0.5)
+        let chain = try Image(input: "main").resized(scale: 0.5).gaussianBlur(sigma: 2).colorControls(saturation: 1.2)
+        let graph = try Image(input: "main").gaussianBlur(sigma: 8).blended(onto: Image(input: "main"), mode: .screen, opacity: 0.5)
             .vignette()
         for image in [chain, graph] {
             let recipe = image.recipe

@@ -13,33 +13,33 @@ final class SwiftFaceTests: XCTestCase {
         return image
     }
 
-    var swiftRecipes: [String: Image] {
+    func swiftRecipes() throws -> [String: Image] {
         let main = Image(input: "main")
         return [
-            "black-and-white": main.grayscale().curves(points: [(0, 0), (0.3, 0.22), (0.7, 0.8), (1, 1)])
+            "black-and-white": try main.grayscale().curves(points: [(0, 0), (0.3, 0.22), (0.7, 0.8), (1, 1)])
                 .unsharpMask(sigma: 10, amount: 0.15),
-            "cutout": main.temperatureTint(temperature: 15).setAlpha(mask: Image(input: "mask")),
-            "edge-map": srgb(main.median(radius: 1).sobel().levels(inWhite: 0.5)),
-            "grade-16bit": main.levels(inBlack: 0.01, inWhite: 0.95, gamma: 1.1)
+            "cutout": try main.temperatureTint(temperature: 15).setAlpha(mask: Image(input: "mask")),
+            "edge-map": srgb(try main.median(radius: 1).sobel().levels(inWhite: 0.5)),
+            "grade-16bit": try main.levels(inBlack: 0.01, inWhite: 0.95, gamma: 1.1)
                 .curves(points: [(0, 0), (0.25, 0.2), (0.75, 0.82), (1, 1)])
                 .temperatureTint(temperature: -10, tint: 3).vibrance(amount: 0.3),
-            "portrait-glow": main.gaussianBlur(sigma: 6).blend(backdrop: main, mode: .screen, opacity: 0.45)
+            "portrait-glow": try main.gaussianBlur(sigma: 6).blend(backdrop: main, mode: .screen, opacity: 0.45)
                 .temperatureTint(temperature: 12),
-            "print-sharpen": main.unsharpMask(sigma: 1.5, amount: 0.9, threshold: 0.01).sharpen(amount: 0.3),
-            "straighten": srgb(main.rotate(degrees: -3.5, canvas: .inside, kernel: .lanczos3).unsharpMask(sigma: 0.8, amount: 0.4)),
-            "vignette": main.exposure(ev: 0.2).vignette(radius: 0.9, intensity: 0.6),
-            "vintage": srgb(main.curves(points: [(0, 0.08), (0.5, 0.52), (1, 0.94)])
+            "print-sharpen": try main.unsharpMask(sigma: 1.5, amount: 0.9, threshold: 0.01).sharpen(amount: 0.3),
+            "straighten": srgb(try main.rotate(degrees: -3.5, canvas: .inside, kernel: .lanczos3).unsharpMask(sigma: 0.8, amount: 0.4)),
+            "vignette": try main.exposure(ev: 0.2).vignette(radius: 0.9, intensity: 0.6),
+            "vintage": srgb(try main.curves(points: [(0, 0.08), (0.5, 0.52), (1, 0.94)])
                 .colorControls(contrast: 0.95, saturation: 0.75).sepia(intensity: 0.35).vignette(radius: 1.1, intensity: 0.45)),
-            "watermark": Image(input: "watermark").pad(top: 16, left: 16).blend(backdrop: main, opacity: 0.6),
-            "web-thumbnail": main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6),
-            "web-thumbnail-srgb": srgb(main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)),
+            "watermark": try Image(input: "watermark").pad(top: 16, left: 16).blend(backdrop: main, opacity: 0.6),
+            "web-thumbnail": try main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6),
+            "web-thumbnail-srgb": srgb(try main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)),
         ]
     }
 
     func testEveryRecipeRebuiltInSwiftGivesTheSameImage() throws {
         let scratch = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let swift = swiftRecipes
+        let swift = try swiftRecipes()
         for (name, json) in try RecipeFixtures.all() {
             let built = try XCTUnwrap(swift[name], "\(name) has no Swift twin in this test")
             try built.recipe.validate()
@@ -57,10 +57,10 @@ final class SwiftFaceTests: XCTestCase {
     /// Typed calls carry the catalogue's defaults and types: a chain built in Swift encodes to the JSON a person
     /// would write.
     func testTypedCallsEncodeAsTheJSONRecipe() throws {
-        let thumb = Image(input: "main").resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)
+        let thumb = try Image(input: "main").resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)
         let json = try Recipe(json: Data(#"{"version":1,"steps":[{"op":"resize","width":400},{"op":"unsharpMask","sigma":0.8,"amount":0.6}]}"#.utf8))
         XCTAssertEqual(thumb.recipe, json)
-        XCTAssertEqual(Image(input: "main").rotate(degrees: 270).flip(direction: .vertical).recipe,
+        XCTAssertEqual(try Image(input: "main").rotate(degrees: 270).flip(direction: .vertical).recipe,
                        try Recipe(json: Data(#"{"version":1,"steps":[{"op":"rotate","degrees":"270"},{"op":"flip","direction":"vertical"}]}"#.utf8)))
     }
 }

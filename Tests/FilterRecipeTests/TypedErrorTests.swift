@@ -14,7 +14,7 @@ final class TypedErrorTests: XCTestCase {
     func testCausesAreValues() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let recipe = Image(input: "main").invert().recipe
+        let recipe = try Image(input: "main").invert().recipe
         let renderer = Renderer(backend: .cpu)
         func render(_ input: String, _ output: String = "o.png") -> RenderError? {
             error { try renderer.render(recipe, inputs: ["main": input], output: dir.appendingPathComponent(output).path) }

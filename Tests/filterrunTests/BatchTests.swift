@@ -60,11 +60,11 @@ extension FilterRunTests {
         XCTAssertEqual(files.compactMap { $0["backend"] as? String }, Array(repeating: "cpu", count: 4))
     }
 
-    func testBatchReadsPathsFromStandardInputAndReportsMissingFiles() throws {
+    func testBatchReadsPathsFromAListOnStandardInputAndReportsMissingFiles() throws {
         let input = try batchInput(count: 3)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = [vignette, "-", path("out"), "--backend", "cpu", "--stats=json"]
+        process.arguments = [vignette, "--inputs-from", "-", path("out"), "--backend", "cpu", "--stats=json"]
         let stdin = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardError = stderr

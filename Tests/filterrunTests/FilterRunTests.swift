@@ -96,7 +96,11 @@ final class FilterRunTests: XCTestCase {
 
     func testRenderAndOutputFailuresExitFour() throws {
         let recipe = recipes.appendingPathComponent("vignette.json").path
-        XCTAssertEqual(try run([recipe, photo, "/nonexistent-dir/out.png"]).code, 4)
+        // A directory that cannot be made (its parent is a file): exit 4, and nothing is left behind.
+        try "x".write(toFile: path("file"), atomically: true, encoding: .utf8)
+        let blocked = try run([recipe, photo, path("file/sub/out.png")])
+        XCTAssertEqual(blocked.code, 4, blocked.stderr)
+        XCTAssertTrue(blocked.stderr.contains("cannot create the directory"), blocked.stderr)
         let r = try run([recipe, photo, path("out.png"), "--backend", "vulkan"], environment: ["FILTERRUN_DEVICE": "no-such-gpu"])
         XCTAssertEqual(r.code, 4, r.stderr)
         XCTAssertTrue(r.stderr.contains("FILTERRUN_DEVICE=no-such-gpu: no Vulkan device matches"), r.stderr)

@@ -55,9 +55,9 @@ extension FilterRunTests {
             XCTAssertEqual(r.code, 0, "\(input): \(r.stderr)")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path(name))), try Data(contentsOf: URL(fileURLWithPath: path("file.png"))), input)
         }
-        // `-` with paths on stdin is still a batch.
-        r = try run(["-c", "echo \"$1\" | \"$0\" \"$2\" - \"$3\" --backend cpu --quiet", Self.binary, photo, try invertRecipe,
-                     path("listed")], executable: "/bin/sh")
+        // Paths on stdin are a batch with --inputs-from -; `-` itself is always one image.
+        r = try run(["-c", "echo \"$1\" | \"$0\" \"$2\" --inputs-from - \"$3\" --backend cpu --quiet", Self.binary, photo,
+                     try invertRecipe, path("listed")], executable: "/bin/sh")
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("listed/" + (photo as NSString).lastPathComponent)), r.stderr)
     }
@@ -73,7 +73,7 @@ extension FilterRunTests {
         }
         let r = try run([try invertRecipe, path("in"), path("out"), "--shard", "-1/3"])
         XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("the index must be from 0 to 2") && !r.stderr.contains("Missing value"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--shard: the shard index must be from 0 to 2") && !r.stderr.contains("Missing value"), r.stderr)
     }
 }
 

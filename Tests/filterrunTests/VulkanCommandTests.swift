@@ -40,8 +40,12 @@ extension FilterRunTests {
         // Plant a device name only the record knows: seeing it proves the record was used instead of a probe.
         let planted = text.components(separatedBy: "\n")[0] + "\nsoftware Planted Device"
         try planted.write(to: record, atomically: true, encoding: .utf8)
+        // Said once, when found: the run that reads the record is silent, unless asked why (--verbose).
+        XCTAssertTrue(first.stderr.contains("is a software renderer"), first.stderr)
         let second = try run([vignette, photo, path("2.png")], environment: cache)
-        XCTAssertTrue(second.stderr.contains("the only Vulkan device, Planted Device, is a software renderer"), second.stderr)
+        XCTAssertEqual(second.stderr, "", "a remembered software device is not announced again")
+        let verbose = try run([vignette, photo, path("2v.png"), "--verbose"], environment: cache)
+        XCTAssertTrue(verbose.stderr.contains("the only Vulkan device, Planted Device, is a software renderer"), verbose.stderr)
         let changed = try run([vignette, photo, path("3.png")], environment: cache.merging(["VK_ADD_DRIVER_FILES": "/nonexistent.json"]) { $1 })
         XCTAssertFalse(changed.stderr.contains("Planted Device"), "a driver change makes auto probe again")
         XCTAssertEqual(try PNGDecoder.decode(path: path("2.png")).samples(), try PNGDecoder.decode(path: path("1.png")).samples())

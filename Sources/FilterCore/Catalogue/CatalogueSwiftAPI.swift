@@ -70,11 +70,12 @@ package enum CatalogueSwiftAPI {
             doc.append("`self` gives the size when width or height is 0.")
         }
         if !parameterDocs.isEmpty { doc += ["", "- Parameters:"] + parameterDocs }
+        doc += (parameterDocs.isEmpty ? [""] : []) + ["- Throws: `RecipeError` naming this call when a value is out of its range."]
         var text = doc.map { "    /// \($0)".trimmingTrailingSpaces }.joined(separator: "\n") + "\n"
         let dictionary = values.isEmpty ? "[:]" : "[" + values.joined(separator: ", ") + "]"
         let with = others.isEmpty ? "" : ", with: [" + others.joined(separator: ", ") + "]"
-        text += "    public func \(spec.id.rawValue)(\(arguments.joined(separator: ", "))) -> Image {\n"
-        text += "        applying(.\(spec.id.rawValue), \(dictionary)\(with))\n"
+        text += "    public func \(spec.id.rawValue)(\(arguments.joined(separator: ", "))) throws -> Image {\n"
+        text += "        try applying(.\(spec.id.rawValue), \(dictionary)\(with))\n"
         text += "    }\n\n"
         return text
     }

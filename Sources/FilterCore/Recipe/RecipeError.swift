@@ -4,6 +4,10 @@ public struct RecipeError: Error, CustomStringConvertible, Sendable {
         public let path: String
         public let message: String
         public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
     }
 
     public let issues: [Issue]
