@@ -31,8 +31,10 @@ final class TypedErrorTests: XCTestCase {
         XCTAssertNil(render(Fixtures.path("jpeg/grey.jpg")))
         guard case .output(let exists)? = render(Fixtures.path("jpeg/grey.jpg")) else { return XCTFail() }
         XCTAssertEqual(exists.kind, .exists)
+        // A Recipe made without the builders is checked when rendered, with its JSON path.
+        let negative = Recipe.chain([(.gaussianBlur, ["sigma": .number(-1)])])
         guard case .recipe(let invalid)? = error({
-            _ = try renderer.render(Image(input: "main").gaussianBlur(sigma: -1).recipe, inputs: ["main": Fixtures.path("jpeg/grey.jpg")],
+            _ = try renderer.render(negative, inputs: ["main": Fixtures.path("jpeg/grey.jpg")],
                                     output: dir.appendingPathComponent("r.png").path)
         }) else { return XCTFail() }
         XCTAssertEqual(invalid.issues.first?.path, "steps[0].sigma")
