@@ -101,10 +101,8 @@ struct BatchMode {
                 if stats == "json" { FileHandle.standardError.write(data + Data("\n".utf8)) }
                 if let statsFile {
                     do {
-                        let directory = (statsFile as NSString).deletingLastPathComponent
-                        if !directory.isEmpty {
-                            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                        }
+                        let directory = URL(fileURLWithPath: statsFile).deletingLastPathComponent()
+                        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                         let file = try OutputFile(path: statsFile, replace: true)
                         let handle = FileHandle(fileDescriptor: try file.writerDescriptor(), closeOnDealloc: true)
                         try handle.write(contentsOf: data + Data("\n".utf8))

@@ -165,11 +165,12 @@ struct RenderRun {
     /// The output's missing parent directories, created (as a batch creates its output directory); the ones made,
     /// outermost first.
     static func createMissingDirectories(for output: String) throws -> [String] {
+        // Absolute paths through URL: NSString's path editing traps on some relative paths ("a/b" → "a" → …).
         var missing = [String]()
-        var directory = (output as NSString).deletingLastPathComponent
-        while !directory.isEmpty && directory != "/" && !FileManager.default.fileExists(atPath: directory) {
-            missing.append(directory)
-            directory = (directory as NSString).deletingLastPathComponent
+        var directory = URL(fileURLWithPath: output).standardizedFileURL.deletingLastPathComponent()
+        while directory.path != "/" && !FileManager.default.fileExists(atPath: directory.path) {
+            missing.append(directory.path)
+            directory = directory.deletingLastPathComponent()
         }
         for path in missing.reversed() {
             do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }

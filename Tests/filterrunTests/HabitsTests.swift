@@ -135,6 +135,11 @@ extension FilterRunTests {
         var r = try run([vignette, photo, path("new/deeper/out.png"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("new/deeper/out.png")))
+        // Relative paths too, from the current directory.
+        r = try run(["-c", "cd \"$0\" && \"$1\" \"$2\" \"$3\" a/b/c.png --backend cpu", scratch.path, Self.binary, vignette, photo],
+                    executable: "/bin/sh")
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("a/b/c.png")))
         r = try run([vignette, path("missing.png"), path("never/out.png"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 3)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("never")), "no folder is left by a failed render")

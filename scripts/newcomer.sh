@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A newcomer's walk-through on a fresh clone: the README's first command (build and render the demo), every line of
+# its tour, then the command-line habits people bring (optional values after a space, --version, pipes in and out,
+# path lists, hints for names other tools use, output folders made on the way). Stops at the first surprise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bash scripts/demo.sh >/dev/null
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+ln -s "$root/recipes" "$work/recipes"; ln -s "$root/samples" "$work/samples"
+export PATH="$root/.build/release:$PATH"
+cd "$work"
+step() { printf '  %s\n' "$1"; }
+fail() { echo "newcomer: $1" >&2; exit 1; }
+
+echo "newcomer: the README's tour"
+sed -n '/^## A short tour/,/^## /p' "$root/README.md" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' >tour.sh
+[ -s tour.sh ] || fail "the README has no tour listing"
+while IFS= read -r line; do step "$line"; bash -c "$line" >/dev/null 2>tour.err || { cat tour.err >&2; fail "a README command failed: $line"; }; done <tour.sh
+
+echo "newcomer: habits"
+photo=samples/coffee_600x400_rgb8.png
+step "--explain verbose after the paths"
+plan=$(filterrun recipes/vignette.json "$photo" a/b/c.png --explain verbose)
+grep -q "generated kernel" <<<"$plan" || fail "--explain verbose"
+[ -f a/b/c.png ] || fail "the output folder was not made"
+step "--version"
+[ "$(filterrun --version)" = "$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/FilterRecipe/Version.swift")" ] || fail "--version"
+step "--help shows the render usage"
+help=$(filterrun --help)
+grep -q "USAGE: filterrun RECIPE INPUT OUTPUT" <<<"$help" || fail "--help"
+step "a pipe in and out"
+cat "$photo" | filterrun recipes/vignette.json - - --format png >piped.png
+filterrun recipes/vignette.json "$photo" file.png
+cmp -s piped.png file.png || fail "piped bytes differ from the file's"
+step "--inputs-from -"
+echo "$photo" | filterrun recipes/vignette.json --inputs-from - listed --quiet
+[ -f listed/coffee_600x400_rgb8.png ] || fail "--inputs-from -"
+step "a name other tools use"
+echo '{"version": 1, "steps": [{"op": "blur", "sigma": 2}]}' >blur.json
+if filterrun blur.json "$photo" blur.png 2>blur.err; then fail "an unknown filter rendered"; fi
+grep -q 'did you mean "gaussianBlur" or "boxBlur"' blur.err || fail "no hint for blur: $(cat blur.err)"
+step "--set by a filter's name"
+if filterrun recipes/vignette.json "$photo" v.png --set vignette.intensity=0.8 2>set.err; then fail "--set by name"; fi
+grep -q 'the vignette is step "1"' set.err || fail "no hint for --set: $(cat set.err)"
+echo "newcomer: every step passed"
