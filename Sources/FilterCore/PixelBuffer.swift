@@ -156,3 +156,10 @@ extension PixelBuffer {
         return data
     }
 }
+
+extension PixelBuffer: CustomStringConvertible {
+    /// "600×400 rgb8 on the host": what `print` shows.
+    public var description: String {
+        "\(width)×\(height) \(format.rawValue) on the \(residency == .host ? "host" : residency == .device ? "device" : "host and device")"
+    }
+}

@@ -161,3 +161,8 @@ extension Image {
         try applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
     }
 }
+
+extension Image: CustomStringConvertible {
+    /// The recipe this image describes, as JSON.
+    public var description: String { recipe.debugDescription }
+}

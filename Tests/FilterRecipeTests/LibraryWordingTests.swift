@@ -64,7 +64,12 @@ final class LibraryWordingTests: XCTestCase {
         let line = "\(report)"
         XCTAssertTrue(line.hasPrefix("cpu, 451×300 rgb8, "), line)
         XCTAssertFalse(line.contains("\n") || line.contains("FilterCore") || line.contains("FilterRecipe."), line)
-        for value in ["\(report.nodes)", "\(report.transfers)", "\(report.format)"] {
+        let image = try Image(input: "main").invert()
+        let buffer = PixelBuffer(width: 3, height: 2, format: .rgb8)
+        XCTAssertEqual("\(buffer)", "3×2 rgb8 on the host")
+        XCTAssertTrue("\(image)".contains("\"op\" : \"invert\""), "\(image)")
+        XCTAssertEqual("\(image.recipe)", "\(image)")
+        for value in ["\(report.nodes)", "\(report.transfers)", "\(report.format)", "\(image)", "\(image.recipe)", "\(buffer)"] {
             XCTAssertFalse(value.contains("FilterCore"), value)
         }
         // The Codable form is the --stats=json schema: flat keys, and it reads back to the same report.

@@ -85,3 +85,10 @@ extension ParamValue {
         }
     }
 }
+
+extension Recipe: CustomDebugStringConvertible {
+    /// The recipe as its JSON (what `print` shows; `description` is the recipe's own text).
+    public var debugDescription: String {
+        (try? jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? "an invalid recipe of \(nodes.count) nodes"
+    }
+}
