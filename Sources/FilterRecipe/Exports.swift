@@ -5,6 +5,7 @@ import ColourProfiles
 import FilterCore
 import JPEGCodec
 import PNGCodec
+import WebPCodec
 
 public typealias Recipe = FilterCore.Recipe
 public typealias RecipeError = FilterCore.RecipeError
@@ -26,6 +27,7 @@ public typealias TransferCounts = FilterCore.TransferLedger.Counts
 public typealias NodeTiming = FilterCore.RenderStats.NodeTiming
 public typealias PNGWriteOptions = PNGCodec.PNGWriteOptions
 public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
+public typealias WebPWriteOptions = WebPCodec.WebPWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError
 public typealias RenderControl = FilterCore.RenderControl

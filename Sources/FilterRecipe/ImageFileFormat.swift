@@ -3,19 +3,23 @@ import FilterCore
 import Foundation
 import JPEGCodec
 import PNGCodec
+import WebPCodec
 
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
 /// output's extension or an explicit choice.
 public enum ImageFileFormat: String, CaseIterable, Sendable {
-    case png, jpeg
+    case png, jpeg, webp
 
     /// The format's name in messages ("PNG", "JPEG").
-    public var name: String { rawValue.uppercased() }
+    public var name: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
-    /// The formats read, for messages: "PNG and JPEG".
-    public static var readableNames: String {
+    /// The formats read, for messages: "PNG, JPEG and WebP".
+    public static var readableNames: String { names(joinedBy: "and") }
+
+    /// "PNG, JPEG or WebP".
+    static func names(joinedBy word: String) -> String {
         let names = allCases.map(\.name)
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " \(word) " + names.last!
     }
 
     /// The names `format` options accept ("png", "jpeg", "jpg"), for help and messages.
@@ -31,17 +35,24 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     }
 
     /// Extensions that name each format (lowercase).
-    public var extensions: [String] { self == .png ? ["png"] : ["jpg", "jpeg"] }
+    public var extensions: [String] {
+        switch self {
+        case .png: return ["png"]
+        case .jpeg: return ["jpg", "jpeg"]
+        case .webp: return ["webp"]
+        }
+    }
 
     /// The format some bytes announce; other image formats are named in the error.
     public static func sniff(_ head: [UInt8], name: String) throws -> ImageFileFormat {
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
             "\($0) image; this build reads \(readableNames) (convert it first, e.g. vips copy IN OUT.png)"
-        } ?? "not a \(allCases.map(\.name).joined(separator: " or ")) file")
+        } ?? "not a \(names(joinedBy: "or")) file")
     }
 
     /// The format a file's first bytes announce; other image formats are named in the error.
@@ -71,7 +82,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
             h.count >= from + text.utf8.count && Array(h[from..<(from + text.utf8.count)]) == Array(text.utf8)
         }
         if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "a GIF" }
-        if ascii(0, "RIFF") && ascii(8, "WEBP") { return "a WebP" }
         if h.starts(with: [0x49, 0x49, 0x2A, 0x00]) || h.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "a TIFF" }
         if ascii(0, "BM") { return "a BMP" }
         if ascii(4, "ftypavif") || ascii(4, "ftypavis") { return "an AVIF" }
@@ -160,6 +170,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         switch format {
         case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
         case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
+        case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }

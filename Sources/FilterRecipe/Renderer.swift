@@ -4,6 +4,7 @@ import FilterCore
 import Foundation
 import JPEGCodec
 import PNGCodec
+import WebPCodec
 import VulkanBackend
 
 /// Renders recipes. Safe to use from several threads at once: each render owns its buffers and statistics.
@@ -13,7 +14,8 @@ public struct Renderer: Sendable {
         public var depth: Int?
         public var png: PNGWriteOptions
         public var jpeg: JPEGWriteOptions
-        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg).
+        public var webp: WebPWriteOptions
+        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -46,7 +48,7 @@ public struct Renderer: Sendable {
         /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    webp: WebPWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
@@ -55,6 +57,7 @@ public struct Renderer: Sendable {
             self.depth = depth
             self.png = png
             self.jpeg = jpeg
+            self.webp = webp
             self.fileFormat = fileFormat
             self.autorotate = autorotate
             self.colourManagement = colourManagement
@@ -183,9 +186,11 @@ public struct Renderer: Sendable {
         let (decoders, plan, notes, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
-        if fileFormat == .jpeg {
-            if format.depth == 16 { warnings.append("note: JPEG stores 8 bits a sample; the 16-bit result is reduced to 8") }
-            if format.hasAlpha {
+        if fileFormat != .png {
+            if format.depth == 16 {
+                warnings.append("note: \(fileFormat.name) stores 8 bits a sample; the 16-bit result is reduced to 8")
+            }
+            if format.hasAlpha && fileFormat == .jpeg {
                 let b = options.jpeg.background
                 warnings.append("note: JPEG has no alpha; transparent pixels are flattened onto "
                     + (b == .white ? "white" : String(format: "[%.3g, %.3g, %.3g]", b.r, b.g, b.b)) + " (\(SettingName.background))")
@@ -203,11 +208,18 @@ public struct Renderer: Sendable {
                 + "or an \(kind) profile"))
         }
         do {
-            let written: any ImageEncoder = fileFormat == .png
-                ? try PNGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.png,
-                                 icc: profile?.data, tagSRGB: true)
-                : try JPEGEncoder(output: file, width: node.width, height: node.height, format: format, options: options.jpeg,
-                                  icc: profile?.data)
+            let written: any ImageEncoder
+            switch fileFormat {
+            case .png:
+                written = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
+                                         options: options.png, icc: profile?.data, tagSRGB: true)
+            case .jpeg:
+                written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
+                                          options: options.jpeg, icc: profile?.data)
+            case .webp:
+                written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
+                                          options: options.webp, icc: profile?.data)
+            }
             // Outputs in a profile other than sRGB: working values go to a converting encoder.
             let encoder: any ImageEncoder = try profile.map {
                 try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)

@@ -39,7 +39,7 @@ struct RenderRun {
             }
             fileFormat = parsed
         }
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions)
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions)
         do { writeOptions = try encoderOptions(numbers) } catch { return fail(2, "\(error)") }
         var named = [String: String]()
         for entry in o.inputs {
@@ -97,7 +97,7 @@ struct RenderRun {
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
         let renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, fileFormat: fileFormat,
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
@@ -183,7 +183,7 @@ struct RenderRun {
         return missing.reversed()
     }
 
-    private func encoderOptions(_ numbers: Numbers) throws -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions) {
+    private func encoderOptions(_ numbers: Numbers) throws -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions) {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
@@ -208,7 +208,11 @@ struct RenderRun {
             }
             jpeg.background = color
         }
-        return (png, jpeg)
+        var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
+        webp.nearLossless = try o.nearLossless.map { try NumericOption.integer("--near-lossless", $0, in: 0...100) } ?? webp.nearLossless
+        webp.effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: 0...6) } ?? webp.effort
+        webp.alphaQuality = try o.alphaQuality.map { try NumericOption.integer("--alpha-quality", $0, in: 0...100) } ?? webp.alphaQuality
+        return (png, jpeg, webp)
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

@@ -43,7 +43,7 @@ extension FilterRunTests {
             XCTAssertTrue(help.stdout.contains("--explain [<plan|verbose>]"), "render options at the top: \(help.stdout)")
             XCTAssertTrue(help.stdout.contains("SUBCOMMANDS:") && help.stdout.contains("  list "), help.stdout)
             // Generated from the tables the code reads: every format and every damage level is named.
-            for word in ["png", "jpeg", "jpg", "none", "truncated", "error", "warning"] {
+            for word in ["png", "jpeg", "jpg", "webp", "none", "truncated", "error", "warning"] {
                 XCTAssertTrue(help.stdout.contains(word), "\(word) missing from the help")
             }
             XCTAssertFalse(help.stdout.contains("PNGs, directories"), "the help predates JPEG input")
@@ -71,7 +71,7 @@ extension FilterRunTests {
         // Standard output has no name to tell the format by.
         r = try run([vignette, photo, "-"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg for standard output"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg|webp for standard output"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
         // `-` is one image; a list of paths comes through --inputs-from.
         try FileManager.default.createDirectory(atPath: path("dir"), withIntermediateDirectories: true)
@@ -93,9 +93,9 @@ extension FilterRunTests {
         XCTAssertEqual(r.code, 0, r.stderr)
         let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: path("out.png"))).read(upToCount: 3)
         XCTAssertEqual(head.map(Array.init), [0xFF, 0xD8, 0xFF], "JPEG bytes, as forced")
-        r = try run([vignette, photo, path("out.jpg"), "--format", "webp"])
+        r = try run([vignette, photo, path("out.jpg"), "--format", "tiff"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("--format must be one of png, jpeg, jpg, got \"webp\""), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--format must be one of png, jpeg, jpg, webp, got \"tiff\""), r.stderr)
     }
 
     func testNamesPeopleReachForGetTheFilterTheyMean() throws {

@@ -1,0 +1,191 @@
+import CWebP
+import FilterCore
+import Foundation
+
+/// WebP reader (libwebp): lossy (VP8) and lossless (VP8L), with or without alpha, the extended format's ICCP and
+/// EXIF chunks (the profile converts colour, the orientation turns the image), and animations, whose first frame is
+/// read composed onto its canvas as a viewer shows it. libwebp decodes a whole picture at once, so the decoder
+/// holds the file and its decoded pixels (4 bytes a pixel with alpha, 3 without), refused beyond `maxMemory`
+/// before anything is decoded.
+package final class WebPDecoder: ImageDecoder {
+    package let path: String
+    package let formatName = "WebP"
+    package let width: Int
+    package let height: Int
+    /// rgb8, or rgba8 when the file has alpha.
+    package let format: PixelFormat
+    package let metadata: ImageMetadata
+    package let isAnimated: Bool
+    package let isLossless: Bool
+    /// Frames in the file (1 for a still image).
+    package let frameCount: Int
+    package private(set) var nextRow = 0
+    package var decodingBytes: Double { Double(width * height * format.bytesPerPixel + file.count) }
+
+    private let file: [UInt8]
+    private var pixels: [UInt8]?
+
+    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
+
+    /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        file = try Self.readWhole(fd, name: path, limit: limits.maxMemory)
+        var data = WebPData(bytes: nil, size: 0)
+        var state = WEBP_DEMUX_PARSING_HEADER
+        let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
+            data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+            guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return (nil, nil, nil) }
+            var iterator = WebPChunkIterator()
+            func chunk(_ fourCC: String) -> [UInt8]? {
+                guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
+                defer { WebPDemuxReleaseChunkIterator(&iterator) }
+                return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
+            }
+            return (demux, chunk("ICCP"), chunk("EXIF"))
+        }
+        guard let demux = parsed.0 else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its RIFF structure cannot be read")
+        }
+        defer { WebPDemuxDelete(demux) }
+        guard state == WEBP_DEMUX_DONE else {
+            throw CodecError(kind: .corrupt, path: path, message: state == WEBP_DEMUX_PARSE_ERROR
+                             ? "corrupt WebP: its RIFF structure cannot be read"
+                             : "truncated: the file ends before the end of its WebP data")
+        }
+        width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
+        height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+        let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
+        frameCount = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+        isAnimated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0 || frameCount > 1
+        var features = WebPBitstreamFeatures()
+        let status = file.withUnsafeBufferPointer { WebPGetFeaturesInternal($0.baseAddress, $0.count, &features, WEBP_DECODER_ABI_VERSION) }
+        isLossless = status == VP8_STATUS_OK && features.format == 2
+        let alpha = flags & UInt32(ALPHA_FLAG.rawValue) != 0 || (status == VP8_STATUS_OK && features.has_alpha != 0)
+        format = alpha ? .rgba8 : .rgb8
+        // A WebP EXIF chunk holds the TIFF structure, sometimes behind JPEG's "Exif\0\0".
+        let exif = parsed.2.map { Array($0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0[...]) }
+        metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
+
+        guard width > 0, height > 0 else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: the canvas is \(width)×\(height)")
+        }
+        let pixelCount = width.multipliedReportingOverflow(by: height)
+        if pixelCount.overflow || pixelCount.partialValue > limits.maxPixels {
+            throw CodecError(kind: .tooLarge, path: path, message: "image is \(width)×\(height) pixels, over the limit of "
+                             + "\(limits.maxPixels) (\(SettingName.maxPixels))")
+        }
+        let decoded = Double(pixelCount.partialValue * (isAnimated ? 4 : format.bytesPerPixel))
+        if decoded + Double(file.count) > Double(limits.maxMemory) {
+            throw CodecError(kind: .tooLarge, path: path, message: String(
+                format: "decoding this %d×%d WebP needs %.2f GiB held whole, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
+                width, height, (decoded + Double(file.count)) / 1_073_741_824, Double(limits.maxMemory) / 1_073_741_824))
+        }
+    }
+
+    /// The file's bytes, read whole (libwebp decodes from memory); more than `limit` is refused.
+    static func readWhole(_ fd: Int32, name: String, limit: Int) throws -> [UInt8] {
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno))) }
+        guard Int(info.st_size) <= limit else {
+            throw CodecError(kind: .tooLarge, path: name, message: "the file is \(info.st_size) bytes, over the memory limit "
+                             + "(\(SettingName.maxMemory)) for an image decoded whole")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw CodecError(kind: .io, path: name, message: n == 0 ? "the file shrank while being read" : String(cString: strerror(errno)))
+            }
+            done += n
+        }
+        return bytes
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        guard count >= 0, nextRow + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        if pixels == nil { pixels = try decode() }
+        let rowBytes = width * format.bytesPerPixel
+        pixels!.withUnsafeBytes { all in
+            for i in 0..<count {
+                (destination + i * stride).copyMemory(from: all.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
+            }
+        }
+        nextRow += count
+        if nextRow == height { pixels = nil }
+    }
+
+    /// The whole picture, decoded (an animation's first frame on its canvas).
+    private func decode() throws -> [UInt8] {
+        isAnimated ? try decodeFirstFrame() : try decodeStill()
+    }
+
+    private func decodeStill() throws -> [UInt8] {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfigInternal(&config, WEBP_DECODER_ABI_VERSION) != 0 else {
+            throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
+        }
+        let channels = format.bytesPerPixel
+        var out = [UInt8](repeating: 0, count: width * height * channels)
+        let status: VP8StatusCode = out.withUnsafeMutableBufferPointer { target in
+            config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = target.baseAddress
+            config.output.u.RGBA.stride = Int32(width * channels)
+            config.output.u.RGBA.size = target.count
+            return file.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        }
+        WebPFreeDecBuffer(&config.output)
+        guard status == VP8_STATUS_OK else { throw failure(status) }
+        return out
+    }
+
+    private func decodeFirstFrame() throws -> [UInt8] {
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInitInternal(&options, WEBP_DEMUX_ABI_VERSION) != 0 else {
+            throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
+        }
+        options.color_mode = MODE_RGBA
+        return try file.withUnsafeBufferPointer { bytes -> [UInt8] in
+            var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+            guard let decoder = WebPAnimDecoderNewInternal(&data, &options, WEBP_DEMUX_ABI_VERSION) else {
+                throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP animation: its frames cannot be read")
+            }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var frame: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+                throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP animation: its first frame cannot be decoded")
+            }
+            let rgba = UnsafeBufferPointer(start: frame, count: width * height * 4)
+            guard format == .rgb8 else { return Array(rgba) }
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for p in 0..<(width * height) {
+                rgb[3 * p] = rgba[4 * p]; rgb[3 * p + 1] = rgba[4 * p + 1]; rgb[3 * p + 2] = rgba[4 * p + 2]
+            }
+            return rgb
+        }
+    }
+
+    private func failure(_ status: VP8StatusCode) -> CodecError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA:
+            return CodecError(kind: .corrupt, path: path, message: "truncated: the file ends inside its WebP image data")
+        case VP8_STATUS_UNSUPPORTED_FEATURE:
+            return CodecError(kind: .unsupported, path: path, message: "a WebP feature this WebP library does not decode")
+        case VP8_STATUS_OUT_OF_MEMORY:
+            return CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the WebP image")
+        default:
+            return CodecError(kind: .corrupt, path: path, message: "corrupt WebP image data (libwebp status \(status.rawValue))")
+        }
+    }
+}

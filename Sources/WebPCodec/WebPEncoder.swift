@@ -1,0 +1,178 @@
+import CWebP
+import FilterCore
+import Foundation
+
+/// WebP writer (libwebp) into an `OutputFile`: lossy or lossless, alpha kept, the profile embedded as an ICCP
+/// chunk. libwebp encodes a whole picture, so rows are gathered (3 or 4 bytes a pixel) and encoded by `finish()`,
+/// which publishes the file; `abandon()` (or dropping the encoder unfinished) removes it. Grey rows are written as
+/// RGB (WebP stores no grey).
+package final class WebPEncoder: ImageEncoder {
+    package let output: OutputFile
+    package var path: String { output.path }
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package private(set) var rowsWritten = 0
+
+    private let options: WebPWriteOptions
+    private let icc: [UInt8]?
+    private let channels: Int
+    private var pixels: [UInt8]
+    private var finished = false
+
+    package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
+
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+                 options: WebPWriteOptions = .default, icc: [UInt8]? = nil) throws {
+        self.output = output
+        self.width = width
+        self.height = height
+        self.format = format
+        self.options = options
+        self.icc = icc
+        guard Self.accepts(format) else {
+            output.abandon()
+            throw CodecError(kind: .invalidRequest, path: output.path, message: "WebP output takes 8-bit rows, not \(format.rawValue)")
+        }
+        // WebP's own limit: 14 bits a side.
+        guard (1...16383).contains(width), (1...16383).contains(height) else {
+            output.abandon()
+            throw CodecError(kind: .invalidRequest, path: output.path,
+                             message: "WebP holds images up to 16383 pixels a side; this one is \(width)×\(height)")
+        }
+        for (name, value, range) in [("quality", options.quality, 1...100), ("near-lossless", options.nearLossless, 0...100),
+                                     ("effort", options.effort, 0...6), ("alpha quality", options.alphaQuality, 0...100)]
+        where !range.contains(value) {
+            output.abandon()
+            throw CodecError(kind: .invalidRequest, path: output.path,
+                             message: "WebP \(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
+        channels = format.hasAlpha ? 4 : 3
+        pixels = [UInt8](repeating: 0, count: width * height * channels)
+    }
+
+    deinit { if !finished { output.abandon() } }
+
+    package func abandon() {
+        pixels = []
+        output.abandon()
+    }
+
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard count >= 0, rowsWritten + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        let inChannels = format.channels
+        pixels.withUnsafeMutableBufferPointer { all in
+            for i in 0..<count {
+                let row = (source + i * stride).assumingMemoryBound(to: UInt8.self)
+                let out = all.baseAddress! + (rowsWritten + i) * width * channels
+                if inChannels == channels {
+                    out.update(from: row, count: width * channels)
+                    continue
+                }
+                // Grey (and grey + alpha) spread to RGB.
+                for x in 0..<width {
+                    let v = row[x * inChannels]
+                    out[x * channels] = v; out[x * channels + 1] = v; out[x * channels + 2] = v
+                    if channels == 4 { out[x * channels + 3] = row[x * inChannels + 1] }
+                }
+            }
+        }
+        rowsWritten += count
+    }
+
+    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
+    package func finish() throws {
+        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard rowsWritten == height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
+        }
+        do {
+            let bitstream = try encode()
+            let file = try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
+            try Self.write(file, to: try output.writerDescriptor(), path: path)
+        } catch {
+            abandon()
+            throw error
+        }
+        pixels = []
+        finished = true
+        try output.publish()
+    }
+
+    /// The picture as a WebP bitstream.
+    private func encode() throws -> [UInt8] {
+        var config = WebPConfig()
+        var picture = WebPPicture()
+        guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, Float(options.quality), WEBP_ENCODER_ABI_VERSION) != 0,
+              WebPPictureInitInternal(&picture, WEBP_ENCODER_ABI_VERSION) != 0 else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "the WebP library's version does not match its headers")
+        }
+        config.lossless = options.lossless ? 1 : 0
+        config.method = Int32(options.effort)
+        config.alpha_quality = Int32(options.alphaQuality)
+        config.near_lossless = Int32(options.nearLossless)
+        // Lossless keeps the colour of fully transparent pixels too (they are data to a compositing pipeline).
+        config.exact = options.lossless ? 1 : 0
+        config.thread_level = 1
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        picture.use_argb = options.lossless ? 1 : 0
+        var memory = WebPMemoryWriter()
+        WebPMemoryWriterInit(&memory)
+        defer {
+            WebPMemoryWriterClear(&memory)
+            WebPPictureFree(&picture)
+        }
+        let imported = pixels.withUnsafeBufferPointer { bytes in
+            channels == 4 ? WebPPictureImportRGBA(&picture, bytes.baseAddress, Int32(width * 4))
+                          : WebPPictureImportRGB(&picture, bytes.baseAddress, Int32(width * 3))
+        }
+        guard imported != 0 else { throw CodecError(kind: .io, path: path, message: "out of memory preparing the WebP picture") }
+        picture.writer = WebPMemoryWrite
+        let ok = withUnsafeMutablePointer(to: &memory) { writer -> Int32 in
+            picture.custom_ptr = UnsafeMutableRawPointer(writer)
+            return WebPEncode(&config, &picture)
+        }
+        guard ok != 0, let mem = memory.mem else {
+            throw CodecError(kind: .io, path: path, message: "WebP encoding failed (libwebp error \(picture.error_code.rawValue))")
+        }
+        return Array(UnsafeBufferPointer(start: mem, count: memory.size))
+    }
+
+    /// The bitstream in an extended (VP8X) file with an ICCP chunk.
+    static func withProfile(_ bitstream: [UInt8], _ icc: [UInt8], path: String) throws -> [UInt8] {
+        guard let mux = WebPNewInternal(WEBP_MUX_ABI_VERSION) else {
+            throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file")
+        }
+        defer { WebPMuxDelete(mux) }
+        var assembled = WebPData(bytes: nil, size: 0)
+        defer { WebPDataClear(&assembled) }
+        let status: WebPMuxError = bitstream.withUnsafeBufferPointer { image in
+            icc.withUnsafeBufferPointer { profile in
+                var imageData = WebPData(bytes: image.baseAddress, size: image.count)
+                var profileData = WebPData(bytes: profile.baseAddress, size: profile.count)
+                var status = WebPMuxSetImage(mux, &imageData, 1)
+                if status == WEBP_MUX_OK { status = WebPMuxSetChunk(mux, "ICCP", &profileData, 1) }
+                if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
+                return status
+            }
+        }
+        guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
+            throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
+    }
+
+    static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CodecError.writing(path, errno: errno, library: "") }
+            done += n
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import FilterCore
+import Foundation
+import PNGCodec
+import TestSupport
+import WebPCodec
+import XCTest
+
+/// WebP in and out, checked against libwebp's own command-line tools (dwebp decodes, webpmux takes frames apart):
+/// every fixture variant decodes to dwebp's pixels, metadata that changes pixels is read, round trips keep pixels
+/// (lossless) or stay within a stated PSNR (lossy), and damaged files give errors, never traps.
+final class WebPCodecTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func fixture(_ name: String) -> String { Fixtures.path("webp/" + name) }
+
+    /// Runs a tool, skipping the test when the webp package is not installed.
+    func tool(_ name: String, _ arguments: [String]) throws {
+        guard let path = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + name }).first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("\(name) (Debian's webp package) is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments)")
+    }
+
+    /// dwebp's decoding as RGBA (its PAM output): width, height and samples.
+    func dwebp(_ path: String) throws -> (width: Int, height: Int, rgba: [UInt8]) {
+        let pam = scratch.appendingPathComponent(UUID().uuidString + ".pam").path
+        try tool("dwebp", ["-quiet", path, "-pam", "-o", pam])
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pam)))
+        // PAM header: lines up to ENDHDR.
+        let marker = Array("ENDHDR\n".utf8)
+        guard let end = (0...(data.count - marker.count)).first(where: { Array(data[$0..<($0 + marker.count)]) == marker }) else {
+            throw XCTSkip("dwebp wrote no PAM header")
+        }
+        let header = String(decoding: data[..<end], as: UTF8.self)
+        func field(_ name: String) -> Int { Int(header.split(separator: "\n").first { $0.hasPrefix(name + " ") }?.split(separator: " ").last ?? "") ?? 0 }
+        return (field("WIDTH"), field("HEIGHT"), Array(data[(end + marker.count)...]))
+    }
+
+    func ours(_ path: String, limits: DecodeLimits = DecodeLimits()) throws -> (decoder: WebPDecoder, samples: [UInt8]) {
+        let decoder = try WebPDecoder(path: path, limits: limits)
+        let buffer = try decoder.readAll()
+        return (decoder, [UInt8](try buffer.packedData()))
+    }
+
+    /// RGBA samples from RGB or RGBA ones (alpha 255 where there is none).
+    func rgba(_ samples: [UInt8], channels: Int) -> [UInt8] {
+        guard channels == 3 else { return samples }
+        var out = [UInt8](); out.reserveCapacity(samples.count / 3 * 4)
+        for p in stride(from: 0, to: samples.count, by: 3) { out += [samples[p], samples[p + 1], samples[p + 2], 255] }
+        return out
+    }
+
+    func testEveryVariantDecodesToDwebpsPixels() throws {
+        for (name, size, format, lossless) in [("lossy_160x107.webp", [160, 107], PixelFormat.rgb8, false),
+                                               ("lossy_alpha_160x120.webp", [160, 120], .rgba8, false),
+                                               ("lossless_rgba_160x120.webp", [160, 120], .rgba8, true),
+                                               ("icc_adobergb_160x107.webp", [160, 107], .rgb8, false),
+                                               ("exif_orientation6_160x107.webp", [160, 107], .rgb8, false)] {
+            let (decoder, samples) = try ours(fixture(name))
+            XCTAssertEqual([decoder.width, decoder.height], size, name)
+            XCTAssertEqual(decoder.format, format, name)
+            XCTAssertEqual(decoder.isLossless, lossless, name)
+            XCTAssertFalse(decoder.isAnimated, name)
+            let reference = try dwebp(fixture(name))
+            XCTAssertEqual([reference.width, reference.height], size, name)
+            XCTAssertEqual(rgba(samples, channels: format.channels), reference.rgba, "\(name): pixels differ from dwebp's")
+        }
+    }
+
+    func testMetadataThatChangesPixelsIsRead() throws {
+        let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc"))))
+        XCTAssertEqual(try WebPDecoder(path: fixture("icc_adobergb_160x107.webp")).metadata.iccProfile, icc)
+        XCTAssertEqual(try WebPDecoder(path: fixture("exif_orientation6_160x107.webp")).metadata.orientation, 6)
+        XCTAssertEqual(try WebPDecoder(path: fixture("lossy_160x107.webp")).metadata, ImageMetadata())
+    }
+
+    /// An animation reads as its first frame on the canvas, as webpmux takes it out and dwebp decodes it.
+    func testAnAnimationReadsAsItsFirstFrame() throws {
+        let (decoder, samples) = try ours(fixture("animated_2frames_96x64.webp"))
+        XCTAssertTrue(decoder.isAnimated)
+        XCTAssertEqual(decoder.frameCount, 2)
+        XCTAssertEqual([decoder.width, decoder.height], [96, 64])
+        let first = scratch.appendingPathComponent("first.webp").path
+        try tool("webpmux", ["-get", "frame", "1", fixture("animated_2frames_96x64.webp"), "-o", first])
+        let reference = try dwebp(first)
+        XCTAssertEqual(rgba(samples, channels: decoder.format.channels), reference.rgba)
+    }
+
+    func encode(_ source: PixelBuffer, options: WebPWriteOptions, icc: [UInt8]? = nil, name: String) throws -> String {
+        let path = scratch.appendingPathComponent(name).path
+        let encoder = try WebPEncoder(output: try OutputFile(path: path, replace: false), width: source.width,
+                                      height: source.height, format: source.format, options: options, icc: icc)
+        try encoder.writeRows(try source.hostBytes(), stride: source.rowStride, count: source.height)
+        try encoder.finish()
+        return path
+    }
+
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    func testRoundTripsKeepPixelsOrStayWithinThePSNRTable() throws {
+        let photo = try PNGDecoder.decode(path: Fixtures.path("photos/chelsea_451x300_rgb8.png"))
+        let logo = try PNGDecoder.decode(path: Fixtures.path("photos/emerald_crop_320x240_rgba8.png"))
+        // Lossless: every sample back, alpha and the colour under transparent pixels included.
+        for (image, name) in [(photo, "photo"), (logo, "logo")] {
+            let path = try encode(image, options: WebPWriteOptions(lossless: true), name: "\(name)-lossless.webp")
+            let (decoder, samples) = try ours(path)
+            XCTAssertEqual(decoder.format, image.format, name)
+            XCTAssertTrue(decoder.isLossless, name)
+            XCTAssertEqual(samples, [UInt8](try image.packedData()), "\(name): lossless changed pixels")
+            XCTAssertEqual(rgba(samples, channels: image.format.channels), try dwebp(path).rgba, "\(name): dwebp disagrees")
+        }
+        // Lossy, by quality: PSNR against the source, measured through dwebp. The floor each quality must clear
+        // (libwebp 1.2.4 on this photo gives about 2 dB more).
+        let source = [UInt8](try photo.packedData())
+        var sizes = [Int]()
+        for (quality, floor) in [(50, 30.0), (80, 33.0), (95, 38.0)] {
+            let path = try encode(photo, options: WebPWriteOptions(quality: quality), name: "q\(quality).webp")
+            let decoded = try dwebp(path).rgba
+            var rgb = [UInt8](); rgb.reserveCapacity(source.count)
+            for p in stride(from: 0, to: decoded.count, by: 4) { rgb += decoded[p..<(p + 3)] }
+            let db = psnr(source, rgb)
+            XCTAssertGreaterThan(db, floor, "quality \(quality): \(db) dB")
+            sizes.append(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0)
+        }
+        XCTAssertEqual(sizes, sizes.sorted(), "higher quality, larger file: \(sizes)")
+        // Lossy alpha at alpha quality 100 keeps alpha exactly.
+        let alphaPath = try encode(logo, options: WebPWriteOptions(quality: 80), name: "alpha.webp")
+        let alpha = try ours(alphaPath).samples
+        let logoSamples = [UInt8](try logo.packedData())
+        XCTAssertEqual(stride(from: 3, to: alpha.count, by: 4).map { alpha[$0] }, stride(from: 3, to: logoSamples.count, by: 4).map { logoSamples[$0] })
+        // A profile is embedded as an ICCP chunk; grey rows are written as RGB.
+        let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc"))))
+        let tagged = try encode(photo, options: WebPWriteOptions(quality: 80), icc: icc, name: "tagged.webp")
+        XCTAssertEqual(try WebPDecoder(path: tagged).metadata.iccProfile, icc)
+        let grey = try PNGDecoder.decode(path: Fixtures.path("photos/camera_512_gray8.png"))
+        let greyPath = try encode(grey, options: WebPWriteOptions(lossless: true), name: "grey.webp")
+        let spread = try ours(greyPath).samples
+        let greySamples = [UInt8](try grey.packedData())
+        XCTAssertEqual(stride(from: 0, to: spread.count, by: 3).map { spread[$0] }, greySamples)
+    }
+
+    func testDamagedFilesAreErrorsNeverTraps() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("lossy_160x107.webp")))
+        func decodeError(_ bytes: Data) -> CodecError? {
+            let path = scratch.appendingPathComponent(UUID().uuidString + ".webp").path
+            FileManager.default.createFile(atPath: path, contents: bytes)
+            do { _ = try ours(path); return nil } catch let error as CodecError { return error } catch { XCTFail("\(error)"); return nil }
+        }
+        for cut in [12, 30, whole.count / 2, whole.count - 1] {
+            let error = decodeError(whole.prefix(cut))
+            XCTAssertEqual(error?.kind, .corrupt, "cut at \(cut)")
+            XCTAssertTrue(error?.message.contains("truncated") == true || error?.message.contains("corrupt") == true, "\(String(describing: error))")
+        }
+        // Bytes changed inside the image data: an error, or pixels (VP8 has no checksum) — never a trap.
+        var random = SplitMix64(seed: 27)
+        for _ in 0..<200 {
+            var bytes = [UInt8](whole)
+            for _ in 0..<4 { bytes[30 + Int(random.next() % UInt64(bytes.count - 30))] = UInt8(random.next() & 0xFF) }
+            _ = decodeError(Data(bytes))
+        }
+        // A header that declares a bigger image than allowed is refused before decoding.
+        XCTAssertThrowsError(try WebPDecoder(path: fixture("lossy_160x107.webp"), limits: DecodeLimits(maxPixels: 1000))) {
+            XCTAssertEqual(($0 as? CodecError)?.kind, .tooLarge)
+            XCTAssertTrue("\($0)".contains("over the limit of 1000"), "\($0)")
+        }
+        XCTAssertThrowsError(try WebPDecoder(path: fixture("lossless_rgba_160x120.webp"), limits: DecodeLimits(maxMemory: 50_000))) {
+            XCTAssertEqual(($0 as? CodecError)?.kind, .tooLarge)
+        }
+    }
+
+    func testTheEncoderRefusesWhatWebPCannotHold() throws {
+        let path = scratch.appendingPathComponent("x.webp").path
+        XCTAssertThrowsError(try WebPEncoder(output: try OutputFile(path: path, replace: false), width: 10, height: 10, format: .rgb16))
+        XCTAssertThrowsError(try WebPEncoder(output: try OutputFile(path: path, replace: false), width: 20_000, height: 10, format: .rgb8)) {
+            XCTAssertTrue("\($0)".contains("16383"), "\($0)")
+        }
+        XCTAssertThrowsError(try WebPEncoder(output: try OutputFile(path: path, replace: false), width: 10, height: 10, format: .rgb8,
+                                             options: WebPWriteOptions(effort: 9)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "nothing is left by a refused encoder")
+    }
+}
