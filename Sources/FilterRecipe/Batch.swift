@@ -54,6 +54,25 @@ public struct BatchJob: Sendable, Equatable {
         return jobs
     }
 
+    /// Files in the input directories that `list` passes over because their extension names no format read here
+    /// (hidden files aside), with the directory they were found in: a batch says what it did not render.
+    public static func passedOver(inputs: [String], recursive: Bool) -> [String] {
+        let manager = FileManager.default
+        var skipped = [String]()
+        for input in inputs where input != "-" {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let names = (recursive ? manager.subpaths(atPath: input) : try? manager.contentsOfDirectory(atPath: input)) ?? []
+            for name in names.sorted() where ImageFileFormat.from(extensionOf: name) == nil
+                && !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                var isSubdirectory: ObjCBool = false
+                _ = manager.fileExists(atPath: input + "/" + name, isDirectory: &isSubdirectory)
+                if !isSubdirectory.boolValue { skipped.append(input + "/" + name) }
+            }
+        }
+        return skipped
+    }
+
     /// Outputs that more than one job would write, with those jobs' inputs (compared as paths after `..` and `.`
     /// are resolved), in the order first met.
     public static func collisions(in jobs: [BatchJob]) -> [(output: String, inputs: [String])] {

@@ -34,7 +34,18 @@ struct BatchMode {
         } catch {
             return report("filterrun: \(error)", code: (error as? RenderError)?.exitCode ?? 4)
         }
-        if list.isEmpty { return report("filterrun: no PNG or JPEG files in \(inputs.joined(separator: ", "))", code: 3) }
+        // What the listing passed over is said, so a folder of TIFFs does not quietly render nothing.
+        let passedOver = BatchJob.passedOver(inputs: inputs, recursive: recursive)
+        let extensions = ImageFileFormat.allCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
+        if !passedOver.isEmpty && !quiet {
+            let shown = passedOver.prefix(10).joined(separator: ", ") + (passedOver.count > 10 ? ", … (\(passedOver.count - 10) more)" : "")
+            FileHandle.standardError.write(Data(("filterrun: passed over \(passedOver.count) file\(passedOver.count == 1 ? "" : "s") "
+                + "whose extension is not \(extensions): \(shown)\n").utf8))
+        }
+        if list.isEmpty {
+            return report("filterrun: no \(ImageFileFormat.allCases.map(\.name).joined(separator: ", ")) files (\(extensions)) in "
+                          + inputs.joined(separator: ", "), code: 3)
+        }
         // Collisions are checked over the whole listing, so every shard refuses the same batch.
         let collisions = BatchJob.collisions(in: list)
         if !collisions.isEmpty {
@@ -95,6 +106,7 @@ struct BatchMode {
                 return entry
             }
             var object: [String: Any] = ["files": files, "rendered": rendered, "skipped": skipped, "failed": failed,
+                                         "passedOver": passedOver,
                                          "cancelled": runner.isCancelled, "seconds": seconds, "jobs": jobs, "listed": listed]
             if let shard { object["shard"] = ["index": shard.index, "count": shard.count] }
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {

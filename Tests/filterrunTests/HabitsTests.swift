@@ -145,6 +145,21 @@ extension FilterRunTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("never")), "no folder is left by a failed render")
     }
 
+    /// A batch says what it passed over: a folder of formats not read never renders nothing in silence.
+    func testABatchNamesTheFilesItPassedOver() throws {
+        try FileManager.default.createDirectory(atPath: path("in/.hidden"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: photo, toPath: path("in/a.png"))
+        for name in ["b.tif", "notes.txt", ".DS_Store"] { FileManager.default.createFile(atPath: path("in/" + name), contents: Data("x".utf8)) }
+        var r = try run([vignette, path("in"), path("out"), "--backend", "cpu", "--stats=json"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("passed over 2 files whose extension is not .png, .jpg, .jpeg, .webp: \(path("in"))/b.tif, \(path("in"))/notes.txt"), r.stderr)
+        XCTAssertEqual((try statsJSON(r.stderr)["passedOver"] as? [String])?.count, 2)
+        try FileManager.default.removeItem(atPath: path("in/a.png"))
+        r = try run([vignette, path("in"), path("out2"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("no PNG, JPEG, WebP files (.png, .jpg, .jpeg, .webp) in"), r.stderr)
+    }
+
     /// `--backend cpu` says nothing of Vulkan, in a render or in --explain.
     func testACPURenderSaysNothingOfVulkan() throws {
         let r = try run([vignette, photo, path("o.png"), "--backend", "cpu", "--explain"])
