@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp, its demuxer (ICC/EXIF chunks, animations) and muxer (writing ICCP); errors come back as codes.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
@@ -50,12 +53,13 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
+        .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
         // The public module builds in the Swift 6 language mode (complete concurrency checking).
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "ColourProfiles"],
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "ColourProfiles"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
@@ -85,10 +89,11 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "PNGCodec", "TestSupport"]),
+        .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "FilterCore"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
 set -euo pipefail
-packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev pkg-config)
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev pkg-config)
 # The test suite runs the Vulkan tests under Khronos validation.
-# dwebp and cwebp (the webp package) are the independent WebP decoder and encoder the codec's tests compare against.
-if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp); fi
+# dwebp, webpmux (the webp package) and tiffcp (libtiff-tools) are the independent tools the codecs' tests use.
+if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,7 @@ import ColourProfiles
 import FilterCore
 import JPEGCodec
 import PNGCodec
+import TIFFCodec
 import WebPCodec
 
 public typealias Recipe = FilterCore.Recipe
@@ -28,6 +29,7 @@ public typealias NodeTiming = FilterCore.RenderStats.NodeTiming
 public typealias PNGWriteOptions = PNGCodec.PNGWriteOptions
 public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
 public typealias WebPWriteOptions = WebPCodec.WebPWriteOptions
+public typealias TIFFWriteOptions = TIFFCodec.TIFFWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError
 public typealias RenderControl = FilterCore.RenderControl

@@ -3,12 +3,13 @@ import FilterCore
 import Foundation
 import JPEGCodec
 import PNGCodec
+import TIFFCodec
 import WebPCodec
 
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
 /// output's extension or an explicit choice.
 public enum ImageFileFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp
+    case png, jpeg, webp, tiff
 
     /// The format's name in messages ("PNG", "JPEG").
     public var name: String { self == .webp ? "WebP" : rawValue.uppercased() }
@@ -40,6 +41,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .png: return ["png"]
         case .jpeg: return ["jpg", "jpeg"]
         case .webp: return ["webp"]
+        case .tiff: return ["tif", "tiff"]
         }
     }
 
@@ -47,6 +49,9 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     public static func sniff(_ head: [UInt8], name: String) throws -> ImageFileFormat {
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        // Classic TIFF (42) and BigTIFF (43), either byte order.
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
@@ -82,7 +87,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
             h.count >= from + text.utf8.count && Array(h[from..<(from + text.utf8.count)]) == Array(text.utf8)
         }
         if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "a GIF" }
-        if h.starts(with: [0x49, 0x49, 0x2A, 0x00]) || h.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "a TIFF" }
         if ascii(0, "BM") { return "a BMP" }
         if ascii(4, "ftypavif") || ascii(4, "ftypavis") { return "an AVIF" }
         if ascii(4, "ftyphei") || ascii(4, "ftypmif1") || ascii(4, "ftypmsf1") { return "a HEIF" }
@@ -171,6 +175,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
         case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
         case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
+        case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }

@@ -4,6 +4,7 @@ import FilterCore
 import Foundation
 import JPEGCodec
 import PNGCodec
+import TIFFCodec
 import WebPCodec
 import VulkanBackend
 
@@ -15,7 +16,8 @@ public struct Renderer: Sendable {
         public var png: PNGWriteOptions
         public var jpeg: JPEGWriteOptions
         public var webp: WebPWriteOptions
-        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp).
+        public var tiff: TIFFWriteOptions
+        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -48,7 +50,7 @@ public struct Renderer: Sendable {
         /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    webp: WebPWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
@@ -58,6 +60,7 @@ public struct Renderer: Sendable {
             self.png = png
             self.jpeg = jpeg
             self.webp = webp
+            self.tiff = tiff
             self.fileFormat = fileFormat
             self.autorotate = autorotate
             self.colourManagement = colourManagement
@@ -186,7 +189,7 @@ public struct Renderer: Sendable {
         let (decoders, plan, notes, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
-        if fileFormat != .png {
+        if fileFormat == .jpeg || fileFormat == .webp {
             if format.depth == 16 {
                 warnings.append("note: \(fileFormat.name) stores 8 bits a sample; the 16-bit result is reduced to 8")
             }
@@ -219,6 +222,9 @@ public struct Renderer: Sendable {
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.webp, icc: profile?.data)
+            case .tiff:
+                written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
+                                          options: options.tiff, icc: profile?.data)
             }
             // Outputs in a profile other than sRGB: working values go to a converting encoder.
             let encoder: any ImageEncoder = try profile.map {

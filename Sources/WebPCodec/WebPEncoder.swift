@@ -92,7 +92,9 @@ package final class WebPEncoder: ImageEncoder {
         do {
             let bitstream = try encode()
             let file = try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
-            try Self.write(file, to: try output.writerDescriptor(), path: path)
+            let fd = try output.writerDescriptor()
+            defer { close(fd) }
+            try Self.write(file, to: fd, path: path)
         } catch {
             abandon()
             throw error

@@ -57,6 +57,8 @@ struct RenderOptions: ParsableArguments {
     var nearLossless: String?
     @Option(parsing: .unconditional, help: "WebP: encoding effort 0-6, slower for smaller files (default 4).") var effort: String?
     @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: String?
+    @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")
+    var tiffCompression: String?
     @Option(help: "JPEG chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (default 444 at quality 90 and above, 420 below).")
     var subsampling: String?
     @Flag(help: "JPEG: write a progressive file.") var progressive = false

@@ -39,7 +39,7 @@ struct RenderRun {
             }
             fileFormat = parsed
         }
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions)
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions)
         do { writeOptions = try encoderOptions(numbers) } catch { return fail(2, "\(error)") }
         var named = [String: String]()
         for entry in o.inputs {
@@ -97,7 +97,7 @@ struct RenderRun {
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
         let renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, fileFormat: fileFormat,
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
@@ -183,7 +183,8 @@ struct RenderRun {
         return missing.reversed()
     }
 
-    private func encoderOptions(_ numbers: Numbers) throws -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions) {
+    private func encoderOptions(_ numbers: Numbers) throws
+        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions) {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
@@ -212,7 +213,15 @@ struct RenderRun {
         webp.nearLossless = try o.nearLossless.map { try NumericOption.integer("--near-lossless", $0, in: 0...100) } ?? webp.nearLossless
         webp.effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: 0...6) } ?? webp.effort
         webp.alphaQuality = try o.alphaQuality.map { try NumericOption.integer("--alpha-quality", $0, in: 0...100) } ?? webp.alphaQuality
-        return (png, jpeg, webp)
+        var tiff = TIFFWriteOptions.default
+        if let text = o.tiffCompression {
+            guard let compression = TIFFWriteOptions.Compression(rawValue: text) else {
+                throw NumericOption.Failure(description: "--tiff-compression must be one of "
+                    + TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ") + ", got \"\(text)\"")
+            }
+            tiff.compression = compression
+        }
+        return (png, jpeg, webp, tiff)
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

@@ -1,0 +1,49 @@
+#ifndef FR_TIFF_SHIM_H
+#define FR_TIFF_SHIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// A TIFF opened for reading or writing, with libtiff's messages caught per file (never printed, never global).
+typedef struct fr_tiff fr_tiff;
+
+/// What a directory (page) says about its pixels.
+typedef struct {
+    uint32_t width, height;
+    uint16_t bits_per_sample, samples_per_pixel, sample_format, photometric, planar, compression, orientation, ink_set;
+    /// EXTRASAMPLE_* of the first extra sample (alpha), or -1 when there is none.
+    int32_t extra_sample;
+    int32_t tiled;
+    uint32_t tile_width, tile_height, rows_per_strip;
+    const uint8_t *icc;
+    uint32_t icc_length;
+    int32_t pages;
+} fr_tiff_info;
+
+/// Opens `fd` (owned from now on) for reading; NULL with `message` filled when it is not a TIFF libtiff reads.
+fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t message_size);
+/// Reads directory `page` (from 0); 0 on success.
+int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info);
+/// Decodes the current directory through libtiff's RGBA interface: 4 bytes a pixel, top row first, rows as stored
+/// (no orientation applied), alpha unassociated. 0 on success.
+int fr_tiff_read_rgba(fr_tiff *t, uint8_t *raster);
+/// Strip or tile `index` decoded into `buffer` (`size` bytes); returns the bytes decoded or -1.
+long fr_tiff_read_chunk(fr_tiff *t, uint32_t index, void *buffer, long size);
+long fr_tiff_chunk_size(fr_tiff *t);
+uint32_t fr_tiff_chunk_index(fr_tiff *t, uint32_t x, uint32_t y, uint16_t plane);
+
+/// Opens `fd` for writing one directory of `width`×`height`, `samples` samples of `bits` bits (grey, grey+alpha,
+/// RGB, RGBA; alpha unassociated), `compression` a COMPRESSION_* value with the horizontal predictor where it
+/// helps, `icc` embedded when given. NULL with `message` filled on failure.
+fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t height, int samples, int bits,
+                            int compression, const uint8_t *icc, size_t icc_length, char *message, size_t message_size);
+/// Writes `count` rows; 0 on success.
+int fr_tiff_write_rows(fr_tiff *t, const uint8_t *rows, size_t stride, uint32_t count);
+/// Flushes and closes the file (the descriptor too); 0 on success.
+int fr_tiff_finish(fr_tiff *t);
+
+/// libtiff's last error for this file ("" when none), and the warnings it gave, joined by "; ".
+const char *fr_tiff_error(fr_tiff *t);
+const char *fr_tiff_warnings(fr_tiff *t);
+/// Closes the file (the descriptor too) and frees everything; NULL is accepted.
+void fr_tiff_close(fr_tiff *t);
+#endif

@@ -1,0 +1,225 @@
+import CTIFFShim
+import FilterCore
+import Foundation
+
+/// TIFF reader (libtiff), first page: 8- and 16-bit grey, grey + alpha, RGB and RGBA — strips or tiles, chunky or
+/// planar, any compression libtiff decodes (none, LZW, deflate, PackBits, JPEG…) with its predictors — are read as
+/// stored, associated alpha made straight and min-is-white inverted; CMYK is read as its inks for a conversion
+/// through its profile (or converted naively without one); other layouts (palette, YCbCr, 1–4 bits) go through
+/// libtiff's RGBA interface at 8 bits. The orientation tag turns the image and the ICC tag converts its colour, as
+/// EXIF and ICC do for JPEG. The page is decoded whole, refused beyond `maxMemory` before decoding.
+package final class TIFFDecoder: ImageDecoder {
+    package let path: String
+    package let formatName = "TIFF"
+    package let width: Int
+    package let height: Int
+    package private(set) var format: PixelFormat
+    package let metadata: ImageMetadata
+    package let storesInks: Bool
+    package private(set) var nextRow = 0
+    package var decodingBytes: Double { Double(width * height * max(format.bytesPerPixel, 4)) }
+    package var fileWarnings: [String] { warnings }
+
+    private var tiff: OpaquePointer?
+    private let info: fr_tiff_info
+    /// Samples read as stored (else through the RGBA interface).
+    private let direct: Bool
+    private var pixels: [UInt8]?
+    /// Rows are the file's inks (see `deliverInks()`).
+    private var deliveringInks = false
+    private var warnings: [String] = []
+
+    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
+
+    /// Reads from `fd` (owned by the decoder from now on); `name` is what messages call it.
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        var message = [CChar](repeating: 0, count: 512)
+        guard let tiff = fr_tiff_open_read(fd, path, &message, message.count) else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(FileText.escaped(String(cString: message)))")
+        }
+        self.tiff = tiff
+        var info = fr_tiff_info()
+        guard fr_tiff_select(tiff, 0, &info) == 0 else {
+            let reason = String(cString: fr_tiff_error(tiff))
+            fr_tiff_close(tiff)
+            self.tiff = nil
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(FileText.escaped(reason))")
+        }
+        self.info = info
+        width = Int(info.width)
+        height = Int(info.height)
+        let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
+        metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1, iccProfile: icc)
+
+        let bits = Int(info.bits_per_sample), samples = Int(info.samples_per_pixel)
+        let hasAlpha = info.extra_sample >= 0
+        let colourSamples = samples - (hasAlpha ? 1 : 0)
+        let photometric = Int(info.photometric)
+        let unsigned = info.sample_format == 1
+        let layout: PixelFormat? = PixelFormat.integer(channels: samples, depth: bits)
+        // Grey (0 min-is-white, 1 min-is-black) or RGB (2), stored unsigned at 8 or 16 bits.
+        direct = unsigned && (bits == 8 || bits == 16) && layout != nil
+            && ((photometric <= 1 && colourSamples == 1) || (photometric == 2 && colourSamples == 3))
+            && samples <= 4
+        storesInks = unsigned && bits == 8 && photometric == 5 && samples == 4 && info.ink_set == 1 && info.extra_sample < 0
+        if info.sample_format == 3 {
+            fr_tiff_close(tiff)
+            self.tiff = nil
+            throw CodecError(kind: .unsupported, path: path, message: "a \(bits)-bit floating-point TIFF; this build reads "
+                             + "8- and 16-bit integer TIFFs (convert it first, e.g. vips cast IN OUT.tif ushort)")
+        }
+        format = direct ? layout! : (hasAlpha ? .rgba8 : .rgb8)
+
+        guard width > 0, height > 0 else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: the image is \(width)×\(height)")
+        }
+        let pixelCount = width.multipliedReportingOverflow(by: height)
+        if pixelCount.overflow || pixelCount.partialValue > limits.maxPixels {
+            throw CodecError(kind: .tooLarge, path: path, message: "image is \(width)×\(height) pixels, over the limit of "
+                             + "\(limits.maxPixels) (\(SettingName.maxPixels))")
+        }
+        if decodingBytes > Double(limits.maxMemory) {
+            throw CodecError(kind: .tooLarge, path: path, message: String(
+                format: "decoding this %d×%d TIFF needs %.2f GiB held whole, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
+                width, height, decodingBytes / 1_073_741_824, Double(limits.maxMemory) / 1_073_741_824))
+        }
+        if info.pages > 1 {
+            warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read")
+        }
+    }
+
+    deinit { fr_tiff_close(tiff) }
+
+    package func deliverInks() throws {
+        guard storesInks, nextRow == 0 else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "TIFF file has no CMYK inks")
+        }
+        format = Self.inkFormat
+        deliveringInks = true
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        guard count >= 0, nextRow + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        if pixels == nil { pixels = try decode() }
+        let rowBytes = width * format.bytesPerPixel
+        pixels!.withUnsafeBytes { all in
+            for i in 0..<count {
+                (destination + i * stride).copyMemory(from: all.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
+            }
+        }
+        nextRow += count
+        if nextRow == height {
+            pixels = nil
+            let text = String(cString: fr_tiff_warnings(tiff))
+            if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
+        }
+    }
+
+    private func failure(_ what: String) -> CodecError {
+        let reason = String(cString: fr_tiff_error(tiff))
+        return CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(what)" + (reason.isEmpty ? "" : " (\(FileText.escaped(reason)))"))
+    }
+
+    private func decode() throws -> [UInt8] {
+        if direct || deliveringInks { return try decodeStored() }
+        var raster = [UInt8](repeating: 0, count: width * height * 4)
+        guard fr_tiff_read_rgba(tiff, &raster) == 0 else { throw failure("its image data cannot be decoded") }
+        // Rows come top first (the shim asks for them so), four samples a pixel.
+        var out = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
+        let channels = format.bytesPerPixel
+        for y in 0..<height {
+            let from = y * width * 4, to = y * width * channels
+            for x in 0..<width {
+                for c in 0..<channels { out[to + x * channels + c] = raster[from + x * 4 + c] }
+            }
+        }
+        return out
+    }
+
+    /// Samples as stored: every strip or tile decoded and placed, planes interleaved.
+    private func decodeStored() throws -> [UInt8] {
+        let samples = Int(info.samples_per_pixel), bytesPerSample = Int(info.bits_per_sample) / 8
+        let planar = info.planar == 2
+        let pixelBytes = samples * bytesPerSample
+        var out = [UInt8](repeating: 0, count: width * height * pixelBytes)
+        let chunkBytes = fr_tiff_chunk_size(tiff)
+        guard chunkBytes > 0 else { throw failure("its strips or tiles have no size") }
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
+        let tiled = info.tiled != 0
+        let chunkWidth = tiled ? Int(info.tile_width) : width
+        let chunkHeight = tiled ? Int(info.tile_height) : max(1, min(Int(info.rows_per_strip), height))
+        guard chunkWidth > 0, chunkHeight > 0 else { throw failure("its tiles are \(chunkWidth)×\(chunkHeight)") }
+        let planes = planar ? samples : 1
+        let chunkPixelBytes = planar ? bytesPerSample : pixelBytes
+        for plane in 0..<planes {
+            for y0 in stride(from: 0, to: height, by: chunkHeight) {
+                for x0 in stride(from: 0, to: width, by: chunkWidth) {
+                    let index = fr_tiff_chunk_index(tiff, UInt32(x0), UInt32(y0), UInt16(plane))
+                    let got = chunk.withUnsafeMutableBytes { fr_tiff_read_chunk(tiff, index, $0.baseAddress, chunkBytes) }
+                    guard got >= 0 else { throw failure("\(tiled ? "tile" : "strip") \(index) cannot be decoded") }
+                    let rows = min(chunkHeight, height - y0), columns = min(chunkWidth, width - x0)
+                    // A short strip (the last one) holds only its rows.
+                    guard got >= (rows - 1) * chunkWidth * chunkPixelBytes + columns * chunkPixelBytes else {
+                        throw failure("\(tiled ? "tile" : "strip") \(index) holds \(got) bytes, too few for its pixels")
+                    }
+                    for r in 0..<rows {
+                        let source = r * chunkWidth * chunkPixelBytes
+                        let target = ((y0 + r) * width + x0) * pixelBytes
+                        if !planar {
+                            out.withUnsafeMutableBytes { o in chunk.withUnsafeBytes { c in
+                                (o.baseAddress! + target).copyMemory(from: c.baseAddress! + source, byteCount: columns * pixelBytes)
+                            } }
+                        } else {
+                            for x in 0..<columns {
+                                for b in 0..<bytesPerSample {
+                                    out[target + x * pixelBytes + plane * bytesPerSample + b] = chunk[source + x * bytesPerSample + b]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if info.photometric == 0 && !deliveringInks { invert(&out, bytesPerSample: bytesPerSample, samples: samples) }
+        if info.extra_sample == 1 { unassociate(&out, bytesPerSample: bytesPerSample, samples: samples) }
+        return out
+    }
+
+    /// Min-is-white grey: the colour sample runs the other way.
+    private func invert(_ out: inout [UInt8], bytesPerSample: Int, samples: Int) {
+        if bytesPerSample == 1 {
+            for p in stride(from: 0, to: out.count, by: samples) { out[p] = 255 - out[p] }
+        } else {
+            out.withUnsafeMutableBytes { raw in
+                let v = raw.bindMemory(to: UInt16.self)
+                for p in stride(from: 0, to: v.count, by: samples) { v[p] = 65535 - v[p] }
+            }
+        }
+    }
+
+    /// Associated (premultiplied) alpha made straight, as the other formats store it.
+    private func unassociate(_ out: inout [UInt8], bytesPerSample: Int, samples: Int) {
+        let colour = samples - 1
+        if bytesPerSample == 1 {
+            for p in stride(from: 0, to: out.count, by: samples) {
+                let a = Int(out[p + colour])
+                for c in 0..<colour { out[p + c] = a == 0 ? 0 : UInt8(min(255, (Int(out[p + c]) * 255 + a / 2) / a)) }
+            }
+        } else {
+            out.withUnsafeMutableBytes { raw in
+                let v = raw.bindMemory(to: UInt16.self)
+                for p in stride(from: 0, to: v.count, by: samples) {
+                    let a = Int(v[p + colour])
+                    for c in 0..<colour { v[p + c] = a == 0 ? 0 : UInt16(min(65535, (Int(v[p + c]) * 65535 + a / 2) / a)) }
+                }
+            }
+        }
+    }
+}

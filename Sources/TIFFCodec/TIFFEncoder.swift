@@ -1,0 +1,93 @@
+import CTIFFShim
+import FilterCore
+import Foundation
+
+/// Streaming TIFF writer (libtiff) into an `OutputFile`: 8- or 16-bit grey, grey + alpha, RGB or RGBA (alpha
+/// unassociated), rows written as strips as they come, lossless compression, the profile in the ICC tag.
+/// `finish()` publishes the file; `abandon()` (or dropping the encoder unfinished) removes it.
+package final class TIFFEncoder: ImageEncoder {
+    package let output: OutputFile
+    package var path: String { output.path }
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package private(set) var rowsWritten = 0
+
+    private var writer: OpaquePointer?
+    private var finished = false
+
+    package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
+
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+                 options: TIFFWriteOptions = .default, icc: [UInt8]? = nil) throws {
+        self.output = output
+        self.width = width
+        self.height = height
+        self.format = format
+        guard Self.accepts(format) else {
+            output.abandon()
+            throw CodecError(kind: .invalidRequest, path: output.path, message: "TIFF output takes 8- or 16-bit rows, not \(format.rawValue)")
+        }
+        let compression: Int32
+        switch options.compression {
+        case .none: compression = 1
+        case .lzw: compression = 5
+        case .deflate: compression = 8
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        writer = try (icc ?? []).withUnsafeBufferPointer { profile in
+            fr_tiff_open_write(try output.writerDescriptor(), output.path, UInt32(width), UInt32(height),
+                               Int32(format.channels), Int32(format.depth), compression, profile.baseAddress, profile.count,
+                               &message, message.count)
+        }
+        if writer == nil {
+            output.abandon()
+            throw CodecError(kind: .io, path: output.path, message: String(cString: message))
+        }
+    }
+
+    deinit {
+        fr_tiff_close(writer)
+        if !finished { output.abandon() }
+    }
+
+    package func abandon() {
+        fr_tiff_close(writer)
+        writer = nil
+        output.abandon()
+    }
+
+    private func failure() -> Error {
+        let reason = writer.map { String(cString: fr_tiff_error($0)) } ?? ""
+        return CodecError.writing(path, errno: errno, library: reason)
+    }
+
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard count >= 0, rowsWritten + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
+        }
+        guard fr_tiff_write_rows(writer, source.assumingMemoryBound(to: UInt8.self), stride, UInt32(count)) == 0 else {
+            let error = failure()
+            abandon()
+            throw error
+        }
+        rowsWritten += count
+    }
+
+    package func finish() throws {
+        guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        guard rowsWritten == height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
+        }
+        guard fr_tiff_finish(writer) == 0 else {
+            let error = failure()
+            abandon()
+            throw error
+        }
+        fr_tiff_close(writer)
+        self.writer = nil
+        finished = true
+        try output.publish()
+    }
+}

@@ -1,0 +1,119 @@
+import FilterCore
+import Foundation
+import PNGCodec
+import TestSupport
+import TIFFCodec
+import XCTest
+
+/// TIFF in and out. The fixtures were written by Pillow, raw2tiff and tiffcp from PNG crops (Tests/Fixtures/README.md);
+/// each lossless variant must decode to its source PNG's samples, read by libpng (not libtiff). Round trips through
+/// our encoder must come back exactly and be readable by libtiff's own tiffcp.
+final class TIFFCodecTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func fixture(_ name: String) -> String { Fixtures.path("tiff/" + name) }
+
+    func decode(_ path: String, limits: DecodeLimits = DecodeLimits()) throws -> (decoder: TIFFDecoder, samples: [UInt8]) {
+        let decoder = try TIFFDecoder(path: path, limits: limits)
+        return (decoder, [UInt8](try decoder.readAll().packedData()))
+    }
+
+    func expected(_ name: String) throws -> PixelBuffer { try PNGDecoder.decode(path: fixture(name)) }
+
+    func testEveryLosslessVariantDecodesToItsSource() throws {
+        for (file, source) in [("rgb8_deflate_strips.tif", "rgb8.expected.png"), ("rgb8_planar_deflate.tif", "rgb8.expected.png"),
+                               ("rgb16_lzw_tiles.tif", "rgb16.expected.png"), ("grey16_miniswhite_packbits.tif", "grey16.expected.png"),
+                               ("rgba8_unassociated.tif", "rgba8.expected.png"), ("palette8.tif", "palette8.expected.png"),
+                               ("rgb8_icc_adobergb.tif", "rgb8.expected.png"), ("rgb8_orientation6.tif", "rgb8.expected.png")] {
+            let reference = try expected(source)
+            let (decoder, samples) = try decode(fixture(file))
+            XCTAssertEqual([decoder.width, decoder.height], [96, 64], file)
+            XCTAssertEqual(decoder.format, reference.format, file)
+            XCTAssertEqual(samples, [UInt8](try reference.packedData()), "\(file) differs from \(source)")
+        }
+    }
+
+    /// Associated alpha is made straight: within the rounding its premultiplication lost (255 / 2a codes).
+    func testAssociatedAlphaIsMadeStraight() throws {
+        let reference = [UInt8](try expected("rgba8.expected.png").packedData())
+        let (decoder, samples) = try decode(fixture("rgba8_associated.tif"))
+        XCTAssertEqual(decoder.format, .rgba8)
+        for p in stride(from: 0, to: samples.count, by: 4) {
+            let a = Int(reference[p + 3])
+            XCTAssertEqual(samples[p + 3], reference[p + 3])
+            guard a > 0 else { continue }
+            for c in 0..<3 {
+                XCTAssertLessThanOrEqual(abs(Int(samples[p + c]) - Int(reference[p + c])), 255 / (2 * a) + 1, "pixel \(p / 4), alpha \(a)")
+            }
+        }
+    }
+
+    func testMetadataAndJPEGCompressedFiles() throws {
+        let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc"))))
+        XCTAssertEqual(try TIFFDecoder(path: fixture("rgb8_icc_adobergb.tif")).metadata.iccProfile, icc)
+        XCTAssertEqual(try TIFFDecoder(path: fixture("rgb8_orientation6.tif")).metadata.orientation, 6)
+        XCTAssertEqual(try TIFFDecoder(path: fixture("rgb8_deflate_strips.tif")).metadata, ImageMetadata())
+        // JPEG-compressed YCbCr goes through libtiff's RGBA interface: lossy, so within a PSNR of its source.
+        let (decoder, samples) = try decode(fixture("rgb8_jpeg_ycbcr.tif"))
+        XCTAssertEqual(decoder.format, .rgb8)
+        let reference = [UInt8](try expected("rgb8.expected.png").packedData())
+        let mse = zip(samples, reference).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(samples.count)
+        XCTAssertGreaterThan(10 * log10(255 * 255 / mse), 30)
+    }
+
+    func testRoundTripsAreExactAndLibtiffReadsThem() throws {
+        for (source, compression) in [("rgb16.expected.png", TIFFWriteOptions.Compression.lzw), ("rgb8.expected.png", .deflate),
+                                      ("rgba8.expected.png", .none), ("grey16.expected.png", .deflate)] {
+            let image = try expected(source)
+            let path = scratch.appendingPathComponent("\(source)-\(compression).tif").path
+            let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc"))))
+            let encoder = try TIFFEncoder(output: try OutputFile(path: path, replace: false), width: image.width, height: image.height,
+                                          format: image.format, options: TIFFWriteOptions(compression: compression),
+                                          icc: image.format.channels >= 3 ? icc : nil)
+            try encoder.writeRows(try image.hostBytes(), stride: image.rowStride, count: image.height)
+            try encoder.finish()
+            let (decoder, samples) = try decode(path)
+            XCTAssertEqual(decoder.format, image.format, source)
+            XCTAssertEqual(samples, [UInt8](try image.packedData()), "\(source) with \(compression)")
+            if image.format.channels >= 3 { XCTAssertEqual(decoder.metadata.iccProfile, icc) }
+            // libtiff's own tool copies it to an uncompressed file without a complaint.
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/tiffcp") {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/tiffcp")
+                process.arguments = ["-c", "none", path, path + ".copy.tif"]
+                let stderr = Pipe()
+                process.standardError = stderr
+                try process.run()
+                process.waitUntilExit()
+                XCTAssertEqual(process.terminationStatus, 0, source)
+                XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "", source)
+                XCTAssertEqual(try decode(path + ".copy.tif").samples, samples, "tiffcp's copy of \(source)")
+            }
+        }
+    }
+
+    func testDamagedFilesAreErrorsNeverTraps() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("rgb16_lzw_tiles.tif")))
+        func attempt(_ bytes: Data) -> Error? {
+            let path = scratch.appendingPathComponent(UUID().uuidString + ".tif").path
+            FileManager.default.createFile(atPath: path, contents: bytes)
+            do { _ = try decode(path); return nil } catch { return error }
+        }
+        for cut in [4, 8, 100, whole.count / 2, whole.count - 10] {
+            let error = attempt(whole.prefix(cut))
+            XCTAssertNotNil(error, "cut at \(cut) decoded")
+            XCTAssertTrue(error is CodecError, "\(String(describing: error))")
+        }
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<150 {
+            var bytes = [UInt8](whole)
+            for _ in 0..<6 { bytes[8 + Int(random.next() % UInt64(bytes.count - 8))] = UInt8(random.next() & 0xFF) }
+            if let error = attempt(Data(bytes)) { XCTAssertTrue(error is CodecError, "\(error)") }
+        }
+        XCTAssertThrowsError(try TIFFDecoder(path: fixture("rgb8_deflate_strips.tif"), limits: DecodeLimits(maxPixels: 100))) {
+            XCTAssertEqual(($0 as? CodecError)?.kind, .tooLarge)
+        }
+    }
+}
