@@ -48,7 +48,7 @@ final class LibraryWordingTests: XCTestCase {
         let image = try Image(input: "main").invert()
         for attempt in [{ try image.render(to: output, renderer: renderer, inputs: ["main": self.photo]) },
                         { try image.render(to: output, renderer: renderer, inputs: ["main": self.photo]) },
-                        { try image.render(to: self.scratch.appendingPathComponent("x.tiff").path, renderer: renderer,
+                        { try image.render(to: self.scratch.appendingPathComponent("x.heic").path, renderer: renderer,
                                            inputs: ["main": self.photo]) },
                         { try image.render(to: output, renderer: renderer, inputs: [:]) }] {
             do { _ = try attempt() } catch { messages.append("\(error)") }

@@ -1,0 +1,45 @@
+import FilterCore
+import Foundation
+import PNGCodec
+import TestSupport
+import TIFFCodec
+import XCTest
+
+/// TIFF through filterrun: 16-bit in and out, its orientation tag and profile honoured, compression chosen.
+extension FilterRunTests {
+    func tiff(_ name: String) -> String { Fixtures.path("tiff/" + name) }
+
+    func testTIFFInAndOut() throws {
+        let invert = try write("invert2.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
+        // 16-bit tiles in, 16-bit PNG out: the stored samples themselves.
+        var r = try run([invert, tiff("rgb16_lzw_tiles.tif"), path("deep.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("deep.png")).packedData(),
+                       try PNGDecoder.decode(path: tiff("rgb16.expected.png")).packedData())
+        // And out again as TIFF (LZW): 16 bits kept, readable by the decoder, the same samples.
+        r = try run([invert, path("deep.png"), path("deep.tif"), "--tiff-compression", "lzw", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let back = try TIFFDecoder(path: path("deep.tif"))
+        XCTAssertEqual(back.format, .rgb16)
+        XCTAssertEqual(try back.readAll().packedData(), try PNGDecoder.decode(path: tiff("rgb16.expected.png")).packedData())
+        // The orientation tag turns the image; the ICC tag's profile converts its colour.
+        r = try run([invert, tiff("rgb8_orientation6.tif"), path("turned.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let turned = try PNGDecoder.decode(path: path("turned.png"))
+        XCTAssertEqual([turned.width, turned.height], [64, 96])
+        XCTAssertEqual(try run([invert, tiff("rgb8_icc_adobergb.tif"), path("tagged.png"), "--backend", "cpu"]).code, 0)
+        XCTAssertEqual(try run([invert, tiff("rgb8_deflate_strips.tif"), path("plain.png"), "--backend", "cpu"]).code, 0)
+        XCTAssertNotEqual(try PNGDecoder.decode(path: path("tagged.png")).packedData(),
+                          try PNGDecoder.decode(path: path("plain.png")).packedData())
+        // A bad compression name is refused; a damaged file is an input error naming it.
+        r = try run([invert, photo, path("x.tif"), "--tiff-compression", "zstd"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--tiff-compression must be one of none, deflate, lzw"), r.stderr)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: tiff("rgb16_lzw_tiles.tif")))
+        FileManager.default.createFile(atPath: path("cut.tif"), contents: whole.prefix(whole.count / 3))
+        r = try run([invert, path("cut.tif"), path("cut.png")])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cut.tif: corrupt TIFF"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("cut.png")))
+    }
+}
