@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the recipe decoder and the PNG and JPEG decoders. Built and run by scripts/fuzz.sh (needs
+// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP and TIFF decoders. Built and run by scripts/fuzz.sh (needs
 // -sanitize=fuzzer), kept out of the main package so ordinary builds never need libFuzzer.
 import PackageDescription
 
@@ -12,6 +12,8 @@ let package = Package(
         .executableTarget(name: "FuzzRecipe", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

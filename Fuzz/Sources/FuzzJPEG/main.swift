@@ -15,7 +15,7 @@ func renderer(_ failOn: FailOn) -> Renderer {
     return Renderer(backend: .cpu, options: options)
 }
 let strict = renderer(.default), lenient = renderer(.never)
-let invert = Image(input: "main").invert().recipe
+let invert = try! Image(input: "main").invert().recipe
 let thumbnail = try! Recipe(json: Data(#"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":4}]}"#.utf8))
 
 func fuzzJPEG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {

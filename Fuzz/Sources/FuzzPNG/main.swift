@@ -11,7 +11,7 @@ let renderer: Renderer = {
     options.maxMemory = 16 << 20
     return Renderer(backend: .cpu, options: options)
 }()
-let recipe = Image(input: "main").invert().recipe
+let recipe = try! Image(input: "main").invert().recipe
 
 func fuzzPNG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
