@@ -68,9 +68,7 @@ package final class JPEGEncoder: ImageEncoder {
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard count >= 0, rowsWritten + count <= height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
-        }
+        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
         var status: Int32 = 0
         if format.hasAlpha {
             let out = format.channels - 1
@@ -103,9 +101,7 @@ package final class JPEGEncoder: ImageEncoder {
     /// Completes the file and publishes it (see `OutputFile.publish()`).
     package func finish() throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard rowsWritten == height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
-        }
+        try CodecError.checkComplete(path, written: rowsWritten, height: height)
         guard fr_jpeg_writer_finish(writer) == 0 else {
             let error = failure()
             abandon()

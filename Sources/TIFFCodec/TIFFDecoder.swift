@@ -75,19 +75,8 @@ package final class TIFFDecoder: ImageDecoder {
         }
         format = direct ? layout! : (hasAlpha ? .rgba8 : .rgb8)
 
-        guard width > 0, height > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: the image is \(width)×\(height)")
-        }
-        let pixelCount = width.multipliedReportingOverflow(by: height)
-        if pixelCount.overflow || pixelCount.partialValue > limits.maxPixels {
-            throw CodecError(kind: .tooLarge, path: path, message: "image is \(width)×\(height) pixels, over the limit of "
-                             + "\(limits.maxPixels) (\(SettingName.maxPixels))")
-        }
-        if decodingBytes > Double(limits.maxMemory) {
-            throw CodecError(kind: .tooLarge, path: path, message: String(
-                format: "decoding this %d×%d TIFF needs %.2f GiB held whole, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
-                width, height, decodingBytes / 1_073_741_824, Double(limits.maxMemory) / 1_073_741_824))
-        }
+        let held = max(format.bytesPerPixel, 4)
+        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { Double($0 * held) }
         if info.pages > 1 {
             warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read")
         }
@@ -104,16 +93,10 @@ package final class TIFFDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        guard count >= 0, nextRow + count <= height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
-        }
+        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
         if pixels == nil { pixels = try decode() }
-        let rowBytes = width * format.bytesPerPixel
-        pixels!.withUnsafeBytes { all in
-            for i in 0..<count {
-                (destination + i * stride).copyMemory(from: all.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
-            }
-        }
+        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
+                              into: destination, stride: stride)
         nextRow += count
         if nextRow == height {
             pixels = nil

@@ -64,9 +64,7 @@ package final class TIFFEncoder: ImageEncoder {
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard count >= 0, rowsWritten + count <= height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
-        }
+        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
         guard fr_tiff_write_rows(writer, source.assumingMemoryBound(to: UInt8.self), stride, UInt32(count)) == 0 else {
             let error = failure()
             abandon()
@@ -77,9 +75,7 @@ package final class TIFFEncoder: ImageEncoder {
 
     package func finish() throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard rowsWritten == height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
-        }
+        try CodecError.checkComplete(path, written: rowsWritten, height: height)
         guard fr_tiff_finish(writer) == 0 else {
             let error = failure()
             abandon()

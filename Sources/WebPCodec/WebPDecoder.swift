@@ -71,20 +71,8 @@ package final class WebPDecoder: ImageDecoder {
         let exif = parsed.2.map { Array($0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0[...]) }
         metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
 
-        guard width > 0, height > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: the canvas is \(width)×\(height)")
-        }
-        let pixelCount = width.multipliedReportingOverflow(by: height)
-        if pixelCount.overflow || pixelCount.partialValue > limits.maxPixels {
-            throw CodecError(kind: .tooLarge, path: path, message: "image is \(width)×\(height) pixels, over the limit of "
-                             + "\(limits.maxPixels) (\(SettingName.maxPixels))")
-        }
-        let decoded = Double(pixelCount.partialValue * (isAnimated ? 4 : format.bytesPerPixel))
-        if decoded + Double(file.count) > Double(limits.maxMemory) {
-            throw CodecError(kind: .tooLarge, path: path, message: String(
-                format: "decoding this %d×%d WebP needs %.2f GiB held whole, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
-                width, height, (decoded + Double(file.count)) / 1_073_741_824, Double(limits.maxMemory) / 1_073_741_824))
-        }
+        let held = isAnimated ? 4 : format.bytesPerPixel, fileBytes = file.count
+        try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
     }
 
     /// The file's bytes, read whole (libwebp decodes from memory); more than `limit` is refused.
@@ -110,16 +98,10 @@ package final class WebPDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        guard count >= 0, nextRow + count <= height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
-        }
+        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
         if pixels == nil { pixels = try decode() }
-        let rowBytes = width * format.bytesPerPixel
-        pixels!.withUnsafeBytes { all in
-            for i in 0..<count {
-                (destination + i * stride).copyMemory(from: all.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
-            }
-        }
+        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
+                              into: destination, stride: stride)
         nextRow += count
         if nextRow == height { pixels = nil }
     }

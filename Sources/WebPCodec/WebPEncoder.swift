@@ -60,9 +60,7 @@ package final class WebPEncoder: ImageEncoder {
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard count >= 0, rowsWritten + count <= height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "more rows than the image height \(height)")
-        }
+        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
         let inChannels = format.channels
         pixels.withUnsafeMutableBufferPointer { all in
             for i in 0..<count {
@@ -86,9 +84,7 @@ package final class WebPEncoder: ImageEncoder {
     /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
     package func finish() throws {
         guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        guard rowsWritten == height else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "only \(rowsWritten) of \(height) rows written")
-        }
+        try CodecError.checkComplete(path, written: rowsWritten, height: height)
         do {
             let bitstream = try encode()
             let file = try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
