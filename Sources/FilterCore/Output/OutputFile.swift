@@ -63,8 +63,10 @@ package final class OutputFile: @unchecked Sendable {  // mutable state is guard
         var fd: Int32 = -1
         // A held lock tells a sweep (another batch starting on this directory) that the file is in use; it goes with
         // the process, however that ends. Between creating the file and locking it a sweep may take it for stale and
-        // remove it: then the name is gone (no links left) and a new file is made.
-        for _ in 0..<8 {
+        // remove it: then the name is gone (no links left) and a new file is made — after yielding, so a sweep that
+        // keeps winning the race on a loaded machine (8 losses in a row were seen with both cores busy) lets go.
+        for attempt in 0..<64 {
+            if attempt > 0 { sched_yield() }
             template = pattern
             fd = template.withUnsafeMutableBufferPointer { fr_temp_create($0.baseAddress!, &registered) }
             guard fd >= 0 else { break }
