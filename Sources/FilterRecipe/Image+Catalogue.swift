@@ -278,18 +278,22 @@ extension Image {
         try applying(.median, ["radius": .number(Double(radius))])
     }
 
-    /// Resamples to a new size.
+    /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
-    /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio)
+    /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention centres the crop on the peak of |Sobel(L*)| + skin (a* 3…22, b* 4…31, L* ≥ 15) + saturation (C* > 60) pooled on 32×32 blocks and blurred with σ = the window's diagonal in blocks ÷ 6; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left (libvips's smartcrop definitions, measured on the scaled image at up to 1024 px); withoutEnlargement caps the factor at 1
     ///
     /// - Parameters:
     ///   - scale: Factor for both axes (0: use width/height); a number in 0...100, default 0.
     ///   - width: Output width in pixels (0: from height or scale); an integer in 0...1000000, default 0.
     ///   - height: Output height in pixels (0: from width or scale); an integer in 0...1000000, default 0.
     ///   - kernel: Reconstruction kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "lanczos3".
+    ///   - fit: With width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect; one of "fill", "contain", "cover", "inside", "outside", default "fill".
+    ///   - position: What a cover crop keeps or where contain places the image; attention and entropy look at the pixels; one of "centre", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest", "attention", "entropy", default "centre".
+    ///   - withoutEnlargement: Never scale up (the output may be smaller than asked); true or false, default false.
+    ///   - background: Colour of a contain box around the image; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
     /// - Throws: `RecipeError` naming this call when a value is out of its range.
-    public func resize(scale: Double = 0.0, width: Int = 0, height: Int = 0, kernel: ResampleKernel = .lanczos3) throws -> Image {
-        try applying(.resize, ["scale": .number(scale), "width": .number(Double(width)), "height": .number(Double(height)), "kernel": .string(kernel.rawValue)])
+    public func resize(scale: Double = 0.0, width: Int = 0, height: Int = 0, kernel: ResampleKernel = .lanczos3, fit: ResizeFit = .fill, position: ResizePosition = .centre, withoutEnlargement: Bool = false, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0)) throws -> Image {
+        try applying(.resize, ["scale": .number(scale), "width": .number(Double(width)), "height": .number(Double(height)), "kernel": .string(kernel.rawValue), "fit": .string(fit.rawValue), "position": .string(position.rawValue), "withoutEnlargement": .boolean(withoutEnlargement), "background": .color(background)])
     }
 
     /// Keeps a rectangle.
@@ -304,6 +308,19 @@ extension Image {
     /// - Throws: `RecipeError` naming this call when a value is out of its range.
     public func crop(x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0) throws -> Image {
         try applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)), "height": .number(Double(height))])
+    }
+
+    /// Crops away a border of near-uniform colour.
+    ///
+    /// Formula: the bounding box of the pixels whose 3×3 median differs from the background by more than threshold 8-bit codes in a channel of its sRGB-encoded colour premultiplied by alpha, or in alpha; the background is the top-left pixel's median, or background; the whole image when no pixel differs (libvips find_trim, sharp's trim); the box is found by a render of the input before the recipe runs
+    ///
+    /// - Parameters:
+    ///   - threshold: Largest difference, in 8-bit codes, still taken for background; a number in 0...255, default 10.
+    ///   - autoBackground: Take the background from the top-left pixel (false: background); true or false, default true.
+    ///   - background: The background's colour when autoBackground is false; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func trim(threshold: Double = 10.0, autoBackground: Bool = true, background: RGBA = RGBA(1.0, 1.0, 1.0, 1.0)) throws -> Image {
+        try applying(.trim, ["threshold": .number(threshold), "autoBackground": .boolean(autoBackground), "background": .color(background)])
     }
 
     /// Mirrors the image.
@@ -496,6 +513,30 @@ extension Image {
         try applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
     }
 
+
+    /// resize's fit: with width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect.
+    public enum ResizeFit: String, CaseIterable, Sendable {
+        case fill = "fill"
+        case contain = "contain"
+        case cover = "cover"
+        case inside = "inside"
+        case outside = "outside"
+    }
+
+    /// resize's position: what a cover crop keeps or where contain places the image; attention and entropy look at the pixels.
+    public enum ResizePosition: String, CaseIterable, Sendable {
+        case centre = "centre"
+        case north = "north"
+        case northeast = "northeast"
+        case east = "east"
+        case southeast = "southeast"
+        case south = "south"
+        case southwest = "southwest"
+        case west = "west"
+        case northwest = "northwest"
+        case attention = "attention"
+        case entropy = "entropy"
+    }
 
     /// flip's direction: axis to mirror.
     public enum FlipDirection: String, CaseIterable, Sendable {

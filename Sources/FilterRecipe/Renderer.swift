@@ -356,17 +356,9 @@ public struct Renderer: Sendable {
         }
         let (plan, log): (Plan, [String])
         do {
-            (plan, log) = optimized(try lowered(recipe, decoders: decoders), decoders: decoders)
+            (plan, log) = optimized(try lowered(recipe, decoders: decoders, inputs: inputs, notes: &notes), decoders: decoders)
         } catch let error as RecipeError { throw RenderError.recipe(error) }
-        for case let (index, node) in plan.nodes.enumerated() {
-            guard case .source(let name) = node.primitive, let decoder = decoders[name],
-                  node.width < decoder.storedWidth else { continue }
-            let factor = (decoder.storedWidth + node.width - 1) / node.width
-            do { try decoder.reduce(by: factor) } catch { throw RenderError.reading(decoder.path, error) }
-            guard decoder.width == node.width, decoder.height == node.height else {
-                throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
-            }
-        }
+        try Self.reduceDecoders(plan, decoders)
         // The CPU backend chooses again with the output's final layout; this choice is what --explain shows and
         // the memory estimate counts.
         let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
@@ -423,10 +415,26 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// The recipe lowered against the inputs' stored sizes and (with `autorotate`) their orientations.
-    func lowered(_ recipe: Recipe, decoders: [String: any ImageDecoder]) throws -> Plan {
-        try recipe.plan(inputSizes: decoders.mapValues { ($0.storedWidth, $0.storedHeight) },
-                        orientations: options.autorotate ? decoders.mapValues(\.metadata.orientation) : [:])
+    /// The recipe lowered against the inputs' stored sizes and (with `autorotate`) their orientations, analysis
+    /// questions answered from `inputs`.
+    func lowered(_ recipe: Recipe, decoders: [String: any ImageDecoder], inputs: [String: ImageInput],
+                 notes: inout [String]) throws -> Plan {
+        try lowered(recipe, sizes: decoders.mapValues { ($0.storedWidth, $0.storedHeight) },
+                    orientations: options.autorotate ? decoders.mapValues(\.metadata.orientation) : [:],
+                    open: analysisSources(inputs, recipe: recipe), notes: &notes)
+    }
+
+    /// Sets decoders that can shrink while decoding to the reduction the plan chose for their source.
+    static func reduceDecoders(_ plan: Plan, _ decoders: [String: any ImageDecoder]) throws {
+        for case let (index, node) in plan.nodes.enumerated() {
+            guard case .source(let name) = node.primitive, let decoder = decoders[name],
+                  node.width < decoder.storedWidth else { continue }
+            let factor = (decoder.storedWidth + node.width - 1) / node.width
+            do { try decoder.reduce(by: factor) } catch { throw RenderError.reading(decoder.path, error) }
+            guard decoder.width == node.width, decoder.height == node.height else {
+                throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
+            }
+        }
     }
 
     /// The plan as lowered and, when optimising, as rewritten, with the rewrites made; `decoders` say which
@@ -502,7 +510,11 @@ public struct Renderer: Sendable {
             throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; use rgba32f or an integer format"))
         }
         let plan: Plan
-        do { plan = optimized(try recipe.plan(inputSizes: images.mapValues { ($0.width, $0.height) })).plan }
+        var notes = [String]()
+        do {
+            plan = optimized(try lowered(recipe, sizes: images.mapValues { ($0.width, $0.height) }, orientations: [:],
+                                         open: analysisSources(images), notes: &notes)).plan
+        }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         try checkCost(of: plan, recipe: recipe)
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))

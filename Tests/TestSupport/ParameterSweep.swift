@@ -48,12 +48,30 @@ package enum ParameterSweep {
             for (label, value) in values {
                 var params = base
                 params[param.name] = value
-                if id == .resize, param.name != "kernel" {  // scale and width/height exclude each other
+                if id == .resize, ["scale", "width", "height"].contains(param.name) {  // scale and width/height exclude each other
                     params = ["scale": 0, "width": 0, "height": 0, "kernel": base["kernel"] ?? "lanczos3"]
                     params[param.name] = value
                 }
                 sets.append(("\(param.name)=\(label)", params))
             }
+        }
+        if id == .resize {  // 40×28 inputs: boxes of another aspect, every fit, the compass, no enlargement
+            let background = ParamValue.color(RGBA(0.9, 0.3, 0.1, 0.7))
+            for fit in ResizeFit.allCases {
+                sets.append(("fit=\(fit.rawValue)", ["width": 30, "height": 12, "fit": .string(fit.rawValue), "background": background]))
+            }
+            for position in ResizePosition.allCases where position.strategy == nil {
+                sets.append(("cover,\(position.rawValue)", ["width": 17, "height": 17, "fit": "cover", "position": .string(position.rawValue)]))
+                sets.append(("contain,\(position.rawValue)", ["width": 25, "height": 31, "fit": "contain",
+                                                            "position": .string(position.rawValue), "background": background]))
+            }
+            sets.append(("cover,withoutEnlargement", ["width": 90, "height": 20, "fit": "cover", "withoutEnlargement": true]))
+            sets.append(("contain,withoutEnlargement", ["width": 90, "height": 50, "fit": "contain", "withoutEnlargement": true,
+                                                        "background": background]))
+            sets.append(("width,withoutEnlargement", ["width": 90, "withoutEnlargement": true]))
+        }
+        if id == .trim {
+            sets.append(("white", ["autoBackground": false, "background": .color(.white), "threshold": 40]))
         }
         if id == .curves {
             sets.append(("channels", ["points": .points([[0, 0.1], [0.4, 0.6], [1, 0.9]]),

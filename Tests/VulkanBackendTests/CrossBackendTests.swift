@@ -33,7 +33,7 @@ final class CrossBackendTests: VulkanTestCase {
 
     func testEveryFilterMatchesTheCPUInLinearSpace() throws {
         let images = try TestImages.small() + [("synthetic rgba16", TestImages.synthetic())]
-        for id in [FilterID.blend, .convolve, .unsharpMask, .rotate, .affine] { try compare(id, space: .linear, images: images) }
+        for id in [FilterID.blend, .convolve, .unsharpMask, .rotate, .affine, .resize, .trim] { try compare(id, space: .linear, images: images) }
     }
 
     func testEveryFilterMatchesTheCPUInSRGBSpace() throws {

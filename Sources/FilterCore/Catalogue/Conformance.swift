@@ -60,7 +60,11 @@ extension FilterID {
         case .sobel: return c("OpenCV Sobel 3×3 on Rec. 709 luma, magnitude ÷ 4", replicate, "output opaque")
         case .median: return c("OpenCV medianBlur, per channel", replicate, "per premultiplied channel")
         case .resize: return c("separable resampling: Keys bicubic a = −0.5 (Pillow), Lanczos-3, bilinear, nearest",
-                               replicate, premultiplied, ["ConventionTests.testNearestShrinkingSkipsPixels"])
+                               replicate, premultiplied + "; a contain box is the background colour",
+                               ["ConventionTests.testNearestShrinkingSkipsPixels", "FitTests",
+                                "SmartCropTests", "BENCHMARKS.md: smart crops beside vipsthumbnail"])
+        case .trim: return c("libvips find_trim / sharp trim (3×3 median, threshold in 8-bit codes)", "none", moves,
+                             ["TrimTests"])
         case .crop, .flip, .transpose: return c("exact", "none", moves)
         case .pad: return c("exact", "the border colour", moves)
         case .rotate: return c("OpenCV warpAffine about the centres, BORDER_CONSTANT (pixel centres at i + ½); quarter turns exact",

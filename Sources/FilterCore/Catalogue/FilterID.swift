@@ -6,7 +6,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
     // Geometry
-    case resize, crop, flip, rotate, transpose, pad, affine
+    case resize, crop, trim, flip, rotate, transpose, pad, affine
     // Compositing
     case blend, blendWithMask, over, setAlpha
     // Generators
@@ -40,6 +40,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .median: return NeighbourhoodFilters.median
         case .resize: return GeometryFilters.resize
         case .crop: return GeometryFilters.crop
+        case .trim: return GeometryFilters.trim
         case .flip: return GeometryFilters.flip
         case .rotate: return GeometryFilters.rotate
         case .transpose: return GeometryFilters.transpose

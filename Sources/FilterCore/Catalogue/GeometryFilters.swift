@@ -3,41 +3,85 @@ import Foundation
 /// Filters that move pixels.
 enum GeometryFilters {
     static let resize = FilterSpec(
-        .resize, .geometry, "Resamples to a new size.",
+        .resize, .geometry, "Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.",
         formula: "separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when "
-            + "shrinking; give scale, or width and/or height (one of them keeps the aspect ratio)",
+            + "shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit "
+            + "(sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the "
+            + "box, cover then crops to the box, contain then centres it on a box of background; position places the "
+            + "crop or the image (compass points; half the excess rounded down for the centre); attention centres the "
+            + "crop on the peak of |Sobel(L*)| + skin (a* 3…22, b* 4…31, L* ≥ 15) + saturation (C* > 60) pooled on "
+            + "32×32 blocks and blurred with σ = the window's diagonal in blocks ÷ 6; entropy cuts the edge slice of "
+            + "least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left "
+            + "(libvips's smartcrop definitions, measured on the scaled image at up to 1024 px); withoutEnlargement "
+            + "caps the factor at 1",
         params: [
             .number("scale", 0...100, default: 0, "Factor for both axes (0: use width/height)"),
             .integer("width", 0...1_000_000, default: 0, "Output width in pixels (0: from height or scale)"),
             .integer("height", 0...1_000_000, default: 0, "Output height in pixels (0: from width or scale)"),
             .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "lanczos3", "Reconstruction kernel"),
+            .choice("fit", ResizeFit.allCases.map(\.rawValue), default: "fill",
+                    "With width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect"),
+            .choice("position", ResizePosition.allCases.map(\.rawValue), default: "centre",
+                    "What a cover crop keeps or where contain places the image; attention and entropy look at the pixels"),
+            .boolean("withoutEnlargement", default: false, "Never scale up (the output may be smaller than asked)"),
+            .color("background", default: .clear, "Colour of a contain box around the image"),
         ],
         tolerance: 2,
         check: { p in
             let hasScale = p.number("scale") > 0, hasSize = p.int("width") > 0 || p.int("height") > 0
             if hasScale && hasSize { return ["give scale or width/height, not both"] }
             if !hasScale && !hasSize { return ["give scale, width or height"] }
+            let fit = ResizeFit(rawValue: p.string("fit")) ?? .fill
+            let position = ResizePosition(rawValue: p.string("position")) ?? .centre
+            if fit != .fill && !(p.int("width") > 0 && p.int("height") > 0) {
+                return ["fit \"\(fit.rawValue)\" needs both width and height (with one, the aspect is always kept)"]
+            }
+            if position != .centre && fit != .cover && fit != .contain {
+                return ["position applies to fit \"cover\" or \"contain\" (fit is \"\(fit.rawValue)\")"]
+            }
+            if position.strategy != nil && fit != .cover {
+                return ["position \"\(position.rawValue)\" chooses a crop: it needs fit \"cover\""]
+            }
             return []
         }
     ) { b, p, i in
         let (w, h) = b.size(i[0])
-        var outW = p.int("width"), outH = p.int("height")
-        if p.number("scale") > 0 {
-            outW = Int((Double(w) * p.number("scale")).rounded())
-            outH = Int((Double(h) * p.number("scale")).rounded())
-        } else if outW == 0 {
-            outW = Int((Double(w) * Double(outH) / Double(h)).rounded())
-        } else if outH == 0 {
-            outH = Int((Double(h) * Double(outW) / Double(w)).rounded())
+        let fit = ResizeFit(rawValue: p.string("fit"))!
+        let position = ResizePosition(rawValue: p.string("position"))!
+        let sizes = ResizeSizes(inWidth: w, inHeight: h, scale: p.number("scale"), width: p.int("width"),
+                                height: p.int("height"), fit: fit, withoutEnlargement: p.bool("withoutEnlargement"))
+        for (outW, outH) in [(sizes.scaledWidth, sizes.scaledHeight), (sizes.width, sizes.height)] {
+            guard outW.multipliedReportingOverflow(by: outH).partialValue <= 1 << 28 else {
+                throw PlanError("resize to \(outW)×\(outH) exceeds the limit of 2^28 pixels")
+            }
         }
-        outW = max(1, outW)
-        outH = max(1, outH)
-        guard outW.multipliedReportingOverflow(by: outH).partialValue <= 1 << 28 else {
-            throw PlanError("resize to \(outW)×\(outH) exceeds the limit of 2^28 pixels")
-        }
-        if outW == w && outH == h { return i[0] }
         let kernel = ResampleKernel(rawValue: p.string("kernel"))!
-        var ref = i[0]
+        var x = position.offset(excess: abs(sizes.scaledWidth - sizes.width), horizontal: true)
+        var y = position.offset(excess: abs(sizes.scaledHeight - sizes.height), horizontal: false)
+        let crops = sizes.width < sizes.scaledWidth || sizes.height < sizes.scaledHeight
+        if crops, let strategy = position.strategy {
+            let question = AnalysisQuestion.cropWindow(strategy: strategy, width: sizes.width, height: sizes.height,
+                                                       scaledWidth: sizes.scaledWidth, scaledHeight: sizes.scaledHeight)
+            // Unanswered, the crop is provisionally centred (the render answers and lowers again).
+            if case .offset(let ax, let ay)? = b.answer(question, about: i[0]) {
+                x = min(max(ax, 0), sizes.scaledWidth - sizes.width)
+                y = min(max(ay, 0), sizes.scaledHeight - sizes.height)
+            }
+        }
+        let scaled = resampled(&b, i[0], width: sizes.scaledWidth, height: sizes.scaledHeight, kernel: kernel)
+        if crops { return b.add(.crop(x: x, y: y), [scaled], width: sizes.width, height: sizes.height) }
+        if sizes.width > sizes.scaledWidth || sizes.height > sizes.scaledHeight {
+            return b.add(.pad(top: y, left: x, color: p.color("background")), [scaled], width: sizes.width, height: sizes.height)
+        }
+        return scaled
+    }
+
+    /// `input` resampled to outW×outH (itself when the size is unchanged).
+    static func resampled(_ b: inout PlanBuilder, _ input: PlanBuilder.Ref, width outW: Int, height outH: Int,
+                          kernel: ResampleKernel) -> PlanBuilder.Ref {
+        let (w, h) = b.size(input)
+        if outW == w && outH == h { return input }
+        var ref = input
         // A shrink in height goes first: the vertical pass is a weighted sum of whole rows, vectorised along them,
         // while the horizontal one gathers taps pixel by pixel; done first, the vertical pass leaves the horizontal
         // one only the output's rows (a 3000×2000 photo to 400 px: 267 rows to gather, not 2000).
@@ -185,5 +229,30 @@ enum GeometryFilters {
         if outW == w && outH == h { return i[0] }
         return b.add(.pad(top: p.int("top"), left: p.int("left"), color: p.color("color")), [i[0]],
                      width: outW, height: outH)
+    }
+
+    static let trim = FilterSpec(
+        .trim, .geometry, "Crops away a border of near-uniform colour.",
+        formula: "the bounding box of the pixels whose 3×3 median differs from the background by more than threshold "
+            + "8-bit codes in a channel of its sRGB-encoded colour premultiplied by alpha, or in alpha; the background "
+            + "is the top-left pixel's median, or background; the whole image when no pixel differs (libvips "
+            + "find_trim, sharp's trim); the box is found by a render of the input before the recipe runs",
+        params: [
+            .number("threshold", 0...255, default: 10, "Largest difference, in 8-bit codes, still taken for background"),
+            .boolean("autoBackground", default: true, "Take the background from the top-left pixel (false: background)"),
+            .color("background", default: .white, "The background's colour when autoBackground is false"),
+        ],
+        tolerance: 0
+    ) { b, p, i in
+        let (w, h) = b.size(i[0])
+        let question = AnalysisQuestion.trim(threshold: p.number("threshold"),
+                                             background: p.bool("autoBackground") ? nil : p.color("background"))
+        // Unanswered, the whole image stands in (the render answers and lowers again).
+        guard case let .rect(x, y, cw, ch)? = b.answer(question, about: i[0]) else { return i[0] }
+        guard x >= 0, y >= 0, cw > 0, ch > 0, x + cw <= w, y + ch <= h else {
+            throw PlanError("trim found the box x \(x), y \(y), \(cw)×\(ch) outside the \(w)×\(h) input")
+        }
+        if x == 0 && y == 0 && cw == w && ch == h { return i[0] }
+        return b.add(.crop(x: x, y: y), [i[0]], width: cw, height: ch)
     }
 }

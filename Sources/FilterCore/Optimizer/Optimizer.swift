@@ -88,6 +88,10 @@ package struct Optimizer {
                 }
             }
             if case .matrix(let m)? = simplified.last, m.isIdentity { simplified.removeLast() }
+            // A convolution of alpha with negative weights can leave colour where alpha is 0 or below, which later
+            // steps carry; a per-pixel step, even one that changes nothing, clears it (colour is unpremultiplied
+            // first), so after such a convolution it stays.
+            if simplified.isEmpty && followsAlphaConvolution(i) { continue }
             guard simplified != ops else { continue }
             if !simplified.isEmpty && simplified.count + folded < ops.count {
                 note("dropped \(ops.count - simplified.count - folded) step(s) of \(name(i)) that change nothing")
@@ -99,6 +103,17 @@ package struct Optimizer {
                 redirect(i, to: nodes[i].inputs[0])
             }
         }
+    }
+
+    /// Whether a convolution of alpha with negative weights is upstream of the node.
+    private func followsAlphaConvolution(_ index: Int) -> Bool {
+        var pending = nodes[index].inputs, seen = Set<Int>()
+        while let i = pending.popLast() {
+            guard seen.insert(i).inserted else { continue }
+            if case let .convolve(kernel, _, _, false) = nodes[i].primitive, kernel.contains(where: { $0 < 0 }) { return true }
+            pending += nodes[i].inputs
+        }
+        return false
     }
 
     /// A per-pixel node whose only reader is another per-pixel node joins it, so the chain runs as one kernel.

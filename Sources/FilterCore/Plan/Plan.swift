@@ -31,6 +31,10 @@ package struct PlanBuilder {
     package let workingSpace: WorkingSpace
     var origin = ""
     var op = ""
+    /// Answers to analysis questions, by the asking node's id (`answer(_:about:)`).
+    package var answers: [String: AnalysisAnswer] = [:]
+    /// Questions asked while lowering that `answers` did not hold.
+    package internal(set) var requests: [AnalysisRequest] = []
 
     init(workingSpace: WorkingSpace) { self.workingSpace = workingSpace }
 

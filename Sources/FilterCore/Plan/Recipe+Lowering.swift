@@ -48,8 +48,19 @@ extension Recipe {
     /// (1…8; absent means 1): an input stored sideways is turned upright right after it is read, so the recipe
     /// sees upright images. Nodes the output does not depend on are not lowered. Problems that depend on sizes (a
     /// crop outside the image) are reported by JSON path.
-    package func plan(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:]) throws -> Plan {
+    /// Filters that look at pixels first (a smart crop, trim) lower provisionally without an answer in `answers`:
+    /// use `lowering(...)` to learn their questions.
+    package func plan(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:],
+                      answers: [String: AnalysisAnswer] = [:]) throws -> Plan {
+        try lowering(inputSizes: inputSizes, orientations: orientations, answers: answers).plan
+    }
+
+    /// The plan and the analysis questions still open: while any is, the plan is provisional (the renderer answers
+    /// the first and lowers again).
+    package func lowering(inputSizes: [String: (width: Int, height: Int)], orientations: [String: Int] = [:],
+                          answers: [String: AnalysisAnswer] = [:]) throws -> (plan: Plan, questions: [AnalysisRequest]) {
         var builder = PlanBuilder(workingSpace: workingSpace)
+        builder.answers = answers
         var refs = [String: PlanBuilder.Ref]()
         var issues = [RecipeError.Issue]()
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -105,7 +116,7 @@ extension Recipe {
         }
 
         guard let output = resolve(output), issues.isEmpty else { throw RecipeError(issues) }
-        return Plan(nodes: builder.nodes, output: output.index, workingSpace: workingSpace)
+        return (Plan(nodes: builder.nodes, output: output.index, workingSpace: workingSpace), builder.requests)
     }
 }
 

@@ -183,7 +183,9 @@ package enum ReferenceFilters {
                 return out
             }
         case .resize:
-            return resize(image, p)
+            return resize(image, p, space: space)
+        case .trim:
+            return trim(image, p, space: space)
         case .crop:
             let x0 = p.int("x"), y0 = p.int("y")
             let w = p.int("width") == 0 ? image.width - x0 : p.int("width")
@@ -378,15 +380,44 @@ package enum ReferenceFilters {
         }
     }
 
-    static func resize(_ image: ReferenceImage, _ p: Params) -> ReferenceImage {
-        var w = p.int("width"), h = p.int("height")
-        if p.number("scale") > 0 {
-            w = Int((Double(image.width) * p.number("scale")).rounded())
-            h = Int((Double(image.height) * p.number("scale")).rounded())
-        } else if w == 0 { w = Int((Double(image.width) * Double(h) / Double(image.height)).rounded()) }
-        else if h == 0 { h = Int((Double(image.height) * Double(w) / Double(image.width)).rounded()) }
-        w = max(1, w); h = max(1, h)
-        let kernel = p.string("kernel")
+    /// sharp's resize: the factor per axis is target ÷ input, the larger of the two for cover and outside, the
+    /// smaller for contain and inside, each its own for fill; withoutEnlargement caps it at 1; cover crops to the
+    /// box, contain places the image on a box of background; compass positions take none, half (rounded down) or
+    /// all of the excess.
+    static func resize(_ image: ReferenceImage, _ p: Params, space: WorkingSpace) -> ReferenceImage {
+        let W = Double(image.width), H = Double(image.height)
+        let tw = p.int("width"), th = p.int("height"), fit = p.string("fit")
+        var fx: Double, fy: Double
+        if p.number("scale") > 0 { fx = p.number("scale"); fy = fx }
+        else if tw > 0 && th > 0 {
+            fx = Double(tw) / W; fy = Double(th) / H
+            if fit == "cover" || fit == "outside" { fx = max(fx, fy); fy = fx }
+            if fit == "contain" || fit == "inside" { fx = min(fx, fy); fy = fx }
+        } else if tw > 0 { fx = Double(tw) / W; fy = fx }
+        else { fy = Double(th) / H; fx = fy }
+        if p.bool("withoutEnlargement") { fx = min(fx, 1); fy = min(fy, 1) }
+        let sw = max(1, Int((W * fx).rounded())), sh = max(1, Int((H * fy).rounded()))
+        let scaled = resample(image, sw, sh, kernel: p.string("kernel"))
+        guard tw > 0, th > 0, fit == "cover" || fit == "contain" else { return scaled }
+        let position = p.string("position")
+        func offset(_ excess: Int, start: Bool, end: Bool) -> Int { start ? 0 : end ? excess : excess / 2 }
+        if fit == "cover" {
+            let w = min(tw, sw), h = min(th, sh)
+            let x0 = offset(sw - w, start: position.hasSuffix("west"), end: position.hasSuffix("east"))
+            let y0 = offset(sh - h, start: position.hasPrefix("north"), end: position.hasPrefix("south"))
+            return mapped(w, h) { x, y in scaled[x + x0, y + y0] }
+        }
+        let w = max(tw, sw), h = max(th, sh)
+        let x0 = offset(w - sw, start: position.hasSuffix("west"), end: position.hasSuffix("east"))
+        let y0 = offset(h - sh, start: position.hasPrefix("north"), end: position.hasPrefix("south"))
+        let fill = working(p.color("background"), space)
+        return mapped(w, h) { x, y in
+            let sx = x - x0, sy = y - y0
+            return sx >= 0 && sy >= 0 && sx < sw && sy < sh ? scaled[sx, sy] : fill
+        }
+    }
+
+    static func resample(_ image: ReferenceImage, _ w: Int, _ h: Int, kernel: String) -> ReferenceImage {
         let radius: Double = ["nearest": 0.5, "bilinear": 1, "bicubic": 2, "lanczos3": 3][kernel]!
         func sample1D(_ inSize: Int, _ outSize: Int, _ i: Int) -> [(Int, Double)] {
             let ratio = Double(inSize) / Double(outSize)
@@ -508,5 +539,42 @@ package enum ReferenceFilters {
             let s = p.int("size")
             return mapped(w, h) { x, y in ((x / s) + (y / s)) % 2 == 0 ? a : b }
         }
+    }
+
+    /// libvips find_trim / sharp trim: the 3×3 median (per premultiplied channel, edges replicated), as 8-bit
+    /// sRGB-encoded straight colour, premultiplied by alpha again; the box of pixels with a channel more than
+    /// threshold codes from the background (the top-left pixel, or the given colour); the whole image if none.
+    static func trim(_ image: ReferenceImage, _ p: Params, space: WorkingSpace) -> ReferenceImage {
+        let median = window(image, 1) { values in
+            var out = SIMD4<Double>()
+            for c in 0..<4 { out[c] = values.map { $0[c] }.sorted()[values.count / 2] }
+            return out
+        }
+        func codes(_ v: SIMD4<Double>) -> SIMD4<Double> {
+            let a = min(max(v[3], 0), 1)
+            var out = SIMD4<Double>(0, 0, 0, (a * 255).rounded())
+            for c in 0..<3 {
+                let straight = a > 0 ? min(max(v[c] / a, 0), 1) : 0
+                let encoded = space == .linear ? (straight <= 0.0031308 ? 12.92 * straight : 1.055 * pow(straight, 1 / 2.4) - 0.055) : straight
+                out[c] = (encoded * 255).rounded() * out[3] / 255
+            }
+            return out
+        }
+        let background: SIMD4<Double>
+        if p.bool("autoBackground") { background = codes(median[0, 0]) } else {
+            let c = p.color("background")
+            background = SIMD4(c.r * c.a * 255, c.g * c.a * 255, c.b * c.a * 255, c.a * 255)
+        }
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let d = codes(median[x, y]) - background
+                if max(abs(d[0]), abs(d[1]), abs(d[2]), abs(d[3])) > p.number("threshold") {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+        }
+        guard maxX >= 0 else { return image }
+        return mapped(maxX - minX + 1, maxY - minY + 1) { x, y in image[x + minX, y + minY] }
     }
 }
