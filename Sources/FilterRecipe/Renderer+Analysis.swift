@@ -43,20 +43,26 @@ extension Renderer {
         do {
             switch request.question {
             case let .cropWindow(strategy, cw, ch, sw, sh):
-                // Measured on the scaled image, as a thumbnailer crops it, at most 1024 pixels on its long side and
-                // never larger than the input.
+                // Both look at the scaled image, rendered at most 1024 pixels on its long side and never larger than
+                // the input; attention reduces it further to 32×32 on its sRGB codes (as libvips resizes it).
                 let a = min(1, 1024 / Double(max(sw, sh)), Double(input.width) / Double(sw), Double(input.height) / Double(sh))
                 let aw = max(1, Int((Double(sw) * a).rounded())), ah = max(1, Int((Double(sh) * a).rounded()))
-                plan.appendResample(width: aw, height: ah, origin: request.node)
+                plan.appendResample(width: aw, height: ah, kernel: .bilinear, origin: request.node)
                 let (runnable, sources) = try open(plan)
                 let image = try CPURenderer.render(runnable, sources: sources, format: .rgba8)
                 let bytes = Array(UnsafeRawBufferPointer(start: try image.hostBytes(), count: image.rowStride * ah))
                 let packed = image.rowStride == aw * 4 ? bytes
                     : (0..<ah).flatMap { bytes[$0 * image.rowStride..<$0 * image.rowStride + aw * 4] }
+                if strategy == .attention {
+                    let grid = SmartCrop.attentionGrid
+                    let (x, y) = SmartCrop.attention(grid: SmartCrop.reduced(packed, width: aw, height: ah, to: grid, grid),
+                                                     gridWidth: grid, gridHeight: grid, width: sw, height: sh,
+                                                     cropWidth: cw, cropHeight: ch)
+                    return (.offset(x: x, y: y), "\(aw)×\(ah)")
+                }
                 let acw = max(1, Int((Double(cw) * Double(aw) / Double(sw)).rounded()))
                 let ach = max(1, Int((Double(ch) * Double(ah) / Double(sh)).rounded()))
-                let (ax, ay) = SmartCrop.window(strategy, rgba: packed, width: aw, height: ah,
-                                                cropWidth: min(acw, aw), cropHeight: min(ach, ah))
+                let (ax, ay) = SmartCrop.entropyWindow(rgba: packed, width: aw, height: ah, cropWidth: acw, cropHeight: ach)
                 let x = Int((Double(ax) * Double(sw) / Double(aw)).rounded())
                 let y = Int((Double(ay) * Double(sh) / Double(ah)).rounded())
                 return (.offset(x: min(max(x, 0), sw - cw), y: min(max(y, 0), sh - ch)), "\(aw)×\(ah)")

@@ -19,6 +19,20 @@ final class SmartCropTests: XCTestCase {
         XCTAssertEqual(white.b, 0, accuracy: 0.001)
         XCTAssertEqual(grey.l, 50.0, accuracy: 0.1)
         XCTAssertEqual(grey.a, 0, accuracy: 0.001)
+        let d65 = SmartCrop.xyz(255, 255, 255)
+        XCTAssertEqual(d65.x, 95.047, accuracy: 0.001)
+        XCTAssertEqual(d65.y, 100, accuracy: 0.001)
+        XCTAssertEqual(d65.z, 108.883, accuracy: 0.001)
+    }
+
+    /// The reduction attention looks through keeps a flat image flat and averages a split one on its codes.
+    func testReductionWorksOnCodes() {
+        let flat = [UInt8](repeating: 77, count: 64 * 48 * 4)
+        XCTAssertTrue(SmartCrop.reduced(flat, width: 64, height: 48, to: 32, 32).allSatisfy { $0 == 77 })
+        var split = [UInt8]()
+        for _ in 0..<64 { for x in 0..<64 { split += x < 32 ? [0, 0, 0, 255] : [200, 200, 200, 255] } }
+        let half = SmartCrop.reduced(split, width: 64, height: 64, to: 1, 1)
+        XCTAssertEqual(Int(half[0]), 100, "the mean of 0 and 200 on codes, not in linear light (124)")
     }
 
     /// A width×height grey image with a saturated red disc of radius 12 centred at (cx, cy) and random grey levels

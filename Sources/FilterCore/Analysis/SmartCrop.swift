@@ -1,17 +1,15 @@
 import Foundation
 
-/// Where a window of an image holds the most interest, by libvips's `smartcrop` definitions, on 8-bit sRGB RGBA
-/// samples (alpha ignored, as libvips ignores it). Runs once per render on an image of at most ~1 MP, in float64.
+/// Where a window of an image holds the most interest, by libvips 8.14's `smartcrop` definitions, on 8-bit sRGB RGBA
+/// samples (alpha ignored, as libvips ignores it). Runs once per render on a small image, in float64.
 package enum SmartCrop {
-    /// The top-left corner of the `cropWidth`×`cropHeight` window of the `width`×`height` image.
-    package static func window(_ strategy: CropStrategy, rgba: [UInt8], width: Int, height: Int,
-                               cropWidth: Int, cropHeight: Int) -> (x: Int, y: Int) {
+    /// The size attention reduces the scaled image to before it looks: its cells set how finely the crop is placed.
+    package static let attentionGrid = 32
+
+    /// Where `entropy` keeps a `cropWidth`×`cropHeight` window of the `width`×`height` image.
+    package static func entropyWindow(rgba: [UInt8], width: Int, height: Int, cropWidth: Int, cropHeight: Int) -> (x: Int, y: Int) {
         let cw = min(max(cropWidth, 1), width), ch = min(max(cropHeight, 1), height)
-        if cw == width && ch == height { return (0, 0) }
-        switch strategy {
-        case .attention: return attention(rgba, width, height, cw, ch)
-        case .entropy: return entropy(rgba, width, height, cw, ch)
-        }
+        return entropy(rgba, width, height, cw, ch)
     }
 
     /// CIE L*a*b* (D65) of an sRGB-encoded 8-bit colour.
@@ -26,59 +24,89 @@ package enum SmartCrop {
         return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
     }
 
-    /// Interest per pixel: |Sobel x| + |Sobel y| of L*, plus 255 where the colour is skin-like (a* in 3…22, b* in
-    /// 4…31, L* ≥ 15), plus 255 where chroma C* exceeds 60.
+    /// CIE XYZ (D65, Y of white 100) of an sRGB-encoded 8-bit colour.
+    package static func xyz(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (x: Double, y: Double, z: Double) {
+        let lr = SRGB.toLinear(Double(r) / 255), lg = SRGB.toLinear(Double(g) / 255), lb = SRGB.toLinear(Double(b) / 255)
+        return (100 * (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb),
+                100 * (0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb),
+                100 * (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb))
+    }
+
+    /// Interest of each pixel of the (32×32) image: |5 × the 4-neighbour Laplacian of Y|, plus where Y > 5 the skin
+    /// score 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) and a* (libvips 8.14's terms, after smartcrop.js).
     package static func attentionScores(_ rgba: [UInt8], _ width: Int, _ height: Int) -> [Double] {
-        var l = [Double](repeating: 0, count: width * height)
-        var bonus = [Double](repeating: 0, count: width * height)
+        var luminance = [Double](repeating: 0, count: width * height)
+        var scores = luminance
         for i in 0..<width * height {
-            let c = lab(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2])
-            l[i] = c.l
-            if c.a >= 3 && c.a <= 22 && c.b >= 4 && c.b <= 31 && c.l >= 15 { bonus[i] += 255 }
-            if (c.a * c.a + c.b * c.b).squareRoot() > 60 { bonus[i] += 255 }
+            let c = xyz(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2])
+            luminance[i] = c.y
+            guard c.y > 5 else { continue }
+            let norm = (c.x * c.x + c.y * c.y + c.z * c.z).squareRoot()
+            let dx = c.x / norm - 0.78, dy = c.y / norm - 0.57, dz = c.z / norm - 0.44
+            scores[i] = 100 - 100 * (dx * dx + dy * dy + dz * dz).squareRoot()
+            scores[i] += lab(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2]).a
         }
-        var scores = bonus
         for y in 0..<height {
-            let up = max(y - 1, 0) * width, row = y * width, down = min(y + 1, height - 1) * width
             for x in 0..<width {
-                let left = max(x - 1, 0), right = min(x + 1, width - 1)
-                let gx = (l[up + right] + 2 * l[row + right] + l[down + right]) - (l[up + left] + 2 * l[row + left] + l[down + left])
-                let gy = (l[down + left] + 2 * l[down + x] + l[down + right]) - (l[up + left] + 2 * l[up + x] + l[up + right])
-                scores[row + x] += abs(gx) + abs(gy)
+                func l(_ x: Int, _ y: Int) -> Double { luminance[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)] }
+                scores[y * width + x] += abs(5 * (4 * l(x, y) - l(x - 1, y) - l(x + 1, y) - l(x, y - 1) - l(x, y + 1)))
             }
         }
         return scores
     }
 
-    static func attention(_ rgba: [UInt8], _ width: Int, _ height: Int, _ cw: Int, _ ch: Int) -> (x: Int, y: Int) {
-        let scores = attentionScores(rgba, width, height)
-        // Pool onto (up to) 32×32 blocks by area: the block size sets how finely the crop can be placed.
-        let gw = min(32, width), gh = min(32, height)
-        var grid = [Double](repeating: 0, count: gw * gh)
-        for by in 0..<gh {
-            let y0 = by * height / gh, y1 = (by + 1) * height / gh
-            for bx in 0..<gw {
-                let x0 = bx * width / gw, x1 = (bx + 1) * width / gw
-                var sum = 0.0
-                for y in y0..<y1 { for x in x0..<x1 { sum += scores[y * width + x] } }
-                grid[by * gw + bx] = sum / Double((y1 - y0) * (x1 - x0))
-            }
-        }
-        // Blur over about the window's extent, so the peak is where a whole window gathers the most.
-        let hs = Double(width) / Double(gw), vs = Double(height) / Double(gh)
-        let sigma = ((Double(cw) / hs) * (Double(cw) / hs) + (Double(ch) / vs) * (Double(ch) / vs)).squareRoot() / 6
-        let blurred = gaussian(grid, gw, gh, sigma: sigma)
+    /// The window centred on the peak of the blurred interest of `grid`, the scaled image reduced to 32×32 (σ: a tenth
+    /// of the window's diagonal in grid cells, at least 1); the peak's cell maps back to its left/top edge.
+    package static func attention(grid rgba: [UInt8], gridWidth gw: Int, gridHeight gh: Int, width: Int, height: Int,
+                                  cropWidth cw: Int, cropHeight ch: Int) -> (x: Int, y: Int) {
+        let hscale = Double(gw) / Double(width), vscale = Double(gh) / Double(height)
+        let sigma = max(((Double(cw) * hscale) * (Double(cw) * hscale) + (Double(ch) * vscale) * (Double(ch) * vscale)).squareRoot() / 10, 1)
+        let blurred = gaussian(attentionScores(rgba, gw, gh), gw, gh, sigma: sigma)
         var best = 0
         for i in 1..<blurred.count where blurred[i] > blurred[best] { best = i }
-        let cx = (Double(best % gw) + 0.5) * hs, cy = (Double(best / gw) + 0.5) * vs
-        let x = Int((cx - Double(cw) / 2).rounded()), y = Int((cy - Double(ch) / 2).rounded())
-        return (min(max(x, 0), width - cw), min(max(y, 0), height - ch))
+        let ax = Int(Double(best % gw) / hscale), ay = Int(Double(best / gw) / vscale)
+        return (min(max(ax - cw / 2, 0), width - cw), min(max(ay - ch / 2, 0), height - ch))
     }
 
-    /// Separable Gaussian with edges clamped, taps to 3σ.
+    /// The image resampled to gw×gh on its sRGB-encoded codes with Lanczos-3 widened by the shrink (edges
+    /// replicated), rounded to codes: how libvips reduces the scaled image before attention looks at it.
+    package static func reduced(_ rgba: [UInt8], width: Int, height: Int, to gw: Int, _ gh: Int) -> [UInt8] {
+        func weights(_ inSize: Int, _ outSize: Int) -> [[(Int, Double)]] {
+            let ratio = Double(inSize) / Double(outSize), scale = max(1, ratio)
+            return (0..<outSize).map { i in
+                let centre = (Double(i) + 0.5) * ratio - 0.5
+                var taps = [(Int, Double)]()
+                for j in Int((centre - 3 * scale).rounded(.down))...Int((centre + 3 * scale).rounded(.up)) {
+                    let t = (Double(j) - centre) / scale
+                    let w = t == 0 ? 1 : abs(t) >= 3 ? 0 : 3 * sin(.pi * t) * sin(.pi * t / 3) / (.pi * .pi * t * t)
+                    if w != 0 { taps.append((min(max(j, 0), inSize - 1), w)) }
+                }
+                let sum = taps.reduce(0) { $0 + $1.1 }
+                return taps.map { ($0.0, $0.1 / sum) }
+            }
+        }
+        let across = weights(width, gw), down = weights(height, gh)
+        var rows = [Double](repeating: 0, count: gw * height * 4)
+        for y in 0..<height {
+            for x in 0..<gw {
+                for (j, w) in across[x] { for c in 0..<4 { rows[(y * gw + x) * 4 + c] += w * Double(rgba[(y * width + j) * 4 + c]) } }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: gw * gh * 4)
+        for y in 0..<gh {
+            for x in 0..<gw {
+                for c in 0..<4 {
+                    let v = down[y].reduce(0.0) { $0 + $1.1 * rows[($1.0 * gw + x) * 4 + c] }
+                    out[(y * gw + x) * 4 + c] = UInt8(min(max(v.rounded(), 0), 255))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Separable Gaussian with edges replicated; taps while exp(−x²/2σ²) ≥ 0.2 (libvips's default minimum amplitude).
     static func gaussian(_ grid: [Double], _ w: Int, _ h: Int, sigma: Double) -> [Double] {
-        guard sigma > 0.01 else { return grid }
-        let r = Int((3 * sigma).rounded(.up))
+        let r = Int((sigma * (2 * log(5.0)).squareRoot()).rounded(.down))
         let taps = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let norm = taps.reduce(0, +)
         var across = grid, result = grid

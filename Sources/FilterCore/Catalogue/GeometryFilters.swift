@@ -8,11 +8,12 @@ enum GeometryFilters {
             + "shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit "
             + "(sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the "
             + "box, cover then crops to the box, contain then centres it on a box of background; position places the "
-            + "crop or the image (compass points; half the excess rounded down for the centre); attention centres the "
-            + "crop on the peak of |Sobel(L*)| + skin (a* 3…22, b* 4…31, L* ≥ 15) + saturation (C* > 60) pooled on "
-            + "32×32 blocks and blurred with σ = the window's diagonal in blocks ÷ 6; entropy cuts the edge slice of "
-            + "least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left "
-            + "(libvips's smartcrop definitions, measured on the scaled image at up to 1024 px); withoutEnlargement "
+            + "crop or the image (compass points; half the excess rounded down for the centre); attention (libvips "
+            + "8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin "
+            + "100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) "
+            + "and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram "
+            + "entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up "
+            + "to 1024 px; withoutEnlargement "
             + "caps the factor at 1",
         params: [
             .number("scale", 0...100, default: 0, "Factor for both axes (0: use width/height)"),
