@@ -198,6 +198,20 @@ extension Image {
         try applying(.clamp, ["min": .number(min), "max": .number(max)])
     }
 
+    /// Applies a look from an Adobe/Resolve .cube colour lookup table (1D or 3D).
+    ///
+    /// Formula: RGB ↦ mix(v, LUT(v), strength), v the colour in the LUT's space (sRGB-encoded by default) clamped to its DOMAIN_MIN…DOMAIN_MAX; 3D tables interpolate tetrahedrally (six tetrahedra along the grey diagonal) or trilinearly, 1D tables linearly per channel (Adobe Cube LUT Specification 1.0)
+    ///
+    /// - Parameters:
+    ///   - path: The .cube file (LUT_3D_SIZE up to 65, LUT_1D_SIZE up to 65536); the path of a .cube file (relative to the recipe's folder).
+    ///   - interpolation: How a 3D table is read between its grid points; one of "tetrahedral", "trilinear", default "tetrahedral".
+    ///   - strength: 0 unchanged, 1 the full look; a number in 0...1, default 1.
+    ///   - space: The values the table expects: sRGB-encoded (grading tools' looks) or linear; one of "srgb", "linear", default "srgb".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func lut(path: String, interpolation: LutInterpolation = .tetrahedral, strength: Double = 1.0, space: LutSpace = .srgb) throws -> Image {
+        try applying(.lut, ["path": .string(path), "interpolation": .string(interpolation.rawValue), "strength": .number(strength), "space": .string(space.rawValue)])
+    }
+
     /// Gaussian blur.
     ///
     /// Formula: separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity
@@ -280,7 +294,7 @@ extension Image {
 
     /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
-    /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention centres the crop on the peak of |Sobel(L*)| + skin (a* 3…22, b* 4…31, L* ≥ 15) + saturation (C* > 60) pooled on 32×32 blocks and blurred with σ = the window's diagonal in blocks ÷ 6; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left (libvips's smartcrop definitions, measured on the scaled image at up to 1024 px); withoutEnlargement caps the factor at 1
+    /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention (libvips 8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up to 1024 px; withoutEnlargement caps the factor at 1
     ///
     /// - Parameters:
     ///   - scale: Factor for both axes (0: use width/height); a number in 0...100, default 0.
@@ -513,6 +527,18 @@ extension Image {
         try applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
     }
 
+
+    /// lut's interpolation: how a 3d table is read between its grid points.
+    public enum LutInterpolation: String, CaseIterable, Sendable {
+        case tetrahedral = "tetrahedral"
+        case trilinear = "trilinear"
+    }
+
+    /// lut's space: the values the table expects: srgb-encoded (grading tools' looks) or linear.
+    public enum LutSpace: String, CaseIterable, Sendable {
+        case srgb = "srgb"
+        case linear = "linear"
+    }
 
     /// resize's fit: with width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect.
     public enum ResizeFit: String, CaseIterable, Sendable {

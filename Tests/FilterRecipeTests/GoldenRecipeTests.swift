@@ -11,20 +11,17 @@ final class GoldenRecipeTests: XCTestCase {
     static let record = ProcessInfo.processInfo.environment["FILTERRECIPE_RECORD_GOLDEN"] == "1"
 
     func testEveryRecipeMatchesItsGoldenOutput() throws {
-        let dir = Fixtures.repository.appendingPathComponent("recipes")
-        let recipes = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
-        XCTAssertGreaterThanOrEqual(recipes.count, 8)
+        let recipes = try RecipeFixtures.all()
+        XCTAssertGreaterThanOrEqual(recipes.count, 16)
         let scratch = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for file in recipes {
-            let name = String(file.dropLast(5))
-            let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
-            XCTAssertNotNil(recipe.description, "\(file) needs a description")
+        for (name, recipe) in recipes {
+            XCTAssertNotNil(recipe.description, "\(name) needs a description")
             let inputs = RecipeFixtures.inputs(for: name, recipe)
-            let out = scratch.appendingPathComponent("\(name).png").path
+            let flat = name.replacingOccurrences(of: "/", with: "-")
+            let out = scratch.appendingPathComponent("\(flat).png").path
             try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: out)
-            let golden = Fixtures.path("golden/\(name).png")
+            let golden = Fixtures.path("golden/\(flat).png")
             if Self.record {
                 try? FileManager.default.removeItem(atPath: golden)
                 try FileManager.default.copyItem(atPath: out, toPath: golden)

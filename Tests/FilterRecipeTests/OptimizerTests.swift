@@ -88,9 +88,7 @@ final class OptimizerTests: XCTestCase {
     }
 
     func testEveryRecipeGivesTheSamePixelsOptimised() throws {
-        let dir = Fixtures.repository.appendingPathComponent("recipes")
-        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path).filter({ $0.hasSuffix(".json") && $0 != "schema.json" }) {
-            let recipe = try Recipe(json: Data(contentsOf: dir.appendingPathComponent(file)))
+        for (file, recipe) in try RecipeFixtures.all() {
             let photo = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 100, y: 50, width: 160, height: 120)
             var images = try RecipeFixtures.images(for: recipe)
             images["main"] = photo

@@ -13,6 +13,8 @@ final class SwiftFaceTests: XCTestCase {
         return image
     }
 
+    func look(_ name: String) -> String { Fixtures.repository.appendingPathComponent("recipes/looks/\(name).cube").path }
+
     func swiftRecipes() throws -> [String: Image] {
         let main = Image(input: "main")
         return [
@@ -31,8 +33,13 @@ final class SwiftFaceTests: XCTestCase {
             "vintage": srgb(try main.curves(points: [(0, 0.08), (0.5, 0.52), (1, 0.94)])
                 .colorControls(contrast: 0.95, saturation: 0.75).sepia(intensity: 0.35).vignette(radius: 1.1, intensity: 0.45)),
             "watermark": try Image(input: "watermark").pad(top: 16, left: 16).blend(backdrop: main, opacity: 0.6),
-            "web-thumbnail": try main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6),
-            "web-thumbnail-srgb": srgb(try main.resize(width: 400).unsharpMask(sigma: 0.8, amount: 0.6)),
+            "web-thumbnail": try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6),
+            "web-thumbnail-srgb": srgb(try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6)),
+            "square-thumbnail": srgb(try main.resize(width: 256, height: 256, fit: .cover, position: .attention,
+                                                     withoutEnlargement: true).unsharpMask(sigma: 0.6, amount: 0.5)),
+            "looks/bleach-bypass": try main.lut(path: look("bleach-bypass")),
+            "looks/teal-orange": try main.lut(path: look("teal-orange")),
+            "looks/warm-film": try main.lut(path: look("warm-film")),
         ]
     }
 
@@ -45,7 +52,8 @@ final class SwiftFaceTests: XCTestCase {
             try built.recipe.validate()
             XCTAssertEqual(built.recipe.inputs, json.inputs, name)
             let inputs = RecipeFixtures.inputs(for: name, json)
-            let a = scratch.appendingPathComponent("\(name)-json.png").path, b = scratch.appendingPathComponent("\(name)-swift.png").path
+            let flat = name.replacingOccurrences(of: "/", with: "-")
+            let a = scratch.appendingPathComponent("\(flat)-json.png").path, b = scratch.appendingPathComponent("\(flat)-swift.png").path
             try Renderer(backend: .cpu).render(json, inputs: inputs, output: a)
             try Renderer(backend: .cpu).render(built.recipe, inputs: inputs, output: b)
             let x = try TestImages.decode(path: a), y = try TestImages.decode(path: b)

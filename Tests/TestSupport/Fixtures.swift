@@ -32,11 +32,16 @@ package enum Fixtures {
 /// cross-backend tests.
 package enum RecipeFixtures {
     /// Every recipe file (name without .json, decoded recipe), sorted by name.
+    /// Every recipe in recipes/ and recipes/looks/, named by its path without ".json" ("looks/warm-film"), read
+    /// from its file (so a look finds its table beside it).
     package static func all() throws -> [(name: String, recipe: Recipe)] {
         let dir = Fixtures.repository.appendingPathComponent("recipes")
-        return try FileManager.default.contentsOfDirectory(atPath: dir.path)
-            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
-            .map { (String($0.dropLast(5)), try Recipe(json: Data(contentsOf: dir.appendingPathComponent($0)))) }
+        var names = [String]()
+        for folder in ["", "looks/"] {
+            names += try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.map { folder + String($0.dropLast(5)) }
+        }
+        return try names.sorted().map { ($0, try Recipe(contentsOfFile: dir.appendingPathComponent($0 + ".json").path)) }
     }
 
     /// The files a recipe's inputs are bound to.

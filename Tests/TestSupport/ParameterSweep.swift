@@ -14,6 +14,7 @@ package enum ParameterSweep {
         .linearGradient: ["from": .color(RGBA(1, 0, 0, 1)), "to": .color(RGBA(0, 0, 1, 0.5)), "y1": 1],
         .checkerboard: ["size": 5],
         .rotate: ["degrees": 33, "background": .color(RGBA(0.9, 0.2, 0.1, 0.5))],
+        .lut: ["path": .string(Fixtures.path("lut/twist_9.cube"))],
         .affine: ["matrix": .numbers([0.81, 0.29, 2.13, -0.21, 0.93, 3.37]), "background": .color(RGBA(0.1, 0.3, 0.9, 1))],
     ]
 
@@ -69,6 +70,11 @@ package enum ParameterSweep {
             sets.append(("contain,withoutEnlargement", ["width": 90, "height": 50, "fit": "contain", "withoutEnlargement": true,
                                                         "background": background]))
             sets.append(("width,withoutEnlargement", ["width": 90, "withoutEnlargement": true]))
+        }
+        if id == .lut {  // a 1D table over a wider domain, and a shipped look
+            sets.append(("1D", ["path": .string(Fixtures.path("lut/curves_1d.cube")), "strength": 0.7]))
+            sets.append(("look", ["path": .string(Fixtures.repository.appendingPathComponent("recipes/looks/teal-orange.cube").path),
+                                  "interpolation": "trilinear"]))
         }
         if id == .trim {
             sets.append(("white", ["autoBackground": false, "background": .color(.white), "threshold": 40]))

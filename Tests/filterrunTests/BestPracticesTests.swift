@@ -17,7 +17,7 @@ extension FilterRunTests {
             var arguments = [recipes.appendingPathComponent("\(name).json").path]
             let inputs = RecipeFixtures.inputs(for: name, recipe)
             arguments.append(inputs[recipe.inputs.first ?? "main"] ?? photo)
-            arguments.append(path("\(name)-bp.png"))
+            arguments.append(path("\(name.replacingOccurrences(of: "/", with: "-"))-bp.png"))
             for (input, file) in inputs.sorted(by: { $0.key < $1.key }) where input != recipe.inputs.first {
                 arguments += ["--input", "\(input)=\(file)"]
             }

@@ -68,6 +68,9 @@ package enum CatalogueSchema {
             schema["minItems"] = n
             schema["items"] = ["type": "array", "minItems": 2, "maxItems": 2,
                                "items": ["type": "number", "minimum": 0, "maximum": 1]]
+        case .file(let extensions):
+            schema["type"] = "string"
+            schema["pattern"] = "\\.(" + extensions.joined(separator: "|") + ")$"
         case .color:
             schema["oneOf"] = [
                 ["type": "array", "minItems": 3, "maxItems": 4, "items": ["type": "number", "minimum": 0, "maximum": 1]],

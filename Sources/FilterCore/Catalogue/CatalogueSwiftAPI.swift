@@ -61,9 +61,11 @@ package enum CatalogueSwiftAPI {
         }
         for param in spec.params {
             let (type, defaultText, value) = swiftType(spec, param)
-            arguments.append("\(param.name): \(type) = \(defaultText)")
+            // A file has no sensible default: the argument is required.
+            arguments.append(defaultText.isEmpty ? "\(param.name): \(type)" : "\(param.name): \(type) = \(defaultText)")
             values.append("\"\(param.name)\": \(value)")
-            parameterDocs.append("  - \(param.name): \(param.summary); \(param.expectation), default \(shown(param.defaultValue)).")
+            let byDefault = defaultText.isEmpty ? "" : ", default \(shown(param.defaultValue))"
+            parameterDocs.append("  - \(param.name): \(param.summary); \(param.expectation)\(byDefault).")
         }
         if spec.isGenerator {
             doc.append("")
@@ -94,6 +96,7 @@ package enum CatalogueSwiftAPI {
             return ("[(x: Double, y: Double)]", "[" + v.map { "(\($0[0]), \($0[1]))" }.joined(separator: ", ") + "]",
                     ".points(\(name).map { [$0.x, $0.y] })")
         case (.color, .color(let c)): return ("RGBA", "RGBA(\(c.r), \(c.g), \(c.b), \(c.a))", ".color(\(name))")
+        case (.file, .string): return ("String", "", ".string(\(name))")
         default: fatalError("the catalogue declares \(spec.id.rawValue).\(name) with a default of another type")
         }
     }

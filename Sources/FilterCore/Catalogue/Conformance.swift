@@ -40,6 +40,8 @@ extension FilterID {
         case .threshold: return c("own definition (Rec. 709 luma ≥ level)", perPixel, straight)
         case .posterize: return c("Core Image CIColorPosterize", perPixel, straight)
         case .opacity: return c("W3C Filter Effects 1, opacity()", perPixel, "multiplies alpha")
+        case .lut: return c("Adobe Cube LUT Specification 1.0 (.cube, 1D and 3D, DOMAIN_MIN/MAX); tetrahedral or trilinear",
+                            perPixel, straight, ["LUTTests"])
         case .vignette: return c("own definition (quadratic fall-off over the half-diagonal)", perPixel, straight)
         case .clamp: return c("the clamp CSS and SVG filter chains apply after every step", perPixel,
                               "clamps straight colour and alpha", ["ConventionTests.testClampBetweenStepsGivesTheCSSChain"])

@@ -2,7 +2,7 @@
 public enum FilterID: String, CaseIterable, Sendable {
     // Colour, per pixel
     case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
-    case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp
+    case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
     // Geometry
@@ -31,6 +31,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .opacity: return ColourFilters.opacity
         case .clamp: return ColourFilters.clamp
         case .vignette: return ColourFilters.vignette
+        case .lut: return ColourFilters.lut
         case .gaussianBlur: return NeighbourhoodFilters.gaussianBlur
         case .boxBlur: return NeighbourhoodFilters.boxBlur
         case .unsharpMask: return NeighbourhoodFilters.unsharpMask

@@ -10,6 +10,9 @@ public struct ParamSpec: Sendable {
         /// Curve control points in [0, 1]², x strictly increasing.
         case points(minCount: Int)
         case color
+        /// A file beside the recipe (a relative path is resolved against the recipe's folder), with one of
+        /// `extensions`.
+        case file(extensions: [String])
     }
 
     public let name: String
@@ -46,6 +49,10 @@ public struct ParamSpec: Sendable {
         ParamSpec(name, .color, default: .color(value), summary)
     }
 
+    public static func file(_ name: String, extensions: [String], _ summary: String) -> ParamSpec {
+        ParamSpec(name, .file(extensions: extensions), default: .string(""), summary)
+    }
+
     public static func boolean(_ name: String, default value: Bool, _ summary: String) -> ParamSpec {
         ParamSpec(name, .boolean, default: .boolean(value), summary)
     }
@@ -61,6 +68,8 @@ public struct ParamSpec: Sendable {
             return "a list of " + counts.map(String.init).joined(separator: " or ") + " numbers"
         case .points(let n): return "a list of at least \(n) [x, y] points in 0...1 with increasing x"
         case .color: return "a colour: [r, g, b], [r, g, b, a] in 0...1 or \"#rrggbb[aa]\""
+        case .file(let extensions):
+            return "the path of a " + extensions.map { ".\($0)" }.joined(separator: " or ") + " file (relative to the recipe's folder)"
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A graph of primitives with known sizes, ready for a backend. Nodes are in topological order.
 package struct Plan: Sendable {
     package struct Node: Sendable {
@@ -33,6 +35,8 @@ package struct PlanBuilder {
     var op = ""
     /// Answers to analysis questions, by the asking node's id (`answer(_:about:)`).
     package var answers: [String: AnalysisAnswer] = [:]
+    /// The folder relative file parameters are resolved against (nil: the current directory).
+    package var baseDirectory: String?
     /// Questions asked while lowering that `answers` did not hold.
     package internal(set) var requests: [AnalysisRequest] = []
 
@@ -55,6 +59,12 @@ package struct PlanBuilder {
     }
 
     package mutating func point(_ op: PointOp, on input: Ref) -> Ref { add(.point([op]), on: input) }
+
+    /// A file parameter's path: absolute as given, relative ones against the recipe's folder.
+    package func resolved(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let base = baseDirectory else { return path }
+        return (base as NSString).appendingPathComponent(path)
+    }
 }
 
 /// A problem found while lowering (it depends on input sizes, so it cannot be found earlier).

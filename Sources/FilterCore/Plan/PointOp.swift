@@ -22,6 +22,9 @@ package enum PointOp: Equatable, Sendable {
     /// RGB ↦ 0 where alpha is 0: what storing a premultiplied pixel between two per-pixel steps does, kept when the
     /// optimizer fuses them.
     case clearTransparent
+    /// RGB ↦ mix(v, lut(v), strength), v the working value taken to the LUT's encoding by `conversion` (and the
+    /// result back), clamped to the LUT's domain.
+    case lut(ColourLUT, tetrahedral: Bool, strength: Float, conversion: TransferConversion)
 }
 
 extension PointOp {
@@ -113,6 +116,22 @@ extension PointOp {
                 let a = blocks[i].a
                 blocks[i].a = a.replacing(with: 0, where: .!(a .> 0)).replacing(with: 1, where: a .> 1)
             }
+        case let .lut(lut, tetrahedral, strength, conversion):
+            let floats = UnsafeMutableRawPointer(blocks).assumingMemoryBound(to: Float.self)
+            for i in 0..<count {
+                if conversion == .encode { blocks[i].mapColour(Self.srgbEncoded) }
+                if conversion == .decode { blocks[i].mapColour(Self.srgbDecoded) }
+                let block = floats + 32 * i
+                for lane in 0..<8 {
+                    let c = SIMD3(block[lane], block[8 + lane], block[16 + lane])
+                    let v = c.replacing(with: lut.domainMin, where: .!(c .> lut.domainMin))
+                        .replacing(with: lut.domainMax, where: c .> lut.domainMax)
+                    let out = v + strength * (lut.apply(v, tetrahedral: tetrahedral) - v)
+                    block[lane] = out.x; block[8 + lane] = out.y; block[16 + lane] = out.z
+                }
+                if conversion == .encode { blocks[i].mapColour(Self.srgbDecoded) }
+                if conversion == .decode { blocks[i].mapColour(Self.srgbEncoded) }
+            }
         case let .vignette(radius, intensity):
             let cx = Float(width) / 2, cy = Float(height) / 2
             let dy = Float(y) + 0.5 - cy, halfDiagonal = (cx * cx + cy * cy).squareRoot()
@@ -136,8 +155,24 @@ extension PointOp {
         case .gamma(let p): return p == 1
         case .vibrance(let amount): return amount == 0
         case .vignette(_, let intensity): return intensity == 0
+        case .lut(_, _, let strength, _): return strength == 0
         case .levels, .curves, .threshold, .posterize, .clearTransparent, .clamp: return false
         }
+    }
+
+    /// The sRGB encoding of linear values clamped to [0, 1] (IEC 61966-2-1).
+    @inlinable static func srgbEncoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let x = v.replacing(with: 0, where: .!(v .> 0)).replacing(with: 1, where: v .> 1)
+        let curve = 1.055 * FastMath.pow(x.replacing(with: 1, where: x .<= 0.0031308), 1 / 2.4) - 0.055
+        return curve.replacing(with: 12.92 * x, where: x .<= 0.0031308)
+    }
+
+    /// Linear values of sRGB-encoded ones (IEC 61966-2-1), sign kept below 0.
+    @inlinable static func srgbDecoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let x = v.replacing(with: -v, where: v .< 0)
+        let curve = FastMath.pow((x.replacing(with: 1, where: x .<= 0.04045) + 0.055) / 1.055, 2.4)
+        let linear = curve.replacing(with: x / 12.92, where: x .<= 0.04045)
+        return linear.replacing(with: -linear, where: v .< 0)
     }
 
     /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
@@ -171,7 +206,14 @@ extension PointOp {
             let offDiagonal = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14]
             return offDiagonal.allSatisfy { m[$0] == 0 } && m[15] == 1 && matrix.offset[3] == 0
         case .clamp: return true  // its alpha half is a no-op on stored alpha, already in [0, 1]
+        case .lut(let lut, _, _, _): return lut.shape == .oneD
         case .threshold, .vibrance, .vignette, .clearTransparent: return false
         }
     }
+}
+
+/// How a step that works in one encoding reaches it from the working values: none, the sRGB encoding of linear
+/// working values (and back), or the linear values of sRGB-encoded ones (and back).
+package enum TransferConversion: Int, Equatable, Sendable {
+    case none, encode, decode
 }

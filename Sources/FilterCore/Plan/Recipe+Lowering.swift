@@ -61,6 +61,7 @@ extension Recipe {
                           answers: [String: AnalysisAnswer] = [:]) throws -> (plan: Plan, questions: [AnalysisRequest]) {
         var builder = PlanBuilder(workingSpace: workingSpace)
         builder.answers = answers
+        builder.baseDirectory = baseDirectory
         var refs = [String: PlanBuilder.Ref]()
         var issues = [RecipeError.Issue]()
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })

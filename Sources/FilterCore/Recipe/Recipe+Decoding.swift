@@ -25,6 +25,8 @@ extension Recipe {
         do { data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data() }
         catch { throw RecipeError(path: "", "cannot read the recipe: \(error.localizedDescription)") }
         try self.init(json: data, limits: limits)
+        let folder = (path as NSString).deletingLastPathComponent
+        baseDirectory = folder.isEmpty ? "." : folder
     }
 
     /// Decodes and validates a recipe. Every problem found is reported together, each with its JSON path.
@@ -307,6 +309,10 @@ enum ParamDecoding {
             return .points(points)
         case .color:
             return color(value).map(ParamValue.color)
+        case .file(let extensions):
+            guard let path = value.string, !path.isEmpty, path.utf8.count <= 4096, !path.contains("\u{0}"),
+                  extensions.contains((path as NSString).pathExtension.lowercased()) else { return nil }
+            return .string(path)
         }
     }
 

@@ -13,7 +13,8 @@ extension Recipe {
     package func validated(limits: RecipeLimits = .default) throws -> Recipe {
         var decoder = RecipeDecoder(limits: limits)
         let decoded = decoder.decode(jsonValue)
-        guard decoder.issues.isEmpty, let decoded else { throw RecipeError(decoder.issues) }
+        guard decoder.issues.isEmpty, var decoded else { throw RecipeError(decoder.issues) }
+        decoded.baseDirectory = baseDirectory
         return decoded
     }
 

@@ -27,6 +27,9 @@ public struct Recipe: Equatable, Sendable {
     public var output: String
     /// Written back as `steps` (a chain on `main`) rather than `nodes`.
     public var isChain: Bool
+    /// The folder relative file parameters (a LUT's path) are resolved against: the recipe file's folder when read
+    /// from a file, otherwise nil (the current directory).
+    public var baseDirectory: String?
 
     public init(description: String? = nil, workingSpace: WorkingSpace = .linear, inputs: [String] = ["main"],
                 nodes: [Node], output: String, isChain: Bool = false) {

@@ -186,6 +186,8 @@ package enum ReferenceFilters {
             return resize(image, p, space: space)
         case .trim:
             return trim(image, p, space: space)
+        case .lut:
+            return lut(image, p, space: space)
         case .crop:
             let x0 = p.int("x"), y0 = p.int("y")
             let w = p.int("width") == 0 ? image.width - x0 : p.int("width")
@@ -576,5 +578,78 @@ package enum ReferenceFilters {
         }
         guard maxX >= 0 else { return image }
         return mapped(maxX - minX + 1, maxY - minY + 1) { x, y in image[x + minX, y + minY] }
+    }
+
+    /// Adobe Cube LUT Specification 1.0: entries red-fastest over [DOMAIN_MIN, DOMAIN_MAX]; a 3D table read
+    /// trilinearly or tetrahedrally (the cube split into six tetrahedra along its grey diagonal), a 1D table linearly
+    /// per channel; mixed with the input by strength, in the sRGB encoding unless the LUT's space is linear.
+    static func lut(_ image: ReferenceImage, _ p: Params, space: WorkingSpace) -> ReferenceImage {
+        let text = (try? String(contentsOfFile: p.string("path"), encoding: .utf8)) ?? ""
+        var n = 0, threeD = true, lo = [0.0, 0, 0], hi = [1.0, 1, 1], entries = [[Double]]()
+        for line in text.split(separator: "\n") {
+            let w = line.split(separator: " ").map(String.init)
+            guard let first = w.first, !first.hasPrefix("#") else { continue }
+            switch first {
+            case "LUT_3D_SIZE": n = Int(w[1])!; threeD = true
+            case "LUT_1D_SIZE": n = Int(w[1])!; threeD = false
+            case "DOMAIN_MIN": lo = w[1...3].map { Double($0)! }
+            case "DOMAIN_MAX": hi = w[1...3].map { Double($0)! }
+            default: if let v = Double(first), w.count == 3 { entries.append([v, Double(w[1])!, Double(w[2])!]) }
+            }
+        }
+        let tetrahedral = p.string("interpolation") == "tetrahedral", strength = p.number("strength")
+        let lutLinear = p.string("space") == "linear"
+        func toLUT(_ v: Double) -> Double {
+            if space == .linear && !lutLinear { return SRGB.toEncoded(min(max(v, 0), 1)) }
+            if space == .srgb && lutLinear { return v < 0 ? -SRGB.toLinear(-v) : SRGB.toLinear(v) }
+            return v
+        }
+        func fromLUT(_ v: Double) -> Double {
+            if space == .linear && !lutLinear { return v < 0 ? -SRGB.toLinear(-v) : SRGB.toLinear(v) }
+            if space == .srgb && lutLinear { return SRGB.toEncoded(min(max(v, 0), 1)) }
+            return v
+        }
+        func at(_ r: Int, _ g: Int, _ b: Int) -> [Double] { entries[r + n * (g + n * b)] }
+        func look(_ c: [Double]) -> [Double] {
+            let t: [Double] = (0..<3).map { (k: Int) -> Double in
+                let unit: Double = (c[k] - lo[k]) / (hi[k] - lo[k])
+                return min(max(unit, 0), 1) * Double(n - 1)
+            }
+            let i = t.map { min(Int($0), n - 2) }
+            let f = (0..<3).map { t[$0] - Double(i[$0]) }
+            if !threeD {
+                return (0..<3).map { (k: Int) -> Double in
+                    let low: Double = entries[i[k]][k], high: Double = entries[i[k] + 1][k]
+                    return low * (1 - f[k]) + high * f[k]
+                }
+            }
+            if !tetrahedral {
+                var out = [0.0, 0, 0]
+                for dr in 0...1 { for dg in 0...1 { for db in 0...1 {
+                    let w = (dr == 1 ? f[0] : 1 - f[0]) * (dg == 1 ? f[1] : 1 - f[1]) * (db == 1 ? f[2] : 1 - f[2])
+                    let e = at(i[0] + dr, i[1] + dg, i[2] + db)
+                    for k in 0..<3 { out[k] += w * e[k] }
+                } } }
+                return out
+            }
+            // Walk from the corner at i to the opposite one, one axis at a time, largest fraction first: the
+            // vertices of the tetrahedron holding the point, with weights the differences of the sorted fractions.
+            let order = [0, 1, 2].sorted { f[$0] > f[$1] }
+            var corner = i, previous = at(i[0], i[1], i[2])
+            var out = previous
+            for axis in order {
+                corner[axis] += 1
+                let next = at(corner[0], corner[1], corner[2])
+                for k in 0..<3 { out[k] += f[axis] * (next[k] - previous[k]) }
+                previous = next
+            }
+            return out
+        }
+        return straight(image) { v in
+            let c = (0..<3).map { k in min(max(toLUT(v[k]), lo[k]), hi[k]) }
+            let l = look(c)
+            let mixed = (0..<3).map { k in fromLUT(c[k] + strength * (l[k] - c[k])) }
+            return SIMD4(mixed[0], mixed[1], mixed[2], v[3])
+        }
     }
 }
