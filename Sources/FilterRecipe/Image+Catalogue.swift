@@ -198,12 +198,12 @@ extension Image {
         try applying(.clamp, ["min": .number(min), "max": .number(max)])
     }
 
-    /// Applies a look from an Adobe/Resolve .cube colour lookup table (1D or 3D).
+    /// Applies a look from an Adobe/Resolve .cube colour lookup table (1D or 3D) or a Hald CLUT image.
     ///
-    /// Formula: RGB ↦ mix(v, LUT(v), strength), v the colour in the LUT's space (sRGB-encoded by default) clamped to its DOMAIN_MIN…DOMAIN_MAX; 3D tables interpolate tetrahedrally (six tetrahedra along the grey diagonal) or trilinearly, 1D tables linearly per channel (Adobe Cube LUT Specification 1.0)
+    /// Formula: RGB ↦ mix(v, LUT(v), strength), v the colour in the LUT's space (sRGB-encoded by default) clamped to its DOMAIN_MIN…DOMAIN_MAX; 3D tables interpolate tetrahedrally (six tetrahedra along the grey diagonal) or trilinearly, 1D tables linearly per channel (Adobe Cube LUT Specification 1.0); a Hald CLUT PNG of level L holds a 3D table of size L², its pixels in row order, red fastest
     ///
     /// - Parameters:
-    ///   - path: The .cube file (LUT_3D_SIZE up to 65, LUT_1D_SIZE up to 65536); the path of a .cube file (relative to the recipe's folder).
+    ///   - path: The .cube file (LUT_3D_SIZE up to 65, LUT_1D_SIZE up to 65536) or Hald CLUT PNG (level 2…8); the path of a .cube or .png file (relative to the recipe's folder).
     ///   - interpolation: How a 3D table is read between its grid points; one of "tetrahedral", "trilinear", default "tetrahedral".
     ///   - strength: 0 unchanged, 1 the full look; a number in 0...1, default 1.
     ///   - space: The values the table expects: sRGB-encoded (grading tools' looks) or linear; one of "srgb", "linear", default "srgb".

@@ -80,6 +80,7 @@ public struct Renderer: Sendable {
     public init(backend: Backend = .auto, options: Options = Options()) {
         self.backend = backend
         self.options = options
+        HaldImages.register
     }
 
     /// The backend a render will start on, and any warning about the choice. `auto` takes a Vulkan GPU; a software

@@ -72,10 +72,10 @@ final class LUTTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no-such.cube") && "\(error)".contains("No such file"), "\(error)")
         }
         XCTAssertThrowsError(try Recipe(json: Data(#"{"version": 1, "steps": [{"op": "lut"}]}"#.utf8))) { error in
-            XCTAssertTrue("\(error)".contains("give the path of a .cube file"), "\(error)")
+            XCTAssertTrue("\(error)".contains("give the path of a .cube file or Hald CLUT PNG"), "\(error)")
         }
-        XCTAssertThrowsError(try Recipe(json: Data(#"{"version": 1, "steps": [{"op": "lut", "path": "look.png"}]}"#.utf8))) { error in
-            XCTAssertTrue("\(error)".contains("the path of a .cube file"), "\(error)")
+        XCTAssertThrowsError(try Recipe(json: Data(#"{"version": 1, "steps": [{"op": "lut", "path": "look.tiff"}]}"#.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("the path of a .cube or .png file"), "\(error)")
         }
     }
 
@@ -95,20 +95,14 @@ final class LUTTests: XCTestCase {
     /// ffmpeg's lut3d (an independent implementation) gives the same pixels within 1 code for the shipped looks,
     /// both interpolations, on a real photo in the sRGB working space (where both read the 8-bit codes as they are).
     func testShippedLooksMatchFFmpeg() throws {
-        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
-        else { throw XCTSkip("ffmpeg is not installed (scripts/install-deps.sh installs it with the test packages)") }
+        let ffmpeg = try ffmpeg()
         let photo = Fixtures.path("photos/chelsea_451x300_rgb8.png")
         for look in ["warm-film", "teal-orange", "bleach-bypass"] {
             let cube = Fixtures.repository.appendingPathComponent("recipes/looks/\(look).cube").path
             for interpolation in ["tetrahedral", "trilinear"] {
                 let theirs = scratch.appendingPathComponent("\(look)-\(interpolation)-ffmpeg.png").path
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: ffmpeg)
-                process.arguments = ["-loglevel", "error", "-y", "-i", photo, "-vf", "lut3d=file=\(cube):interp=\(interpolation)",
-                                     "-pix_fmt", "rgb24", theirs]
-                try process.run()
-                process.waitUntilExit()
-                XCTAssertEqual(process.terminationStatus, 0)
+                try run(ffmpeg, ["-loglevel", "error", "-y", "-i", photo, "-vf", "lut3d=file=\(cube):interp=\(interpolation)",
+                                 "-pix_fmt", "rgb24", theirs])
                 let recipe = Recipe.chain([(.lut, ["path": .string(cube), "interpolation": .string(interpolation)])],
                                           workingSpace: .srgb)
                 for backend in [Backend.cpu, .vulkan] {
@@ -118,6 +112,50 @@ final class LUTTests: XCTestCase {
                     XCTAssertLessThanOrEqual(d.worst, 1, "\(look) \(interpolation) on \(backend): \(d)")
                 }
             }
+        }
+    }
+
+    func ffmpeg() throws -> String {
+        guard let path = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
+        else { throw XCTSkip("ffmpeg is not installed (scripts/install-deps.sh installs it with the test packages)") }
+        return path
+    }
+
+    func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments)")
+    }
+
+    /// Hald CLUTs: ffmpeg's identity (haldclutsrc=4, 64×64) changes nothing; graded by a look (the look rendered on
+    /// the identity image), it grades a photo as ffmpeg's haldclut does, within 1 code.
+    func testHaldCLUTs() throws {
+        let identity = Fixtures.path("lut/identity_hald4.png")
+        let photo = try TestImages.decode(path: Fixtures.path("photos/chelsea_451x300_rgb8.png"))
+        let same = try Renderer(backend: .cpu).render(Recipe.chain([(.lut, ["path": .string(identity)])], workingSpace: .srgb),
+                                                      images: ["main": photo])
+        XCTAssertLessThanOrEqual(Difference.between(try photo.samples(), try same.samples(), width: photo.width, channels: 3).worst, 1)
+
+        let graded = scratch.appendingPathComponent("teal-orange-hald4.png").path
+        let look = Fixtures.repository.appendingPathComponent("recipes/looks/teal-orange.cube").path
+        try Renderer(backend: .cpu).render(Recipe.chain([(.lut, ["path": .string(look)])], workingSpace: .srgb),
+                                           inputs: ["main": identity], output: graded)
+        let theirs = scratch.appendingPathComponent("haldclut-ffmpeg.png").path
+        try run(try ffmpeg(), ["-loglevel", "error", "-y", "-i", Fixtures.path("photos/chelsea_451x300_rgb8.png"), "-i", graded,
+                               "-filter_complex", "haldclut=interp=tetrahedral", "-pix_fmt", "rgb24", "-frames:v", "1", theirs])
+        for backend in [Backend.cpu, .vulkan] {
+            let ours = try Renderer(backend: backend).render(Recipe.chain([(.lut, ["path": .string(graded)])], workingSpace: .srgb),
+                                                             images: ["main": photo])
+            let d = Difference.between(try PNGDecoder.decode(path: theirs).samples(), try ours.samples(), width: ours.width, channels: 3)
+            XCTAssertLessThanOrEqual(d.worst, 1, "\(backend): \(d)")
+        }
+        // Not a Hald CLUT: a 451×300 photo.
+        let wrong = Recipe.chain([(.lut, ["path": .string(Fixtures.path("photos/chelsea_451x300_rgb8.png"))])])
+        XCTAssertThrowsError(try Renderer(backend: .cpu).render(wrong, images: ["main": photo])) { error in
+            XCTAssertTrue("\(error)".contains("a Hald CLUT is a square of level³ pixels a side"), "\(error)")
         }
     }
 }

@@ -179,12 +179,14 @@ enum ColourFilters {
     ) { b, p, i in b.point(.vignette(radius: p.float("radius"), intensity: p.float("intensity")), on: i[0]) }
 
     static let lut = FilterSpec(
-        .lut, .colour, "Applies a look from an Adobe/Resolve .cube colour lookup table (1D or 3D).",
+        .lut, .colour, "Applies a look from an Adobe/Resolve .cube colour lookup table (1D or 3D) or a Hald CLUT image.",
         formula: "RGB ↦ mix(v, LUT(v), strength), v the colour in the LUT's space (sRGB-encoded by default) clamped to "
             + "its DOMAIN_MIN…DOMAIN_MAX; 3D tables interpolate tetrahedrally (six tetrahedra along the grey "
-            + "diagonal) or trilinearly, 1D tables linearly per channel (Adobe Cube LUT Specification 1.0)",
+            + "diagonal) or trilinearly, 1D tables linearly per channel (Adobe Cube LUT Specification 1.0); a Hald "
+            + "CLUT PNG of level L holds a 3D table of size L², its pixels in row order, red fastest",
         params: [
-            .file("path", extensions: ["cube"], "The .cube file (LUT_3D_SIZE up to 65, LUT_1D_SIZE up to 65536)"),
+            .file("path", extensions: ["cube", "png"],
+                  "The .cube file (LUT_3D_SIZE up to 65, LUT_1D_SIZE up to 65536) or Hald CLUT PNG (level 2…8)"),
             .choice("interpolation", ["tetrahedral", "trilinear"], default: "tetrahedral",
                     "How a 3D table is read between its grid points"),
             .number("strength", 0...1, default: 1, "0 unchanged, 1 the full look"),
@@ -192,7 +194,7 @@ enum ColourFilters {
                     "The values the table expects: sRGB-encoded (grading tools' looks) or linear"),
         ],
         tolerance: 1,
-        check: { p in p.string("path").isEmpty ? ["give the path of a .cube file (\"path\": \"looks/film.cube\")"] : [] }
+        check: { p in p.string("path").isEmpty ? ["give the path of a .cube file or Hald CLUT PNG (\"path\": \"looks/film.cube\")"] : [] }
     ) { b, p, i in
         let table = try ColourLUT.load(path: b.resolved(p.string("path")))
         let conversion: TransferConversion

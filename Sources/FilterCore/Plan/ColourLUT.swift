@@ -83,6 +83,24 @@ package struct ColourLUT: Equatable, Sendable {
         self.title = title
     }
 
+    /// A Hald CLUT image (ImageMagick's `hald:` identity, graded): level L, an L³×L³ image whose pixels, row by row,
+    /// are the entries of a 3D table of size L², red fastest. `rgb` holds three sRGB-encoded values in 0...1 a pixel.
+    package init(hald rgb: [Float], width: Int, height: Int) throws {
+        guard width == height, let l = (2...8).first(where: { $0 * $0 * $0 == width }) else {
+            throw PlanError("a Hald CLUT is a square of level³ pixels a side, level 2…8 (8: 512×512); this image is \(width)×\(height)")
+        }
+        guard rgb.count == 3 * width * height else { throw PlanError("the Hald CLUT image holds \(rgb.count / 3) pixels, not \(width * height)") }
+        shape = .threeD
+        size = l * l
+        domainMin = SIMD3(0, 0, 0)
+        domainMax = SIMD3(1, 1, 1)
+        table = rgb
+        title = "Hald CLUT level \(l)"
+    }
+
+    /// Reads the pixels of a Hald CLUT image (the renderer sets it: this module has no codecs).
+    package static let imageReader = HaldReader()
+
     /// The entry at grid point (r, g, b) of a 3D table.
     @inline(__always) func entry(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> {
         let i = 3 * (r + size * (g + size * b))
@@ -154,6 +172,19 @@ extension ColourLUT {
         guard info.st_size <= 32 << 20 else { throw PlanError("\(FileText.escaped(path)) is \(info.st_size) bytes, more than a LUT of 65³ entries needs (32 MiB)") }
         let key = "\(path)\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         if let cached = cache.get(key) { return cached }
+        if (path as NSString).pathExtension.lowercased() == "png" {
+            guard let read = imageReader.get() else { throw PlanError("\(FileText.escaped(path)): Hald CLUT images are read by the renderer") }
+            do {
+                let (rgb, width, height) = try read(path)
+                let lut = try ColourLUT(hald: rgb, width: width, height: height)
+                cache.set(key, lut)
+                return lut
+            } catch let error as PlanError {
+                throw PlanError("\(FileText.escaped(path)), \(error.message)")
+            } catch {
+                throw PlanError("\(FileText.escaped(path)): \(error)")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlanError("cannot read \(FileText.escaped(path)): \(String(cString: strerror(errno)))")
         }
@@ -181,4 +212,14 @@ private final class LUTCache: @unchecked Sendable {
             if entries.count > 8 { entries.removeFirst() }
         }
     }
+}
+
+/// Where the renderer registers how to read a Hald CLUT image: path → sRGB RGB values in 0...1, width, height.
+package final class HaldReader: @unchecked Sendable {
+    package typealias Read = @Sendable (String) throws -> (rgb: [Float], width: Int, height: Int)
+    private let lock = NSLock()
+    private var read: Read?
+
+    package func get() -> Read? { lock.withLock { read } }
+    package func set(_ read: @escaping Read) { lock.withLock { self.read = read } }
 }
