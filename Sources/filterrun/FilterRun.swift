@@ -30,6 +30,8 @@ struct FilterRun {
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("filterrun: \(failure)\n".utf8))
             exit(2)
+        } catch let code as ExitCode {
+            exit(code.rawValue)  // the subcommand has said why
         } catch {
             let code = Root.exitCode(for: error)
             if code == .success {
@@ -49,7 +51,7 @@ struct Root: ParsableCommand {
         commandName: "filterrun",
         abstract: "Runs an image filter recipe on \(ImageFileFormat.readableNames) images: one file, a pipe, or a batch.",
         version: FilterRecipeVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, SchemaCommand.self, ConformanceCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, StatsCommand.self, SchemaCommand.self, ConformanceCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// The subcommands, as the end of `filterrun --help`.
