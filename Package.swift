@@ -15,11 +15,16 @@ let package = Package(
         .library(name: "FilterRecipe", targets: ["FilterRecipe"]),
         .executable(name: "filterrun", targets: ["filterrun"]),
         .executable(name: "filterbench", targets: ["filterbench"]),
+        .executable(name: "filterserve", targets: ["filterserve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target FilterRecipe` (the DocC catalog in Sources/FilterRecipe).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTTP service only (FilterServe, filterserve): the library and the CLI depend on none of these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: - System libraries
@@ -70,6 +75,19 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticRuntimeBuild, linkerSettings: staticRuntimeLink),
 
+        // MARK: - The HTTP service
+        .target(name: "FilterServe", dependencies: [
+            "FilterRecipe",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(name: "filterserve", dependencies: [
+            "FilterServe", "FilterRecipe",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: [.swiftLanguageMode(.v6)]),
+
         // MARK: - Build tools
         // Shaders/ is embedded into VulkanBackend at build time (GLSL sources, compiled at run time).
         .executableTarget(name: "ShaderEmbedder"),
@@ -93,6 +111,10 @@ let package = Package(
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
+        .testTarget(name: "FilterServeTests", dependencies: [
+            "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]

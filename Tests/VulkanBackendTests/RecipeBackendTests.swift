@@ -21,8 +21,8 @@ final class RecipeBackendTests: VulkanTestCase {
         let all = try Self.recipes()
         XCTAssertGreaterThanOrEqual(all.count, 8)
         for (name, recipe, inputs) in all {
-            let cpuPath = scratch.appendingPathComponent("\(name)-cpu.png").path
-            let gpuPath = scratch.appendingPathComponent("\(name)-vulkan.png").path
+            let cpuPath = scratch.appendingPathComponent("\(name.replacingOccurrences(of: "/", with: "-"))-cpu.png").path
+            let gpuPath = scratch.appendingPathComponent("\(name.replacingOccurrences(of: "/", with: "-"))-vulkan.png").path
             try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: cpuPath)
             let report = try Renderer(backend: .vulkan, options: .init(timeDeviceSteps: true))
                 .render(recipe, inputs: inputs, output: gpuPath)
@@ -56,7 +56,7 @@ final class RecipeBackendTests: VulkanTestCase {
             let planned = try VulkanRenderer.plan(plan, sourceRowBytes: decoders.mapValues { $0.width * $0.format.bytesPerPixel },
                                                   sourceFormats: decoders.mapValues(\.format), format: format)
             let report = try Renderer(backend: .vulkan).render(recipe, inputs: inputs,
-                                                               output: scratch.appendingPathComponent("\(name).png").path)
+                                                               output: scratch.appendingPathComponent("\(name.replacingOccurrences(of: "/", with: "-")).png").path)
             XCTAssertEqual(planned.workingBytes, report.peakIntermediateBytes, name)
             XCTAssertEqual(planned.bands, 1, name)
         }

@@ -64,7 +64,7 @@ extension FilterID {
         case .resize: return c("separable resampling: Keys bicubic a = −0.5 (Pillow), Lanczos-3, bilinear, nearest",
                                replicate, premultiplied + "; a contain box is the background colour",
                                ["ConventionTests.testNearestShrinkingSkipsPixels", "FitTests",
-                                "SmartCropTests", "BENCHMARKS.md: smart crops beside vipsthumbnail"])
+                                "SmartCropTests"])
         case .trim: return c("libvips find_trim / sharp trim (3×3 median, threshold in 8-bit codes)", "none", moves,
                              ["TrimTests"])
         case .crop, .flip, .transpose: return c("exact", "none", moves)

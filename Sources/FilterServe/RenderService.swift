@@ -1,0 +1,199 @@
+import Crypto
+import FilterRecipe
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The HTTP face of the engine: `GET|HEAD /r/{signature}/{preset}/{source…}` renders a preset recipe on a source
+/// image; `/healthz`, `/readyz` and `/metrics` serve operations. Limits are checked before work (signature, names,
+/// the source's pixels from its header, the render queue), and errors are JSON.
+public struct RenderService: Sendable {
+    public let configuration: ServeConfiguration
+    public let signer: URLSigner
+    let presets: SourceRoot
+    let sources: SourceRoot
+    let queue: RenderQueue
+    let metrics = ServeMetrics()
+
+    public init(_ configuration: ServeConfiguration) throws {
+        guard !configuration.keys.isEmpty || configuration.allowUnsigned else {
+            throw ServeError(.internalServerError, "no signing key: give --key (or FILTERSERVE_KEYS), or --allow-unsigned for development")
+        }
+        self.configuration = configuration
+        signer = URLSigner(secrets: configuration.keys)
+        presets = try SourceRoot(configuration.presets)
+        sources = try SourceRoot(configuration.sources)
+        queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: CountingMiddleware(metrics: metrics))
+        router.get("healthz") { _, _ in "ok\n" }
+        router.get("readyz") { _, _ -> Response in
+            let saturated = await queue.isSaturated
+            return Response(status: saturated ? .serviceUnavailable : .ok,
+                            body: .init(byteBuffer: ByteBuffer(string: saturated ? "saturated\n" : "ready\n")))
+        }
+        router.get("metrics") { _, _ -> Response in
+            metrics.queueDepth.set(Double(await queue.depth))
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
+        }
+        router.get("r/:signature/:preset/**") { request, context in try await render(request, context, head: false) }
+        router.head("r/:signature/:preset/**") { request, context in try await render(request, context, head: true) }
+        return router
+    }
+
+    /// An application serving `router()` at the configured address.
+    public func application() -> some ApplicationProtocol {
+        Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                           serverName: "filterserve"))
+    }
+
+    func render(_ request: Request, _ context: BasicRequestContext, head: Bool) async throws -> Response {
+        let signature = try context.parameters.require("signature")
+        let preset = try context.parameters.require("preset")
+        let sourceParts = context.parameters.getCatchAll()
+        let source = sourceParts.joined(separator: "/")
+        let format = request.uri.queryParameters["format"].map(String.init)
+        // The signature first: nothing about the files is revealed to an unsigned request.
+        let payload = URLSigner.payload(preset: preset, source: source, format: format)
+        let unsigned = signature == "_" && configuration.allowUnsigned
+        guard unsigned || signer.verify(signature, payload: payload) else {
+            throw ServeError(.forbidden, "the signature does not match this URL (preset, source and options are all signed)")
+        }
+        // Everything but the format lives in the signed preset: any other parameter is a mistake or a probe.
+        if let unknown = request.uri.queryParameters.first(where: { $0.key != "format" }) {
+            throw ServeError(.badRequest, "unknown parameter \"\(unknown.key)\": a render URL carries only format; the rest is the preset's")
+        }
+        guard preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+              let recipePath = presets.file([Substring(preset + ".json")]) else {
+            throw ServeError(.notFound, "no preset named \"\(preset)\"")
+        }
+        guard let sourcePath = sources.file(sourceParts) else { throw ServeError(.notFound, "no source \"\(source)\"") }
+        let (fileFormat, negotiated) = try outputFormat(format, accept: request.headers[.accept], source: sourcePath)
+
+        let tag = try etag(payload: payload, format: fileFormat, files: [sourcePath, recipePath])
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl]
+        if negotiated { headers[.vary] = "Accept" }
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            metrics.notModified.increment()
+            return Response(status: .notModified, headers: headers)
+        }
+
+        guard await queue.enter() else {
+            throw ServeError(.serviceUnavailable, "the render queue is full; try again shortly", headers: [.retryAfter: "1"])
+        }
+        metrics.queueDepth.set(Double(await queue.depth))
+        let data: Data
+        do {
+            data = try await renderOffThread(recipePath: recipePath, sourcePath: sourcePath, format: fileFormat)
+            await queue.leave()
+        } catch {
+            await queue.leave()
+            throw error
+        }
+        metrics.bytesOut.increment(by: Int64(data.count))
+        headers[.contentType] = fileFormat.mediaType
+        headers[.contentLength] = String(data.count)
+        return Response(status: .ok, headers: headers,
+                        body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The render, on a thread of its own (the engine blocks; the server's tasks must not), cancelled at the deadline.
+    func renderOffThread(recipePath: String, sourcePath: String, format: ImageFileFormat) async throws -> Data {
+        var options = Renderer.Options()
+        options.maxPixels = configuration.maxPixels
+        let renderer = Renderer(backend: .cpu, options: options)
+        let control = RenderControl()
+        let began = ContinuousClock.now
+        let deadline = Task {
+            try await Task.sleep(for: configuration.deadline)
+            control.cancel()
+        }
+        defer { deadline.cancel() }
+        let result: Result<Data, any Error> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result {
+                    let recipe = try Recipe(contentsOfFile: recipePath)
+                    return try renderer.render(recipe, sources: ["main": .file(sourcePath)], as: format, control: control).data
+                })
+            }
+        }
+        metrics.renderSeconds.record(ContinuousClock.now - began)
+        do { return try result.get() } catch { throw served(error) }
+    }
+
+    /// An engine error as an HTTP answer, its message free of the served folders' paths.
+    func served(_ error: any Error) -> ServeError {
+        let message = sources.redacted(presets.redacted("\(error)"))
+        switch error {
+        case RenderError.input(let failure) where failure.kind == .tooLarge:
+            return ServeError(.contentTooLarge, message)
+        case RenderError.input:
+            return ServeError(.unprocessableContent, message)
+        case RenderError.cancelled:
+            return ServeError(.serviceUnavailable, "the render ran past its deadline", headers: [.retryAfter: "1"])
+        case is RecipeError, RenderError.recipe:
+            return ServeError(.internalServerError, "the preset is invalid: \(message)")
+        default:
+            return ServeError(.internalServerError, message)
+        }
+    }
+
+    /// The format asked for (`?format=`), else WebP when the client accepts it, else the source's own; and whether
+    /// it was negotiated (the response then varies by Accept).
+    func outputFormat(_ asked: String?, accept: String?, source: String) throws -> (ImageFileFormat, Bool) {
+        if let asked {
+            guard let format = ImageFileFormat(word: asked) else {
+                throw ServeError(.badRequest, "format \"\(asked)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
+            }
+            return (format, false)
+        }
+        if accept?.contains("image/webp") == true { return (.webp, true) }
+        let own = ImageFileFormat.from(extensionOf: source) ?? .jpeg
+        return (own == .png ? .png : .jpeg, true)
+    }
+
+    /// A strong validator: the signed payload, the format, and the size and modification time of every file read.
+    func etag(payload: String, format: ImageFileFormat, files: [String]) throws -> String {
+        var text = payload + "\u{0}" + format.rawValue
+        for file in files {
+            var info = stat()
+            guard stat(file, &info) == 0 else { throw ServeError(.notFound, "a file vanished") }
+            text += "\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        return "\"" + SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined().prefix(32) + "\""
+    }
+}
+
+/// Counts every answered request by status and preset.
+struct CountingMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let metrics: ServeMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let preset = request.uri.path.hasPrefix("/r/") ? String(request.uri.path.split(separator: "/").dropFirst(2).first ?? "-") : "-"
+        do {
+            let response = try await next(request, context)
+            metrics.request(status: Int(response.status.code), preset: preset)
+            return response
+        } catch let error as any HTTPResponseError {
+            metrics.request(status: Int(error.status.code), preset: preset)
+            throw error
+        }
+    }
+}
+
+extension ImageFileFormat {
+    var mediaType: String {
+        switch self {
+        case .png: return "image/png"
+        case .jpeg: return "image/jpeg"
+        case .webp: return "image/webp"
+        case .tiff: return "image/tiff"
+        }
+    }
+}

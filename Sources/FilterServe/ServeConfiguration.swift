@@ -1,0 +1,27 @@
+import Foundation
+
+/// Everything `filterserve` can be told, by flags or the environment; the defaults serve `recipes/` as presets and
+/// `samples/` as sources on the loopback interface.
+public struct ServeConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Folder of preset recipes: `/r/SIG/NAME/…` renders NAME.json.
+    public var presets = "recipes"
+    /// Root folder of the source images; a URL never reaches outside it.
+    public var sources = "samples"
+    /// Signing secrets, newest first: a URL signed with any of them is accepted (rotation), new URLs use the first.
+    public var keys: [String] = []
+    /// Accept URLs whose signature is `_` (for development; off unless asked for).
+    public var allowUnsigned = false
+    /// Sources larger than this many pixels are refused from their header, before decoding.
+    public var maxPixels = 40_000_000
+    /// Renders at once (default: the cores) and requests allowed to wait for one (beyond: 503 with Retry-After).
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    public var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
+    /// A render still running after this is cancelled (503).
+    public var deadline: Duration = .seconds(30)
+    /// Sent with every rendered image (and its 304s).
+    public var cacheControl = "public, max-age=86400"
+
+    public init() {}
+}

@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// An error answered as JSON (`{"error": …, "status": …}`) with its status and headers; messages are the engine's,
+/// with no path outside the served folders.
+struct ServeError: Error, HTTPResponseError {
+    let status: HTTPResponse.Status
+    let message: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body: [String: String] = ["error": message, "status": String(status.code)]
+        let data = try JSONEncoderOutput.encode(body)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+enum JSONEncoderOutput {
+    static func encode(_ value: [String: String]) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// Signs and checks render URLs: HMAC-SHA256 over the canonical payload (`PRESET/SOURCE`, then `?format=F` when the
+/// URL names a format), written base64url without padding. Every configured key is tried, so keys rotate without
+/// breaking URLs signed with the previous one; the comparison is constant-time (Crypto's).
+public struct URLSigner: Sendable {
+    private let secrets: [Data]
+    private var keys: [SymmetricKey] { secrets.map { SymmetricKey(data: $0) } }
+
+    public init(secrets: [String]) {
+        self.secrets = secrets.map { Data($0.utf8) }
+    }
+
+    /// What a URL signs.
+    public static func payload(preset: String, source: String, format: String?) -> String {
+        "\(preset)/\(source)" + (format.map { "?format=\($0)" } ?? "")
+    }
+
+    /// The signature of `payload` with the first (newest) key.
+    public func signature(for payload: String) -> String? {
+        guard let key = keys.first else { return nil }
+        let code = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
+        return Self.base64url(Data(code))
+    }
+
+    /// Whether `signature` signs `payload` with any key.
+    public func verify(_ signature: String, payload: String) -> Bool {
+        guard let code = Self.decode(signature), code.count == 32 else { return false }
+        return keys.contains { HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(payload.utf8), using: $0) }
+    }
+
+    /// The path of a signed render URL (the part after the host).
+    public func path(preset: String, source: String, format: String?) -> String? {
+        guard let signature = signature(for: Self.payload(preset: preset, source: source, format: format)) else { return nil }
+        return "/r/\(signature)/\(preset)/\(source)" + (format.map { "?format=\($0)" } ?? "")
+    }
+
+    static func base64url(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

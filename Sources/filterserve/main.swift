@@ -1,0 +1,74 @@
+import ArgumentParser
+import FilterRecipe
+import FilterServe
+import Foundation
+import Hummingbird
+
+/// `filterserve`: recipes as an HTTP service. With no options it serves recipes/ as presets and samples/ as sources
+/// on 127.0.0.1:8080 (add --allow-unsigned to try it without keys); SIGTERM drains the renders in flight.
+@main
+struct FilterServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filterserve",
+        abstract: "Serves filter recipes over HTTP: GET /r/SIGNATURE/PRESET/SOURCE renders a preset on a source image.",
+        discussion: """
+        Every setting also reads from the environment: FILTERSERVE_KEYS (comma-separated secrets, newest first), \
+        FILTERSERVE_HOST, FILTERSERVE_PORT. docs/service.md describes the API, signing and limits.
+        """,
+        version: FilterRecipeVersion.current,
+        subcommands: [Serve.self, Sign.self],
+        defaultSubcommand: Serve.self)
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server (the default).")
+
+    @Option(help: "Address to listen on.") var host = ProcessInfo.processInfo.environment["FILTERSERVE_HOST"] ?? "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = Int(ProcessInfo.processInfo.environment["FILTERSERVE_PORT"] ?? "") ?? 8080
+    @Option(help: "Folder of preset recipes (NAME.json).") var presets = "recipes"
+    @Option(help: "Root folder of source images.") var sources = "samples"
+    @Option(name: .customLong("key"), help: "A signing secret (repeatable, newest first).") var keys: [String] = []
+    @Flag(help: "Accept URLs signed \"_\" (development only).") var allowUnsigned = false
+    @Option(help: "Largest source, in pixels, read from its header before decoding.") var maxPixels = 40_000_000
+    @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Seconds a render may run.") var deadline = 30
+    @Option(help: "Cache-Control of rendered images.") var cacheControl = "public, max-age=86400"
+
+    func run() async throws {
+        var settings = ServeConfiguration()
+        settings.host = host
+        settings.port = port
+        settings.presets = presets
+        settings.sources = sources
+        settings.keys = keys + (ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").map(String.init) ?? [])
+        settings.allowUnsigned = allowUnsigned
+        settings.maxPixels = maxPixels
+        settings.concurrency = concurrency
+        settings.maxWaiting = maxWaiting
+        settings.deadline = .seconds(deadline)
+        settings.cacheControl = cacheControl
+        let service: RenderService
+        do { service = try RenderService(settings) } catch {
+            throw ValidationError("\(error)")
+        }
+        try await service.application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+struct Sign: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign", abstract: "Print the signed path of a render URL.")
+
+    @Argument(help: "The preset's name (its file without .json).") var preset: String
+    @Argument(help: "The source's path under the sources folder.") var source: String
+    @Option(help: "Output format (png, jpeg, webp, tiff); without it, negotiated from Accept.") var format: String?
+    @Option(help: "The signing secret (default: the first of FILTERSERVE_KEYS).") var key: String?
+
+    func run() throws {
+        guard let secret = key ?? ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").first.map(String.init) else {
+            throw ValidationError("give --key or set FILTERSERVE_KEYS")
+        }
+        print(URLSigner(secrets: [secret]).path(preset: preset, source: source, format: format)!)
+    }
+}

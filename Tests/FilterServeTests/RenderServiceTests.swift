@@ -1,0 +1,183 @@
+import FilterCore
+import FilterRecipe
+@testable import FilterServe
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TestSupport
+import XCTest
+
+/// filterserve's HTTP behaviour, through Hummingbird's router test client (no socket): signing, limits before work,
+/// caching headers, negotiation, and errors as JSON that never show the server's folders.
+final class RenderServiceTests: XCTestCase {
+    let photo = "chelsea_451x300_rgb8.png"
+
+    func service(_ change: (inout ServeConfiguration) -> Void = { _ in }) throws -> RenderService {
+        var settings = ServeConfiguration()
+        settings.presets = Fixtures.repository.appendingPathComponent("recipes").path
+        settings.sources = Fixtures.path("photos")
+        settings.keys = ["new-secret", "old-secret"]
+        change(&settings)
+        return try RenderService(settings)
+    }
+
+    func test(_ service: RenderService, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = Application(router: service.router())
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    /// The size of an encoded image, read back through the engine.
+    func size(_ body: ByteBuffer) throws -> [Int] {
+        let report = try Renderer(backend: .cpu).render(Recipe.chain([(.crop, [:])]), encoded: ["main": Data(buffer: body)], as: .png).report
+        return [report.width, report.height]
+    }
+
+    func testOperationsEndpoints() async throws {
+        try await test(try service()) { client in
+            try await client.execute(uri: "/healthz", method: .get) { XCTAssertEqual($0.status, .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { XCTAssertEqual($0.status, .ok) }
+            try await client.execute(uri: "/r/_/vignette/\(self.photo)", method: .get) { XCTAssertEqual($0.status, .forbidden) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                XCTAssertTrue(text.contains(#"filterserve_requests_total{status="403",preset="vignette"} 1"#), text)
+                XCTAssertTrue(text.contains("filterserve_queue_depth"), text)
+            }
+        }
+    }
+
+    func testASignedURLRendersThePreset() async throws {
+        let service = try service()
+        let path = try XCTUnwrap(service.signer.path(preset: "web-thumbnail", source: photo, format: "webp"))
+        try await test(service) { client in
+            try await client.execute(uri: path, method: .get) { response in
+                XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+                XCTAssertEqual(response.headers[.contentType], "image/webp")
+                XCTAssertEqual(response.headers[.contentLength], String(response.body.readableBytes))
+                XCTAssertNil(response.headers[.vary], "the format was named: nothing to negotiate")
+                XCTAssertEqual(try self.size(response.body), [400, 266])
+            }
+        }
+    }
+
+    /// Any change to what was signed — preset, source, format, an added parameter, the signature — is refused, and
+    /// so is a key that was never configured; the previous key still works (rotation).
+    func testTamperingIsRefusedAndKeysRotate() async throws {
+        let service = try service()
+        let signer = service.signer
+        let good = try XCTUnwrap(signer.path(preset: "vignette", source: photo, format: "jpeg"))
+        let signature = good.split(separator: "/")[1]
+        let old = try XCTUnwrap(URLSigner(secrets: ["old-secret"]).path(preset: "vignette", source: photo, format: "jpeg"))
+        let stranger = try XCTUnwrap(URLSigner(secrets: ["guess"]).path(preset: "vignette", source: photo, format: "jpeg"))
+        try await test(service) { client in
+            for uri in [good, old] {
+                try await client.execute(uri: uri, method: .get) { XCTAssertEqual($0.status, .ok, uri) }
+            }
+            let tampered = [
+                "/r/\(signature)/web-thumbnail/\(self.photo)?format=jpeg",
+                "/r/\(signature)/vignette/coffee_600x400_rgb8.png?format=jpeg",
+                "/r/\(signature)/vignette/\(self.photo)?format=png",
+                "/r/\(signature)/vignette/\(self.photo)",
+                "/r/\(signature.dropLast(2))AA/vignette/\(self.photo)?format=jpeg",
+                stranger,
+            ]
+            for uri in tampered {
+                try await client.execute(uri: uri, method: .get) { response in
+                    XCTAssertEqual(response.status, .forbidden, uri)
+                    XCTAssertEqual(response.headers[.contentType], "application/json")
+                    XCTAssertTrue(String(buffer: response.body).contains("the signature does not match"), uri)
+                }
+            }
+            try await client.execute(uri: good + "&width=9000", method: .get) { XCTAssertEqual($0.status, .badRequest) }
+        }
+    }
+
+    func testUnsignedURLsOnlyWhenAllowed() async throws {
+        try await test(try service { $0.allowUnsigned = true }) { client in
+            try await client.execute(uri: "/r/_/vignette/\(self.photo)?format=png", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "image/png")
+            }
+        }
+        XCTAssertThrowsError(try service { $0.keys = [] }, "no key and no unsigned mode: refuse to start")
+    }
+
+    /// Names outside the sources folder are not found, whether by `..`, a hidden file or a link pointing out.
+    func testNoPathLeavesTheSourcesFolder() async throws {
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.copyItem(atPath: Fixtures.path("photos/\(photo)"), toPath: scratch.appendingPathComponent("cat.png").path)
+        try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("escape.png").path,
+                                                   withDestinationPath: Fixtures.path("photos/coffee_600x400_rgb8.png"))
+        let service = try service { $0.sources = scratch.path; $0.allowUnsigned = true }
+        try await test(service) { client in
+            try await client.execute(uri: "/r/_/vignette/cat.png?format=png", method: .get) { XCTAssertEqual($0.status, .ok) }
+            for source in ["../cat.png", "escape.png", ".hidden.png", "nested/../cat.png", "%2e%2e/cat.png"] {
+                try await client.execute(uri: "/r/_/vignette/\(source)?format=png", method: .get) { response in
+                    XCTAssertEqual(response.status, .notFound, source)
+                    XCTAssertFalse(String(buffer: response.body).contains(scratch.path), "the folder is not shown")
+                }
+            }
+            try await client.execute(uri: "/r/_/no-such-preset/cat.png", method: .get) { XCTAssertEqual($0.status, .notFound) }
+            try await client.execute(uri: "/r/_/vignette/cat.png?format=gif", method: .get) { XCTAssertEqual($0.status, .badRequest) }
+        }
+    }
+
+    /// A strong ETag from what was signed and the files read; If-None-Match answers 304 without rendering; HEAD
+    /// gives the headers of GET without the body; without a named format, Accept decides and the answer varies.
+    func testCachingHeadersAndNegotiation() async throws {
+        try await test(try service { $0.allowUnsigned = true }) { client in
+            let uri = "/r/_/vignette/\(self.photo)"
+            let tag = try await client.execute(uri: uri, method: .get, headers: [.accept: "image/webp,*/*"]) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "image/webp")
+                XCTAssertEqual(response.headers[.vary], "Accept")
+                XCTAssertEqual(response.headers[.cacheControl], "public, max-age=86400")
+                return try XCTUnwrap(response.headers[.eTag])
+            }
+            XCTAssertTrue(tag.hasPrefix("\"") && tag.count == 34, tag)
+            try await client.execute(uri: uri, method: .get, headers: [.accept: "image/webp", .ifNoneMatch: tag]) { response in
+                XCTAssertEqual(response.status, .notModified)
+                XCTAssertEqual(response.body.readableBytes, 0)
+            }
+            try await client.execute(uri: uri, method: .get, headers: [.accept: "image/png"]) { response in
+                XCTAssertEqual(response.headers[.contentType], "image/png", "the source's own format")
+                XCTAssertNotEqual(response.headers[.eTag], tag, "another format, another validator")
+            }
+            try await client.execute(uri: uri, method: .head, headers: [.accept: "image/webp"]) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.eTag], tag)
+                XCTAssertEqual(response.body.readableBytes, 0)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                XCTAssertTrue(String(buffer: response.body).contains("filterserve_not_modified_total 1"))
+            }
+        }
+    }
+
+    /// A source over the pixel limit is refused from its header (413), and the message names it by its URL path.
+    func testOversizedSourcesAreRefusedBeforeDecoding() async throws {
+        try await test(try service { $0.allowUnsigned = true; $0.maxPixels = 10_000 }) { client in
+            try await client.execute(uri: "/r/_/vignette/\(self.photo)?format=png", method: .get) { response in
+                let text = String(buffer: response.body)
+                XCTAssertEqual(response.status, .contentTooLarge, text)
+                XCTAssertTrue(text.contains(self.photo), text)
+                XCTAssertFalse(text.contains(Fixtures.path("photos")), text)
+            }
+        }
+    }
+
+    /// One slot and no room to wait: a second render is turned away at once.
+    func testTheQueueTurnsAwayWhatItCannotHold() async throws {
+        let queue = RenderQueue(slots: 1, maxWaiting: 0)
+        let first = await queue.enter()
+        let second = await queue.enter()
+        XCTAssertTrue(first)
+        XCTAssertFalse(second)
+        let saturated = await queue.isSaturated
+        XCTAssertTrue(saturated)
+        await queue.leave()
+        let again = await queue.enter()
+        XCTAssertTrue(again)
+    }
+}
