@@ -212,6 +212,31 @@ extension Image {
         try applying(.lut, ["path": .string(path), "interpolation": .string(interpolation.rawValue), "strength": .number(strength), "space": .string(space.rawValue)])
     }
 
+    /// Shades of one colour, from the luminance.
+    ///
+    /// Formula: RGB ↦ mix(RGB, Y·C, intensity), Y = 0.2126R + 0.7152G + 0.0722B, C the colour (what white becomes) in the working space
+    ///
+    /// - Parameters:
+    ///   - color: What white becomes; darker tones are shades of it; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0.72, 0.6, 0.45, 1).
+    ///   - intensity: 0 unchanged, 1 fully tinted; a number in 0...1, default 1.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func monochrome(color: RGBA = RGBA(0.72, 0.6, 0.45, 1.0), intensity: Double = 1.0) throws -> Image {
+        try applying(.monochrome, ["color": .color(color), "intensity": .number(intensity)])
+    }
+
+    /// Stretches the tones to the full range, from the image's own histogram.
+    ///
+    /// Formula: lo and hi the clipLow and clipHigh percentiles of the 8-bit sRGB-encoded histogram of each channel (measured on a render of the input at up to 1024 px); together: the lowest lo and highest hi of the three for every channel (the colour balance kept), perChannel: each its own (a cast neutralised); RGB ↦ clamp((v − lo)/(hi − lo), 0, 1) with lo and hi in the working space; unchanged where hi ≤ lo
+    ///
+    /// - Parameters:
+    ///   - clipLow: Percent of the pixels that may turn black; a number in 0...50, default 0.5.
+    ///   - clipHigh: Percent of the pixels that may turn white; a number in 0...50, default 0.5.
+    ///   - perChannel: Stretch red, green and blue each to its own range; true or false, default false.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func autoLevels(clipLow: Double = 0.5, clipHigh: Double = 0.5, perChannel: Bool = false) throws -> Image {
+        try applying(.autoLevels, ["clipLow": .number(clipLow), "clipHigh": .number(clipHigh), "perChannel": .boolean(perChannel)])
+    }
+
     /// Gaussian blur.
     ///
     /// Formula: separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity

@@ -32,6 +32,9 @@ extension Renderer {
             return "\(strategy.rawValue) keeps the \(w)×\(h) window at (\(x), \(y)) of the \(sw)×\(sh) scaled image"
         case let (.rect(x, y, w, h), .trim):
             return "trim keeps the \(w)×\(h) box at (\(x), \(y))"
+        case let (.range(low, high), .histogramRange):
+            return "levels stretch red, green, blue from " + zip(low, high).map { String(format: "%.0f–%.0f", $0 * 255, $1 * 255) }
+                .joined(separator: ", ") + " (8-bit codes)"
         default:
             return "\(answer)"
         }
@@ -66,6 +69,16 @@ extension Renderer {
                 let x = Int((Double(ax) * Double(sw) / Double(aw)).rounded())
                 let y = Int((Double(ay) * Double(sh) / Double(ah)).rounded())
                 return (.offset(x: min(max(x, 0), sw - cw), y: min(max(y, 0), sh - ch)), "\(aw)×\(ah)")
+            case let .histogramRange(clipLow, clipHigh):
+                // Percentiles hardly move when the image is reduced: measured at most 1024 pixels on the long side.
+                let a = min(1, 1024 / Double(max(input.width, input.height)))
+                let aw = max(1, Int((Double(input.width) * a).rounded())), ah = max(1, Int((Double(input.height) * a).rounded()))
+                plan.appendResample(width: aw, height: ah, kernel: .bilinear, origin: request.node)
+                let (runnable, sources) = try open(plan)
+                let sink = StatisticsSink(width: aw, height: ah, channels: 4)
+                try CPURenderer.render(runnable, sources: sources, to: sink, format: .rgba8)
+                let (low, high) = Self.percentiles(sink.histograms, clipLow: clipLow, clipHigh: clipHigh)
+                return (.range(low: low, high: high), "\(aw)×\(ah)")
             case let .trim(threshold, background):
                 plan.append(.median(radius: 1), width: input.width, height: input.height, origin: request.node)
                 let (runnable, sources) = try open(plan)
@@ -77,6 +90,22 @@ extension Renderer {
         } catch let error as CodecError {
             throw RenderError.reading(error.path, error)
         }
+    }
+
+    /// For R, G and B: the lowest code below which at most clipLow % of the pixels lie and the highest above which at
+    /// most clipHigh % do, in 0...1.
+    static func percentiles(_ histograms: [[Int]], clipLow: Double, clipHigh: Double) -> (low: [Double], high: [Double]) {
+        var low = [Double](), high = [Double]()
+        for histogram in histograms.prefix(3) {
+            let total = Double(histogram.reduce(0, +))
+            var below = 0.0, l = 0
+            while l < 255, below + Double(histogram[l]) <= total * clipLow / 100 { below += Double(histogram[l]); l += 1 }
+            var above = 0.0, h = 255
+            while h > 0, above + Double(histogram[h]) <= total * clipHigh / 100 { above += Double(histogram[h]); h -= 1 }
+            low.append(Double(l) / 255)
+            high.append(Double(h) / 255)
+        }
+        return (low, high)
     }
 
     /// Sources for analysis renders of files: each render opens its own decoders (a decoder streams once), reduced
@@ -93,7 +122,8 @@ extension Renderer {
                         ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &ignored) : decoder
                 } catch { throw RenderError.reading(input.name, error) }
             }
-            let optimized = self.optimized(plan, decoders: decoders).plan
+            // Always optimised, so an answer does not depend on the render's own optimizer setting.
+            let optimized = Optimizer.optimize(plan, decodeReductions: decoders.mapValues(\.decodeReductions)).plan
             try Self.reduceDecoders(optimized, decoders)
             return (optimized, decoders)
         }
@@ -101,6 +131,6 @@ extension Renderer {
 
     /// Sources for analysis renders of buffers in memory.
     func analysisSources(_ images: [String: PixelBuffer]) -> AnalysisSources {
-        { plan in (self.optimized(plan).plan, images.mapValues { BufferRowSource($0) }) }
+        { plan in (Optimizer.optimize(plan).plan, images.mapValues { BufferRowSource($0) }) }
     }
 }

@@ -101,7 +101,9 @@ final class OptimizerTests: XCTestCase {
     /// dropped as an identity although they clamp; seed 109 a CPU scheduling bug, see InvariantTests).
     func testRandomChainsGiveTheSamePixelsOptimised() throws {
         let pool: [(FilterID, [String: ParamValue])] = FilterID.allCases
-            .filter { $0.spec.inputs.count == 1 && !$0.spec.isGenerator && $0 != .median }
+            // autoLevels takes its gain from the image (up to 255× on a nearly flat one), so it magnifies the float
+            // differences every step may have beyond any fixed tolerance; its own tests compare the backends.
+            .filter { $0.spec.inputs.count == 1 && !$0.spec.isGenerator && $0 != .median && $0 != .autoLevels }
             .flatMap { id in ParameterSweep.sets(for: id).map { (id, $0.params) } }
             .filter { $0.0.spec.check(Recipe.Node(id: "x", op: $0.0, inputs: ["main"], params: $0.1).params).isEmpty }
         let images = try TestImages.small()

@@ -206,4 +206,55 @@ enum ColourFilters {
         return b.point(.lut(table, tetrahedral: p.string("interpolation") == "tetrahedral", strength: p.float("strength"),
                             conversion: conversion), on: i[0])
     }
+
+    static let monochrome = FilterSpec(
+        .monochrome, .colour, "Shades of one colour, from the luminance.",
+        formula: "RGB ↦ mix(RGB, Y·C, intensity), Y = 0.2126R + 0.7152G + 0.0722B, C the colour (what white becomes) "
+            + "in the working space",
+        params: [
+            .color("color", default: RGBA(0.72, 0.6, 0.45), "What white becomes; darker tones are shades of it"),
+            .number("intensity", 0...1, default: 1, "0 unchanged, 1 fully tinted"),
+        ]
+    ) { b, p, i in
+        let c = p.color("color"), t = p.float("intensity")
+        let tint = [c.r, c.g, c.b].map { Float(b.workingSpace == .linear ? SRGB.toLinear($0) : $0) }
+        let l = ColorMatrix.luma
+        let rows: [[Float]] = (0..<3).map { r in (0..<3).map { k in t * tint[r] * l[k] + (r == k ? 1 - t : 0) } }
+        return b.point(.matrix(.rgb(rows)), on: i[0])
+    }
+
+    static let autoLevels = FilterSpec(
+        .autoLevels, .colour, "Stretches the tones to the full range, from the image's own histogram.",
+        formula: "lo and hi the clipLow and clipHigh percentiles of the 8-bit sRGB-encoded histogram of each channel "
+            + "(measured on a render of the input at up to 1024 px); together: the lowest lo and highest hi of the three "
+            + "for every channel (the colour balance kept), perChannel: each its own (a cast neutralised); "
+            + "RGB ↦ clamp((v − lo)/(hi − lo), 0, 1) with lo and hi in the working space; unchanged where hi ≤ lo",
+        params: [
+            .number("clipLow", 0...50, default: 0.5, "Percent of the pixels that may turn black"),
+            .number("clipHigh", 0...50, default: 0.5, "Percent of the pixels that may turn white"),
+            .boolean("perChannel", default: false, "Stretch red, green and blue each to its own range"),
+        ]
+    ) { b, p, i in
+        let question = AnalysisQuestion.histogramRange(clipLow: p.number("clipLow"), clipHigh: p.number("clipHigh"))
+        // Unanswered, nothing is stretched (the render answers and lowers again).
+        guard case let .range(low, high)? = b.answer(question, about: i[0]) else { return i[0] }
+        var lo = low, hi = high
+        if !p.bool("perChannel") {
+            lo = Array(repeating: low.min() ?? 0, count: 3)
+            hi = Array(repeating: high.max() ?? 1, count: 3)
+        }
+        let space = b.workingSpace
+        let working = { (v: Double) in space == .linear ? SRGB.toLinear(v) : v }
+        var rows = [[Float]](repeating: [0, 0, 0], count: 3), offsets = SIMD4<Float>(0, 0, 0, 0)
+        for c in 0..<3 {
+            let l = working(lo[c]), h = working(hi[c])
+            let scale = h > l ? 1 / (h - l) : 1
+            rows[c][c] = Float(scale)
+            offsets[c] = Float(h > l ? -l * scale : 0)
+        }
+        var matrix = ColorMatrix.rgb(rows)
+        matrix.offset = offsets
+        // Levels at their defaults clamp colour to [0, 1] and leave alpha alone (a clamp would announce alpha).
+        return b.add(.point([.matrix(matrix), .levels(inBlack: 0, inWhite: 1, gamma: 1, outBlack: 0, outWhite: 1)]), on: i[0])
+    }
 }

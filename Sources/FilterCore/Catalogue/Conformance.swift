@@ -42,6 +42,9 @@ extension FilterID {
         case .opacity: return c("W3C Filter Effects 1, opacity()", perPixel, "multiplies alpha")
         case .lut: return c("Adobe Cube LUT Specification 1.0 (.cube, 1D and 3D, DOMAIN_MIN/MAX); tetrahedral or trilinear",
                             perPixel, straight, ["LUTTests"])
+        case .monochrome: return c("own definition (Rec. 709 luminance × the tint, as CIColorMonochrome's intent)", perPixel, straight)
+        case .autoLevels: return c("Photoshop-style auto levels (percentile clipping; per channel or together)", perPixel, straight,
+                                   ["AutoLevelsTests"])
         case .vignette: return c("own definition (quadratic fall-off over the half-diagonal)", perPixel, straight)
         case .clamp: return c("the clamp CSS and SVG filter chains apply after every step", perPixel,
                               "clamps straight colour and alpha", ["ConventionTests.testClampBetweenStepsGivesTheCSSChain"])

@@ -18,6 +18,9 @@ package enum AnalysisQuestion: Sendable, Equatable {
     /// The bounding box of the pixels that differ from the background by more than `threshold` 8-bit codes after a
     /// 3×3 median (`background` nil: the top-left pixel). Answered with `.rect`, the whole image when nothing differs.
     case trim(threshold: Double, background: RGBA?)
+    /// The `clipLow` and `clipHigh` percentiles of each of R, G and B in the 8-bit sRGB-encoded histogram.
+    /// Answered with `.range` in 0...1.
+    case histogramRange(clipLow: Double, clipHigh: Double)
 }
 
 /// How a smart crop measures interest (libvips's `VipsInteresting` definitions).
@@ -31,6 +34,7 @@ package enum CropStrategy: String, Sendable, CaseIterable {
 package enum AnalysisAnswer: Sendable, Equatable {
     case offset(x: Int, y: Int)
     case rect(x: Int, y: Int, width: Int, height: Int)
+    case range(low: [Double], high: [Double])
 }
 
 extension PlanBuilder {

@@ -188,6 +188,15 @@ package enum ReferenceFilters {
             return trim(image, p, space: space)
         case .lut:
             return lut(image, p, space: space)
+        case .monochrome:
+            let c = p.color("color"), t = n("intensity")
+            let tint = [c.r, c.g, c.b].map { space == .linear ? SRGB.toLinear($0) : $0 }
+            return straight(image) { v in
+                let y = Y(v)
+                return SIMD4((1 - t) * v[0] + t * y * tint[0], (1 - t) * v[1] + t * y * tint[1], (1 - t) * v[2] + t * y * tint[2], v[3])
+            }
+        case .autoLevels:
+            return autoLevels(image, p, space: space)
         case .crop:
             let x0 = p.int("x"), y0 = p.int("y")
             let w = p.int("width") == 0 ? image.width - x0 : p.int("width")
@@ -650,6 +659,45 @@ package enum ReferenceFilters {
             let l = look(c)
             let mixed = (0..<3).map { k in fromLUT(c[k] + strength * (l[k] - c[k])) }
             return SIMD4(mixed[0], mixed[1], mixed[2], v[3])
+        }
+    }
+
+    /// Auto levels: each channel's 8-bit sRGB codes counted; lo the lowest code with more than clipLow % of the
+    /// pixels at or below it, hi the highest with more than clipHigh % at or above it; together, the lowest lo and
+    /// highest hi for all three; v ↦ clamp((v − lo)/(hi − lo), 0, 1) in the working space.
+    static func autoLevels(_ image: ReferenceImage, _ p: Params, space: WorkingSpace) -> ReferenceImage {
+        var counts = [[Double]](repeating: [Double](repeating: 0, count: 256), count: 3)
+        for v in image.pixels {
+            let a = min(max(v[3], 0), 1)
+            for c in 0..<3 {
+                let straight = a > 0 ? min(max(v[c] / a, 0), 1) : 0
+                let encoded = space == .linear ? SRGB.toEncoded(straight) : straight
+                counts[c][Int((encoded * 255).rounded())] += 1
+            }
+        }
+        let total = Double(image.pixels.count)
+        var lo = [Double](), hi = [Double]()
+        for c in 0..<3 {
+            var cumulative = 0.0, l = 0
+            for code in 0..<256 { cumulative += counts[c][code]; l = code; if cumulative > total * p.number("clipLow") / 100 { break } }
+            cumulative = 0
+            var h = 255
+            for code in stride(from: 255, through: 0, by: -1) { cumulative += counts[c][code]; h = code; if cumulative > total * p.number("clipHigh") / 100 { break } }
+            lo.append(Double(l) / 255)
+            hi.append(Double(h) / 255)
+        }
+        if !p.bool("perChannel") {
+            lo = Array(repeating: lo.min()!, count: 3)
+            hi = Array(repeating: hi.max()!, count: 3)
+        }
+        let toWorking = { (v: Double) in space == .linear ? SRGB.toLinear(v) : v }
+        return straight(image) { v in
+            var out = v
+            for c in 0..<3 {
+                let l = toWorking(lo[c]), h = toWorking(hi[c])
+                out[c] = h > l ? min(max((v[c] - l) / (h - l), 0), 1) : min(max(v[c], 0), 1)
+            }
+            return out
         }
     }
 }
