@@ -188,7 +188,7 @@ public struct Renderer: Sendable {
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan, notes, _) = try prepare(recipe, inputs: inputs)
-        warnings += notes
+        warnings += notes.filter { !$0.hasPrefix("analysis:") }  // what a look found is for --explain, not a warning
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         if fileFormat == .jpeg || fileFormat == .webp {
             if format.depth == 16 {
