@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // MARK: - System libraries
@@ -81,6 +82,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "MultipartKit", package: "multipart-kit"),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterserve", dependencies: [
             "FilterServe", "FilterRecipe",

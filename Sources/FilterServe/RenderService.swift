@@ -43,6 +43,7 @@ public struct RenderService: Sendable {
         }
         router.get("r/:signature/:preset/**") { request, context in try await render(request, context, head: false) }
         router.head("r/:signature/:preset/**") { request, context in try await render(request, context, head: true) }
+        router.post("render") { request, context in try await renderPosted(request, context) }
         return router
     }
 
@@ -83,17 +84,10 @@ public struct RenderService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
 
-        guard await queue.enter() else {
-            throw ServeError(.serviceUnavailable, "the render queue is full; try again shortly", headers: [.retryAfter: "1"])
-        }
-        metrics.queueDepth.set(Double(await queue.depth))
-        let data: Data
-        do {
-            data = try await renderOffThread(recipePath: recipePath, sourcePath: sourcePath, format: fileFormat)
-            await queue.leave()
-        } catch {
-            await queue.leave()
-            throw error
+        let renderer = self.renderer
+        let data = try await queued {
+            try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": .file(sourcePath)], as: fileFormat,
+                                control: $0).data
         }
         metrics.bytesOut.increment(by: Int64(data.count))
         headers[.contentType] = fileFormat.mediaType
@@ -102,11 +96,31 @@ public struct RenderService: Sendable {
                         body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The render, on a thread of its own (the engine blocks; the server's tasks must not), cancelled at the deadline.
-    func renderOffThread(recipePath: String, sourcePath: String, format: ImageFileFormat) async throws -> Data {
+    /// The renderer every request uses: the CPU, the pixel limit checked from the header.
+    var renderer: Renderer {
         var options = Renderer.Options()
         options.maxPixels = configuration.maxPixels
-        let renderer = Renderer(backend: .cpu, options: options)
+        return Renderer(backend: .cpu, options: options)
+    }
+
+    /// `work` run when the queue has a slot (503 when it cannot wait), on a thread of its own (the engine blocks;
+    /// the server's tasks must not), cancelled at the deadline.
+    func queued(_ work: @escaping @Sendable (RenderControl) throws -> Data) async throws -> Data {
+        guard await queue.enter() else {
+            throw ServeError(.serviceUnavailable, "the render queue is full; try again shortly", headers: [.retryAfter: "1"])
+        }
+        metrics.queueDepth.set(Double(await queue.depth))
+        do {
+            let data = try await renderOffThread(work)
+            await queue.leave()
+            return data
+        } catch {
+            await queue.leave()
+            throw error
+        }
+    }
+
+    func renderOffThread(_ work: @escaping @Sendable (RenderControl) throws -> Data) async throws -> Data {
         let control = RenderControl()
         let began = ContinuousClock.now
         let deadline = Task {
@@ -116,10 +130,7 @@ public struct RenderService: Sendable {
         defer { deadline.cancel() }
         let result: Result<Data, any Error> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: Result {
-                    let recipe = try Recipe(contentsOfFile: recipePath)
-                    return try renderer.render(recipe, sources: ["main": .file(sourcePath)], as: format, control: control).data
-                })
+                continuation.resume(returning: Result { try work(control) })
             }
         }
         metrics.renderSeconds.record(ContinuousClock.now - began)

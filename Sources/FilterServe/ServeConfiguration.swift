@@ -13,6 +13,10 @@ public struct ServeConfiguration: Sendable {
     public var keys: [String] = []
     /// Accept URLs whose signature is `_` (for development; off unless asked for).
     public var allowUnsigned = false
+    /// Accept `POST /render` with any recipe (otherwise each recipe must carry a signature).
+    public var allowRecipes = false
+    /// Largest upload `POST /render` reads.
+    public var maxUploadBytes = 32 << 20
     /// Sources larger than this many pixels are refused from their header, before decoding.
     public var maxPixels = 40_000_000
     /// Renders at once (default: the cores) and requests allowed to wait for one (beyond: 503 with Retry-After).

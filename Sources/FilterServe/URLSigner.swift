@@ -17,6 +17,9 @@ public struct URLSigner: Sendable {
         "\(preset)/\(source)" + (format.map { "?format=\($0)" } ?? "")
     }
 
+    /// What a signed recipe signs: its canonical JSON (`Recipe.jsonData()`).
+    public static func recipePayload(_ canonicalJSON: String) -> String { "recipe:" + canonicalJSON }
+
     /// The signature of `payload` with the first (newest) key.
     public func signature(for payload: String) -> String? {
         guard let key = keys.first else { return nil }

@@ -16,7 +16,7 @@ struct FilterServeCommand: AsyncParsableCommand {
         FILTERSERVE_HOST, FILTERSERVE_PORT. docs/service.md describes the API, signing and limits.
         """,
         version: FilterRecipeVersion.current,
-        subcommands: [Serve.self, Sign.self],
+        subcommands: [Serve.self, Sign.self, SignRecipe.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -29,6 +29,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Root folder of source images.") var sources = "samples"
     @Option(name: .customLong("key"), help: "A signing secret (repeatable, newest first).") var keys: [String] = []
     @Flag(help: "Accept URLs signed \"_\" (development only).") var allowUnsigned = false
+    @Flag(help: "Accept POST /render with any recipe (otherwise recipes must be signed).") var allowRecipes = false
+    @Option(help: "Largest upload POST /render reads, in bytes.") var maxUploadBytes = 32 << 20
     @Option(help: "Largest source, in pixels, read from its header before decoding.") var maxPixels = 40_000_000
     @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
@@ -43,6 +45,8 @@ struct Serve: AsyncParsableCommand {
         settings.sources = sources
         settings.keys = keys + (ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").map(String.init) ?? [])
         settings.allowUnsigned = allowUnsigned
+        settings.allowRecipes = allowRecipes
+        settings.maxUploadBytes = maxUploadBytes
         settings.maxPixels = maxPixels
         settings.concurrency = concurrency
         settings.maxWaiting = maxWaiting
@@ -70,5 +74,21 @@ struct Sign: ParsableCommand {
             throw ValidationError("give --key or set FILTERSERVE_KEYS")
         }
         print(URLSigner(secrets: [secret]).path(preset: preset, source: source, format: format)!)
+    }
+}
+
+struct SignRecipe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-recipe", abstract: "Print the signature that lets POST /render run a recipe.")
+
+    @Argument(help: "The recipe (JSON).") var recipe: String
+    @Option(help: "The signing secret (default: the first of FILTERSERVE_KEYS).") var key: String?
+
+    func run() throws {
+        guard let secret = key ?? ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").first.map(String.init) else {
+            throw ValidationError("give --key or set FILTERSERVE_KEYS")
+        }
+        let canonical = String(decoding: try Recipe(contentsOfFile: recipe).jsonData(), as: UTF8.self)
+        print(URLSigner(secrets: [secret]).signature(for: URLSigner.recipePayload(canonical))!)
     }
 }

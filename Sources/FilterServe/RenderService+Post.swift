@@ -1,0 +1,72 @@
+import FilterRecipe
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MultipartKit
+import NIOCore
+
+/// `POST /render`: a recipe of the caller's own (multipart/form-data field `recipe`, JSON) on an uploaded image
+/// (`image`) or a source (`source`, a path under the sources folder), as `format` (or negotiated). Accepted when the
+/// server allows free recipes, or when `signature` signs the recipe (`URLSigner.recipePayload`): a recipe approved by
+/// a key holder may then be applied to any upload.
+extension RenderService {
+    struct PostedForm: Decodable {
+        var recipe: String
+        var image: Data?
+        var source: String?
+        var format: String?
+        var signature: String?
+    }
+
+    func renderPosted(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
+              let boundary = type.split(separator: ";").lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.hasPrefix("boundary=") })?.dropFirst("boundary=".count) else {
+            throw ServeError(.unsupportedMediaType, "send multipart/form-data with the fields recipe and image (or source)")
+        }
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: configuration.maxUploadBytes) } catch {
+            throw ServeError(.contentTooLarge, "the upload is over \(configuration.maxUploadBytes) bytes")
+        }
+        let form: PostedForm
+        do {
+            form = try FormDataDecoder().decode(PostedForm.self, from: body,
+                                                boundary: boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        } catch { throw ServeError(.badRequest, "the form needs a recipe field and an image (or source) field") }
+        let recipe: Recipe
+        do { recipe = try Recipe(json: Data(form.recipe.utf8)) } catch {
+            throw ServeError(.badRequest, "the recipe is invalid: \(error)")
+        }
+        let canonical = String(decoding: try recipe.jsonData(), as: UTF8.self)
+        let signed = form.signature.map { signer.verify($0, payload: URLSigner.recipePayload(canonical)) } ?? false
+        guard configuration.allowRecipes || signed else {
+            throw ServeError(.forbidden, form.signature == nil
+                ? "this server renders only signed recipes: add a signature field (filterserve sign-recipe)"
+                : "the signature does not match this recipe")
+        }
+        let input: ImageInput
+        switch (form.image, form.source) {
+        case let (image?, nil): input = .encoded(image, name: "upload")
+        case let (nil, source?):
+            guard let path = sources.file(source.split(separator: "/")) else { throw ServeError(.notFound, "no source \"\(source)\"") }
+            input = .file(path)
+        default: throw ServeError(.badRequest, "give one of image (an upload) and source (a path under the sources folder)")
+        }
+        let format: ImageFileFormat
+        if let word = form.format {
+            guard let named = ImageFileFormat(word: word) else {
+                throw ServeError(.badRequest, "format \"\(word)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
+            }
+            format = named
+        } else {
+            format = request.headers[.accept]?.contains("image/webp") == true ? .webp : .png
+        }
+        let renderer = self.renderer
+        let name = recipe.inputs.first ?? "main"
+        let data = try await queued { try renderer.render(recipe, sources: [name: input], as: format, control: $0).data }
+        metrics.bytesOut.increment(by: Int64(data.count))
+        var headers: HTTPFields = [.contentType: format.mediaType, .contentLength: String(data.count), .cacheControl: "no-store"]
+        if form.format == nil { headers[.vary] = "Accept" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,113 @@
+import FilterCore
+import FilterRecipe
+@testable import FilterServe
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TestSupport
+import XCTest
+
+/// `POST /render`: a caller's recipe on an upload or a source, accepted only when free recipes are allowed or the
+/// recipe is signed.
+final class PostRenderTests: XCTestCase {
+    let boundary = "filterserve-test-boundary"
+    let recipe = #"{"version": 1, "steps": [{"op": "resize", "width": 120}, {"op": "vignette"}]}"#
+
+    func service(_ change: (inout ServeConfiguration) -> Void = { _ in }) throws -> RenderService {
+        var settings = ServeConfiguration()
+        settings.presets = Fixtures.repository.appendingPathComponent("recipes").path
+        settings.sources = Fixtures.path("photos")
+        settings.keys = ["secret"]
+        change(&settings)
+        return try RenderService(settings)
+    }
+
+    /// A multipart/form-data body with text fields and, optionally, an image file.
+    func form(_ fields: [String: String], image: Data? = nil) -> ByteBuffer {
+        var body = Data()
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        if let image {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            body += image + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return ByteBuffer(bytes: body)
+    }
+
+    var headers: HTTPFields { [.contentType: "multipart/form-data; boundary=\(boundary)"] }
+    var photo: Data { FileManager.default.contents(atPath: Fixtures.path("photos/chelsea_451x300_rgb8.png"))! }
+
+    func size(_ body: ByteBuffer) throws -> [Int] {
+        let report = try Renderer(backend: .cpu).render(Recipe.chain([(.crop, [:])]), encoded: ["main": Data(buffer: body)], as: .png).report
+        return [report.width, report.height]
+    }
+
+    func testFreeRecipesOnlyWhenAllowed() async throws {
+        let refused = Application(router: try service().router())
+        try await refused.test(.router) { client in
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": self.recipe], image: self.photo)) { response in
+                XCTAssertEqual(response.status, .forbidden)
+                XCTAssertTrue(String(buffer: response.body).contains("signed recipes"))
+            }
+        }
+        let allowed = Application(router: try service { $0.allowRecipes = true }.router())
+        try await allowed.test(.router) { client in
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
+                XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+                XCTAssertEqual(response.headers[.contentType], "image/png")
+                XCTAssertEqual(try self.size(response.body), [120, 80])
+            }
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": self.recipe, "source": "chelsea_451x300_rgb8.png"])) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.vary], "Accept")
+            }
+        }
+    }
+
+    /// A recipe signed by a key holder runs on any upload; another recipe under that signature does not.
+    func testSignedRecipes() async throws {
+        let service = try service()
+        let canonical = String(decoding: try Recipe(json: Data(recipe.utf8)).jsonData(), as: UTF8.self)
+        let signature = try XCTUnwrap(service.signer.signature(for: URLSigner.recipePayload(canonical)))
+        let other = #"{"version": 1, "steps": [{"op": "resize", "width": 4000}]}"#
+        try await Application(router: service.router()).test(.router) { client in
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": self.recipe, "signature": signature, "format": "jpeg"], image: self.photo)) { response in
+                XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+                XCTAssertEqual(response.headers[.contentType], "image/jpeg")
+            }
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": other, "signature": signature], image: self.photo)) { response in
+                XCTAssertEqual(response.status, .forbidden)
+                XCTAssertTrue(String(buffer: response.body).contains("does not match this recipe"))
+            }
+        }
+    }
+
+    func testBadRequestsAreNamed() async throws {
+        let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
+        try await Application(router: service.router()).test(.router) { client in
+            let cases: [(HTTPFields, ByteBuffer, HTTPResponse.Status, String)] = [
+                (self.headers, self.form(["recipe": #"{"version": 1, "steps": [{"op": "blur"}]}"#, "source": "chelsea_451x300_rgb8.png"]),
+                 .badRequest, "steps[0].op"),
+                (self.headers, self.form(["recipe": self.recipe]), .badRequest, "give one of image"),
+                (self.headers, self.form(["recipe": self.recipe, "source": "../recipes/vignette.json"]), .notFound, "no source"),
+                (self.headers, self.form(["recipe": self.recipe], image: self.photo), .contentTooLarge, "over 50000 bytes"),
+                ([.contentType: "application/json"], ByteBuffer(string: self.recipe), .unsupportedMediaType, "multipart/form-data"),
+            ]
+            for (headers, body, status, text) in cases {
+                try await client.execute(uri: "/render", method: .post, headers: headers, body: body) { response in
+                    XCTAssertEqual(response.status, status, text)
+                    XCTAssertTrue(String(buffer: response.body).contains(text), String(buffer: response.body))
+                }
+            }
+        }
+    }
+}
