@@ -2,8 +2,8 @@ import CPUBackend
 import FilterCore
 import Foundation
 
-/// What a recipe's result looks like in numbers, for placeholders and auto-tuning: histograms, means, main colours
-/// and a BlurHash. `filterrun stats` prints it as JSON (this type's `Codable` form).
+/// What a recipe's result looks like in numbers, for placeholders and auto-tuning: histograms, means, main colours,
+/// a BlurHash and a ThumbHash. `filterrun stats` prints it as JSON (this type's `Codable` form).
 public struct ImageStatistics: Codable, Sendable, Equatable {
     public struct Colour: Codable, Sendable, Equatable {
         /// "#rrggbb", sRGB.
@@ -25,6 +25,8 @@ public struct ImageStatistics: Codable, Sendable, Equatable {
     /// BlurHash of the result box-averaged to fit 100×100.
     public var blurHash: String
     public var blurHashComponents: [Int]
+    /// ThumbHash (base64) of the same small copy: keeps the aspect ratio and alpha.
+    public var thumbHash: String
 
     /// The statistics as pretty-printed JSON with sorted keys.
     public func jsonData() throws -> Data {
@@ -69,6 +71,7 @@ extension Renderer {
             },
             blurHash: BlurHash.encode(rgba: reduced, width: sink.gridWidth, height: sink.gridHeight,
                                       x: blurHashComponents.x, y: blurHashComponents.y),
-            blurHashComponents: [blurHashComponents.x, blurHashComponents.y])
+            blurHashComponents: [blurHashComponents.x, blurHashComponents.y],
+            thumbHash: Data(ThumbHash.encode(rgba: reduced, width: sink.gridWidth, height: sink.gridHeight)).base64EncodedString())
     }
 }

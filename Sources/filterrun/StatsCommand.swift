@@ -8,7 +8,7 @@ import Foundation
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Print a recipe's result as statistics (histograms, mean, main colours, BlurHash) in JSON.",
+        abstract: "Print a recipe's result as statistics (histograms, mean, main colours, BlurHash, ThumbHash) in JSON.",
         discussion: """
         The result is rendered on the CPU and streamed through the statistics (never held whole). Histograms count \
         8-bit codes of each channel; main colours are k-means clusters in CIE L*a*b* of the result box-averaged to \

@@ -37,6 +37,23 @@ final class StatisticsTests: XCTestCase {
         }
     }
 
+    /// ThumbHashes from the Python `thumbhash` package 0.1 (an independent port of evanw/thumbhash) on the same
+    /// opaque pixels: `base64(rgba_to_thumb_hash(w, h, rgba))` for each PNG in Tests/Fixtures/blurhash. (Its alpha
+    /// path mis-assigns a tuple, so images with alpha are checked by their header fields below instead.)
+    func testThumbHashEqualsAnIndependentImplementation() throws {
+        for (name, expected) in [("chelsea_100x67", "XUkGFYL2V2ix5qmreEWIhQx41HBm"), ("coffee_100x67", "GYoKDYSlqYdPUXd3eEeHh9J/UYoI")] {
+            let image = try rgba("blurhash/\(name).png")
+            XCTAssertEqual(Data(ThumbHash.encode(rgba: image.bytes, width: image.width, height: image.height)).base64EncodedString(),
+                           expected, name)
+        }
+        // With alpha: the header says so, and the average alpha (4 bits) of a half-transparent image is about 8.
+        var half = [UInt8]()
+        for i in 0..<(20 * 10) { half += [200, 100, 50, i % 20 < 10 ? 255 : 0] }
+        let hash = ThumbHash.encode(rgba: half, width: 20, height: 10)
+        XCTAssertEqual(hash[2] >> 7, 1, "the alpha flag")
+        XCTAssertEqual(Int(hash[5] & 15), 8, "a·15 rounded, a = 0.5")
+    }
+
     /// Histograms count every pixel once per channel, the mean is the histogram's, and the BlurHash is that of the
     /// result box-averaged to fit 100×100.
     func testHistogramsMeansAndPlaceholder() throws {
@@ -56,6 +73,7 @@ final class StatisticsTests: XCTestCase {
         }
         XCTAssertEqual(stats.blurHash.count, 28, "4×3 components: 6 + 2·11 characters")
         XCTAssertEqual(stats.blurHashComponents, [4, 3])
+        XCTAssertEqual(Data(base64Encoded: stats.thumbHash)?.count ?? 0 >= 5, true, "a ThumbHash: at least its headers")
     }
 
     /// Two flat colours in a 3:1 ratio give exactly those two main colours with those shares, whatever k asks.
