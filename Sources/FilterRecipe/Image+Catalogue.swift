@@ -237,6 +237,18 @@ extension Image {
         try applying(.autoLevels, ["clipLow": .number(clipLow), "clipHigh": .number(clipHigh), "perChannel": .boolean(perChannel)])
     }
 
+    /// Neutralises a colour cast: a picked colour becomes grey (Bradford adaptation).
+    ///
+    /// Formula: in linear light, RGB ↦ mix(RGB, M·RGB, strength), M = XYZ→RGB · B⁻¹ · diag(B·W_D65 ⁄ B·W_c) · B · RGB→XYZ with B Bradford's matrix and W_c the picked colour's XYZ scaled to Y = 1: the colour becomes the neutral grey of its own luminance, white stays white for a white pick (sRGB working space: decoded first, encoded after)
+    ///
+    /// - Parameters:
+    ///   - color: The colour that should be neutral (a grey card, a white wall); a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    ///   - strength: 0 unchanged, 1 fully neutralised; a number in 0...1, default 1.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func whitePoint(color: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), strength: Double = 1.0) throws -> Image {
+        try applying(.whitePoint, ["color": .color(color), "strength": .number(strength)])
+    }
+
     /// Gaussian blur.
     ///
     /// Formula: separable convolution with exp(−x²/2σ²), normalised, taps out to ⌈3σ⌉; σ = 0 is the identity

@@ -115,6 +115,12 @@ struct PointKernelSource {
                  "v = clamp(v, \(lo), \(hi));",
                  "v += \(header(3)) * (lutLookup(\(entries), int(\(header(0))), \(header(1)) != 0.0, \(header(2)) != 0.0, \(lo), \(hi), v) - v);",
                  "c.rgb = \(header(4)) == 1.0 ? srgbDecode(v) : \(header(4)) == 2.0 ? srgbEncode(v) : v;")
+        case .transfer(let conversion):
+            switch conversion {
+            case .encode: emit("// sRGB encoding", "c.rgb = srgbEncode(c.rgb);")
+            case .decode: emit("// sRGB decoding", "c.rgb = srgbDecode(c.rgb);")
+            case .none: break
+            }
         case let .vignette(radius, intensity):
             let p = parameters([radius, intensity])
             emit("// vignette",

@@ -33,7 +33,7 @@ final class CrossBackendTests: VulkanTestCase {
 
     func testEveryFilterMatchesTheCPUInLinearSpace() throws {
         let images = try TestImages.small() + [("synthetic rgba16", TestImages.synthetic())]
-        for id in [FilterID.blend, .convolve, .unsharpMask, .rotate, .affine, .resize, .trim, .lut, .autoLevels, .monochrome] { try compare(id, space: .linear, images: images) }
+        for id in [FilterID.blend, .convolve, .unsharpMask, .rotate, .affine, .resize, .trim, .lut, .autoLevels, .monochrome, .whitePoint] { try compare(id, space: .linear, images: images) }
     }
 
     func testEveryFilterMatchesTheCPUInSRGBSpace() throws {

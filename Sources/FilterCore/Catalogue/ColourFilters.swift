@@ -257,4 +257,48 @@ enum ColourFilters {
         // Levels at their defaults clamp colour to [0, 1] and leave alpha alone (a clamp would announce alpha).
         return b.add(.point([.matrix(matrix), .levels(inBlack: 0, inWhite: 1, gamma: 1, outBlack: 0, outWhite: 1)]), on: i[0])
     }
+
+    /// Bradford's cone response matrix (Lam 1985, as CIECAM97s and ICC v4 use it) and sRGB's primaries (IEC 61966-2-1).
+    static let bradford: [[Double]] = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]]
+    static let srgbToXYZ: [[Double]] = [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
+                                        [0.0193339, 0.1191920, 0.9503041]]
+
+    static let whitePoint = FilterSpec(
+        .whitePoint, .colour, "Neutralises a colour cast: a picked colour becomes grey (Bradford adaptation).",
+        formula: "in linear light, RGB ↦ mix(RGB, M·RGB, strength), M = XYZ→RGB · B⁻¹ · diag(B·W_D65 ⁄ B·W_c) · B · "
+            + "RGB→XYZ with B Bradford's matrix and W_c the picked colour's XYZ scaled to Y = 1: the colour becomes the "
+            + "neutral grey of its own luminance, white stays white for a white pick (sRGB working space: decoded first, "
+            + "encoded after)",
+        params: [
+            .color("color", default: .white, "The colour that should be neutral (a grey card, a white wall)"),
+            .number("strength", 0...1, default: 1, "0 unchanged, 1 fully neutralised"),
+        ],
+        check: { p in
+            let c = p.color("color")
+            return c.r + c.g + c.b > 0 ? [] : ["the picked colour is black: it has no hue to neutralise"]
+        }
+    ) { b, p, i in
+        let c = p.color("color"), t = p.number("strength")
+        let linear = [SRGB.toLinear(c.r), SRGB.toLinear(c.g), SRGB.toLinear(c.b)]
+        func times(_ m: [[Double]], _ v: [Double]) -> [Double] { m.map { row in zip(row, v).reduce(0) { $0 + $1.0 * $1.1 } } }
+        func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+            (0..<3).map { r in (0..<3).map { k in (0..<3).reduce(0) { $0 + a[r][$1] * b[$1][k] } } }
+        }
+        let source = times(srgbToXYZ, linear)
+        let white = times(srgbToXYZ, [1, 1, 1])
+        let coneSource = times(bradford, source.map { $0 / source[1] }), coneWhite = times(bradford, white)
+        let gain = (0..<3).map { k in (0..<3).map { $0 == k ? coneWhite[k] / coneSource[k] : 0 } }
+        let m = product(inverse3(srgbToXYZ), product(inverse3(bradford), product(gain, product(bradford, srgbToXYZ))))
+        let rows: [[Float]] = (0..<3).map { r in (0..<3).map { k in Float(t * m[r][k] + (r == k ? 1 - t : 0)) } }
+        if b.workingSpace == .linear { return b.point(.matrix(.rgb(rows)), on: i[0]) }
+        return b.add(.point([.transfer(.decode), .matrix(.rgb(rows)), .transfer(.encode)]), on: i[0])
+    }
+
+    static func inverse3(_ m: [[Double]]) -> [[Double]] {
+        let a = m[0][0], b = m[0][1], c = m[0][2], d = m[1][0], e = m[1][1], f = m[1][2], g = m[2][0], h = m[2][1], k = m[2][2]
+        let det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g)
+        return [[(e * k - f * h) / det, (c * h - b * k) / det, (b * f - c * e) / det],
+                [(f * g - d * k) / det, (a * k - c * g) / det, (c * d - a * f) / det],
+                [(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]]
+    }
 }

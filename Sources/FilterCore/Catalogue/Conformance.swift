@@ -45,6 +45,8 @@ extension FilterID {
         case .monochrome: return c("own definition (Rec. 709 luminance × the tint, as CIColorMonochrome's intent)", perPixel, straight)
         case .autoLevels: return c("Photoshop-style auto levels (percentile clipping; per channel or together)", perPixel, straight,
                                    ["AutoLevelsTests"])
+        case .whitePoint: return c("chromatic adaptation with Bradford's cone matrix (ICC v4 / Lindbloom), in linear light",
+                                   perPixel, straight, ["WhitePointTests"])
         case .vignette: return c("own definition (quadratic fall-off over the half-diagonal)", perPixel, straight)
         case .clamp: return c("the clamp CSS and SVG filter chains apply after every step", perPixel,
                               "clamps straight colour and alpha", ["ConventionTests.testClampBetweenStepsGivesTheCSSChain"])

@@ -2,7 +2,7 @@
 public enum FilterID: String, CaseIterable, Sendable {
     // Colour, per pixel
     case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
-    case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut, monochrome, autoLevels
+    case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut, monochrome, autoLevels, whitePoint
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median
     // Geometry
@@ -34,6 +34,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .lut: return ColourFilters.lut
         case .monochrome: return ColourFilters.monochrome
         case .autoLevels: return ColourFilters.autoLevels
+        case .whitePoint: return ColourFilters.whitePoint
         case .gaussianBlur: return NeighbourhoodFilters.gaussianBlur
         case .boxBlur: return NeighbourhoodFilters.boxBlur
         case .unsharpMask: return NeighbourhoodFilters.unsharpMask

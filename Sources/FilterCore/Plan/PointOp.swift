@@ -25,6 +25,8 @@ package enum PointOp: Equatable, Sendable {
     /// RGB ↦ mix(v, lut(v), strength), v the working value taken to the LUT's encoding by `conversion` (and the
     /// result back), clamped to the LUT's domain.
     case lut(ColourLUT, tetrahedral: Bool, strength: Float, conversion: TransferConversion)
+    /// RGB through the sRGB transfer function: `.encode` linear → encoded (clamped to [0, 1]), `.decode` back.
+    case transfer(TransferConversion)
 }
 
 extension PointOp {
@@ -132,6 +134,11 @@ extension PointOp {
                 if conversion == .encode { blocks[i].mapColour(Self.srgbDecoded) }
                 if conversion == .decode { blocks[i].mapColour(Self.srgbEncoded) }
             }
+        case .transfer(let conversion):
+            for i in 0..<count {
+                if conversion == .encode { blocks[i].mapColour(Self.srgbEncoded) }
+                if conversion == .decode { blocks[i].mapColour(Self.srgbDecoded) }
+            }
         case let .vignette(radius, intensity):
             let cx = Float(width) / 2, cy = Float(height) / 2
             let dy = Float(y) + 0.5 - cy, halfDiagonal = (cx * cx + cy * cy).squareRoot()
@@ -156,6 +163,7 @@ extension PointOp {
         case .vibrance(let amount): return amount == 0
         case .vignette(_, let intensity): return intensity == 0
         case .lut(_, _, let strength, _): return strength == 0
+        case .transfer(let conversion): return conversion == .none
         case .levels, .curves, .threshold, .posterize, .clearTransparent, .clamp: return false
         }
     }
@@ -207,6 +215,7 @@ extension PointOp {
             return offDiagonal.allSatisfy { m[$0] == 0 } && m[15] == 1 && matrix.offset[3] == 0
         case .clamp: return true  // its alpha half is a no-op on stored alpha, already in [0, 1]
         case .lut(let lut, _, _, _): return lut.shape == .oneD
+        case .transfer: return true
         case .threshold, .vibrance, .vignette, .clearTransparent: return false
         }
     }

@@ -197,6 +197,8 @@ package enum ReferenceFilters {
             }
         case .autoLevels:
             return autoLevels(image, p, space: space)
+        case .whitePoint:
+            return whitePoint(image, p, space: space)
         case .crop:
             let x0 = p.int("x"), y0 = p.int("y")
             let w = p.int("width") == 0 ? image.width - x0 : p.int("width")
@@ -698,6 +700,30 @@ package enum ReferenceFilters {
                 out[c] = h > l ? min(max((v[c] - l) / (h - l), 0), 1) : min(max(v[c], 0), 1)
             }
             return out
+        }
+    }
+
+    /// Von Kries adaptation in Bradford's cone space (Lindbloom, "Chromatic Adaptation"): the picked colour's XYZ,
+    /// scaled to Y = 1, is the source white; D65 (sRGB's white) the destination; applied to linear sRGB.
+    static func whitePoint(_ image: ReferenceImage, _ p: Params, space: WorkingSpace) -> ReferenceImage {
+        let toXYZ: [[Double]] = [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+        let toRGB: [[Double]] = [[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252]]
+        let cone: [[Double]] = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]]
+        let coneInverse: [[Double]] = [[0.9869929, -0.1470543, 0.1599627], [0.4323053, 0.5183603, 0.0492912], [-0.0085287, 0.0400428, 0.9684867]]
+        func apply(_ m: [[Double]], _ v: [Double]) -> [Double] { (0..<3).map { r in (0..<3).reduce(0.0) { $0 + m[r][$1] * v[$1] } } }
+        let c = p.color("color"), t = p.number("strength")
+        let picked = apply(toXYZ, [SRGB.toLinear(c.r), SRGB.toLinear(c.g), SRGB.toLinear(c.b)])
+        let sourceCone = apply(cone, picked.map { $0 / picked[1] })
+        let whiteCone = apply(cone, [0.95047, 1, 1.08883])
+        return straight(image) { v in
+            var rgb = (0..<3).map { v[$0] }
+            if space == .srgb { rgb = rgb.map { $0 < 0 ? -SRGB.toLinear(-$0) : SRGB.toLinear($0) } }
+            var lms = apply(cone, apply(toXYZ, rgb))
+            lms = (0..<3).map { lms[$0] * whiteCone[$0] / sourceCone[$0] }
+            var out = apply(toRGB, apply(coneInverse, lms))
+            out = (0..<3).map { t * out[$0] + (1 - t) * rgb[$0] }
+            if space == .srgb { out = out.map { SRGB.toEncoded(min(max($0, 0), 1)) } }
+            return SIMD4(out[0], out[1], out[2], v[3])
         }
     }
 }
