@@ -43,4 +43,19 @@ grep -q 'did you mean "gaussianBlur" or "boxBlur"' blur.err || fail "no hint for
 step "--set by a filter's name"
 if filterrun recipes/vignette.json "$photo" v.png --set vignette.intensity=0.8 2>set.err; then fail "--set by name"; fi
 grep -q 'the vignette is step "1"' set.err || fail "no hint for --set: $(cat set.err)"
+
+echo "newcomer: the service"
+# The README's two lines under "## filterserve": the command that starts the server, and the request.
+sed -n '/^## filterserve/,/^## /p' "$root/README.md" | grep -E '^    (swift run filterserve|curl )' | sed 's/^    //' >service.sh
+start=$(sed -n 1p service.sh); request=$(sed -n 2p service.sh)
+[ -n "$start" ] && [ -n "$request" ] || fail "the README shows no server command and request"
+step "$start"
+(cd "$root" && exec setsid bash -c "$start" >"$work/serve.log" 2>&1) &
+for _ in $(seq 1 600); do curl -sf -o /dev/null http://127.0.0.1:8080/healthz && break; sleep 0.5; done
+step "$request"
+bash -c "$request" 2>/dev/null || { cat "$work/serve.log" >&2; fail "the README's request failed"; }
+[ "$(head -c 4 thumb.webp)" = "RIFF" ] || fail "the README's request did not return a WebP image"
+pkill -TERM -f "filterserve --allow-unsigned" || true
+for _ in $(seq 1 20); do pgrep -f "filterserve --allow-unsigned" >/dev/null || break; sleep 0.5; done
+pgrep -f "filterserve --allow-unsigned" >/dev/null && fail "filterserve did not stop on SIGTERM"
 echo "newcomer: every step passed"
