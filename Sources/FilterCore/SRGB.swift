@@ -12,6 +12,10 @@ package enum SRGB {
         v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
     }
 
+    /// Linear sRGB to CIE XYZ (IEC 61966-2-1 primaries, D65 white; Y of white 1).
+    package static let toXYZ: [[Double]] = [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
+                                            [0.0193339, 0.1191920, 0.9503041]]
+
     /// Linear value of every 8-bit code.
     package static let decode8: [Float] = (0..<256).map { Float(toLinear(Double($0) / 255)) }
     /// Linear value of every 16-bit code.

@@ -47,7 +47,7 @@ extension Renderer {
         guard (1...16).contains(colours) else {
             throw RenderError.recipe(RecipeError(path: "colours", "give 1…16 main colours"))
         }
-        let (decoders, plan, _, _) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
+        let (decoders, plan, _, _, _) = try prepare(recipe, inputs: inputs.mapValues(ImageInput.file))
         let natural = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         let format = PixelFormat.integer(channels: natural.channels, depth: 8)!
         let node = plan.nodes[plan.output]

@@ -10,9 +10,9 @@ extension Renderer {
     typealias AnalysisSources = (Plan) throws -> (plan: Plan, sources: [String: ImageRowSource])
 
     /// The recipe lowered with every analysis question answered, one at a time (a later question may read what an
-    /// earlier answer cropped); `notes` gains a line per answer for `--explain`.
+    /// earlier answer cropped); `findings` gains a line per answer for `--explain`.
     func lowered(_ recipe: Recipe, sizes: [String: (width: Int, height: Int)], orientations: [String: Int],
-                 open: AnalysisSources, notes: inout [String]) throws -> Plan {
+                 open: AnalysisSources, findings: inout [String]) throws -> Plan {
         var answers = [String: AnalysisAnswer]()
         while true {
             let (plan, questions) = try recipe.lowering(inputSizes: sizes, orientations: orientations, answers: answers)
@@ -21,7 +21,7 @@ extension Renderer {
             let (answer, measured) = try self.answer(request, open: open)
             answers[request.node] = answer
             let path = recipe.nodes.firstIndex { $0.id == request.node }.map(recipe.path(ofNode:)) ?? request.node
-            notes.append(String(format: "analysis: %@ %@ (measured on a %@ render of its input, %.3f s)", path,
+            findings.append(String(format: "analysis: %@ %@ (measured on a %@ render of its input, %.3f s)", path,
                                 Self.describe(answer, request.question), measured, monotonicSeconds() - began))
         }
     }

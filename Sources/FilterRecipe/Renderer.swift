@@ -175,7 +175,7 @@ public struct Renderer: Sendable {
     /// Decodes and renders `recipe` from files into memory as `format` (the orientation, profile and decode-time
     /// shrink apply as for files), on the CPU.
     func renderToBuffer(_ recipe: Recipe, inputs: [String: ImageInput], format: PixelFormat) throws -> PixelBuffer {
-        let (decoders, plan, _, _) = try prepare(recipe, inputs: inputs)
+        let (decoders, plan, _, _, _) = try prepare(recipe, inputs: inputs)
         do { return try CPURenderer.render(plan, sources: decoders, format: format) }
         catch let error as CodecError { throw RenderError.reading(error.path, error) }
     }
@@ -187,8 +187,8 @@ public struct Renderer: Sendable {
         let output = file.path
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
-        let (decoders, plan, notes, _) = try prepare(recipe, inputs: inputs)
-        warnings += notes.filter { !$0.hasPrefix("analysis:") }  // what a look found is for --explain, not a warning
+        let (decoders, plan, notes, _, _) = try prepare(recipe, inputs: inputs)
+        warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         if fileFormat == .jpeg || fileFormat == .webp {
             if format.depth == 16 {
@@ -337,10 +337,10 @@ public struct Renderer: Sendable {
     }
 
     /// Opens the inputs (headers only), lowers the recipe against their sizes and orientations, optimises, and
-    /// sets decoders that can shrink while decoding to the reduction the plan chose. Returns the optimizer's log
-    /// too, for `explain`.
+    /// sets decoders that can shrink while decoding to the reduction the plan chose. Returns, for `explain`, what
+    /// filters that look at pixels found and the optimizer's log too.
     func prepare(_ recipe: Recipe, inputs: [String: ImageInput]) throws
-        -> (decoders: [String: any ImageDecoder], plan: Plan, notes: [String], log: [String]) {
+        -> (decoders: [String: any ImageDecoder], plan: Plan, notes: [String], findings: [String], log: [String]) {
         let recipe = try Self.validated(recipe)
         try checkOptions()
         var decoders = [String: any ImageDecoder]()
@@ -356,8 +356,9 @@ public struct Renderer: Sendable {
             } catch { throw RenderError.reading(input.name, error) }
         }
         let (plan, log): (Plan, [String])
+        var findings = [String]()
         do {
-            (plan, log) = optimized(try lowered(recipe, decoders: decoders, inputs: inputs, notes: &notes), decoders: decoders)
+            (plan, log) = optimized(try lowered(recipe, decoders: decoders, inputs: inputs, findings: &findings), decoders: decoders)
         } catch let error as RecipeError { throw RenderError.recipe(error) }
         try Self.reduceDecoders(plan, decoders)
         // The CPU backend chooses again with the output's final layout; this choice is what --explain shows and
@@ -365,7 +366,7 @@ public struct Renderer: Sendable {
         let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
         let chosen = plan.choosingRepresentations(sources: decoders.mapValues(\.sampleLayout), output: format)
         try checkCost(of: chosen, recipe: recipe, decoders: decoders)
-        return (decoders, chosen, notes, log)
+        return (decoders, chosen, notes, findings, log)
     }
 
     /// The limits every input is decoded within.
@@ -419,10 +420,10 @@ public struct Renderer: Sendable {
     /// The recipe lowered against the inputs' stored sizes and (with `autorotate`) their orientations, analysis
     /// questions answered from `inputs`.
     func lowered(_ recipe: Recipe, decoders: [String: any ImageDecoder], inputs: [String: ImageInput],
-                 notes: inout [String]) throws -> Plan {
+                 findings: inout [String]) throws -> Plan {
         try lowered(recipe, sizes: decoders.mapValues { ($0.storedWidth, $0.storedHeight) },
                     orientations: options.autorotate ? decoders.mapValues(\.metadata.orientation) : [:],
-                    open: analysisSources(inputs, recipe: recipe), notes: &notes)
+                    open: analysisSources(inputs, recipe: recipe), findings: &findings)
     }
 
     /// Sets decoders that can shrink while decoding to the reduction the plan chose for their source.
@@ -453,7 +454,7 @@ public struct Renderer: Sendable {
     /// The plan for inputs that are files or encoded bytes; see `explain(_:inputs:verbose:)`.
     public func explain(_ recipe: Recipe, sources: [String: ImageInput], verbose: Bool = false) throws -> String {
         let (backendName, reason) = (try? resolveBackend(verbose: true)) ?? ("cpu", nil)
-        let (decoders, plan, notes, log) = try prepare(recipe, inputs: sources)
+        let (decoders, plan, notes, findings, log) = try prepare(recipe, inputs: sources)
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
             if let managed = decoder as? ColourManagedDecoder {
@@ -463,7 +464,7 @@ public struct Renderer: Sendable {
         if let profile = outputProfile(recipe: recipe, decoders: decoders) {
             lines.append("colour: output converted to \"\(profile.name)\" and tagged with it")
         }
-        lines += notes
+        lines += notes + findings
         let unused = recipe.nodes.map(\.id).filter { id in !recipe.reaches(recipe.output, from: id) }
         if !unused.isEmpty { lines.append("not run (the output does not use them): " + unused.joined(separator: ", ")) }
         if options.optimize {
@@ -511,10 +512,10 @@ public struct Renderer: Sendable {
             throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; use rgba32f or an integer format"))
         }
         let plan: Plan
-        var notes = [String]()
+        var findings = [String]()
         do {
             plan = optimized(try lowered(recipe, sizes: images.mapValues { ($0.width, $0.height) }, orientations: [:],
-                                         open: analysisSources(images), notes: &notes)).plan
+                                         open: analysisSources(images), findings: &findings)).plan
         }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         try checkCost(of: plan, recipe: recipe)

@@ -52,21 +52,13 @@ extension RenderService {
             input = .file(path)
         default: throw ServeError(.badRequest, "give one of image (an upload) and source (a path under the sources folder)")
         }
-        let format: ImageFileFormat
-        if let word = form.format {
-            guard let named = ImageFileFormat(word: word) else {
-                throw ServeError(.badRequest, "format \"\(word)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
-            }
-            format = named
-        } else {
-            format = request.headers[.accept]?.contains("image/webp") == true ? .webp : .png
-        }
+        let (format, negotiated) = try outputFormat(form.format, accept: request.headers[.accept], fallback: .png)
         let renderer = self.renderer
         let name = recipe.inputs.first ?? "main"
         let data = try await queued { try renderer.render(recipe, sources: [name: input], as: format, control: $0).data }
         metrics.bytesOut.increment(by: Int64(data.count))
         var headers: HTTPFields = [.contentType: format.mediaType, .contentLength: String(data.count), .cacheControl: "no-store"]
-        if form.format == nil { headers[.vary] = "Accept" }
+        if negotiated { headers[.vary] = "Accept" }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -74,7 +74,9 @@ public struct RenderService: Sendable {
             throw ServeError(.notFound, "no preset named \"\(preset)\"")
         }
         guard let sourcePath = sources.file(sourceParts) else { throw ServeError(.notFound, "no source \"\(source)\"") }
-        let (fileFormat, negotiated) = try outputFormat(format, accept: request.headers[.accept], source: sourcePath)
+        // Without WebP, the source's own format: PNG stays PNG, anything else becomes JPEG.
+        let own: ImageFileFormat = ImageFileFormat.from(extensionOf: sourcePath) == .png ? .png : .jpeg
+        let (fileFormat, negotiated) = try outputFormat(format, accept: request.headers[.accept], fallback: own)
 
         let tag = try etag(payload: payload, format: fileFormat, files: [sourcePath, recipePath])
         var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl]
@@ -154,18 +156,16 @@ public struct RenderService: Sendable {
         }
     }
 
-    /// The format asked for (`?format=`), else WebP when the client accepts it, else the source's own; and whether
-    /// it was negotiated (the response then varies by Accept).
-    func outputFormat(_ asked: String?, accept: String?, source: String) throws -> (ImageFileFormat, Bool) {
+    /// The format asked for, else WebP when the client accepts it, else `fallback`; and whether it was negotiated
+    /// (the response then varies by Accept).
+    func outputFormat(_ asked: String?, accept: String?, fallback: ImageFileFormat) throws -> (ImageFileFormat, Bool) {
         if let asked {
             guard let format = ImageFileFormat(word: asked) else {
                 throw ServeError(.badRequest, "format \"\(asked)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
             }
             return (format, false)
         }
-        if accept?.contains("image/webp") == true { return (.webp, true) }
-        let own = ImageFileFormat.from(extensionOf: source) ?? .jpeg
-        return (own == .png ? .png : .jpeg, true)
+        return (accept?.contains("image/webp") == true ? .webp : fallback, true)
     }
 
     /// A strong validator: the signed payload, the format, and the size and modification time of every file read.

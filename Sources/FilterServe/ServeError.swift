@@ -17,18 +17,11 @@ struct ServeError: Error, HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body: [String: String] = ["error": message, "status": String(status.code)]
-        let data = try JSONEncoderOutput.encode(body)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(["error": message, "status": String(status.code)])
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-enum JSONEncoderOutput {
-    static func encode(_ value: [String: String]) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
     }
 }

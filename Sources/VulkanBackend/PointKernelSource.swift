@@ -104,17 +104,15 @@ struct PointKernelSource {
             emit("// clamp", "c.rgb = clamp(c.rgb, \(p(0)), \(p(1)));", "c.a = clamp(c.a, 0.0, 1.0);")
         case .clearTransparent:
             emit("// transparent pixels lose their colour", "if (!(c.a > 0.0)) c.rgb = vec3(0.0);")
-        case let .lut(lut, tetrahedral, strength, conversion):
+        case let .lut(lut, tetrahedral, strength):
             let header = parameters([Float(lut.size), lut.shape == .threeD ? 1 : 0, tetrahedral ? 1 : 0, strength,
-                                     Float(conversion.rawValue), lut.domainMin.x, lut.domainMin.y, lut.domainMin.z,
+                                     lut.domainMin.x, lut.domainMin.y, lut.domainMin.z,
                                      lut.domainMax.x, lut.domainMax.y, lut.domainMax.z])
             let entries = table(lut.table)
-            let lo = "vec3(\(header(5)), \(header(6)), \(header(7)))", hi = "vec3(\(header(8)), \(header(9)), \(header(10)))"
+            let lo = "vec3(\(header(4)), \(header(5)), \(header(6)))", hi = "vec3(\(header(7)), \(header(8)), \(header(9)))"
             emit("// colour lookup table",
-                 "vec3 v = \(header(4)) == 1.0 ? srgbEncode(c.rgb) : \(header(4)) == 2.0 ? srgbDecode(c.rgb) : c.rgb;",
-                 "v = clamp(v, \(lo), \(hi));",
-                 "v += \(header(3)) * (lutLookup(\(entries), int(\(header(0))), \(header(1)) != 0.0, \(header(2)) != 0.0, \(lo), \(hi), v) - v);",
-                 "c.rgb = \(header(4)) == 1.0 ? srgbDecode(v) : \(header(4)) == 2.0 ? srgbEncode(v) : v;")
+                 "vec3 v = clamp(c.rgb, \(lo), \(hi));",
+                 "c.rgb = v + \(header(3)) * (lutLookup(\(entries), int(\(header(0))), \(header(1)) != 0.0, \(header(2)) != 0.0, \(lo), \(hi), v) - v);")
         case .transfer(let conversion):
             switch conversion {
             case .encode: emit("// sRGB encoding", "c.rgb = srgbEncode(c.rgb);")

@@ -103,3 +103,16 @@ struct RenderOptions: ParsableArguments {
 
 extension FailOn: ExpressibleByArgument {}
 extension Backend: ExpressibleByArgument {}
+
+/// `--input NAME=PATH` entries (repeatable), as the render and `stats` read them.
+enum NamedInputs {
+    static func parse(_ entries: [String]) throws -> [String: String] {
+        var named = [String: String]()
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw CommandFailure(description: "--input expects NAME=PATH, got \(entry)") }
+            named[parts[0]] = parts[1]
+        }
+        return named
+    }
+}

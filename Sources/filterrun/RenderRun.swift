@@ -41,12 +41,8 @@ struct RenderRun {
         }
         let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions)
         do { writeOptions = try encoderOptions(numbers) } catch { return fail(2, "\(error)") }
-        var named = [String: String]()
-        for entry in o.inputs {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { return fail(2, "--input expects NAME=PATH, got \(entry)") }
-            named[parts[0]] = parts[1]
-        }
+        let named: [String: String]
+        do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
 
         // A batch: a list of paths, several inputs, or a directory as the input or the output.
         let input = paths.first ?? ""

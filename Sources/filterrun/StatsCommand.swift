@@ -27,12 +27,8 @@ struct StatsCommand: ParsableCommand {
         guard sizes.count == 2 else { throw CommandFailure(description: "--components expects X×Y such as 4x3, got \(components)") }
         do {
             let recipe = try Recipe(contentsOfFile: self.recipe)
-            var inputs = [recipe.inputs.first ?? "main": image]
-            for entry in extraInputs {
-                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw CommandFailure(description: "--input expects NAME=PATH, got \(entry)") }
-                inputs[parts[0]] = parts[1]
-            }
+            var inputs = try NamedInputs.parse(extraInputs)
+            inputs[recipe.inputs.first ?? "main"] = image
             let statistics = try Renderer(backend: .cpu).statistics(recipe, inputs: inputs,
                                                                     blurHashComponents: (sizes[0], sizes[1]), colours: colors)
             print(String(decoding: try statistics.jsonData(), as: UTF8.self))

@@ -14,11 +14,9 @@ package enum SmartCrop {
 
     /// CIE L*a*b* (D65) of an sRGB-encoded 8-bit colour.
     package static func lab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (l: Double, a: Double, b: Double) {
-        let lr = SRGB.toLinear(Double(r) / 255), lg = SRGB.toLinear(Double(g) / 255), lb = SRGB.toLinear(Double(b) / 255)
-        // IEC 61966-2-1 primaries to XYZ, then CIE 15 L*a*b* with the D65 white.
-        let x = (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047
-        let y = 0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb
-        let z = (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb) / 1.08883
+        // CIE 15 L*a*b* relative to the D65 white (XYZ of sRGB white, 95.047, 100, 108.883).
+        let c = xyz(r, g, b)
+        let x = c.x / 95.047, y = c.y / 100, z = c.z / 108.883
         func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
         let fx = f(x), fy = f(y), fz = f(z)
         return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
@@ -26,10 +24,10 @@ package enum SmartCrop {
 
     /// CIE XYZ (D65, Y of white 100) of an sRGB-encoded 8-bit colour.
     package static func xyz(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (x: Double, y: Double, z: Double) {
-        let lr = SRGB.toLinear(Double(r) / 255), lg = SRGB.toLinear(Double(g) / 255), lb = SRGB.toLinear(Double(b) / 255)
-        return (100 * (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb),
-                100 * (0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb),
-                100 * (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb))
+        let v = [SRGB.toLinear(Double(r) / 255), SRGB.toLinear(Double(g) / 255), SRGB.toLinear(Double(b) / 255)]
+        let m = SRGB.toXYZ
+        func row(_ k: Int) -> Double { 100 * (m[k][0] * v[0] + m[k][1] * v[1] + m[k][2] * v[2]) }
+        return (row(0), row(1), row(2))
     }
 
     /// Interest of each pixel of the (32×32) image: |5 × the 4-neighbour Laplacian of Y|, plus where Y > 5 the skin

@@ -203,8 +203,9 @@ enum ColourFilters {
         case ("linear", .srgb): conversion = .decode
         default: conversion = .none
         }
-        return b.point(.lut(table, tetrahedral: p.string("interpolation") == "tetrahedral", strength: p.float("strength"),
-                            conversion: conversion), on: i[0])
+        let lookUp = PointOp.lut(table, tetrahedral: p.string("interpolation") == "tetrahedral", strength: p.float("strength"))
+        let ops = conversion == .none ? [lookUp] : [.transfer(conversion), lookUp, .transfer(conversion.inverse)]
+        return b.add(.point(ops), on: i[0])
     }
 
     static let monochrome = FilterSpec(
@@ -258,10 +259,8 @@ enum ColourFilters {
         return b.add(.point([.matrix(matrix), .levels(inBlack: 0, inWhite: 1, gamma: 1, outBlack: 0, outWhite: 1)]), on: i[0])
     }
 
-    /// Bradford's cone response matrix (Lam 1985, as CIECAM97s and ICC v4 use it) and sRGB's primaries (IEC 61966-2-1).
+    /// Bradford's cone response matrix (Lam 1985, as CIECAM97s and ICC v4 use it).
     static let bradford: [[Double]] = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]]
-    static let srgbToXYZ: [[Double]] = [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
-                                        [0.0193339, 0.1191920, 0.9503041]]
 
     static let whitePoint = FilterSpec(
         .whitePoint, .colour, "Neutralises a colour cast: a picked colour becomes grey (Bradford adaptation).",
@@ -284,11 +283,11 @@ enum ColourFilters {
         func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
             (0..<3).map { r in (0..<3).map { k in (0..<3).reduce(0) { $0 + a[r][$1] * b[$1][k] } } }
         }
-        let source = times(srgbToXYZ, linear)
-        let white = times(srgbToXYZ, [1, 1, 1])
+        let source = times(SRGB.toXYZ, linear)
+        let white = times(SRGB.toXYZ, [1, 1, 1])
         let coneSource = times(bradford, source.map { $0 / source[1] }), coneWhite = times(bradford, white)
         let gain = (0..<3).map { k in (0..<3).map { $0 == k ? coneWhite[k] / coneSource[k] : 0 } }
-        let m = product(inverse3(srgbToXYZ), product(inverse3(bradford), product(gain, product(bradford, srgbToXYZ))))
+        let m = product(inverse3(SRGB.toXYZ), product(inverse3(bradford), product(gain, product(bradford, SRGB.toXYZ))))
         let rows: [[Float]] = (0..<3).map { r in (0..<3).map { k in Float(t * m[r][k] + (r == k ? 1 - t : 0)) } }
         if b.workingSpace == .linear { return b.point(.matrix(.rgb(rows)), on: i[0]) }
         return b.add(.point([.transfer(.decode), .matrix(.rgb(rows)), .transfer(.encode)]), on: i[0])

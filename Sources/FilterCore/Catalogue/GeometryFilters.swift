@@ -81,18 +81,10 @@ enum GeometryFilters {
     static func resampled(_ b: inout PlanBuilder, _ input: PlanBuilder.Ref, width outW: Int, height outH: Int,
                           kernel: ResampleKernel) -> PlanBuilder.Ref {
         let (w, h) = b.size(input)
-        if outW == w && outH == h { return input }
         var ref = input
-        // A shrink in height goes first: the vertical pass is a weighted sum of whole rows, vectorised along them,
-        // while the horizontal one gathers taps pixel by pixel; done first, the vertical pass leaves the horizontal
-        // one only the output's rows (a 3000×2000 photo to 400 px: 267 rows to gather, not 2000).
-        if outH < h {
-            ref = b.add(.resample(axis: .vertical, kernel: kernel), [ref], width: w, height: outH)
-            if outW != w { ref = b.add(.resample(axis: .horizontal, kernel: kernel), [ref], width: outW, height: outH) }
-            return ref
+        for pass in ResampleKernel.passes(from: (w, h), to: (outW, outH)) {
+            ref = b.add(.resample(axis: pass.axis, kernel: kernel), [ref], width: pass.width, height: pass.height)
         }
-        if outW != w { ref = b.add(.resample(axis: .horizontal, kernel: kernel), [ref], width: outW, height: h) }
-        if outH != h { ref = b.add(.resample(axis: .vertical, kernel: kernel), [ref], width: outW, height: outH) }
         return ref
     }
 

@@ -76,13 +76,8 @@ extension Plan {
 
     /// Resamples the output to width×height (vertical pass first when it shrinks, as `resize` lowers).
     package mutating func appendResample(width: Int, height: Int, kernel: ResampleKernel, origin: String) {
-        let w = nodes[output].width, h = nodes[output].height
-        if height < h {
-            append(.resample(axis: .vertical, kernel: kernel), width: w, height: height, origin: origin)
-            if width != w { append(.resample(axis: .horizontal, kernel: kernel), width: width, height: height, origin: origin) }
-            return
+        for pass in ResampleKernel.passes(from: (nodes[output].width, nodes[output].height), to: (width, height)) {
+            append(.resample(axis: pass.axis, kernel: kernel), width: pass.width, height: pass.height, origin: origin)
         }
-        if width != w { append(.resample(axis: .horizontal, kernel: kernel), width: width, height: h, origin: origin) }
-        if height != h { append(.resample(axis: .vertical, kernel: kernel), width: width, height: height, origin: origin) }
     }
 }

@@ -22,9 +22,9 @@ package enum PointOp: Equatable, Sendable {
     /// RGB ↦ 0 where alpha is 0: what storing a premultiplied pixel between two per-pixel steps does, kept when the
     /// optimizer fuses them.
     case clearTransparent
-    /// RGB ↦ mix(v, lut(v), strength), v the working value taken to the LUT's encoding by `conversion` (and the
-    /// result back), clamped to the LUT's domain.
-    case lut(ColourLUT, tetrahedral: Bool, strength: Float, conversion: TransferConversion)
+    /// RGB ↦ mix(v, lut(v), strength), v clamped to the LUT's domain (a table in another encoding than the working
+    /// values is wrapped in `.transfer` steps).
+    case lut(ColourLUT, tetrahedral: Bool, strength: Float)
     /// RGB through the sRGB transfer function: `.encode` linear → encoded (clamped to [0, 1]), `.decode` back.
     case transfer(TransferConversion)
 }
@@ -118,11 +118,9 @@ extension PointOp {
                 let a = blocks[i].a
                 blocks[i].a = a.replacing(with: 0, where: .!(a .> 0)).replacing(with: 1, where: a .> 1)
             }
-        case let .lut(lut, tetrahedral, strength, conversion):
+        case let .lut(lut, tetrahedral, strength):
             let floats = UnsafeMutableRawPointer(blocks).assumingMemoryBound(to: Float.self)
             for i in 0..<count {
-                if conversion == .encode { blocks[i].mapColour(Self.srgbEncoded) }
-                if conversion == .decode { blocks[i].mapColour(Self.srgbDecoded) }
                 let block = floats + 32 * i
                 for lane in 0..<8 {
                     let c = SIMD3(block[lane], block[8 + lane], block[16 + lane])
@@ -131,8 +129,6 @@ extension PointOp {
                     let out = v + strength * (lut.apply(v, tetrahedral: tetrahedral) - v)
                     block[lane] = out.x; block[8 + lane] = out.y; block[16 + lane] = out.z
                 }
-                if conversion == .encode { blocks[i].mapColour(Self.srgbDecoded) }
-                if conversion == .decode { blocks[i].mapColour(Self.srgbEncoded) }
             }
         case .transfer(let conversion):
             for i in 0..<count {
@@ -162,7 +158,7 @@ extension PointOp {
         case .gamma(let p): return p == 1
         case .vibrance(let amount): return amount == 0
         case .vignette(_, let intensity): return intensity == 0
-        case .lut(_, _, let strength, _): return strength == 0
+        case .lut(_, _, let strength): return strength == 0
         case .transfer(let conversion): return conversion == .none
         case .levels, .curves, .threshold, .posterize, .clearTransparent, .clamp: return false
         }
@@ -214,7 +210,7 @@ extension PointOp {
             let offDiagonal = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14]
             return offDiagonal.allSatisfy { m[$0] == 0 } && m[15] == 1 && matrix.offset[3] == 0
         case .clamp: return true  // its alpha half is a no-op on stored alpha, already in [0, 1]
-        case .lut(let lut, _, _, _): return lut.shape == .oneD
+        case .lut(let lut, _, _): return lut.shape == .oneD
         case .transfer: return true
         case .threshold, .vibrance, .vignette, .clearTransparent: return false
         }
@@ -225,4 +221,7 @@ extension PointOp {
 /// working values (and back), or the linear values of sRGB-encoded ones (and back).
 package enum TransferConversion: Int, Equatable, Sendable {
     case none, encode, decode
+
+    /// The conversion back.
+    package var inverse: TransferConversion { self == .encode ? .decode : self == .decode ? .encode : .none }
 }
