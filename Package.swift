@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp, its demuxer (ICC/EXIF chunks, animations) and muxer (writing ICCP); errors come back as codes.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // libheif (HEIC and AVIF in, AVIF out) with whichever HEVC and AV1 codecs the system built it with.
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
@@ -60,12 +62,13 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
+        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
         // The public module builds in the Swift 6 language mode (complete concurrency checking).
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "ColourProfiles"],
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "ColourProfiles"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
@@ -110,6 +113,7 @@ let package = Package(
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "PNGCodec", "TestSupport"]),
+        .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
@@ -117,7 +121,7 @@ let package = Package(
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "FilterCore"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

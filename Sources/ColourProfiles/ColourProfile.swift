@@ -118,6 +118,48 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
         return cmsCreateRGBProfile(&white, &primaries, &curves).map { ColourProfile(handle: $0) }
     }
 
+    /// The profile ITU-T H.273 code points describe (HEIF/AVIF nclx boxes): primaries from its table 2, the
+    /// transfer curve's inverse from its table 3 (the inverse of BT.709's camera curve for 1, 6, 14 and 15, as
+    /// browsers decode it). Nil for what has no ICC matrix/curve form here: XYZ primaries, logarithmic curves,
+    /// and the HDR curves (PQ, HLG), whose values go beyond the SDR range.
+    package static func codingPoints(_ points: ColourCodingPoints) -> ColourProfile? {
+        let d65 = (0.3127, 0.3290), illuminantC = (0.310, 0.316)
+        let primaries: [Int: ((Double, Double), [(Double, Double)])] = [
+            1: (d65, [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)]), 2: (d65, [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)]),
+            4: (illuminantC, [(0.67, 0.33), (0.21, 0.71), (0.14, 0.08)]),
+            5: (d65, [(0.64, 0.33), (0.29, 0.60), (0.15, 0.06)]),
+            6: (d65, [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]), 7: (d65, [(0.630, 0.340), (0.310, 0.595), (0.155, 0.070)]),
+            8: (illuminantC, [(0.681, 0.319), (0.243, 0.692), (0.145, 0.049)]),
+            9: (d65, [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]),
+            11: ((0.314, 0.351), [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]),
+            12: (d65, [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]),
+            22: (d65, [(0.630, 0.340), (0.295, 0.605), (0.155, 0.077)]),
+        ]
+        // Little CMS parametric curve type 4: Y = (aX + b)^g for X ≥ d, else cX. Parameters g, a, b, c, d.
+        let rec709: [Double] = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
+        let curves: [Int: [Double]] = [
+            1: rec709, 6: rec709, 14: rec709, 15: rec709,
+            2: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045], 13: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045],
+            4: [2.2, 1, 0, 0, 0], 5: [2.8, 1, 0, 0, 0], 8: [1, 1, 0, 0, 0],
+            7: [1 / 0.45, 1 / 1.1115, 0.1115 / 1.1115, 1 / 4.0, 0.0913],
+        ]
+        guard let (w, rgb) = primaries[points.primaries], let parameters = curves[points.transfer],
+              let curve = cmsBuildParametricToneCurve(nil, 4, parameters) else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var white = cmsCIExyY(x: w.0, y: w.1, Y: 1)
+        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: rgb[0].0, y: rgb[0].1, Y: 1), Green: cmsCIExyY(x: rgb[1].0, y: rgb[1].1, Y: 1),
+                                     Blue: cmsCIExyY(x: rgb[2].0, y: rgb[2].1, Y: 1))
+        var three: [OpaquePointer?] = [curve, curve, curve]
+        guard let handle = cmsCreateRGBProfile(&white, &triple, &three) else { return nil }
+        // Named for messages and for outputs that keep the input's profile.
+        if let text = cmsMLUalloc(nil, 1) {
+            cmsMLUsetASCII(text, "en", "US", "H.273 primaries \(points.primaries), transfer \(points.transfer)")
+            cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(text))
+            cmsMLUfree(text)
+        }
+        return ColourProfile(handle: handle)
+    }
+
     /// Whether converting from this profile to sRGB moves no colour by an 8-bit code or more: files embed sRGB
     /// profiles of their own, such as HP's 1998 "sRGB IEC61966-2.1" (its colorants put pure green's red at 0.0020
     /// encoded, half a code, against the exact definition), and those skip the conversion. Checked on a grid.

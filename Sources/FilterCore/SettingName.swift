@@ -13,6 +13,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
     case optimizeOff
     case backendVulkan
     case fileFormat
+    case avifBitDepth
     /// Binding a file to a recipe input.
     case input(String)
 
@@ -41,6 +42,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .optimizeOff: return "--no-optimize"
         case .backendVulkan: return "--backend vulkan"
         case .fileFormat: return "--format"
+        case .avifBitDepth: return "--bit-depth 10 or 12"
         case .input(let name): return "--input \(name)=PATH"
         }
     }
@@ -60,6 +62,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .optimizeOff: return "Renderer.Options.optimize = false"
         case .backendVulkan: return "Renderer(backend: .vulkan)"
         case .fileFormat: return "Renderer.Options.fileFormat"
+        case .avifBitDepth: return "AVIFWriteOptions.bitDepth = 10 or 12"
         case .input(let name): return "a file or image bound to \"\(name)\" among the render's inputs"
         }
     }

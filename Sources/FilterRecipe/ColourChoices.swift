@@ -27,6 +27,17 @@ enum InputProfiles {
                 notes.append("warning: \(file): its embedded ICC profile \"\(profile.name)\" is \(why); read as sRGB")
                 return decoder
             }
+        } else if let points = metadata.codingPoints, !points.isSRGB {
+            guard let described = ColourProfile.codingPoints(points) else {
+                if points.isHDR {
+                    throw CodecError(kind: .unsupported, path: decoder.path, message: "its colour is HDR (the BT.2100 "
+                        + (points.transfer == 16 ? "PQ" : "HLG") + " curve), which this build does not yet map into the working space")
+                }
+                notes.append("warning: \(file): its colour code points (primaries \(points.primaries), transfer "
+                             + "\(points.transfer)) are not ones this build converts; read as sRGB")
+                return decoder
+            }
+            profile = described
         } else if !metadata.declaresSRGB, let gamma = metadata.gamma,
                   let described = ColourProfile.png(gamma: gamma, chromaticities: metadata.chromaticities,
                                                     grey: decoder.format.channels <= 2) {

@@ -5,6 +5,7 @@ import ColourProfiles
 import FilterCore
 import JPEGCodec
 import PNGCodec
+import HEIFCodec
 import TIFFCodec
 import WebPCodec
 
@@ -30,6 +31,7 @@ public typealias PNGWriteOptions = PNGCodec.PNGWriteOptions
 public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
 public typealias WebPWriteOptions = WebPCodec.WebPWriteOptions
 public typealias TIFFWriteOptions = TIFFCodec.TIFFWriteOptions
+public typealias AVIFWriteOptions = HEIFCodec.AVIFWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError
 public typealias RenderControl = FilterCore.RenderControl

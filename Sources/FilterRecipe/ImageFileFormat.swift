@@ -1,31 +1,42 @@
 import CFileShim
 import FilterCore
 import Foundation
+import HEIFCodec
 import JPEGCodec
 import PNGCodec
 import TIFFCodec
 import WebPCodec
 
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
-/// output's extension or an explicit choice.
+/// output's extension or an explicit choice. Every format is read; HEIC is not written (`isWritten`).
 public enum ImageFileFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp, tiff
+    case png, jpeg, webp, tiff, avif, heic
 
     /// The format's name in messages ("PNG", "JPEG").
     public var name: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
+    /// Whether outputs can be written in the format. HEIC is read only: its HEVC encoder is patent-encumbered,
+    /// and AVIF is the modern output for the same photos.
+    public var isWritten: Bool { self != .heic }
+
+    /// The formats written.
+    public static var writtenCases: [ImageFileFormat] { allCases.filter(\.isWritten) }
+
     /// The formats read, for messages: "PNG, JPEG and WebP".
-    public static var readableNames: String { names(joinedBy: "and") }
+    public static var readableNames: String { names(allCases, joinedBy: "and") }
+
+    /// The formats written, for messages.
+    public static var writtenNames: String { names(writtenCases, joinedBy: "and") }
 
     /// "PNG, JPEG or WebP".
-    static func names(joinedBy word: String) -> String {
-        let names = allCases.map(\.name)
+    static func names(_ formats: [ImageFileFormat] = allCases, joinedBy word: String) -> String {
+        let names = formats.map(\.name)
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " \(word) " + names.last!
     }
 
-    /// The names `format` options accept ("png", "jpeg", "jpg"), for help and messages.
+    /// The names `format` options accept ("png", "jpeg", "jpg"): the formats written, for help and messages.
     public static var formatWords: [String] {
-        allCases.flatMap { format in [format.rawValue] + format.extensions.filter { $0 != format.rawValue } }
+        writtenCases.flatMap { format in [format.rawValue] + format.extensions.filter { $0 != format.rawValue } }
     }
 
     /// The format a word names: its name or one of its extensions, in any case ("jpg", "PNG").
@@ -35,6 +46,12 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         self = format
     }
 
+    /// Why an output cannot be written in this format, naming the fix; nil when it can.
+    public var notWrittenReason: String? {
+        isWritten ? nil : "\(name) is read but not written (its HEVC encoder is patent-encumbered); write AVIF "
+            + "(.avif), the same family's modern format, or \(Self.names(Self.writtenCases.filter { $0 != .avif }, joinedBy: "or"))"
+    }
+
     /// Extensions that name each format (lowercase).
     public var extensions: [String] {
         switch self {
@@ -42,6 +59,8 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .jpeg: return ["jpg", "jpeg"]
         case .webp: return ["webp"]
         case .tiff: return ["tif", "tiff"]
+        case .avif: return ["avif"]
+        case .heic: return ["heic", "heif", "hif"]
         }
     }
 
@@ -53,6 +72,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
             || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if let family = heifBrand(head) { return family }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
@@ -88,14 +108,23 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         }
         if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "a GIF" }
         if ascii(0, "BM") { return "a BMP" }
-        if ascii(4, "ftypavif") || ascii(4, "ftypavis") { return "an AVIF" }
-        if ascii(4, "ftyphei") || ascii(4, "ftypmif1") || ascii(4, "ftypmsf1") { return "a HEIF" }
         if h.starts(with: [0xFF, 0x0A]) || ascii(4, "JXL ") { return "a JPEG XL" }
         if ascii(4, "jP  ") { return "a JPEG 2000" }
         if ascii(0, "qoif") { return "a QOI" }
         if ascii(0, "8BPS") { return "a Photoshop (PSD)" }
         if ascii(0, "%PDF") { return "a PDF" }
         return nil
+    }
+
+    /// The HEIF-family format an ISOBMFF file's major brand names (AVIF for AV1, HEIC for HEVC and the generic
+    /// image brands, whose codec libheif finds in the file).
+    static func heifBrand(_ head: [UInt8]) -> ImageFileFormat? {
+        guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return nil }
+        switch String(decoding: head[8..<12], as: UTF8.self) {
+        case "avif", "avis": return .avif
+        case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2": return .heic
+        default: return nil
+        }
     }
 
     /// The format named by `path`'s extension, if any.
@@ -176,6 +205,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
         case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
         case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
+        case .avif, .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }

@@ -2,6 +2,7 @@ import ColourProfiles
 import CPUBackend
 import FilterCore
 import Foundation
+import HEIFCodec
 import JPEGCodec
 import PNGCodec
 import TIFFCodec
@@ -17,7 +18,9 @@ public struct Renderer: Sendable {
         public var jpeg: JPEGWriteOptions
         public var webp: WebPWriteOptions
         public var tiff: TIFFWriteOptions
-        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff).
+        public var avif: AVIFWriteOptions
+        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff,
+        /// .avif).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -50,7 +53,7 @@ public struct Renderer: Sendable {
         /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
@@ -61,6 +64,7 @@ public struct Renderer: Sendable {
             self.jpeg = jpeg
             self.webp = webp
             self.tiff = tiff
+            self.avif = avif
             self.fileFormat = fileFormat
             self.autorotate = autorotate
             self.colourManagement = colourManagement
@@ -148,7 +152,7 @@ public struct Renderer: Sendable {
         defer { file.abandon() }
         guard let fileFormat = options.fileFormat ?? ImageFileFormat.from(extensionOf: output) else {
             throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
-                + "name; end it in " + ImageFileFormat.allCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
+                + "name; end it in " + ImageFileFormat.writtenCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
                 + ", or set \(SettingName.fileFormat)"))
         }
         return try render(recipe, inputs: sources, to: file, as: fileFormat, control: control)
@@ -185,14 +189,17 @@ public struct Renderer: Sendable {
                 control: RenderControl?) throws -> RenderReport {
         let began = monotonicSeconds()
         let output = file.path
+        if let reason = fileFormat.notWrittenReason { throw RenderError.output(OutputError(.unknownFormat, path: output, reason)) }
         var (backendName, warning) = try resolveBackend()
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan, notes, _, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
-        if fileFormat == .jpeg || fileFormat == .webp {
+        if fileFormat == .jpeg || fileFormat == .webp || (fileFormat == .avif && options.avif.bitDepth == 8) {
             if format.depth == 16 {
-                warnings.append("note: \(fileFormat.name) stores 8 bits a sample; the 16-bit result is reduced to 8")
+                warnings.append(fileFormat == .avif
+                    ? "note: AVIF is written at 8 bits a sample unless asked for more (\(SettingName.avifBitDepth)); the 16-bit result is reduced to 8"
+                    : "note: \(fileFormat.name) stores 8 bits a sample; the 16-bit result is reduced to 8")
             }
             if format.hasAlpha && fileFormat == .jpeg {
                 let b = options.jpeg.background
@@ -226,6 +233,11 @@ public struct Renderer: Sendable {
             case .tiff:
                 written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.tiff, icc: profile?.data)
+            case .avif:
+                written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
+                                          options: options.avif, icc: profile?.data)
+            case .heic:
+                throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }
             // Outputs in a profile other than sRGB: working values go to a converting encoder.
             let encoder: any ImageEncoder = try profile.map {

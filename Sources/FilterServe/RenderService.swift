@@ -160,7 +160,7 @@ public struct RenderService: Sendable {
     /// (the response then varies by Accept).
     func outputFormat(_ asked: String?, accept: String?, fallback: ImageFileFormat) throws -> (ImageFileFormat, Bool) {
         if let asked {
-            guard let format = ImageFileFormat(word: asked) else {
+            guard let format = ImageFileFormat(word: asked), format.isWritten else {
                 throw ServeError(.badRequest, "format \"\(asked)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
             }
             return (format, false)
@@ -205,6 +205,8 @@ extension ImageFileFormat {
         case .jpeg: return "image/jpeg"
         case .webp: return "image/webp"
         case .tiff: return "image/tiff"
+        case .avif: return "image/avif"
+        case .heic: return "image/heic"
         }
     }
 }

@@ -34,7 +34,7 @@ package final class WebPDecoder: ImageDecoder {
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
-        file = try Self.readWhole(fd, name: path, limit: limits.maxMemory)
+        file = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
         var data = WebPData(bytes: nil, size: 0)
         var state = WEBP_DEMUX_PARSING_HEADER
         let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
@@ -73,28 +73,6 @@ package final class WebPDecoder: ImageDecoder {
 
         let held = isAnimated ? 4 : format.bytesPerPixel, fileBytes = file.count
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
-    }
-
-    /// The file's bytes, read whole (libwebp decodes from memory); more than `limit` is refused.
-    static func readWhole(_ fd: Int32, name: String, limit: Int) throws -> [UInt8] {
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno))) }
-        guard Int(info.st_size) <= limit else {
-            throw CodecError(kind: .tooLarge, path: name, message: "the file is \(info.st_size) bytes, over the memory limit "
-                             + "(\(SettingName.maxMemory)) for an image decoded whole")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw CodecError(kind: .io, path: name, message: n == 0 ? "the file shrank while being read" : String(cString: strerror(errno)))
-            }
-            done += n
-        }
-        return bytes
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {

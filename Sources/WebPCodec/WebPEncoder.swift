@@ -90,7 +90,7 @@ package final class WebPEncoder: ImageEncoder {
             let file = try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
             let fd = try output.writerDescriptor()
             defer { close(fd) }
-            try Self.write(file, to: fd, path: path)
+            try WholePicture.write(file, to: fd, path: path)
         } catch {
             abandon()
             throw error
@@ -162,15 +162,5 @@ package final class WebPEncoder: ImageEncoder {
             throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
         }
         return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
-    }
-
-    static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CodecError.writing(path, errno: errno, library: "") }
-            done += n
-        }
     }
 }

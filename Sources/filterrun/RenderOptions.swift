@@ -51,15 +51,16 @@ struct RenderOptions: ParsableArguments {
     var compression: String?
     @Option(help: "PNG row filter: \(PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ")) (default all: libpng's per-row choice).")
     var filter: String?
-    @Option(parsing: .unconditional, help: "JPEG and WebP quality 1-100 (default 90 for JPEG, 80 for WebP).") var quality: String?
-    @Flag(help: "WebP: lossless (every pixel kept).") var lossless = false
+    @Option(parsing: .unconditional, help: "JPEG, WebP and AVIF quality 1-100 (default 90 for JPEG, 80 for WebP, 50 for AVIF).") var quality: String?
+    @Flag(help: "WebP and AVIF: lossless (every pixel kept).") var lossless = false
     @Option(parsing: .unconditional, help: "WebP lossless: 0-100, how far pixels may move to compress better (default 100: none).")
     var nearLossless: String?
-    @Option(parsing: .unconditional, help: "WebP: encoding effort 0-6, slower for smaller files (default 4).") var effort: String?
+    @Option(parsing: .unconditional, help: "WebP and AVIF: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9; default 4).") var effort: String?
     @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: String?
+    @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: String?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")
     var tiffCompression: String?
-    @Option(help: "JPEG chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (default 444 at quality 90 and above, 420 below).")
+    @Option(help: "JPEG and AVIF chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (JPEG: default 444 at quality 90 and above, 420 below; AVIF: 420, lossless 444).")
     var subsampling: String?
     @Flag(help: "JPEG: write a progressive file.") var progressive = false
     @Flag(help: "JPEG: fit the Huffman tables to the image (a few percent smaller, a little slower).") var optimizeCoding = false

@@ -39,8 +39,8 @@ struct RenderRun {
             }
             fileFormat = parsed
         }
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions)
-        do { writeOptions = try encoderOptions(numbers) } catch { return fail(2, "\(error)") }
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions)
+        do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
         do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
 
@@ -93,7 +93,7 @@ struct RenderRun {
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
         let renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, fileFormat: fileFormat,
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
@@ -179,8 +179,10 @@ struct RenderRun {
         return missing.reversed()
     }
 
-    private func encoderOptions(_ numbers: Numbers) throws
-        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions) {
+    /// The encoders' settings from the options; `target` (the output's format, when known) decides the range of
+    /// the options formats share (--effort: WebP 0-6, AVIF 0-9).
+    private func encoderOptions(_ numbers: Numbers, for target: ImageFileFormat?) throws
+        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions) {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
@@ -207,7 +209,8 @@ struct RenderRun {
         }
         var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
         webp.nearLossless = try o.nearLossless.map { try NumericOption.integer("--near-lossless", $0, in: 0...100) } ?? webp.nearLossless
-        webp.effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: 0...6) } ?? webp.effort
+        let effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: target == .avif ? 0...9 : 0...6) }
+        webp.effort = effort ?? webp.effort
         webp.alphaQuality = try o.alphaQuality.map { try NumericOption.integer("--alpha-quality", $0, in: 0...100) } ?? webp.alphaQuality
         var tiff = TIFFWriteOptions.default
         if let text = o.tiffCompression {
@@ -217,7 +220,16 @@ struct RenderRun {
             }
             tiff.compression = compression
         }
-        return (png, jpeg, webp, tiff)
+        var avif = AVIFWriteOptions(quality: numbers.quality ?? AVIFWriteOptions.default.quality, lossless: o.lossless)
+        avif.effort = effort ?? avif.effort
+        avif.bitDepth = try o.bitDepth.map { text in
+            guard let depth = Int(text), [8, 10, 12].contains(depth) else {
+                throw NumericOption.Failure(description: "--bit-depth must be 8, 10 or 12, got \"\(text)\"")
+            }
+            return depth
+        } ?? avif.bitDepth
+        if let chosen = jpeg.subsampling { avif.chroma = String(chosen.rawValue) }
+        return (png, jpeg, webp, tiff, avif)
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

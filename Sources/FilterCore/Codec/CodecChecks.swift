@@ -1,3 +1,5 @@
+import Foundation
+
 /// The row bookkeeping every codec shares: a request past the last row, a file finished short, and decoders that
 /// hold a whole picture (libwebp, libtiff) serving it row by row.
 extension CodecError {
@@ -18,6 +20,40 @@ extension CodecError {
 
 /// A decoded picture held whole, packed rows of `rowBytes`.
 package enum WholePicture {
+    /// The file's bytes, read whole (for libraries that decode from memory: libwebp, libheif), `fd` closed
+    /// after; more than `limit` bytes is refused before reading.
+    package static func readFile(_ fd: Int32, name: String, limit: Int) throws -> [UInt8] {
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno))) }
+        guard Int(info.st_size) <= limit else {
+            throw CodecError(kind: .tooLarge, path: name, message: "the file is \(info.st_size) bytes, over the memory limit "
+                             + "(\(SettingName.maxMemory)) for an image decoded whole")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw CodecError(kind: .io, path: name, message: n == 0 ? "the file shrank while being read" : String(cString: strerror(errno)))
+            }
+            done += n
+        }
+        return bytes
+    }
+
+    /// Writes all of `bytes` to `fd` (an encoded file made in memory).
+    package static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CodecError.writing(path, errno: errno, library: "") }
+            done += n
+        }
+    }
+
     /// Copies rows `first ..< first + count` of `pixels` to `destination`, `stride` bytes apart.
     package static func copyRows(_ pixels: [UInt8], rowBytes: Int, first: Int, count: Int,
                                  into destination: UnsafeMutableRawPointer, stride: Int) {

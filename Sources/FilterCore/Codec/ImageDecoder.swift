@@ -67,9 +67,30 @@ package struct ImageMetadata: Sendable, Equatable {
     package var declaresSRGB = false
     package var gamma: Double?
     package var chromaticities: [Double]?
+    /// Colour described by code points (ITU-T H.273: HEIF/AVIF's nclx box) when there is no ICC profile.
+    package var codingPoints: ColourCodingPoints?
 
     package init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation
         self.iccProfile = iccProfile
     }
+}
+
+/// Colour as ITU-T H.273 code points: which primaries and which transfer curve the samples use (matrix and range
+/// are the decoder's business: they map YCbCr to RGB before rows are delivered).
+package struct ColourCodingPoints: Sendable, Equatable {
+    package var primaries: Int
+    package var transfer: Int
+
+    package init(primaries: Int, transfer: Int) {
+        self.primaries = primaries
+        self.transfer = transfer
+    }
+
+    /// Whether the samples are sRGB as they are (BT.709 primaries, or unspecified, with the sRGB curve or an
+    /// unspecified one): what HEIF and AVIF files without a colour box mean.
+    package var isSRGB: Bool { [1, 2].contains(primaries) && [2, 13].contains(transfer) }
+
+    /// Whether the curve is an HDR one (BT.2100 PQ or HLG).
+    package var isHDR: Bool { transfer == 16 || transfer == 18 }
 }

@@ -1,0 +1,201 @@
+import CHEIF
+import FilterCore
+import Foundation
+
+/// HEIF-family reader (libheif): HEIC (HEVC, through the system's libheif and whichever HEVC decoder it was built
+/// with) and AVIF (AV1). The primary image of a collection is read; grid (tiled) images are assembled by libheif;
+/// the `irot`/`imir`/`clap` transforms are applied by libheif while decoding, so the EXIF orientation a file may
+/// also carry is never applied on top (`metadata.orientation` is 1, as HEIF readers agree). 8-bit images give 8-bit
+/// rows, 10- and 12-bit ones 16-bit rows (scaled to the full 16-bit range); alpha from the auxiliary alpha image,
+/// made straight when the file stores it premultiplied. Colour comes from the ICC profile, else the nclx code
+/// points. libheif decodes a whole picture, so the decoder holds the file and the decoded pixels; sizes over the
+/// limits are refused before anything is decoded.
+package final class HEIFDecoder: ImageDecoder {
+    package let path: String
+    package let formatName: String
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package let metadata: ImageMetadata
+    /// Bits a sample in the file (8, 10 or 12).
+    package let bitDepth: Int
+    /// Images in the file besides thumbnails and auxiliary images (the primary one is read).
+    package let imageCount: Int
+    package private(set) var nextRow = 0
+    package var decodingBytes: Double { Double(file.count) + Double(width * height) * Double(format.bytesPerPixel) * 2.5 }
+
+    private let file: UnsafeMutableRawBufferPointer
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    private let premultiplied: Bool
+    private var pixels: [UInt8]?
+
+    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
+
+    /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        // libheif reads from memory it does not copy, so the bytes live as long as the context.
+        let file = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { file.copyMemory(from: $0) }
+        self.file = file
+        let isAVIF = Self.isAVIF(bytes)
+        formatName = isAVIF ? "AVIF" : "HEIC"
+        guard let context = heif_context_alloc() else {
+            file.deallocate()
+            throw CodecError(kind: .tooLarge, path: path, message: "out of memory opening the \(isAVIF ? "AVIF" : "HEIC") file")
+        }
+        self.context = context
+        // libheif's own bound on a side, beside ours on the area (checked below, before decoding).
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(limits.maxPixels, 1 << 20)))
+        var primary: OpaquePointer?
+        do {
+            try Self.check(heif_context_read_from_memory_without_copy(context, file.baseAddress, bytes.count, nil), path: path, what: "read")
+            try Self.check(heif_context_get_primary_image_handle(context, &primary), path: path, what: "read")
+        } catch {
+            heif_context_free(context)
+            file.deallocate()
+            throw error
+        }
+        guard let handle = primary else {
+            heif_context_free(context)
+            file.deallocate()
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): it has no primary image")
+        }
+        self.handle = handle
+        imageCount = Int(heif_context_get_number_of_top_level_images(context))
+        width = Int(heif_image_handle_get_width(handle))
+        height = Int(heif_image_handle_get_height(handle))
+        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        bitDepth = depth
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        format = PixelFormat.integer(channels: alpha ? 4 : 3, depth: depth > 8 ? 16 : 8)!
+        var described = ImageMetadata(orientation: 1, iccProfile: Self.iccProfile(handle))
+        described.codingPoints = Self.codingPoints(handle)
+        metadata = described
+        guard (1...16).contains(depth) else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): its image has no usable bit depth")
+        }
+        let held = format.bytesPerPixel, fileBytes = bytes.count
+        // The decoded planes (up to 3 samples a pixel, 2 bytes when deep), libheif's RGB image and ours.
+        try limits.checkWhole(path, format: formatName, width: width, height: height) {
+            Double($0) * Double(held * 2 + (depth > 8 ? 6 : 3)) + Double(fileBytes)
+        }
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+        file.deallocate()
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
+        if pixels == nil { pixels = try decode() }
+        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
+                              into: destination, stride: stride)
+        nextRow += count
+        if nextRow == height { pixels = nil }
+    }
+
+    /// The primary image decoded to interleaved RGB(A), transforms applied, samples scaled to 8 or 16 bits.
+    private func decode() throws -> [UInt8] {
+        let channels = format.channels, deep = format.depth == 16
+        let chroma = deep ? (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                          : (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+        guard let options = heif_decoding_options_alloc() else {
+            throw CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the \(formatName) image")
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 0
+        var image: OpaquePointer?
+        try Self.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), path: path, what: "decode")
+        guard let image else { throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): no image was decoded") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              Int(heif_image_get_width(image, heif_channel_interleaved)) == width,
+              Int(heif_image_get_height(image, heif_channel_interleaved)) == height else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): the decoded image is not the size the file states")
+        }
+        let rowBytes = width * format.bytesPerPixel
+        var out = [UInt8](repeating: 0, count: rowBytes * height)
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        out.withUnsafeMutableBytes { target in
+            for y in 0..<height {
+                let source = UnsafeRawPointer(plane) + y * Int(stride)
+                let row = target.baseAddress! + y * rowBytes
+                if !deep {
+                    row.copyMemory(from: source, byteCount: rowBytes)
+                    continue
+                }
+                // 10/12-bit samples (little-endian, in 16-bit words) scaled to the 16-bit range, rounded.
+                let samples = rowBytes / 2, top = (1 << bits) - 1
+                let input = source.assumingMemoryBound(to: UInt16.self), output = row.assumingMemoryBound(to: UInt16.self)
+                for i in 0..<samples {
+                    let v = min(Int(UInt16(littleEndian: input[i])), top)
+                    output[i] = UInt16((v * 65535 + top / 2) / top)
+                }
+            }
+        }
+        if premultiplied { Self.unassociate(&out, deep: deep, channels: channels) }
+        return out
+    }
+
+    /// Premultiplied alpha made straight, as the other formats store it.
+    static func unassociate(_ out: inout [UInt8], deep: Bool, channels: Int) {
+        if !deep {
+            for p in stride(from: 0, to: out.count, by: channels) {
+                let a = Int(out[p + 3])
+                for c in 0..<3 { out[p + c] = a == 0 ? 0 : UInt8(min(255, (Int(out[p + c]) * 255 + a / 2) / a)) }
+            }
+            return
+        }
+        out.withUnsafeMutableBytes { raw in
+            let v = raw.bindMemory(to: UInt16.self)
+            for p in stride(from: 0, to: v.count, by: channels) {
+                let a = Int(v[p + 3])
+                for c in 0..<3 { v[p + c] = a == 0 ? 0 : UInt16(min(65535, (Int(v[p + c]) * 65535 + a / 2) / a)) }
+            }
+        }
+    }
+
+    /// Whether the file's brands (ftyp: the major brand, then the compatible ones) say AV1 rather than HEVC.
+    static func isAVIF(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        let size = min(bytes.count, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        let brands = ([8] + Array(stride(from: 16, to: size - 3, by: 4))).map { String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self) }
+        if ["avif", "avis"].contains(brands[0]) { return true }
+        return brands.contains("avif") && !brands.contains { $0.hasPrefix("hei") || $0.hasPrefix("hev") }
+    }
+
+    /// The embedded ICC profile ('prof' or 'rICC' colour box), if any.
+    private static func iccProfile(_ handle: OpaquePointer) -> [UInt8]? {
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let error = heif_image_handle_get_raw_color_profile(handle, &bytes)
+        return error.code == heif_error_Ok ? bytes : nil
+    }
+
+    /// The nclx colour box's primaries and transfer curve, if the file has one.
+    private static func codingPoints(_ handle: OpaquePointer) -> ColourCodingPoints? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return nil }
+        defer { heif_nclx_color_profile_free(nclx) }
+        return ColourCodingPoints(primaries: Int(nclx.pointee.color_primaries.rawValue),
+                                  transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
+    }
+
+    /// Throws libheif's error as a `CodecError` naming the file and what failed.
+    static func check(_ error: heif_error, path: String, what: String) throws {
+        guard error.code != heif_error_Ok else { return }
+        throw HEIFError.codecError(error, path: path, doing: what)
+    }
+}
