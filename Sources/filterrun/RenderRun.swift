@@ -37,6 +37,7 @@ struct RenderRun {
             guard let parsed = ImageFileFormat(word: format) else {
                 return fail(2, "--format must be one of \(ImageFileFormat.formatWords.joined(separator: ", ")), got \"\(format)\"")
             }
+            if let reason = parsed.notWrittenReason { return fail(2, "--format \(format): \(reason)") }
             fileFormat = parsed
         }
         let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions)

@@ -1,0 +1,70 @@
+import FilterCore
+import Foundation
+import HEIFCodec
+import PNGCodec
+import TestSupport
+import XCTest
+
+/// HEIC and AVIF through filterrun: read by their bytes whatever their name, written as AVIF with the shared
+/// options, HEIC output refused with the way out, batches over phone folders, damaged files named.
+extension FilterRunTests {
+    func heif(_ name: String) -> String { Fixtures.path("heif/" + name) }
+
+    func testHEIFInAndAVIFOut() throws {
+        let invert = try write("invert2.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
+        // A double inversion renders the decoded pixels: HEIC in, PNG out, equal to the decoder's samples.
+        var r = try run([invert, heif("heic_alpha_96x64.heic"), path("alpha.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("alpha.png")).packedData(),
+                       try HEIFDecoder(path: heif("heic_alpha_96x64.heic")).readAll().packedData())
+        // Named .jpg, still read as AVIF (formats are told by bytes).
+        try FileManager.default.copyItem(atPath: heif("avif_q80_96x64.avif"), toPath: path("misnamed.jpg"))
+        r = try run([invert, path("misnamed.jpg"), path("misnamed.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        // AVIF out: lossless keeps every sample; quality and effort change the file; --bit-depth is checked.
+        r = try run([invert, path("alpha.png"), path("alpha.avif"), "--lossless", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try HEIFDecoder(path: path("alpha.avif")).readAll().packedData(),
+                       try PNGDecoder.decode(path: path("alpha.png")).packedData())
+        for quality in ["20", "90"] {
+            r = try run([vignette, photo, path("q\(quality).avif"), "--quality", quality, "--effort", "8", "--backend", "cpu"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+        }
+        let size = { (name: String) in try FileManager.default.attributesOfItem(atPath: self.path(name))[.size] as? Int ?? 0 }
+        XCTAssertLessThan(try size("q20.avif"), try size("q90.avif"))
+        r = try run([vignette, photo, path("bad.avif"), "--bit-depth", "9"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--bit-depth must be 8, 10 or 12"), r.stderr)
+        r = try run([vignette, photo, path("bad.avif"), "--effort", "10"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--effort must be a whole number from 0 to 9"), r.stderr)
+        // HEIC is not written: the message says what is, and nothing is left.
+        r = try run([invert, heif("heic_q80_96x64.heic"), path("out.heic")])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("HEIC is read but not written"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.heic")))
+        r = try run([invert, heif("heic_q80_96x64.heic"), path("out.x"), "--format", "heic"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--format heic: HEIC is read but not written"), r.stderr)
+        // A phone folder converted to JPEG in a batch; without --format each HEIC is refused by name.
+        try FileManager.default.createDirectory(atPath: path("phone"), withIntermediateDirectories: true)
+        for name in ["heic_q80_96x64.heic", "heic_grid_2x2_120x100.heic", "avif_alpha_96x64.avif"] {
+            try FileManager.default.copyItem(atPath: heif(name), toPath: path("phone/" + name))
+        }
+        r = try run([invert, path("phone"), path("jpegs"), "--format", "jpeg", "--backend", "cpu", "--quiet"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("jpegs")).sorted(),
+                       ["avif_alpha_96x64.jpg", "heic_grid_2x2_120x100.jpg", "heic_q80_96x64.jpg"])
+        r = try run([invert, path("phone"), path("same"), "--backend", "cpu"])
+        XCTAssertNotEqual(r.code, 0)
+        XCTAssertTrue(r.stderr.contains("HEIC is read but not written"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("same/avif_alpha_96x64.avif")))
+        // A damaged HEIC is an input error naming the file.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: heif("heic_q80_96x64.heic")))
+        FileManager.default.createFile(atPath: path("cut.heic"), contents: whole.prefix(whole.count / 2))
+        r = try run([invert, path("cut.heic"), path("cut.png")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("cut.heic: corrupt HEIF"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("cut.png")))
+    }
+}
