@@ -281,7 +281,7 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package var format: PixelFormat { .rgba32f }
     package var storedFormat: PixelFormat { inner.storedFormat }
     package var nextRow: Int { inner.nextRow }
-    package var decodeReductions: [Int] { inner.decodeReductions }
+    package var decodeReductions: DecodeReductions { inner.decodeReductions }
     package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
     package var fileWarnings: [String] { inner.fileWarnings }
     package var decodingBytes: Double { inner.decodingBytes }

@@ -22,7 +22,9 @@ package final class JPEGDecoder: ImageDecoder {
     /// scaled decode upsamples chroma by a different factor on each axis, and the result strays up to 11 codes from
     /// the full decode where the margins keep 4:4:4, 4:2:0 and grey within 2 (BENCHMARKS.md, "Shrink on load
     /// across samplings").
-    package var decodeReductions: [Int] { evenSampling ? [2, 4, 8] : [] }
+    package var decodeReductions: DecodeReductions {
+        DecodeReductions(factors: evenSampling ? [2, 4, 8] : [], method: .boxes, how: "in the JPEG DCT")
+    }
     /// Luma sampled alike on both axes (so chroma is too): 4:4:4, 4:2:0, 4:1:0, grey.
     private let evenSampling: Bool
 

@@ -10,8 +10,11 @@ import Foundation
 package final class WebPDecoder: ImageDecoder {
     package let path: String
     package let formatName = "WebP"
-    package let width: Int
-    package let height: Int
+    /// The size rows are delivered at: the stored size, or ⌈stored / f⌉ after `reduce(by: f)`.
+    package private(set) var width: Int
+    package private(set) var height: Int
+    package let storedWidth: Int
+    package let storedHeight: Int
     /// rgb8, or rgba8 when the file has alpha.
     package let format: PixelFormat
     package let metadata: ImageMetadata
@@ -59,6 +62,8 @@ package final class WebPDecoder: ImageDecoder {
         }
         width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
         height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+        storedWidth = width
+        storedHeight = height
         let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
         frameCount = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
         isAnimated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0 || frameCount > 1
@@ -73,6 +78,23 @@ package final class WebPDecoder: ImageDecoder {
 
         let held = isAnimated ? 4 : format.bytesPerPixel, fileBytes = file.count
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
+    }
+
+    /// Still images without alpha decode at 1/2, 1/4 or 1/8 through libwebp's rescaler, which averages the
+    /// decoded planes over each output pixel's area before the conversion to RGB (far cheaper than decoding whole).
+    /// Alpha images are left whole: the rescaler weighs colour by alpha, which the engine's model of a box
+    /// reduction does not.
+    package var decodeReductions: DecodeReductions {
+        DecodeReductions(factors: isAnimated || format.hasAlpha ? [] : [2, 4, 8], method: .wholeRescale,
+                         how: "by libwebp's rescaler")
+    }
+
+    package func reduce(by factor: Int) throws {
+        guard decodeReductions.factors.contains(factor), nextRow == 0, width == storedWidth else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot reduce by \(factor) here")
+        }
+        width = (storedWidth + factor - 1) / factor
+        height = (storedHeight + factor - 1) / factor
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
@@ -98,6 +120,11 @@ package final class WebPDecoder: ImageDecoder {
         var out = [UInt8](repeating: 0, count: width * height * channels)
         let status: VP8StatusCode = out.withUnsafeMutableBufferPointer { target in
             config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
+            if width != storedWidth || height != storedHeight {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(width)
+                config.options.scaled_height = Int32(height)
+            }
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = target.baseAddress
             config.output.u.RGBA.stride = Int32(width * channels)

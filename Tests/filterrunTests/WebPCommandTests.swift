@@ -42,6 +42,16 @@ extension FilterRunTests {
         r = try run([vignette, Fixtures.path("photos/kleiber_crop_320x240_rgb16.png"), path("deep.webp"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("WebP stores 8 bits a sample"), r.stderr)
+        // A shrink decodes at 1/f through libwebp's rescaler (said by --explain) and stays within resize's
+        // tolerance of the full decode.
+        let shrink = try write("shrink.json", #"{"version": 1, "workingSpace": "srgb", "steps": [{"op": "resize", "width": 20}]}"#)
+        r = try run([shrink, webp("lossy_160x107.webp"), path("small.png"), "--backend", "cpu", "--explain"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("decoded at 1/2 by libwebp's rescaler"), r.stdout)
+        XCTAssertEqual(try run([shrink, webp("lossy_160x107.webp"), path("exact.png"), "--backend", "cpu", "--no-optimize"]).code, 0)
+        let fast = try PNGDecoder.decode(path: path("small.png")).packedData(), exact = try PNGDecoder.decode(path: path("exact.png")).packedData()
+        XCTAssertEqual(fast.count, exact.count)
+        XCTAssertLessThanOrEqual(zip(fast, exact).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2)
         // Option values are checked.
         r = try run([vignette, photo, path("bad.webp"), "--effort", "9"])
         XCTAssertEqual(r.code, 2)

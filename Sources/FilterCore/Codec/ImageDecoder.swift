@@ -11,8 +11,8 @@ package protocol ImageDecoder: ImageRowSource {
     var storedWidth: Int { get }
     var storedHeight: Int { get }
     /// The reductions the decoder can make while decoding, cheaper than decoding whole (JPEG: 2, 4, 8 in the
-    /// DCT); empty when it has none.
-    var decodeReductions: [Int] { get }
+    /// DCT; WebP: 2, 4, 8 by libwebp's rescaler); none when it has none.
+    var decodeReductions: DecodeReductions { get }
     /// Decodes at 1/`factor` of the stored size from now on (one of `decodeReductions`); before the first row only.
     func reduce(by factor: Int) throws
     /// True when the file stores CMYK inks, which `format` gives converted to RGB without a profile.
@@ -39,7 +39,7 @@ extension ImageDecoder {
         return buffer
     }
 
-    package var decodeReductions: [Int] { [] }
+    package var decodeReductions: DecodeReductions { .none }
     package func reduce(by factor: Int) throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
     }
@@ -93,4 +93,26 @@ package struct ColourCodingPoints: Sendable, Equatable {
 
     /// Whether the curve is an HDR one (BT.2100 PQ or HLG).
     package var isHDR: Bool { transfer == 16 || transfer == 18 }
+}
+
+/// The factors a decoder can shrink by while decoding, and how its reduced pixels cover the original ones.
+package struct DecodeReductions: Sendable, Equatable {
+    package enum Method: Sendable, Equatable {
+        /// Boxes of exactly f original pixels from the top-left corner, the last one partial (a JPEG's DCT scaling).
+        case boxes
+        /// The whole image rescaled to ⌈size / f⌉ by area averaging (libwebp's rescaler): boxes of size / ⌈size / f⌉.
+        case wholeRescale
+    }
+    package var factors: [Int]
+    package var method: Method
+    /// How the decoder reduces, for --explain ("in the JPEG DCT").
+    package var how: String
+
+    package init(factors: [Int], method: Method, how: String) {
+        self.factors = factors
+        self.method = method
+        self.how = how
+    }
+
+    package static let none = DecodeReductions(factors: [], method: .boxes, how: "")
 }

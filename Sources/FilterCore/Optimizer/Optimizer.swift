@@ -8,12 +8,12 @@ package struct Optimizer {
     private var nodes: [Plan.Node]
     private var output: Int
     private let workingSpace: WorkingSpace
-    private var decodeReductions: [String: [Int]] = [:]
+    private var decodeReductions: [String: DecodeReductions] = [:]
 
     /// The optimised plan and the rewrites made, in order. `decodeReductions` lists, per source, the factors its
-    /// decoder can shrink by while decoding (JPEG: 2, 4, 8 in the DCT); the plan then asks for one where a shrink
-    /// follows, and the source node has the reduced size.
-    package static func optimize(_ plan: Plan, decodeReductions: [String: [Int]] = [:]) -> (plan: Plan, log: [String]) {
+    /// decoder can shrink by while decoding (JPEG: 2, 4, 8 in the DCT; WebP: by its rescaler); the plan then asks
+    /// for one where a shrink follows, and the source node has the reduced size.
+    package static func optimize(_ plan: Plan, decodeReductions: [String: DecodeReductions] = [:]) -> (plan: Plan, log: [String]) {
         var optimizer = Optimizer(plan)
         optimizer.decodeReductions = decodeReductions
         optimizer.run()
@@ -265,10 +265,14 @@ package struct Optimizer {
     /// at 3.6 for f = 4 and at 3.75 for f = 8 (3 codes just below each), while in linear light its averaging
     /// differs from the working space's at high-contrast edges: on a 20 MP photo at quality 90, 1/8 leaves 11 codes
     /// even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
-    static func decodeReductionGap(factor: Int, space: WorkingSpace) -> Double? {
-        switch space {
-        case .srgb: return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
-        case .linear: return factor == 2 ? 32 : nil
+    /// libwebp's rescaler (`wholeRescale`) averages in its YCbCr planes, so it too needs small margins in sRGB:
+    /// 3.5 keeps 2 codes at f = 2, while at f = 4 a shrink of 3.77 × f leaves 3 codes and 5.9 × f keeps 2, so 5
+    /// is asked (measured on two photos, scripts/measure-webp-shrink.py, BENCHMARKS.md).
+    static func decodeReductionGap(factor: Int, space: WorkingSpace, method: DecodeReductions.Method = .boxes) -> Double? {
+        switch (space, method) {
+        case (.srgb, .boxes): return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
+        case (.srgb, .wholeRescale): return factor <= 2 ? 3.5 : 5
+        case (.linear, _): return factor == 2 ? 32 : nil
         }
     }
 
@@ -277,7 +281,8 @@ package struct Optimizer {
     /// it offers); the resamples then sample the reduced image where they would have sampled the original.
     private mutating func reduceInDecoder() -> Bool {
         for s in nodes.indices {
-            guard case .source(let name) = nodes[s].primitive, let factors = decodeReductions[name], !factors.isEmpty,
+            guard case .source(let name) = nodes[s].primitive, let reductions = decodeReductions[name],
+                  case let factors = reductions.factors, !factors.isEmpty,
                   consumers(of: s).count == 1 else { continue }
             // The geometry right after the source (orientation), then up to two resamples, each read only by the next.
             var geometry = [Int]()
@@ -294,7 +299,7 @@ package struct Optimizer {
             let shrink = min(Double(upright.width) / Double(max(1, target.width)),
                              Double(upright.height) / Double(max(1, target.height)))
             guard let f = factors.sorted().last(where: { factor in
-                Self.decodeReductionGap(factor: factor, space: workingSpace).map { shrink >= $0 * Double(factor) } ?? false
+                Self.decodeReductionGap(factor: factor, space: workingSpace, method: reductions.method).map { shrink >= $0 * Double(factor) } ?? false
             }) else { continue }
             let stored = nodes[s]
             nodes[s].width = (stored.width + f - 1) / f
@@ -310,13 +315,16 @@ package struct Optimizer {
             for i in chain {
                 guard case .resample(let axis, let kernel, _) = nodes[i].primitive else { continue }
                 let horizontal = axis == .horizontal
+                // The decoder's reduced size along this axis (the orientation may have swapped the axes).
+                let reducedSize = horizontal ? reduced.width : reduced.height
                 nodes[i].primitive = .resample(axis: axis, kernel: kernel, reduced: BoxReduction(
-                    factor: f, originalSize: horizontal ? upright.width : upright.height))
+                    factor: f, originalSize: horizontal ? upright.width : upright.height,
+                    reducedSize: reductions.method == .wholeRescale ? reducedSize : nil))
                 if horizontal && !resampled.contains(.vertical) { nodes[i].height = reduced.height }
                 if !horizontal && !resampled.contains(.horizontal) { nodes[i].width = reduced.width }
                 resampled.insert(axis)
             }
-            note("shrink on load: \(stored.origin) decoded at 1/\(f) in the JPEG DCT (\(nodes[s].width)×\(nodes[s].height) "
+            note("shrink on load: \(stored.origin) decoded at 1/\(f) \(reductions.how) (\(nodes[s].width)×\(nodes[s].height) "
                  + "instead of \(stored.width)×\(stored.height)), then \(target.op) [\(target.origin)] resamples exactly to "
                  + "\(target.width)×\(target.height)")
             return true

@@ -81,9 +81,14 @@ public enum BlendMode: String, CaseIterable, Sendable {
 package struct BoxReduction: Equatable, Sendable {
     package var factor: Int
     package var originalSize: Int
-    package init(factor: Int, originalSize: Int) {
+    /// Original pixels each reduced pixel covers: `factor` for a JPEG's DCT (boxes of exactly f, the last one
+    /// partial); `originalSize / reducedSize` for a decoder that rescales the whole image to the reduced size
+    /// (libwebp), whose boxes are slightly narrower than f when f does not divide the size.
+    package var boxWidth: Double
+    package init(factor: Int, originalSize: Int, reducedSize: Int? = nil) {
         self.factor = factor
         self.originalSize = originalSize
+        boxWidth = reducedSize.map { Double(originalSize) / Double(max(1, $0)) } ?? Double(factor)
     }
 }
 

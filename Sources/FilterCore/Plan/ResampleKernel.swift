@@ -49,7 +49,7 @@ package struct ResampleWeights: Sendable {
     /// and the kernel's width follow that image, so the result approximates resampling it directly.
     package init(kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction? = nil) {
         self.outSize = outSize
-        let factor = Double(reduced?.factor ?? 1)
+        let factor = reduced?.boxWidth ?? 1
         // Input pixels per output pixel, in the original image and in the (reduced) input.
         let step = Double(reduced?.originalSize ?? inSize) / Double(outSize)
         let ratio = step / factor
@@ -66,7 +66,8 @@ package struct ResampleWeights: Sendable {
         var indices = [Int32](repeating: 0, count: outSize * taps)
         var weights = [Float](repeating: 0, count: outSize * taps)
         for i in 0..<outSize {
-            // Centre in original pixels, then in input pixels (box j covers original pixels factor·j ..< factor·(j+1)).
+            // Centre in original pixels, then in input pixels (box j covers original pixels factor·j ..< factor·(j+1),
+            // factor being the box's width).
             let centre = ((Double(i) + 0.5) * step - 0.5 - (factor - 1) / 2) / factor
             let first = Int(floor(centre - support)) + 1
             var raw = [Double](repeating: 0, count: taps)

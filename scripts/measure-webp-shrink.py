@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""WebP shrink on load against the exact path: each photo as a quality-90 WebP (cwebp), resized to several widths in
+each working space by the optimised plan (libwebp's rescaler decodes at 1/f, then the exact resample) and by
+--no-optimize (full decode, exact resample); prints the peak absolute difference in 8-bit codes (and the mean).
+Usage: scripts/measure-webp-shrink.py FILTERRUN PHOTO.png... (needs cwebp from the webp package)."""
+import json, os, subprocess, sys, tempfile
+from png_rows import read_png
+
+filterrun, photos = sys.argv[1], sys.argv[2:]
+work = tempfile.mkdtemp()
+print("| photo | space | width | factor | peak (codes) | mean |")
+print("|---|---|---|---|---|---|")
+worst = {}
+for photo in photos:
+    name = os.path.basename(photo).rsplit(".", 1)[0]
+    webp = os.path.join(work, name + ".webp")
+    subprocess.run(["cwebp", "-quiet", "-q", "90", photo, "-o", webp], check=True)
+    for space in ("srgb", "linear"):
+        for width in (256, 400, 1024):
+            recipe = os.path.join(work, f"w{width}.json")
+            json.dump({"version": 1, "workingSpace": space,
+                       "steps": [{"op": "resize", "width": width, "kernel": "lanczos3"}]}, open(recipe, "w"))
+            fast, exact = os.path.join(work, "fast.png"), os.path.join(work, "exact.png")
+            explain = subprocess.run([filterrun, recipe, webp, fast, "--force", "--backend", "cpu", "--explain"],
+                                     check=True, capture_output=True, text=True).stdout
+            factor = next((w.split("/")[1].split()[0] for w in explain.split() if w.startswith("1/")), "1")
+            subprocess.run([filterrun, recipe, webp, exact, "--force", "--backend", "cpu", "--no-optimize"],
+                           check=True, capture_output=True)
+            a, b = read_png(fast)[3], read_png(exact)[3]
+            diffs = [abs(x - y) for x, y in zip(a, b)]
+            peak, mean = max(diffs), sum(diffs) / len(diffs)
+            if factor != "1":
+                worst[space] = max(worst.get(space, 0), peak)
+            print(f"| {name} | {space} | {width} | {factor} | {peak} | {mean:.3f} |")
+print(f"\nworst peak where a factor was used: {worst}")
