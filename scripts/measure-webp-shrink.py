@@ -2,7 +2,8 @@
 """WebP shrink on load against the exact path: each photo as a quality-90 WebP (cwebp), resized to several widths in
 each working space by the optimised plan (libwebp's rescaler decodes at 1/f, then the exact resample) and by
 --no-optimize (full decode, exact resample); prints the peak absolute difference in 8-bit codes (and the mean).
-Usage: scripts/measure-webp-shrink.py FILTERRUN PHOTO.png... (needs cwebp from the webp package)."""
+Usage: scripts/measure-webp-shrink.py FILTERRUN PHOTO.png... (needs cwebp from the webp package); WIDTHS=256,400
+picks the widths."""
 import json, os, subprocess, sys, tempfile
 from png_rows import read_png
 
@@ -16,7 +17,7 @@ for photo in photos:
     webp = os.path.join(work, name + ".webp")
     subprocess.run(["cwebp", "-quiet", "-q", "90", photo, "-o", webp], check=True)
     for space in ("srgb", "linear"):
-        for width in (256, 400, 1024):
+        for width in [int(w) for w in os.environ.get("WIDTHS", "256,400,1024").split(",")]:
             recipe = os.path.join(work, f"w{width}.json")
             json.dump({"version": 1, "workingSpace": space,
                        "steps": [{"op": "resize", "width": width, "kernel": "lanczos3"}]}, open(recipe, "w"))

@@ -283,6 +283,7 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package var nextRow: Int { inner.nextRow }
     package var decodeReductions: DecodeReductions { inner.decodeReductions }
     package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }
+    package func reduce(toWidth width: Int, height: Int) throws { try inner.reduce(toWidth: width, height: height) }
     package var fileWarnings: [String] { inner.fileWarnings }
     package var decodingBytes: Double { inner.decodingBytes }
 

@@ -443,8 +443,7 @@ public struct Renderer: Sendable {
         for case let (index, node) in plan.nodes.enumerated() {
             guard case .source(let name) = node.primitive, let decoder = decoders[name],
                   node.width < decoder.storedWidth else { continue }
-            let factor = (decoder.storedWidth + node.width - 1) / node.width
-            do { try decoder.reduce(by: factor) } catch { throw RenderError.reading(decoder.path, error) }
+            do { try decoder.reduce(toWidth: node.width, height: node.height) } catch { throw RenderError.reading(decoder.path, error) }
             guard decoder.width == node.width, decoder.height == node.height else {
                 throw RenderError.render("plan #\(index): \(name) decodes to \(decoder.width)×\(decoder.height), not \(node.width)×\(node.height)")
             }

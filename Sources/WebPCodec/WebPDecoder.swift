@@ -80,21 +80,26 @@ package final class WebPDecoder: ImageDecoder {
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
     }
 
-    /// Still images without alpha decode at 1/2, 1/4 or 1/8 through libwebp's rescaler, which averages the
+    /// Still images without alpha decode at any smaller size through libwebp's rescaler, which averages the
     /// decoded planes over each output pixel's area before the conversion to RGB (far cheaper than decoding whole).
     /// Alpha images are left whole: the rescaler weighs colour by alpha, which the engine's model of a box
     /// reduction does not.
     package var decodeReductions: DecodeReductions {
-        DecodeReductions(factors: isAnimated || format.hasAlpha ? [] : [2, 4, 8], method: .wholeRescale,
+        DecodeReductions(factors: [], method: .wholeRescale, rescales: !isAnimated && !format.hasAlpha,
                          how: "by libwebp's rescaler")
     }
 
     package func reduce(by factor: Int) throws {
-        guard decodeReductions.factors.contains(factor), nextRow == 0, width == storedWidth else {
-            throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot reduce by \(factor) here")
+        try reduce(toWidth: (storedWidth + factor - 1) / max(1, factor), height: (storedHeight + factor - 1) / max(1, factor))
+    }
+
+    package func reduce(toWidth width: Int, height: Int) throws {
+        guard decodeReductions.rescales, nextRow == 0, pixels == nil, (1...storedWidth).contains(width),
+              (1...storedHeight).contains(height) else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot decode at \(width)×\(height) here")
         }
-        width = (storedWidth + factor - 1) / factor
-        height = (storedHeight + factor - 1) / factor
+        self.width = width
+        self.height = height
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
@@ -120,6 +125,8 @@ package final class WebPDecoder: ImageDecoder {
         var out = [UInt8](repeating: 0, count: width * height * channels)
         let status: VP8StatusCode = out.withUnsafeMutableBufferPointer { target in
             config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
+            // Lossy pictures filter on a second thread while the first decodes (libwebp's own parallelism).
+            config.options.use_threads = 1
             if width != storedWidth || height != storedHeight {
                 config.options.use_scaling = 1
                 config.options.scaled_width = Int32(width)

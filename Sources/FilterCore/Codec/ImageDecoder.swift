@@ -15,6 +15,9 @@ package protocol ImageDecoder: ImageRowSource {
     var decodeReductions: DecodeReductions { get }
     /// Decodes at 1/`factor` of the stored size from now on (one of `decodeReductions`); before the first row only.
     func reduce(by factor: Int) throws
+    /// Decodes at `width` × `height` (smaller than stored) from now on: what the plan chose, ⌈stored / f⌉ for a
+    /// factor the decoder offers, any size for a rescaling decoder; before the first row only.
+    func reduce(toWidth width: Int, height: Int) throws
     /// True when the file stores CMYK inks, which `format` gives converted to RGB without a profile.
     var storesInks: Bool { get }
     /// From now on rows are the file's inks, four bytes a pixel, 0 = no ink (`format` becomes `inkFormat`), for a
@@ -42,6 +45,14 @@ extension ImageDecoder {
     package var decodeReductions: DecodeReductions { .none }
     package func reduce(by factor: Int) throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) cannot reduce while decoding")
+    }
+    package func reduce(toWidth width: Int, height: Int) throws {
+        let factor = (storedWidth + width - 1) / max(1, width)
+        try reduce(by: factor)
+        guard self.width == width, self.height == height else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) decodes at 1/\(factor) to "
+                             + "\(self.width)×\(self.height), not \(width)×\(height)")
+        }
     }
     package var storedFormat: PixelFormat { format }
     package var storesInks: Bool { false }
@@ -100,19 +111,24 @@ package struct DecodeReductions: Sendable, Equatable {
     package enum Method: Sendable, Equatable {
         /// Boxes of exactly f original pixels from the top-left corner, the last one partial (a JPEG's DCT scaling).
         case boxes
-        /// The whole image rescaled to ⌈size / f⌉ by area averaging (libwebp's rescaler): boxes of size / ⌈size / f⌉.
+        /// The whole image rescaled to any smaller size by area averaging (libwebp's rescaler): boxes of
+        /// size / reduced size.
         case wholeRescale
     }
+    /// The factors of `boxes`.
     package var factors: [Int]
     package var method: Method
+    /// Whether a `wholeRescale` decoder may rescale (to any size) for this image.
+    package var rescales: Bool
     /// How the decoder reduces, for --explain ("in the JPEG DCT").
     package var how: String
 
-    package init(factors: [Int], method: Method, how: String) {
+    package init(factors: [Int], method: Method = .boxes, rescales: Bool = false, how: String) {
         self.factors = factors
         self.method = method
+        self.rescales = rescales
         self.how = how
     }
 
-    package static let none = DecodeReductions(factors: [], method: .boxes, how: "")
+    package static let none = DecodeReductions(factors: [], how: "")
 }

@@ -265,14 +265,31 @@ package struct Optimizer {
     /// at 3.6 for f = 4 and at 3.75 for f = 8 (3 codes just below each), while in linear light its averaging
     /// differs from the working space's at high-contrast edges: on a 20 MP photo at quality 90, 1/8 leaves 11 codes
     /// even at a margin of 8, 1/2 leaves 5 codes at 8, 3 at 16, 2 at 32 (BENCHMARKS.md).
-    /// libwebp's rescaler (`wholeRescale`) averages in its YCbCr planes, so it too needs small margins in sRGB:
-    /// 3.5 keeps 2 codes at f = 2, while at f = 4 a shrink of 3.77 × f leaves 3 codes and 5.9 × f keeps 2, so 5
-    /// is asked (measured on two photos, scripts/measure-webp-shrink.py, BENCHMARKS.md).
-    static func decodeReductionGap(factor: Int, space: WorkingSpace, method: DecodeReductions.Method = .boxes) -> Double? {
+    /// libwebp's rescaler (`wholeRescale`) averages its YCbCr planes, chroma at its own resolution and then
+    /// upsampled plainly rather than libwebp's fancy upsampling, which strays further: in sRGB a shrink of 4–6 × f
+    /// leaves 3–4 codes and 7 × f leaves 3 at f = 1.5, while 7.5 × f kept 2 on every case measured (three photos,
+    /// 16 sizes, f from 1.6 to 3.5; scripts/measure-webp-shrink.py, BENCHMARKS.md); in linear light the JPEG rule
+    /// holds (2 at a margin of 32).
+    static func decodeReductionGap(factor: Double, space: WorkingSpace, method: DecodeReductions.Method = .boxes) -> Double? {
         switch (space, method) {
         case (.srgb, .boxes): return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
-        case (.srgb, .wholeRescale): return factor <= 2 ? 3.5 : 5
-        case (.linear, _): return factor == 2 ? 32 : nil
+        case (.srgb, .wholeRescale): return 7.5
+        case (.linear, _): return factor <= 2 ? 32 : nil
+        }
+    }
+
+    /// The factor a source reduces by for a shrink of `shrink`: the largest it offers within the gap; for a
+    /// rescaling decoder any factor from 1.5 (below that the decode saves little).
+    static func decodeReduction(_ reductions: DecodeReductions, shrink: Double, space: WorkingSpace) -> Double? {
+        switch reductions.method {
+        case .boxes:
+            return reductions.factors.sorted().last { factor in
+                decodeReductionGap(factor: Double(factor), space: space).map { shrink >= $0 * Double(factor) } ?? false
+            }.map(Double.init)
+        case .wholeRescale:
+            guard reductions.rescales else { return nil }
+            let factor = space == .srgb ? shrink / 7.5 : min(2, shrink / 32)
+            return factor >= 1.5 ? factor : nil
         }
     }
 
@@ -282,7 +299,7 @@ package struct Optimizer {
     private mutating func reduceInDecoder() -> Bool {
         for s in nodes.indices {
             guard case .source(let name) = nodes[s].primitive, let reductions = decodeReductions[name],
-                  case let factors = reductions.factors, !factors.isEmpty,
+                  !reductions.factors.isEmpty || reductions.rescales,
                   consumers(of: s).count == 1 else { continue }
             // The geometry right after the source (orientation), then up to two resamples, each read only by the next.
             var geometry = [Int]()
@@ -298,12 +315,10 @@ package struct Optimizer {
             let upright = nodes[geometry.last ?? s], target = nodes[last]
             let shrink = min(Double(upright.width) / Double(max(1, target.width)),
                              Double(upright.height) / Double(max(1, target.height)))
-            guard let f = factors.sorted().last(where: { factor in
-                Self.decodeReductionGap(factor: factor, space: workingSpace, method: reductions.method).map { shrink >= $0 * Double(factor) } ?? false
-            }) else { continue }
+            guard let f = Self.decodeReduction(reductions, shrink: shrink, space: workingSpace) else { continue }
             let stored = nodes[s]
-            nodes[s].width = (stored.width + f - 1) / f
-            nodes[s].height = (stored.height + f - 1) / f
+            nodes[s].width = Int((Double(stored.width) / f).rounded(.up))
+            nodes[s].height = Int((Double(stored.height) / f).rounded(.up))
             for g in geometry {
                 let input = nodes[nodes[g].inputs[0]]
                 let swaps = Orientation(nodes[g].primitive)!.swapsAxes
@@ -318,13 +333,13 @@ package struct Optimizer {
                 // The decoder's reduced size along this axis (the orientation may have swapped the axes).
                 let reducedSize = horizontal ? reduced.width : reduced.height
                 nodes[i].primitive = .resample(axis: axis, kernel: kernel, reduced: BoxReduction(
-                    factor: f, originalSize: horizontal ? upright.width : upright.height,
+                    factor: Int(f.rounded()), originalSize: horizontal ? upright.width : upright.height,
                     reducedSize: reductions.method == .wholeRescale ? reducedSize : nil))
                 if horizontal && !resampled.contains(.vertical) { nodes[i].height = reduced.height }
                 if !horizontal && !resampled.contains(.horizontal) { nodes[i].width = reduced.width }
                 resampled.insert(axis)
             }
-            note("shrink on load: \(stored.origin) decoded at 1/\(f) \(reductions.how) (\(nodes[s].width)×\(nodes[s].height) "
+            note("shrink on load: \(stored.origin) decoded at 1/\(f == f.rounded() ? String(Int(f)) : String(format: "%.2f", f)) \(reductions.how) (\(nodes[s].width)×\(nodes[s].height) "
                  + "instead of \(stored.width)×\(stored.height)), then \(target.op) [\(target.origin)] resamples exactly to "
                  + "\(target.width)×\(target.height)")
             return true
