@@ -1,6 +1,7 @@
 import CFileShim
 import FilterCore
 import Foundation
+import GIFCodec
 import HEIFCodec
 import JPEGCodec
 import PNGCodec
@@ -10,14 +11,14 @@ import WebPCodec
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
 /// output's extension or an explicit choice. Every format is read; HEIC is not written (`isWritten`).
 public enum ImageFileFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp, tiff, avif, heic
+    case png, jpeg, webp, tiff, avif, heic, gif
 
     /// The format's name in messages ("PNG", "JPEG").
     public var name: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
     /// Whether outputs can be written in the format. HEIC is read only: its HEVC encoder is patent-encumbered,
-    /// and AVIF is the modern output for the same photos.
-    public var isWritten: Bool { self != .heic }
+    /// and AVIF is the modern output for the same photos. GIF is read only until animations are written.
+    public var isWritten: Bool { self != .heic && self != .gif }
 
     /// The formats written.
     public static var writtenCases: [ImageFileFormat] { allCases.filter(\.isWritten) }
@@ -48,8 +49,15 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
     /// Why an output cannot be written in this format, naming the fix; nil when it can.
     public var notWrittenReason: String? {
-        isWritten ? nil : "\(name) is read but not written (its HEVC encoder is patent-encumbered); write AVIF "
-            + "(.avif), the same family's modern format, or \(Self.names(Self.writtenCases.filter { $0 != .avif }, joinedBy: "or"))"
+        switch self {
+        case .heic:
+            return "HEIC is read but not written (its HEVC encoder is patent-encumbered); write AVIF (.avif), the same "
+                + "family's modern format, or \(Self.names(Self.writtenCases.filter { $0 != .avif }, joinedBy: "or"))"
+        case .gif:
+            return "GIF is read but not written yet; write PNG (lossless, with alpha) or WebP"
+        default:
+            return nil
+        }
     }
 
     /// Extensions that name each format (lowercase).
@@ -61,6 +69,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .tiff: return ["tif", "tiff"]
         case .avif: return ["avif"]
         case .heic: return ["heic", "heif", "hif"]
+        case .gif: return ["gif"]
         }
     }
 
@@ -73,6 +82,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
             || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
         if let family = heifBrand(head) { return family }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
@@ -106,7 +116,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         func ascii(_ from: Int, _ text: String) -> Bool {
             h.count >= from + text.utf8.count && Array(h[from..<(from + text.utf8.count)]) == Array(text.utf8)
         }
-        if ascii(0, "GIF87a") || ascii(0, "GIF89a") { return "a GIF" }
         if ascii(0, "BM") { return "a BMP" }
         if h.starts(with: [0xFF, 0x0A]) || ascii(4, "JXL ") { return "a JPEG XL" }
         if ascii(4, "jP  ") { return "a JPEG 2000" }
@@ -206,6 +215,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
         case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
         case .avif, .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
+        case .gif: return try GIFDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }

@@ -236,7 +236,7 @@ public struct Renderer: Sendable {
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.avif, icc: profile?.data)
-            case .heic:
+            case .heic, .gif:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }
             // Outputs in a profile other than sRGB: working values go to a converting encoder.

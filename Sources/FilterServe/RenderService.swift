@@ -207,6 +207,7 @@ extension ImageFileFormat {
         case .tiff: return "image/tiff"
         case .avif: return "image/avif"
         case .heic: return "image/heic"
+        case .gif: return "image/gif"
         }
     }
 }

@@ -20,7 +20,7 @@ final class InMemoryTests: XCTestCase {
         let (jpegOut, _) = try Renderer(backend: .cpu).render(recipe, encoded: ["main": png], as: .jpeg)
         XCTAssertEqual(Array(jpegOut.prefix(3)), [0xFF, 0xD8, 0xFF])
         // Bad bytes are input errors naming the input.
-        XCTAssertThrowsError(try Renderer(backend: .cpu).render(recipe, encoded: ["main": Data("GIF89a".utf8)], as: .png)) {
+        XCTAssertThrowsError(try Renderer(backend: .cpu).render(recipe, encoded: ["main": Data("BM\u{0}\u{0}".utf8)], as: .png)) {
             guard case RenderError.input(let failure) = $0 else { return XCTFail("\($0)") }
             XCTAssertEqual(failure.kind, .notAnImage)
             XCTAssertTrue(failure.path.contains("main"))

@@ -21,9 +21,9 @@ final class TypedErrorTests: XCTestCase {
         }
         guard case .input(let missing)? = render(dir.appendingPathComponent("none.png").path) else { return XCTFail() }
         XCTAssertEqual(missing.kind, .missing)
-        try Data("GIF89a..........".utf8).write(to: dir.appendingPathComponent("a.gif"))
-        guard case .input(let gif)? = render(dir.appendingPathComponent("a.gif").path) else { return XCTFail() }
-        XCTAssertEqual(gif.kind, .notAnImage)
+        try Data("BM..............".utf8).write(to: dir.appendingPathComponent("a.bmp"))
+        guard case .input(let bitmap)? = render(dir.appendingPathComponent("a.bmp").path) else { return XCTFail() }
+        XCTAssertEqual(bitmap.kind, .notAnImage)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/baseline_420.jpg")))
         try bytes.prefix(bytes.count / 2).write(to: dir.appendingPathComponent("cut.jpg"))
         guard case .input(let cut)? = render(dir.appendingPathComponent("cut.jpg").path) else { return XCTFail() }

@@ -68,3 +68,28 @@ extension FilterRunTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("cut.png")))
     }
 }
+
+/// GIF through filterrun: the first frame read by its bytes, GIF output refused with the way out, batches list it.
+extension FilterRunTests {
+    func testGIFIn() throws {
+        let invert = try write("invert2g.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
+        var r = try run([invert, Fixtures.path("gif/transparent_96x64.gif"), path("t.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("t.png")).packedData(),
+                       try PNGDecoder.decode(path: Fixtures.path("gif/transparent_96x64.expected.png")).packedData())
+        r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif")])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("GIF is read but not written yet; write PNG"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("g.gif")))
+        try FileManager.default.createDirectory(atPath: path("gifs"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.path("gif/global_96x64.gif"), toPath: path("gifs/a.gif"))
+        r = try run([invert, path("gifs"), path("pngs"), "--format", "png", "--backend", "cpu", "--quiet"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("pngs/a.png")))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("gif/global_96x64.gif")))
+        FileManager.default.createFile(atPath: path("cut.gif"), contents: whole.prefix(whole.count / 2))
+        r = try run([invert, path("cut.gif"), path("cut.png")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("cut.gif: truncated"), r.stderr)
+    }
+}

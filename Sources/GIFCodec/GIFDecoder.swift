@@ -1,0 +1,176 @@
+import CGIF
+import FilterCore
+import Foundation
+
+/// GIF reader (giflib): the first frame composed on the logical screen as a viewer shows it. Global or local colour
+/// tables, interlaced rows, the graphics control extension's transparent index; the canvas outside the frame is
+/// transparent, and a first frame reaching past the declared screen grows the canvas (as Pillow and browsers do)
+/// rather than losing pixels. 8-bit RGB when every pixel is opaque, else RGBA. The file is read whole (giflib
+/// reads through a callback from memory) and the canvas is held whole, 4 bytes a pixel at most, refused beyond
+/// the limits before anything is decoded. Later frames of an animation are not read yet (`isAnimated` says so).
+package final class GIFDecoder: ImageDecoder {
+    package let path: String
+    package let formatName = "GIF"
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package let metadata = ImageMetadata()
+    package private(set) var nextRow = 0
+    /// Whether another frame follows the first (known after the first row is read).
+    package private(set) var isAnimated = false
+    package var decodingBytes: Double { Double(width * height * 4 + file.count) }
+
+    private let file: [UInt8]
+    private let reader: Reader
+    private var gif: UnsafeMutablePointer<GifFileType>?
+    /// The first frame's rectangle on the canvas, its palette and its transparent index.
+    private let frame: (left: Int, top: Int, width: Int, height: Int, interlaced: Bool)
+    private let palette: [SIMD3<UInt8>]
+    private let transparent: Int?
+    private var pixels: [UInt8]?
+
+    /// giflib's source: the file's bytes and how far it has read.
+    final class Reader {
+        let bytes: [UInt8]
+        var offset = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
+
+    /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it. The
+    /// header and the records before the first image are read here; pixels on the first row asked for.
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        file = bytes
+        let reader = Reader(bytes)
+        self.reader = reader
+        var error: Int32 = 0
+        let opened = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), { gif, buffer, length in
+            guard let gif, let buffer, length > 0 else { return 0 }
+            let reader = Unmanaged<Reader>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
+            let count = min(Int(length), reader.bytes.count - reader.offset)
+            guard count > 0 else { return 0 }
+            reader.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + reader.offset, count: count) }
+            reader.offset += count
+            return Int32(count)
+        }, &error)
+        guard let opened else { throw Self.failure(error, path: path, doing: "read its header") }
+        gif = opened
+        // Records up to the first image: the graphics control extension before it gives its transparency.
+        var transparentIndex: Int?
+        var record = UNDEFINED_RECORD_TYPE
+        repeat {
+            guard DGifGetRecordType(opened, &record) == GIF_OK else { throw Self.failure(opened.pointee.Error, path: path, doing: "read its records") }
+            if record == EXTENSION_RECORD_TYPE {
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(opened, &code, &block) == GIF_OK else { throw Self.failure(opened.pointee.Error, path: path, doing: "read an extension") }
+                if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+                    var control = GraphicsControlBlock()
+                    if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK {
+                        transparentIndex = control.TransparentColor >= 0 ? Int(control.TransparentColor) : nil
+                    }
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(opened, &block) == GIF_OK else { throw Self.failure(opened.pointee.Error, path: path, doing: "read an extension") }
+                }
+            } else if record == TERMINATE_RECORD_TYPE {
+                throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: it holds no image")
+            }
+        } while record != IMAGE_DESC_RECORD_TYPE
+        guard DGifGetImageDesc(opened) == GIF_OK else { throw Self.failure(opened.pointee.Error, path: path, doing: "read its first image") }
+        let desc = opened.pointee.Image
+        frame = (Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height), desc.Interlace)
+        guard frame.width > 0, frame.height > 0 else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: its first image is \(frame.width)×\(frame.height)")
+        }
+        guard let map = desc.ColorMap ?? opened.pointee.SColorMap, map.pointee.ColorCount > 0 else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: its first image has no colour table")
+        }
+        palette = (0..<Int(map.pointee.ColorCount)).map { i in
+            let c = map.pointee.Colors[i]
+            return SIMD3(c.Red, c.Green, c.Blue)
+        }
+        transparent = transparentIndex
+        width = max(Int(opened.pointee.SWidth), frame.left + frame.width)
+        height = max(Int(opened.pointee.SHeight), frame.top + frame.height)
+        let covers = frame.left == 0 && frame.top == 0 && frame.width == width && frame.height == height
+        format = covers && transparentIndex == nil ? .rgb8 : .rgba8
+        let fileBytes = file.count, frameBytes = frame.width
+        try limits.checkWhole(path, format: "GIF", width: width, height: height) { Double($0 * 4 + frameBytes + fileBytes) }
+    }
+
+    deinit { close() }
+
+    private func close() {
+        if let gif { var error: Int32 = 0; DGifCloseFile(gif, &error) }
+        gif = nil
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
+        if pixels == nil { pixels = try decode() }
+        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
+                              into: destination, stride: stride)
+        nextRow += count
+        if nextRow == height { pixels = nil }
+    }
+
+    /// The first frame's indices, de-interlaced, looked up in its palette on a transparent canvas.
+    private func decode() throws -> [UInt8] {
+        guard let gif else { throw CodecError(kind: .invalidRequest, path: path, message: "every row was read already") }
+        let channels = format.channels
+        var canvas = [UInt8](repeating: 0, count: width * height * channels)
+        var line = [GifPixelType](repeating: 0, count: frame.width)
+        // Interlaced images store rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3….
+        let order: [Int] = frame.interlaced
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { Array(Swift.stride(from: $0.0, to: frame.height, by: $0.1)) }
+            : Array(0..<frame.height)
+        for row in order {
+            guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
+                throw Self.failure(gif.pointee.Error, path: path, doing: "decode its first image")
+            }
+            let y = frame.top + row
+            for x in 0..<frame.width {
+                let index = Int(line[x])
+                if index == transparent { continue }
+                // An index past the table is black, as browsers show it.
+                let colour = index < palette.count ? palette[index] : SIMD3(0, 0, 0)
+                let p = (y * width + frame.left + x) * channels
+                canvas[p] = colour.x; canvas[p + 1] = colour.y; canvas[p + 2] = colour.z
+                if channels == 4 { canvas[p + 3] = 255 }
+            }
+        }
+        // Whether another image follows (an animation): the next records, as far as they can be read (giflib has
+        // consumed the first image's data with its last row).
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        var record = UNDEFINED_RECORD_TYPE
+        while DGifGetRecordType(gif, &record) == GIF_OK, record == EXTENSION_RECORD_TYPE {
+            guard DGifGetExtension(gif, &code, &block) == GIF_OK else { break }
+            while block != nil && DGifGetExtensionNext(gif, &block) == GIF_OK {}
+        }
+        isAnimated = record == IMAGE_DESC_RECORD_TYPE
+        close()
+        return canvas
+    }
+
+    /// giflib's error code as a `CodecError` naming the file.
+    static func failure(_ code: Int32, path: String, doing what: String) -> CodecError {
+        let reason = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+        switch code {
+        case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON:
+            return CodecError(kind: .corrupt, path: path, message: "truncated: the file ends before GIF could \(what)")
+        case D_GIF_ERR_NOT_ENOUGH_MEM:
+            return CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the GIF")
+        default:
+            return CodecError(kind: .corrupt, path: path, message: "corrupt GIF (cannot \(what): \(reason))")
+        }
+    }
+}

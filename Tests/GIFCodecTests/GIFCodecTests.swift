@@ -1,0 +1,114 @@
+import FilterCore
+import Foundation
+import GIFCodec
+import PNGCodec
+import TestSupport
+import XCTest
+
+/// GIF in: the first frame composed as a viewer shows it, checked against the composition computed from the
+/// file's indices and palettes (`*.expected.png`, scripts/make-gif-fixtures.py) and against Pillow, an independent
+/// decoder, where the two agree on what a viewer shows; damaged and hostile files give errors, never traps.
+final class GIFCodecTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func fixture(_ name: String) -> String { Fixtures.path("gif/" + name) }
+
+    func ours(_ path: String, limits: DecodeLimits = DecodeLimits()) throws -> (decoder: GIFDecoder, rgba: [UInt8]) {
+        let decoder = try GIFDecoder(path: path, limits: limits)
+        let samples = [UInt8](try decoder.readAll().packedData())
+        guard decoder.format == .rgb8 else { return (decoder, samples) }
+        var rgba = [UInt8]()
+        for p in stride(from: 0, to: samples.count, by: 3) { rgba += samples[p..<(p + 3)] + [255] }
+        return (decoder, rgba)
+    }
+
+    func expected(_ name: String) throws -> [UInt8] {
+        [UInt8](try PNGDecoder.decode(path: fixture(name + ".expected.png")).packedData())
+    }
+
+    /// Pillow's first frame as RGBA (Debian's python3-pil), or a skip where it is not installed.
+    func pillow(_ path: String) throws -> [UInt8] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("no /usr/bin/python3") }
+        let out = scratch.appendingPathComponent(UUID().uuidString + ".rgba").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import sys\ntry:\n from PIL import Image\nexcept ImportError:\n sys.exit(3)\n"
+                             + "open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).convert('RGBA').tobytes())", path, out]
+        try process.run()
+        process.waitUntilExit()
+        if process.terminationStatus == 3 { throw XCTSkip("Pillow (python3-pil) is not installed") }
+        XCTAssertEqual(process.terminationStatus, 0)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+
+    func testEveryVariantDecodesToItsComposition() throws {
+        for (name, expectation, size, format) in [
+            ("global_96x64", "global_96x64", [96, 64], PixelFormat.rgb8),
+            ("interlaced_96x64", "global_96x64", [96, 64], .rgb8),
+            ("local_table_96x64", "global_96x64", [96, 64], .rgb8),
+            ("transparent_96x64", "transparent_96x64", [96, 64], .rgba8),
+            ("partial_animated_96x64", "partial_animated_96x64", [96, 64], .rgba8),
+            ("frame_past_canvas_16x16", "frame_past_canvas_16x16", [24, 24], .rgba8),
+        ] {
+            let (decoder, rgba) = try ours(fixture(name + ".gif"))
+            XCTAssertEqual([decoder.width, decoder.height], size, name)
+            XCTAssertEqual(decoder.format, format, name)
+            XCTAssertEqual(rgba, try expected(expectation), "\(name): not the first frame as composed")
+        }
+        XCTAssertTrue(try GIFDecoder(path: fixture("partial_animated_96x64.gif")).readAllAndReport().isAnimated)
+        XCTAssertFalse(try GIFDecoder(path: fixture("global_96x64.gif")).readAllAndReport().isAnimated)
+    }
+
+    /// Pillow agrees wherever a frame covers the canvas; outside a smaller first frame it paints the background
+    /// colour where browsers (and we) leave the canvas transparent, so there only the frame's rectangle is compared.
+    func testPillowAgrees() throws {
+        for name in ["global_96x64", "interlaced_96x64", "local_table_96x64", "transparent_96x64"] {
+            XCTAssertTrue(try ours(fixture(name + ".gif")).rgba == pillow(fixture(name + ".gif")), name)
+        }
+        for (name, width, frame) in [("partial_animated_96x64", 96, (x: 20, y: 10, w: 40, h: 30)),
+                                     ("frame_past_canvas_16x16", 24, (x: 8, y: 8, w: 16, h: 16))] {
+            let ourPixels = try ours(fixture(name + ".gif")).rgba, theirs = try pillow(fixture(name + ".gif"))
+            for y in frame.y..<(frame.y + frame.h) {
+                let range = (y * width + frame.x) * 4..<(y * width + frame.x + frame.w) * 4
+                XCTAssertTrue(ourPixels[range] == theirs[range], "\(name): row \(y) of the first frame")
+            }
+        }
+    }
+
+    func testDamagedAndHostileFilesAreErrorsNeverTraps() throws {
+        // A canvas of 65535² over a 4×4 frame is refused by the pixel limit before anything is allocated.
+        XCTAssertThrowsError(try GIFDecoder(path: fixture("huge_canvas.gif"))) {
+            XCTAssertEqual(($0 as? CodecError)?.kind, .tooLarge, "\($0)")
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("interlaced_96x64.gif")))
+        func decodeError(_ bytes: Data) -> CodecError? {
+            let path = scratch.appendingPathComponent(UUID().uuidString + ".gif").path
+            FileManager.default.createFile(atPath: path, contents: bytes)
+            do { _ = try ours(path); return nil } catch let error as CodecError { return error } catch { XCTFail("\(error)"); return nil }
+        }
+        for cut in [6, 13, 20, 800, whole.count / 2, whole.count - 3] {
+            let error = decodeError(whole.prefix(cut))
+            XCTAssertNotNil(error, "cut at \(cut) decoded")
+            XCTAssertTrue(error.map { $0.message.contains("truncated") || $0.message.contains("corrupt") } ?? false, "cut at \(cut): \(String(describing: error))")
+        }
+        var random = SplitMix64(seed: 41)
+        for _ in 0..<300 {
+            var bytes = [UInt8](whole)
+            for _ in 0..<4 { bytes[6 + Int(random.next() % UInt64(bytes.count - 6))] = UInt8(random.next() & 0xFF) }
+            _ = decodeError(Data(bytes))
+        }
+        XCTAssertThrowsError(try GIFDecoder(path: fixture("global_96x64.gif"), limits: DecodeLimits(maxPixels: 1000))) {
+            XCTAssertTrue("\($0)".contains("over the limit of 1000"), "\($0)")
+        }
+    }
+}
+
+extension GIFDecoder {
+    /// Reads every row (so what follows the first frame is known) and returns the decoder.
+    func readAllAndReport() throws -> GIFDecoder {
+        _ = try readAll()
+        return self
+    }
+}
