@@ -11,7 +11,7 @@ struct RenderOptions: ParsableArguments {
 
     @Argument(help: "Recipe JSON file.", completion: .file(extensions: ["json"])) var recipe: String
     @Argument(help: ArgumentHelp("INPUT OUTPUT, or INPUT... OUTPUT_DIR.", discussion: """
-        One image: INPUT is an image (\(ImageFileFormat.allCases.map(\.name).joined(separator: " or ")), told by its bytes) or - for one read from \
+        One image: INPUT is an image (\(ImageFileFormat.readableNames), told by its bytes) or - for one read from \
         standard input; OUTPUT is the file to write, or - for standard output (with --format). A batch: each INPUT \
         is an image or a directory (its \(Self.extensionList) files), then the output directory.
         """, valueName: "paths"), completion: .file())

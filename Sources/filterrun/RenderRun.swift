@@ -131,7 +131,7 @@ struct RenderRun {
             let report: RenderReport
             if output == "-" {
                 guard let format = renderer.options.fileFormat else {
-                    return fail(2, "OUTPUT -: give --format \(ImageFileFormat.allCases.map(\.rawValue).joined(separator: "|")) "
+                    return fail(2, "OUTPUT -: give --format \(ImageFileFormat.writtenCases.map(\.rawValue).joined(separator: "|")) "
                                 + "for standard output (it has no extension to tell the format by)")
                 }
                 guard isatty(1) == 0 else {
