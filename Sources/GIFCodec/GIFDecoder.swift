@@ -8,14 +8,14 @@ import Foundation
 /// rather than losing pixels. 8-bit RGB when every pixel is opaque, else RGBA. The file is read whole (giflib
 /// reads through a callback from memory) and the canvas is held whole, 4 bytes a pixel at most, refused beyond
 /// the limits before anything is decoded. Later frames of an animation are not read yet (`isAnimated` says so).
-package final class GIFDecoder: ImageDecoder {
+package final class GIFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "GIF"
     package let width: Int
     package let height: Int
     package let format: PixelFormat
     package let metadata = ImageMetadata()
-    package private(set) var nextRow = 0
+    package var nextRow: Int { held.nextRow }
     /// Whether another frame follows the first (known after the first row is read).
     package private(set) var isAnimated = false
     package var decodingBytes: Double { Double(width * height * 4 + file.count) }
@@ -27,19 +27,13 @@ package final class GIFDecoder: ImageDecoder {
     private let frame: (left: Int, top: Int, width: Int, height: Int, interlaced: Bool)
     private let palette: [SIMD3<UInt8>]
     private let transparent: Int?
-    private var pixels: [UInt8]?
+    private var held = HeldPicture()
 
     /// giflib's source: the file's bytes and how far it has read.
     final class Reader {
         let bytes: [UInt8]
         var offset = 0
         init(_ bytes: [UInt8]) { self.bytes = bytes }
-    }
-
-    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, name: path, limits: limits)
     }
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it. The
@@ -114,12 +108,8 @@ package final class GIFDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
-        if pixels == nil { pixels = try decode() }
-        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
-                              into: destination, stride: stride)
-        nextRow += count
-        if nextRow == height { pixels = nil }
+        _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
+                          stride: stride, count: count, decode: decode)
     }
 
     /// The first frame's indices, de-interlaced, looked up in its palette on a transparent canvas.

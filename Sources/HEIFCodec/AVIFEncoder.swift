@@ -13,12 +13,12 @@ package final class AVIFEncoder: ImageEncoder {
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package private(set) var rowsWritten = 0
+    package var rowsWritten: Int { gathered.rowsWritten }
 
     private let options: AVIFWriteOptions
     private let icc: [UInt8]?
     private let channels: Int
-    private var pixels: [UInt8]
+    private var gathered: GatheredPicture
     private var finished = false
 
     package static func accepts(_ format: PixelFormat) -> Bool {
@@ -39,7 +39,7 @@ package final class AVIFEncoder: ImageEncoder {
             throw error
         }
         channels = format.hasAlpha ? 4 : 3
-        pixels = [UInt8](repeating: 0, count: width * height * channels * (format.depth == 16 ? 2 : 1))
+        gathered = GatheredPicture(width: width, height: height, channels: channels, sampleBytes: format.depth == 16 ? 2 : 1)
     }
 
     /// Refuses what the format or the library cannot write, before any pixel is gathered.
@@ -69,55 +69,25 @@ package final class AVIFEncoder: ImageEncoder {
     deinit { if !finished { output.abandon() } }
 
     package func abandon() {
-        pixels = []
+        gathered.release()
         output.abandon()
     }
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
-        let inChannels = format.channels, bytes = format.depth == 16 ? 2 : 1
-        let rowBytes = width * channels * bytes
-        pixels.withUnsafeMutableBytes { all in
-            for i in 0..<count {
-                let row = source + i * stride
-                let out = all.baseAddress! + (rowsWritten + i) * rowBytes
-                if inChannels == channels {
-                    out.copyMemory(from: row, byteCount: rowBytes)
-                    continue
-                }
-                // Grey (and grey + alpha) spread to RGB, sample by sample of `bytes` bytes.
-                for x in 0..<width {
-                    let grey = row + x * inChannels * bytes, pixel = out + x * channels * bytes
-                    for c in 0..<3 { (pixel + c * bytes).copyMemory(from: grey, byteCount: bytes) }
-                    if channels == 4 { (pixel + 3 * bytes).copyMemory(from: grey + bytes, byteCount: bytes) }
-                }
-            }
-        }
-        rowsWritten += count
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.append(source, stride: stride, count: count, format: format, path: path)
     }
 
     /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
     package func finish() throws {
-        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try CodecError.checkComplete(path, written: rowsWritten, height: height)
-        do {
-            let file = try encode()
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(file, to: fd, path: path)
-        } catch {
-            abandon()
-            throw error
-        }
-        pixels = []
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.publish(to: output, encode: encode)
         finished = true
-        try output.publish()
     }
 
     /// The picture as an AVIF file, in memory.
-    private func encode() throws -> [UInt8] {
-        let image = try picture()
+    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+        let image = try picture(gathered)
         defer { heif_image_release(image) }
         guard let context = heif_context_alloc() else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding AVIF") }
         defer { heif_context_free(context) }
@@ -164,7 +134,7 @@ package final class AVIFEncoder: ImageEncoder {
     }
 
     /// The gathered rows as a libheif image at the output's bit depth.
-    private func picture() throws -> OpaquePointer {
+    private func picture(_ gathered: GatheredPicture) throws -> OpaquePointer {
         let deep = options.bitDepth > 8
         let chroma = deep ? (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
                           : (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
@@ -178,7 +148,7 @@ package final class AVIFEncoder: ImageEncoder {
                 throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding AVIF")
             }
             let samples = width * channels, wide = format.depth == 16, top = (1 << options.bitDepth) - 1
-            pixels.withUnsafeBytes { all in
+            gathered.pixels.withUnsafeBytes { all in
                 for y in 0..<height {
                     let out = UnsafeMutableRawPointer(plane) + y * Int(stride)
                     switch (wide, deep) {

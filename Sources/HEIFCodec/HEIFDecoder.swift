@@ -10,7 +10,7 @@ import Foundation
 /// made straight when the file stores it premultiplied. Colour comes from the ICC profile, else the nclx code
 /// points. libheif decodes a whole picture, so the decoder holds the file and the decoded pixels; sizes over the
 /// limits are refused before anything is decoded.
-package final class HEIFDecoder: ImageDecoder {
+package final class HEIFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName: String
     package let width: Int
@@ -21,20 +21,14 @@ package final class HEIFDecoder: ImageDecoder {
     package let bitDepth: Int
     /// Images in the file besides thumbnails and auxiliary images (the primary one is read).
     package let imageCount: Int
-    package private(set) var nextRow = 0
+    package var nextRow: Int { held.nextRow }
     package var decodingBytes: Double { Double(file.count) + Double(width * height) * Double(format.bytesPerPixel) * 2.5 }
 
     private let file: UnsafeMutableRawBufferPointer
     private let context: OpaquePointer
     private let handle: OpaquePointer
     private let premultiplied: Bool
-    private var pixels: [UInt8]?
-
-    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, name: path, limits: limits)
-    }
+    private var held = HeldPicture()
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -96,12 +90,8 @@ package final class HEIFDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
-        if pixels == nil { pixels = try decode() }
-        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
-                              into: destination, stride: stride)
-        nextRow += count
-        if nextRow == height { pixels = nil }
+        _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
+                          stride: stride, count: count, decode: decode)
     }
 
     /// The primary image decoded to interleaved RGB(A), transforms applied, samples scaled to 8 or 16 bits.

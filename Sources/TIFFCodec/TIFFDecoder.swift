@@ -8,7 +8,7 @@ import Foundation
 /// through its profile (or converted naively without one); other layouts (palette, YCbCr, 1–4 bits) go through
 /// libtiff's RGBA interface at 8 bits. The orientation tag turns the image and the ICC tag converts its colour, as
 /// EXIF and ICC do for JPEG. The page is decoded whole, refused beyond `maxMemory` before decoding.
-package final class TIFFDecoder: ImageDecoder {
+package final class TIFFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "TIFF"
     package let width: Int
@@ -16,7 +16,7 @@ package final class TIFFDecoder: ImageDecoder {
     package private(set) var format: PixelFormat
     package let metadata: ImageMetadata
     package let storesInks: Bool
-    package private(set) var nextRow = 0
+    package var nextRow: Int { held.nextRow }
     package var decodingBytes: Double { Double(width * height * max(format.bytesPerPixel, 4)) }
     package var fileWarnings: [String] { warnings }
 
@@ -24,16 +24,10 @@ package final class TIFFDecoder: ImageDecoder {
     private let info: fr_tiff_info
     /// Samples read as stored (else through the RGBA interface).
     private let direct: Bool
-    private var pixels: [UInt8]?
+    private var held = HeldPicture()
     /// Rows are the file's inks (see `deliverInks()`).
     private var deliveringInks = false
     private var warnings: [String] = []
-
-    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, name: path, limits: limits)
-    }
 
     /// Reads from `fd` (owned by the decoder from now on); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -93,13 +87,8 @@ package final class TIFFDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
-        if pixels == nil { pixels = try decode() }
-        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
-                              into: destination, stride: stride)
-        nextRow += count
-        if nextRow == height {
-            pixels = nil
+        if try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
+                         stride: stride, count: count, decode: decode) {
             let text = String(cString: fr_tiff_warnings(tiff))
             if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
         }

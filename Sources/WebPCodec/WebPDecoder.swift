@@ -7,7 +7,7 @@ import Foundation
 /// read composed onto its canvas as a viewer shows it. libwebp decodes a whole picture at once, so the decoder
 /// holds the file and its decoded pixels (4 bytes a pixel with alpha, 3 without), refused beyond `maxMemory`
 /// before anything is decoded.
-package final class WebPDecoder: ImageDecoder {
+package final class WebPDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "WebP"
     /// The size rows are delivered at: the stored size, or ⌈stored / f⌉ after `reduce(by: f)`.
@@ -22,17 +22,11 @@ package final class WebPDecoder: ImageDecoder {
     package let isLossless: Bool
     /// Frames in the file (1 for a still image).
     package let frameCount: Int
-    package private(set) var nextRow = 0
+    package var nextRow: Int { held.nextRow }
     package var decodingBytes: Double { Double(width * height * format.bytesPerPixel + file.count) }
 
     private let file: [UInt8]
-    private var pixels: [UInt8]?
-
-    package convenience init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
-        try self.init(descriptor: fd, name: path, limits: limits)
-    }
+    private var held = HeldPicture()
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -94,7 +88,7 @@ package final class WebPDecoder: ImageDecoder {
     }
 
     package func reduce(toWidth width: Int, height: Int) throws {
-        guard decodeReductions.rescales, nextRow == 0, pixels == nil, (1...storedWidth).contains(width),
+        guard decodeReductions.rescales, nextRow == 0, !held.isDecoded, (1...storedWidth).contains(width),
               (1...storedHeight).contains(height) else {
             throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot decode at \(width)×\(height) here")
         }
@@ -103,12 +97,8 @@ package final class WebPDecoder: ImageDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
-        if pixels == nil { pixels = try decode() }
-        WholePicture.copyRows(pixels!, rowBytes: width * format.bytesPerPixel, first: nextRow, count: count,
-                              into: destination, stride: stride)
-        nextRow += count
-        if nextRow == height { pixels = nil }
+        _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
+                          stride: stride, count: count, decode: decode)
     }
 
     /// The whole picture, decoded (an animation's first frame on its canvas).

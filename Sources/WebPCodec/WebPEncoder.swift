@@ -12,12 +12,12 @@ package final class WebPEncoder: ImageEncoder {
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package private(set) var rowsWritten = 0
+    package var rowsWritten: Int { gathered.rowsWritten }
 
     private let options: WebPWriteOptions
     private let icc: [UInt8]?
     private let channels: Int
-    private var pixels: [UInt8]
+    private var gathered: GatheredPicture
     private var finished = false
 
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
@@ -48,60 +48,33 @@ package final class WebPEncoder: ImageEncoder {
                              message: "WebP \(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
         }
         channels = format.hasAlpha ? 4 : 3
-        pixels = [UInt8](repeating: 0, count: width * height * channels)
+        gathered = GatheredPicture(width: width, height: height, channels: channels, sampleBytes: 1)
     }
 
     deinit { if !finished { output.abandon() } }
 
     package func abandon() {
-        pixels = []
+        gathered.release()
         output.abandon()
     }
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
-        let inChannels = format.channels
-        pixels.withUnsafeMutableBufferPointer { all in
-            for i in 0..<count {
-                let row = (source + i * stride).assumingMemoryBound(to: UInt8.self)
-                let out = all.baseAddress! + (rowsWritten + i) * width * channels
-                if inChannels == channels {
-                    out.update(from: row, count: width * channels)
-                    continue
-                }
-                // Grey (and grey + alpha) spread to RGB.
-                for x in 0..<width {
-                    let v = row[x * inChannels]
-                    out[x * channels] = v; out[x * channels + 1] = v; out[x * channels + 2] = v
-                    if channels == 4 { out[x * channels + 3] = row[x * inChannels + 1] }
-                }
-            }
-        }
-        rowsWritten += count
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.append(source, stride: stride, count: count, format: format, path: path)
     }
 
     /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
     package func finish() throws {
-        guard !finished, !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try CodecError.checkComplete(path, written: rowsWritten, height: height)
-        do {
-            let bitstream = try encode()
-            let file = try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(file, to: fd, path: path)
-        } catch {
-            abandon()
-            throw error
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.publish(to: output) { picture in
+            let bitstream = try encode(picture)
+            return try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
         }
-        pixels = []
         finished = true
-        try output.publish()
     }
 
     /// The picture as a WebP bitstream.
-    private func encode() throws -> [UInt8] {
+    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
         var config = WebPConfig()
         var picture = WebPPicture()
         guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, Float(options.quality), WEBP_ENCODER_ABI_VERSION) != 0,
@@ -124,7 +97,7 @@ package final class WebPEncoder: ImageEncoder {
             WebPMemoryWriterClear(&memory)
             WebPPictureFree(&picture)
         }
-        let imported = pixels.withUnsafeBufferPointer { bytes in
+        let imported = gathered.pixels.withUnsafeBufferPointer { bytes in
             channels == 4 ? WebPPictureImportRGBA(&picture, bytes.baseAddress, Int32(width * 4))
                           : WebPPictureImportRGB(&picture, bytes.baseAddress, Int32(width * 3))
         }

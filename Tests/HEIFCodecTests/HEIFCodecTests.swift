@@ -16,19 +16,9 @@ final class HEIFCodecTests: XCTestCase {
 
     func fixture(_ name: String) -> String { Fixtures.path("heif/" + name) }
 
-    /// Runs a tool, skipping the test when libheif-examples is not installed.
+    /// Runs a tool, skipping the test when it is not installed.
     func tool(_ name: String, _ arguments: [String]) throws {
-        guard let path = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + name }).first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("\(name) (Debian's libheif-examples) is not installed")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments)")
+        try ExternalTool.run(name, arguments, package: "libheif-examples")
     }
 
     /// heif-convert's decoding, read back from its PNG: width, height, channels and samples (16-bit ones as

@@ -15,18 +15,9 @@ final class WebPCodecTests: XCTestCase {
 
     func fixture(_ name: String) -> String { Fixtures.path("webp/" + name) }
 
-    /// Runs a tool, skipping the test when the webp package is not installed.
+    /// Runs a tool, skipping the test when it is not installed.
     func tool(_ name: String, _ arguments: [String]) throws {
-        guard let path = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + name }).first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("\(name) (Debian's webp package) is not installed")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments)")
+        try ExternalTool.run(name, arguments, package: "webp package")
     }
 
     /// dwebp's decoding as RGBA (its PAM output): width, height and samples.

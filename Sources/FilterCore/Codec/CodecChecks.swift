@@ -85,3 +85,91 @@ extension DecodeLimits {
         }
     }
 }
+
+/// A picture a codec decodes whole (libwebp, libheif, giflib, libtiff), served row by row from the first request
+/// and released after its last row.
+package struct HeldPicture {
+    private var pixels: [UInt8]?
+    package private(set) var nextRow = 0
+    package init() {}
+
+    /// Whether the picture has been decoded (and not yet released).
+    package var isDecoded: Bool { pixels != nil }
+
+    /// Copies the next `count` rows (`rowBytes` each) to `destination`, `stride` bytes apart, decoding the picture
+    /// on the first call; true when the last row went.
+    package mutating func read(_ path: String, height: Int, rowBytes: Int, into destination: UnsafeMutableRawPointer,
+                               stride: Int, count: Int, decode: () throws -> [UInt8]) throws -> Bool {
+        try CodecError.checkRows(path, done: nextRow, count: count, height: height)
+        let picture = try pixels ?? decode()
+        pixels = picture
+        WholePicture.copyRows(picture, rowBytes: rowBytes, first: nextRow, count: count, into: destination, stride: stride)
+        nextRow += count
+        guard nextRow == height else { return false }
+        pixels = nil
+        return true
+    }
+}
+
+/// Rows gathered for an encoder that codes a whole picture (libwebp, libheif): packed RGB or RGBA samples of 1 or
+/// 2 bytes, grey rows spread to RGB on the way in.
+package struct GatheredPicture {
+    package private(set) var pixels: [UInt8]
+    package private(set) var rowsWritten = 0
+    let width: Int, height: Int, channels: Int, sampleBytes: Int
+
+    package init(width: Int, height: Int, channels: Int, sampleBytes: Int) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.sampleBytes = sampleBytes
+        pixels = [UInt8](repeating: 0, count: width * height * channels * sampleBytes)
+    }
+
+    /// Appends `count` rows of `format` (the same sample size; 1–4 channels) from `source`, `stride` bytes apart;
+    /// refused once the picture is encoded or abandoned, or past its last row.
+    package mutating func append(_ source: UnsafeRawPointer, stride: Int, count: Int, format: PixelFormat, path: String) throws {
+        guard !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try CodecError.checkRows(path, done: rowsWritten, count: count, height: height)
+        let inChannels = format.channels, bytes = sampleBytes, channels = channels, width = width
+        let rowBytes = width * channels * bytes, first = rowsWritten
+        pixels.withUnsafeMutableBytes { all in
+            for i in 0..<count {
+                let row = source + i * stride
+                let out = all.baseAddress! + (first + i) * rowBytes
+                if inChannels == channels {
+                    out.copyMemory(from: row, byteCount: rowBytes)
+                    continue
+                }
+                // Grey (and grey + alpha) spread to RGB, sample by sample.
+                for x in 0..<width {
+                    let grey = row + x * inChannels * bytes, pixel = out + x * channels * bytes
+                    for c in 0..<3 { (pixel + c * bytes).copyMemory(from: grey, byteCount: bytes) }
+                    if channels == 4 { (pixel + 3 * bytes).copyMemory(from: grey + bytes, byteCount: bytes) }
+                }
+            }
+        }
+        rowsWritten += count
+    }
+
+    /// Frees the rows (after encoding, or when abandoned).
+    package mutating func release() { pixels = [] }
+
+    /// Encodes the complete picture with `encode`, writes it to `output` and publishes it; on any failure the
+    /// output is abandoned. The rows are freed either way.
+    package mutating func publish(to output: OutputFile, encode: (GatheredPicture) throws -> [UInt8]) throws {
+        guard !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: output.path, message: "encoder is closed") }
+        try CodecError.checkComplete(output.path, written: rowsWritten, height: height)
+        defer { release() }
+        do {
+            let file = try encode(self)
+            let fd = try output.writerDescriptor()
+            defer { close(fd) }
+            try WholePicture.write(file, to: fd, path: output.path)
+        } catch {
+            output.abandon()
+            throw error
+        }
+        try output.publish()
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoder opened on a file: the header is read, rows stream top to bottom. Each format (PNG, JPEG) implements
 /// it; the format registry picks one by the file's first bytes.
 package protocol ImageDecoder: ImageRowSource {
@@ -131,4 +133,18 @@ package struct DecodeReductions: Sendable, Equatable {
     }
 
     package static let none = DecodeReductions(factors: [], how: "")
+}
+
+/// A decoder that reads from a file descriptor it owns: opening a path is the same for every such format.
+package protocol DescriptorDecoder: ImageDecoder {
+    init(descriptor fd: Int32, name: String, limits: DecodeLimits) throws
+}
+
+extension DescriptorDecoder {
+    /// Opens `path` and decodes from it.
+    package init(path: String, limits: DecodeLimits = DecodeLimits()) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, name: path, limits: limits)
+    }
 }
