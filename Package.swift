@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libheif (HEIC and AVIF in, AVIF out) with whichever HEVC and AV1 codecs the system built it with.
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libjxl and its thread pool (JPEG XL in and out); errors come back as status codes.
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // giflib (GIF in); errors come back as codes.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
@@ -66,12 +68,13 @@ let package = Package(
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
         .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF"]),
+        .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
                 plugins: ["EmbedShaders"]),
         // The public module builds in the Swift 6 language mode (complete concurrency checking).
-        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "ColourProfiles"],
+        .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "JXLCodec", "ColourProfiles"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
@@ -118,6 +121,7 @@ let package = Package(
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "PNGCodec", "TestSupport"]),
+        .testTarget(name: "JXLCodecTests", dependencies: ["JXLCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP, TIFF, HEIF and GIF decoders. Built and run by scripts/fuzz.sh (needs
+// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP, TIFF, HEIF, GIF and JPEG XL decoders. Built and run by scripts/fuzz.sh (needs
 // -sanitize=fuzzer), kept out of the main package so ordinary builds never need libFuzzer.
 import PackageDescription
 
@@ -13,6 +13,7 @@ let package = Package(
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzJXL", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
 set -euo pipefail
-packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libgif-dev pkg-config)
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libgif-dev libjxl-dev pkg-config)
 # The test suite runs the Vulkan tests under Khronos validation.
 # dwebp, webpmux (the webp package) and tiffcp (libtiff-tools) are the independent tools the codecs' tests use;
-# heif-convert and heif-enc (libheif-examples) decode and encode HEIC/AVIF independently of our code;
+# djxl/cjxl (libjxl-tools), heif-convert and heif-enc (libheif-examples) decode and encode HEIC/AVIF independently of our code;
 # Debian's Pillow (python3-pil) reads GIFs independently of giflib;
 # ffmpeg's lut3d filter is the independent .cube implementation the LUT tests compare with.
-if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples python3-pil ffmpeg); fi
+if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

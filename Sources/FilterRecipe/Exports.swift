@@ -4,6 +4,7 @@
 import ColourProfiles
 import FilterCore
 import JPEGCodec
+import JXLCodec
 import PNGCodec
 import HEIFCodec
 import TIFFCodec
@@ -32,6 +33,7 @@ public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
 public typealias WebPWriteOptions = WebPCodec.WebPWriteOptions
 public typealias TIFFWriteOptions = TIFFCodec.TIFFWriteOptions
 public typealias AVIFWriteOptions = HEIFCodec.AVIFWriteOptions
+public typealias JXLWriteOptions = JXLCodec.JXLWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError
 public typealias RenderControl = FilterCore.RenderControl

@@ -3,6 +3,7 @@ import FilterCore
 import Foundation
 import GIFCodec
 import HEIFCodec
+import JXLCodec
 import JPEGCodec
 import PNGCodec
 import TIFFCodec
@@ -11,10 +12,10 @@ import WebPCodec
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
 /// output's extension or an explicit choice. Every format is read; HEIC is not written (`isWritten`).
 public enum ImageFileFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp, tiff, avif, heic, gif
+    case png, jpeg, webp, tiff, avif, jxl, heic, gif
 
     /// The format's name in messages ("PNG", "JPEG").
-    public var name: String { self == .webp ? "WebP" : rawValue.uppercased() }
+    public var name: String { self == .webp ? "WebP" : self == .jxl ? "JPEG XL" : rawValue.uppercased() }
 
     /// Whether outputs can be written in the format. HEIC is read only: its HEVC encoder is patent-encumbered,
     /// and AVIF is the modern output for the same photos. GIF is read only until animations are written.
@@ -70,6 +71,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .avif: return ["avif"]
         case .heic: return ["heic", "heif", "hif"]
         case .gif: return ["gif"]
+        case .jxl: return ["jxl"]
         }
     }
 
@@ -83,6 +85,8 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
         if let family = heifBrand(head) { return family }
         if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
+        // A bare codestream, or the ISOBMFF container with its "JXL " signature box.
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
@@ -117,7 +121,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
             h.count >= from + text.utf8.count && Array(h[from..<(from + text.utf8.count)]) == Array(text.utf8)
         }
         if ascii(0, "BM") { return "a BMP" }
-        if h.starts(with: [0xFF, 0x0A]) || ascii(4, "JXL ") { return "a JPEG XL" }
         if ascii(4, "jP  ") { return "a JPEG 2000" }
         if ascii(0, "qoif") { return "a QOI" }
         if ascii(0, "8BPS") { return "a Photoshop (PSD)" }
@@ -216,6 +219,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
         case .avif, .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
         case .gif: return try GIFDecoder(descriptor: fd, name: name, limits: limits)
+        case .jxl: return try JXLDecoder(descriptor: fd, name: name, limits: limits)
         }
     }
 }

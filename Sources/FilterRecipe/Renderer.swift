@@ -4,6 +4,7 @@ import FilterCore
 import Foundation
 import HEIFCodec
 import JPEGCodec
+import JXLCodec
 import PNGCodec
 import TIFFCodec
 import WebPCodec
@@ -19,8 +20,9 @@ public struct Renderer: Sendable {
         public var webp: WebPWriteOptions
         public var tiff: TIFFWriteOptions
         public var avif: AVIFWriteOptions
+        public var jxl: JXLWriteOptions
         /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff,
-        /// .avif).
+        /// .avif, .jxl).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -53,7 +55,7 @@ public struct Renderer: Sendable {
         /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, jxl: JXLWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
@@ -65,6 +67,7 @@ public struct Renderer: Sendable {
             self.webp = webp
             self.tiff = tiff
             self.avif = avif
+            self.jxl = jxl
             self.fileFormat = fileFormat
             self.autorotate = autorotate
             self.colourManagement = colourManagement
@@ -236,6 +239,9 @@ public struct Renderer: Sendable {
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.avif, icc: profile?.data)
+            case .jxl:
+                written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
+                                         options: options.jxl, icc: profile?.data)
             case .heic, .gif:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }

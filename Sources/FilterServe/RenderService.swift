@@ -208,6 +208,7 @@ extension ImageFileFormat {
         case .avif: return "image/avif"
         case .heic: return "image/heic"
         case .gif: return "image/gif"
+        case .jxl: return "image/jxl"
         }
     }
 }

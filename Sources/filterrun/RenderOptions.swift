@@ -51,11 +51,11 @@ struct RenderOptions: ParsableArguments {
     var compression: String?
     @Option(help: "PNG row filter: \(PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ")) (default all: libpng's per-row choice).")
     var filter: String?
-    @Option(parsing: .unconditional, help: "JPEG, WebP and AVIF quality 1-100 (default 90 for JPEG, 80 for WebP, 50 for AVIF).") var quality: String?
-    @Flag(help: "WebP and AVIF: lossless (every pixel kept).") var lossless = false
+    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and JPEG XL quality 1-100 (default 90 for JPEG and JPEG XL, 80 for WebP, 50 for AVIF).") var quality: String?
+    @Flag(help: "WebP, AVIF and JPEG XL: lossless (every pixel kept).") var lossless = false
     @Option(parsing: .unconditional, help: "WebP lossless: 0-100, how far pixels may move to compress better (default 100: none).")
     var nearLossless: String?
-    @Option(parsing: .unconditional, help: "WebP and AVIF: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9; default 4).") var effort: String?
+    @Option(parsing: .unconditional, help: "WebP, AVIF and JPEG XL: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9; default 4, 4, 7).") var effort: String?
     @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: String?
     @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: String?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")

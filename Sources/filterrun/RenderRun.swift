@@ -40,7 +40,7 @@ struct RenderRun {
             if let reason = parsed.notWrittenReason { return fail(2, "--format \(format): \(reason)") }
             fileFormat = parsed
         }
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions)
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions)
         do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
         do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
@@ -94,7 +94,7 @@ struct RenderRun {
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
         let renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, fileFormat: fileFormat,
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
@@ -181,9 +181,9 @@ struct RenderRun {
     }
 
     /// The encoders' settings from the options; `target` (the output's format, when known) decides the range of
-    /// the options formats share (--effort: WebP 0-6, AVIF 0-9).
+    /// the options formats share (--effort: WebP 0-6, AVIF 0-9, JPEG XL 1-9).
     private func encoderOptions(_ numbers: Numbers, for target: ImageFileFormat?) throws
-        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions) {
+        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions) {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
@@ -210,7 +210,7 @@ struct RenderRun {
         }
         var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
         webp.nearLossless = try o.nearLossless.map { try NumericOption.integer("--near-lossless", $0, in: 0...100) } ?? webp.nearLossless
-        let effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: target == .avif ? 0...9 : 0...6) }
+        let effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: target == .avif ? 0...9 : target == .jxl ? 1...9 : 0...6) }
         webp.effort = effort ?? webp.effort
         webp.alphaQuality = try o.alphaQuality.map { try NumericOption.integer("--alpha-quality", $0, in: 0...100) } ?? webp.alphaQuality
         var tiff = TIFFWriteOptions.default
@@ -230,7 +230,9 @@ struct RenderRun {
             return depth
         } ?? avif.bitDepth
         if let chosen = jpeg.subsampling { avif.chroma = String(chosen.rawValue) }
-        return (png, jpeg, webp, tiff, avif)
+        var jxl = JXLWriteOptions(quality: numbers.quality ?? JXLWriteOptions.default.quality, lossless: o.lossless)
+        jxl.effort = effort ?? jxl.effort
+        return (png, jpeg, webp, tiff, avif, jxl)
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

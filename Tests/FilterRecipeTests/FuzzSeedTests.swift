@@ -25,7 +25,7 @@ final class FuzzSeedTests: XCTestCase {
         let recipe = try Image(input: "main").invert().recipe
         var options = Renderer.Options()
         options.maxMemory = 64 << 20
-        for file in try files("png") + files("jpeg") + files("webp") + files("tiff") + files("heif") + files("gif") {
+        for file in try files("png") + files("jpeg") + files("webp") + files("tiff") + files("heif") + files("gif") + files("jxl") {
             let output = dir.appendingPathComponent(file.lastPathComponent + ".png").path
             do {
                 try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": file.path], output: output)

@@ -23,7 +23,7 @@ extension FilterRunTests {
         let out = scratch.appendingPathComponent("out").path
         let first = try run([vignette, input.path, out, "--recursive", "--backend", "cpu", "--stats=json", "--jobs", "2"])
         XCTAssertEqual(first.code, 3, "an unreadable input makes the batch exit 3: \(first.stderr)")
-        XCTAssertTrue(first.stderr.contains("broken.png: not a PNG, JPEG, WebP, TIFF, AVIF, HEIC or GIF file"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("broken.png: not a PNG, JPEG, WebP, TIFF, AVIF, JPEG XL, HEIC or GIF file"), first.stderr)
         let json = try statsJSON(first.stderr)
         XCTAssertEqual(json["rendered"] as? Int, 6)
         XCTAssertEqual(json["failed"] as? Int, 1)

@@ -93,3 +93,24 @@ extension FilterRunTests {
         XCTAssertTrue(r.stderr.contains("cut.gif: truncated"), r.stderr)
     }
 }
+
+/// JPEG XL through filterrun: read by its bytes, written by name with the shared options.
+extension FilterRunTests {
+    func testJPEGXLInAndOut() throws {
+        let invert = try write("invert2j.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
+        var r = try run([invert, photo, path("p.jxl"), "--lossless", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        r = try run([invert, path("p.jxl"), path("back.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("back.png")).packedData(), try PNGDecoder.decode(path: photo).packedData())
+        for quality in ["40", "95"] {
+            r = try run([vignette, photo, path("q\(quality).jxl"), "--quality", quality, "--effort", "3", "--backend", "cpu"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+        }
+        let size = { (name: String) in try FileManager.default.attributesOfItem(atPath: self.path(name))[.size] as? Int ?? 0 }
+        XCTAssertLessThan(try size("q40.jxl"), try size("q95.jxl"))
+        r = try run([vignette, photo, path("bad.jxl"), "--effort", "0"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--effort must be a whole number from 1 to 9"), r.stderr)
+    }
+}

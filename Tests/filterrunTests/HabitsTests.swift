@@ -71,7 +71,7 @@ extension FilterRunTests {
         // Standard output has no name to tell the format by.
         r = try run([vignette, photo, "-"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg|webp|tiff|avif for standard output"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg|webp|tiff|avif|jxl for standard output"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
         // `-` is one image; a list of paths comes through --inputs-from.
         try FileManager.default.createDirectory(atPath: path("dir"), withIntermediateDirectories: true)
@@ -95,7 +95,7 @@ extension FilterRunTests {
         XCTAssertEqual(head.map(Array.init), [0xFF, 0xD8, 0xFF], "JPEG bytes, as forced")
         r = try run([vignette, photo, path("out.jpg"), "--format", "bmp"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("--format must be one of png, jpeg, jpg, webp, tiff, tif, avif, got \"bmp\""), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--format must be one of png, jpeg, jpg, webp, tiff, tif, avif, jxl, got \"bmp\""), r.stderr)
     }
 
     func testNamesPeopleReachForGetTheFilterTheyMean() throws {
@@ -152,12 +152,12 @@ extension FilterRunTests {
         for name in ["b.bmp", "notes.txt", ".DS_Store"] { FileManager.default.createFile(atPath: path("in/" + name), contents: Data("x".utf8)) }
         var r = try run([vignette, path("in"), path("out"), "--backend", "cpu", "--stats=json"])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("passed over 2 files whose extension is not .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .heic, .heif, .hif, .gif: \(path("in"))/b.bmp, \(path("in"))/notes.txt"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("passed over 2 files whose extension is not .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .jxl, .heic, .heif, .hif, .gif: \(path("in"))/b.bmp, \(path("in"))/notes.txt"), r.stderr)
         XCTAssertEqual((try statsJSON(r.stderr)["passedOver"] as? [String])?.count, 2)
         try FileManager.default.removeItem(atPath: path("in/a.png"))
         r = try run([vignette, path("in"), path("out2"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 3)
-        XCTAssertTrue(r.stderr.contains("no PNG, JPEG, WebP, TIFF, AVIF, HEIC, GIF files (.png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .heic, .heif, .hif, .gif) in"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("no PNG, JPEG, WebP, TIFF, AVIF, JPEG XL, HEIC, GIF files (.png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .jxl, .heic, .heif, .hif, .gif) in"), r.stderr)
     }
 
     /// `--backend cpu` says nothing of Vulkan, in a render or in --explain.

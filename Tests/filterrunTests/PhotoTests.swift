@@ -94,11 +94,11 @@ extension FilterRunTests {
         try Data("BM\u{1}\u{0}\u{1}\u{0}\u{0}\u{0}".utf8).write(to: URL(fileURLWithPath: path("bitmap.png")))
         r = try run([vignette, path("bitmap.png"), path("o.png")])
         XCTAssertEqual(r.code, 3)
-        XCTAssertTrue(r.stderr.contains("a BMP image; this build reads PNG, JPEG, WebP, TIFF, AVIF, HEIC and GIF"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("a BMP image; this build reads PNG, JPEG, WebP, TIFF, AVIF, JPEG XL, HEIC and GIF"), r.stderr)
         // An output name without a known extension needs --format.
         r = try run([vignette, photo, path("out.bmp")])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("out.bmp: cannot tell the output format from the name; end it in .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, or set --format"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("out.bmp: cannot tell the output format from the name; end it in .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .jxl, or set --format"), r.stderr)
         XCTAssertEqual(try run([vignette, photo, path("out.image"), "--format", "jpeg"]).code, 0)
         XCTAssertEqual(try JPEGDecoder(path: path("out.image")).height, 300)
     }

@@ -1,0 +1,126 @@
+import CJXL
+import FilterCore
+import Foundation
+
+/// JPEG XL reader (libjxl): lossy (VarDCT/XYB) and lossless (modular), 8- to 16-bit integer samples, grey or
+/// RGB, with or without alpha (straight; premultiplied alpha is made straight by libjxl), JPEG recompressions,
+/// and an animation's first frame. The colour of the decoded pixels comes as an ICC profile (libjxl writes one for
+/// enum-coded spaces too, sRGB skipped as sRGB); the orientation is kept in `metadata` so the engine applies it
+/// like a JPEG's. Float (HDR) samples are refused rather than clipped. libjxl decodes whole, so the decoder holds
+/// the file and the picture, refused beyond the limits before decoding.
+package final class JXLDecoder: DescriptorDecoder {
+    package let path: String
+    package let formatName = "JPEG XL"
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package let metadata: ImageMetadata
+    package let isAnimated: Bool
+    package var nextRow: Int { held.nextRow }
+    package var decodingBytes: Double { Double(width * height * format.bytesPerPixel * 2 + file.count) }
+
+    private let file: [UInt8]
+    private var held = HeldPicture()
+
+    /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it. The
+    /// header and colour description are read here; pixels on the first row asked for.
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        file = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        guard let decoder = JxlDecoderCreate(nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory opening the JPEG XL file") }
+        defer { JxlDecoderDestroy(decoder) }
+        var info = JxlBasicInfo()
+        var icc: [UInt8]?
+        try file.withUnsafeBufferPointer { bytes in
+            guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue)) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS else {
+                throw CodecError(kind: .unsupported, path: path, message: "the JPEG XL library refused its settings")
+            }
+            JxlDecoderCloseInput(decoder)
+            while true {
+                let status = JxlDecoderProcessInput(decoder)
+                if status == JXL_DEC_BASIC_INFO {
+                    guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its header cannot be read") }
+                } else if status == JXL_DEC_COLOR_ENCODING {
+                    var size = 0
+                    if JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 {
+                        var profile = [UInt8](repeating: 0, count: size)
+                        if JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS {
+                            icc = profile
+                        }
+                    }
+                    return
+                } else {
+                    throw Self.failure(status, path)
+                }
+            }
+        }
+        width = Int(info.xsize)
+        height = Int(info.ysize)
+        guard info.exponent_bits_per_sample == 0 else {
+            throw CodecError(kind: .unsupported, path: path, message: "a JPEG XL of float samples (HDR); this build reads integer ones")
+        }
+        let deep = info.bits_per_sample > 8, alpha = info.alpha_bits > 0
+        let channels = Int(info.num_color_channels) + (alpha ? 1 : 0)
+        format = PixelFormat.integer(channels: channels, depth: deep ? 16 : 8) ?? .rgba8
+        isAnimated = info.have_animation != 0
+        metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
+                                 iccProfile: icc)
+        let fileBytes = file.count, held = format.bytesPerPixel
+        try limits.checkWhole(path, format: "JPEG XL", width: width, height: height) { Double($0 * held * 2 + fileBytes) }
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
+                          stride: stride, count: count, decode: decode)
+    }
+
+    /// The first frame, decoded whole on libjxl's worker threads, samples as stored (native-endian 16-bit words).
+    private func decode() throws -> [UInt8] {
+        guard let decoder = JxlDecoderCreate(nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the JPEG XL") }
+        defer { JxlDecoderDestroy(decoder) }
+        let runner = JxlThreadParallelRunnerCreate(nil, min(JxlThreadParallelRunnerDefaultNumWorkerThreads(), 4))
+        defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
+        var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels), data_type: format.depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+                                         endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var out = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
+        try file.withUnsafeBufferPointer { bytes in
+            guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_FULL_IMAGE.rawValue)) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
+                  runner.map({ JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, $0) == JXL_DEC_SUCCESS }) ?? true,
+                  JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS else {
+                throw CodecError(kind: .unsupported, path: path, message: "the JPEG XL library refused its settings")
+            }
+            JxlDecoderCloseInput(decoder)
+            while true {
+                let status = JxlDecoderProcessInput(decoder)
+                if status == JXL_DEC_NEED_IMAGE_OUT_BUFFER {
+                    var size = 0
+                    guard JxlDecoderImageOutBufferSize(decoder, &pixelFormat, &size) == JXL_DEC_SUCCESS, size == out.count else {
+                        throw Self.corrupt(path, "its image is not the size its header states")
+                    }
+                    let set = out.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &pixelFormat, $0.baseAddress, $0.count) }
+                    guard set == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its image cannot be decoded") }
+                } else if status == JXL_DEC_FULL_IMAGE {
+                    return  // the first frame (an animation's later frames are not read)
+                } else {
+                    throw Self.failure(status, path)
+                }
+            }
+        }
+        return out
+    }
+
+    static func corrupt(_ path: String, _ what: String) -> CodecError {
+        CodecError(kind: .corrupt, path: path, message: "corrupt JPEG XL: \(what)")
+    }
+
+    /// A status the decoder stopped at: input that ended early, or damage.
+    static func failure(_ status: JxlDecoderStatus, _ path: String) -> CodecError {
+        status == JXL_DEC_NEED_MORE_INPUT
+            ? CodecError(kind: .corrupt, path: path, message: "truncated: the file ends inside its JPEG XL data")
+            : corrupt(path, status == JXL_DEC_SUCCESS ? "it ends before its image" : "its data cannot be decoded")
+    }
+}

@@ -1,0 +1,125 @@
+import CJXL
+import FilterCore
+import Foundation
+
+/// JPEG XL writer (libjxl) into an `OutputFile`: lossy (VarDCT, by quality) or lossless (modular), 8- or 16-bit,
+/// grey or RGB, alpha kept, the profile embedded, else sRGB declared. libjxl codes a whole picture, so rows are
+/// gathered and encoded by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished)
+/// removes it.
+package final class JXLEncoder: ImageEncoder {
+    package let output: OutputFile
+    package var path: String { output.path }
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
+    package var rowsWritten: Int { gathered.rowsWritten }
+
+    private let options: JXLWriteOptions
+    private let icc: [UInt8]?
+    private var gathered: GatheredPicture
+    private var finished = false
+
+    package static func accepts(_ format: PixelFormat) -> Bool {
+        [.grey8, .greyA8, .rgb8, .rgba8, .grey16, .greyA16, .rgb16, .rgba16].contains(format)
+    }
+
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
+                 options: JXLWriteOptions = .default, icc: [UInt8]? = nil) throws {
+        self.output = output
+        self.width = width
+        self.height = height
+        self.format = format
+        self.options = options
+        self.icc = icc
+        func refuse(_ message: String) -> CodecError {
+            output.abandon()
+            return CodecError(kind: .invalidRequest, path: output.path, message: message)
+        }
+        guard Self.accepts(format) else { throw refuse("JPEG XL output takes 8- or 16-bit rows, not \(format.rawValue)") }
+        guard (1...(1 << 30)).contains(width), (1...(1 << 30)).contains(height) else { throw refuse("JPEG XL cannot hold \(width)×\(height)") }
+        for (name, value, range) in [("quality", options.quality, 1...100), ("effort", options.effort, 1...9)] where !range.contains(value) {
+            throw refuse("JPEG XL \(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
+        // Rows are kept as they come: grey stays grey, 16-bit stays 16-bit.
+        gathered = GatheredPicture(width: width, height: height, channels: format.channels, sampleBytes: format.depth == 16 ? 2 : 1)
+    }
+
+    deinit { if !finished { output.abandon() } }
+
+    package func abandon() {
+        gathered.release()
+        output.abandon()
+    }
+
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.append(source, stride: stride, count: count, format: format, path: path)
+    }
+
+    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
+    package func finish() throws {
+        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
+        try gathered.publish(to: output, encode: encode)
+        finished = true
+    }
+
+    /// The picture as a JPEG XL codestream.
+    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+        guard let encoder = JxlEncoderCreate(nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding JPEG XL") }
+        defer { JxlEncoderDestroy(encoder) }
+        let runner = JxlThreadParallelRunnerCreate(nil, min(JxlThreadParallelRunnerDefaultNumWorkerThreads(), 4))
+        defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
+        if let runner { _ = JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner) }
+        let deep = format.depth == 16, alpha = format.hasAlpha, colours = format.channels - (alpha ? 1 : 0)
+        var info = JxlBasicInfo()
+        JxlEncoderInitBasicInfo(&info)
+        info.xsize = UInt32(width)
+        info.ysize = UInt32(height)
+        info.bits_per_sample = deep ? 16 : 8
+        info.num_color_channels = UInt32(colours)
+        info.uses_original_profile = options.lossless ? 1 : 0
+        if alpha {
+            info.alpha_bits = info.bits_per_sample
+            info.num_extra_channels = 1
+        }
+        try check(JxlEncoderSetBasicInfo(encoder, &info), "its header")
+        if let icc {
+            try check(icc.withUnsafeBufferPointer { JxlEncoderSetICCProfile(encoder, $0.baseAddress, $0.count) }, "its ICC profile")
+        } else {
+            var srgb = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&srgb, colours == 1 ? 1 : 0)
+            try check(JxlEncoderSetColorEncoding(encoder, &srgb), "its colour encoding")
+        }
+        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding JPEG XL") }
+        try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(options.effort)), "its effort")
+        if options.lossless {
+            try check(JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
+        } else {
+            try check(JxlEncoderSetFrameDistance(settings, options.distance), "its quality")
+        }
+        var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels), data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+                                         endianness: JXL_NATIVE_ENDIAN, align: 0)
+        try check(gathered.pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &pixelFormat, $0.baseAddress, $0.count) }, "its pixels")
+        JxlEncoderCloseInput(encoder)
+        var out = [UInt8](repeating: 0, count: max(1 << 16, gathered.pixels.count / 4))
+        var written = 0
+        while true {
+            let (status, used): (JxlEncoderStatus, Int) = out.withUnsafeMutableBufferPointer { buffer in
+                var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress! + written
+                var available = buffer.count - written
+                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                return (status, buffer.count - written - available)
+            }
+            written += used
+            if status == JXL_ENC_SUCCESS { return Array(out[0..<written]) }
+            guard status == JXL_ENC_NEED_MORE_OUTPUT else { throw CodecError(kind: .io, path: path, message: "JPEG XL encoding failed") }
+            out += [UInt8](repeating: 0, count: out.count)
+        }
+    }
+
+    private func check(_ status: JxlEncoderStatus, _ what: String) throws {
+        guard status == JXL_ENC_SUCCESS else {
+            throw CodecError(kind: .io, path: path, message: "JPEG XL encoding failed setting \(what)")
+        }
+    }
+}
