@@ -45,8 +45,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libheif (HEIC and AVIF in, AVIF out) with whichever HEVC and AV1 codecs the system built it with.
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // libjxl and its thread pool (JPEG XL in and out); errors come back as status codes.
-        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // libjxl and its thread pool (JPEG XL in and out); errors come back as status codes. No pkg-config: its
+        // cflags carry a define (-DHWY_SHARED_DEFINE, for C++ users of highway) that SwiftPM refuses in packages
+        // depended on, and the C API needs none (headers in /usr/include/jxl).
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // giflib (GIF in); errors come back as codes.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
