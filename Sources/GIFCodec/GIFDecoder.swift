@@ -18,6 +18,7 @@ package final class GIFDecoder: DescriptorDecoder {
     package var nextRow: Int { held.nextRow }
     /// Whether another frame follows the first (known after the first row is read).
     package private(set) var isAnimated = false
+    package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
     package var decodingBytes: Double { Double(width * height * 4 + file.count) }
 
     private let file: [UInt8]

@@ -17,6 +17,7 @@ package final class JXLDecoder: DescriptorDecoder {
     package let metadata: ImageMetadata
     package let isAnimated: Bool
     package var nextRow: Int { held.nextRow }
+    package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
     package var decodingBytes: Double { Double(width * height * format.bytesPerPixel * 2 + file.count) }
 
     private let file: [UInt8]

@@ -23,6 +23,7 @@ package final class WebPDecoder: DescriptorDecoder {
     /// Frames in the file (1 for a still image).
     package let frameCount: Int
     package var nextRow: Int { held.nextRow }
+    package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: frameCount)] : [] }
     package var decodingBytes: Double { Double(width * height * format.bytesPerPixel + file.count) }
 
     private let file: [UInt8]

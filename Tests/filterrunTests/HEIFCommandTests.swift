@@ -77,6 +77,11 @@ extension FilterRunTests {
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(try PNGDecoder.decode(path: path("t.png")).packedData(),
                        try PNGDecoder.decode(path: Fixtures.path("gif/transparent_96x64.expected.png")).packedData())
+        XCTAssertFalse(r.stderr.contains("animation"), r.stderr)
+        // An animated GIF says that only its first frame is read.
+        r = try run([invert, Fixtures.path("gif/partial_animated_96x64.gif"), path("first.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("partial_animated_96x64.gif is an animation; its first frame is read"), r.stderr)
         r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif")])
         XCTAssertEqual(r.code, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("GIF is read but not written yet; write PNG"), r.stderr)

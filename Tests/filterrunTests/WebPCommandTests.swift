@@ -42,6 +42,10 @@ extension FilterRunTests {
         r = try run([vignette, Fixtures.path("photos/kleiber_crop_320x240_rgb16.png"), path("deep.webp"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("WebP stores 8 bits a sample"), r.stderr)
+        // An animated WebP says that only its first frame is read.
+        r = try run([invert, webp("animated_2frames_96x64.webp"), path("first.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animated_2frames_96x64.webp is an animation of 2 frames; its first frame is read"), r.stderr)
         // A shrink of 15.3 decodes at 1/(15.3 / 7.5) through libwebp's rescaler (said by --explain) and stays within resize's
         // tolerance of the full decode.
         let shrink = try write("shrink.json", #"{"version": 1, "workingSpace": "srgb", "steps": [{"op": "resize", "width": 10}]}"#)

@@ -86,6 +86,14 @@ extension DecodeLimits {
     }
 }
 
+extension CodecError {
+    /// The note an animation's first frame carries, so a render that reads only it never says nothing.
+    package static func firstFrameNote(_ path: String, frames: Int?) -> String {
+        "note: \(FileText.escaped(path)) is an animation" + (frames.map { " of \($0) frames" } ?? "")
+            + "; its first frame is read (animations are not rendered frame by frame yet)"
+    }
+}
+
 /// A picture a codec decodes whole (libwebp, libheif, giflib, libtiff), served row by row from the first request
 /// and released after its last row.
 package struct HeldPicture {
