@@ -7,19 +7,16 @@ import Foundation
 /// takes a whole picture, so rows are gathered (8-bit rows as they are, 16-bit ones as 16-bit words) and encoded
 /// by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished) removes it. Grey rows
 /// are written as RGB.
-package final class AVIFEncoder: ImageEncoder {
+package final class AVIFEncoder: WholePictureEncoder {
     package let output: OutputFile
-    package var path: String { output.path }
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package var rowsWritten: Int { gathered.rowsWritten }
 
     private let options: AVIFWriteOptions
     private let icc: [UInt8]?
     private let channels: Int
-    private var gathered: GatheredPicture
-    private var finished = false
+    package var gathered: GatheredPicture
 
     package static func accepts(_ format: PixelFormat) -> Bool {
         [.grey8, .greyA8, .rgb8, .rgba8, .grey16, .greyA16, .rgb16, .rgba16].contains(format)
@@ -66,27 +63,10 @@ package final class AVIFEncoder: ImageEncoder {
         }
     }
 
-    deinit { if !finished { output.abandon() } }
-
-    package func abandon() {
-        gathered.release()
-        output.abandon()
-    }
-
-    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.append(source, stride: stride, count: count, format: format, path: path)
-    }
-
-    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
-    package func finish() throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.publish(to: output, encode: encode)
-        finished = true
-    }
+    deinit { if !gathered.isPublished { output.abandon() } }
 
     /// The picture as an AVIF file, in memory.
-    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+    package func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
         let image = try picture(gathered)
         defer { heif_image_release(image) }
         guard let context = heif_context_alloc() else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding AVIF") }

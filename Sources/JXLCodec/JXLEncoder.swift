@@ -6,18 +6,15 @@ import Foundation
 /// grey or RGB, alpha kept, the profile embedded, else sRGB declared. libjxl codes a whole picture, so rows are
 /// gathered and encoded by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished)
 /// removes it.
-package final class JXLEncoder: ImageEncoder {
+package final class JXLEncoder: WholePictureEncoder {
     package let output: OutputFile
-    package var path: String { output.path }
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package var rowsWritten: Int { gathered.rowsWritten }
 
     private let options: JXLWriteOptions
     private let icc: [UInt8]?
-    private var gathered: GatheredPicture
-    private var finished = false
+    package var gathered: GatheredPicture
 
     package static func accepts(_ format: PixelFormat) -> Bool {
         [.grey8, .greyA8, .rgb8, .rgba8, .grey16, .greyA16, .rgb16, .rgba16].contains(format)
@@ -44,27 +41,10 @@ package final class JXLEncoder: ImageEncoder {
         gathered = GatheredPicture(width: width, height: height, channels: format.channels, sampleBytes: format.depth == 16 ? 2 : 1)
     }
 
-    deinit { if !finished { output.abandon() } }
-
-    package func abandon() {
-        gathered.release()
-        output.abandon()
-    }
-
-    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.append(source, stride: stride, count: count, format: format, path: path)
-    }
-
-    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
-    package func finish() throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.publish(to: output, encode: encode)
-        finished = true
-    }
+    deinit { if !gathered.isPublished { output.abandon() } }
 
     /// The picture as a JPEG XL codestream.
-    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+    package func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
         guard let encoder = JxlEncoderCreate(nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding JPEG XL") }
         defer { JxlEncoderDestroy(encoder) }
         let runner = JxlThreadParallelRunnerCreate(nil, min(JxlThreadParallelRunnerDefaultNumWorkerThreads(), 4))

@@ -6,19 +6,16 @@ import Foundation
 /// chunk. libwebp encodes a whole picture, so rows are gathered (3 or 4 bytes a pixel) and encoded by `finish()`,
 /// which publishes the file; `abandon()` (or dropping the encoder unfinished) removes it. Grey rows are written as
 /// RGB (WebP stores no grey).
-package final class WebPEncoder: ImageEncoder {
+package final class WebPEncoder: WholePictureEncoder {
     package let output: OutputFile
-    package var path: String { output.path }
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package var rowsWritten: Int { gathered.rowsWritten }
 
     private let options: WebPWriteOptions
     private let icc: [UInt8]?
     private let channels: Int
-    private var gathered: GatheredPicture
-    private var finished = false
+    package var gathered: GatheredPicture
 
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
@@ -51,30 +48,16 @@ package final class WebPEncoder: ImageEncoder {
         gathered = GatheredPicture(width: width, height: height, channels: channels, sampleBytes: 1)
     }
 
-    deinit { if !finished { output.abandon() } }
+    deinit { if !gathered.isPublished { output.abandon() } }
 
-    package func abandon() {
-        gathered.release()
-        output.abandon()
-    }
-
-    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.append(source, stride: stride, count: count, format: format, path: path)
-    }
-
-    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
-    package func finish() throws {
-        guard !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
-        try gathered.publish(to: output) { picture in
-            let bitstream = try encode(picture)
-            return try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
-        }
-        finished = true
+    /// The picture as a WebP file: the bitstream, in an extended file with the profile when there is one.
+    package func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+        let bitstream = try self.bitstream(gathered)
+        return try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
     }
 
     /// The picture as a WebP bitstream.
-    private func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
+    private func bitstream(_ gathered: GatheredPicture) throws -> [UInt8] {
         var config = WebPConfig()
         var picture = WebPPicture()
         guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, Float(options.quality), WEBP_ENCODER_ABI_VERSION) != 0,

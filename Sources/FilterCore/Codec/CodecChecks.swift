@@ -124,6 +124,8 @@ package struct HeldPicture {
 package struct GatheredPicture {
     package private(set) var pixels: [UInt8]
     package private(set) var rowsWritten = 0
+    /// Whether the file was written and published.
+    package private(set) var isPublished = false
     let width: Int, height: Int, channels: Int, sampleBytes: Int
 
     package init(width: Int, height: Int, channels: Int, sampleBytes: Int) {
@@ -179,5 +181,36 @@ package struct GatheredPicture {
             throw error
         }
         try output.publish()
+        isPublished = true
+    }
+}
+
+/// An encoder that gathers a whole picture and codes it at `finish()` (libwebp, libheif, libjxl): rows, closing
+/// and publishing are the same for each; only the coding differs. Its `deinit` abandons the output unless
+/// `gathered.isPublished`.
+package protocol WholePictureEncoder: ImageEncoder {
+    var output: OutputFile { get }
+    var format: PixelFormat { get }
+    var gathered: GatheredPicture { get set }
+    /// The gathered picture coded as the file's bytes.
+    func encode(_ picture: GatheredPicture) throws -> [UInt8]
+}
+
+extension WholePictureEncoder {
+    package var path: String { output.path }
+    package var rowsWritten: Int { gathered.rowsWritten }
+
+    package func abandon() {
+        gathered.release()
+        output.abandon()
+    }
+
+    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        try gathered.append(source, stride: stride, count: count, format: format, path: path)
+    }
+
+    /// Encodes, writes and publishes the file (see `OutputFile.publish()`).
+    package func finish() throws {
+        try gathered.publish(to: output, encode: encode)
     }
 }
