@@ -9,14 +9,16 @@ let package = Package(
     targets: [
         // Each main hands its test function to libFuzzer's driver (LLVMFuzzerRunDriver).
         .target(name: "FuzzDriver"),
+        // The render every image target runs its bytes through.
+        .target(name: "FuzzRender", dependencies: [.product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzRecipe", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzJXL", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
-        .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzWebP", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzJXL", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

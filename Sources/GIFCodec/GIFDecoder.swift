@@ -19,7 +19,8 @@ package final class GIFDecoder: DescriptorDecoder {
     /// Whether another frame follows the first (known after the first row is read).
     package private(set) var isAnimated = false
     package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
-    package var decodingBytes: Double { Double(width * height * 4 + file.count) }
+    /// The file, the canvas and a row of indices (the figure the limits are checked with).
+    package let decodingBytes: Double
 
     private let file: [UInt8]
     private let reader: Reader
@@ -98,7 +99,10 @@ package final class GIFDecoder: DescriptorDecoder {
         let covers = frame.left == 0 && frame.top == 0 && frame.width == width && frame.height == height
         format = covers && transparentIndex == nil ? .rgb8 : .rgba8
         let fileBytes = file.count, frameBytes = frame.width
-        try limits.checkWhole(path, format: "GIF", width: width, height: height) { Double($0 * 4 + frameBytes + fileBytes) }
+        // In floating point: the size is not yet checked, and the product could overflow an Int.
+        let holding = { (pixels: Double) in pixels * 4 + Double(frameBytes + fileBytes) }
+        decodingBytes = holding(Double(width) * Double(height))
+        try limits.checkWhole(path, format: "GIF", width: width, height: height) { holding(Double($0)) }
     }
 
     deinit { close() }

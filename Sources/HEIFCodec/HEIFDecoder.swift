@@ -22,7 +22,8 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// Images in the file besides thumbnails and auxiliary images (the primary one is read).
     package let imageCount: Int
     package var nextRow: Int { held.nextRow }
-    package var decodingBytes: Double { Double(file.count) + Double(width * height) * Double(format.bytesPerPixel) * 2.5 }
+    /// The file, libheif's decoded planes and RGB image, and ours (the same figure the limits are checked with).
+    package let decodingBytes: Double
 
     private let file: UnsafeMutableRawBufferPointer
     private let context: OpaquePointer
@@ -78,9 +79,10 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         let held = format.bytesPerPixel, fileBytes = bytes.count
         // The decoded planes (up to 3 samples a pixel, 2 bytes when deep), libheif's RGB image and ours.
-        try limits.checkWhole(path, format: formatName, width: width, height: height) {
-            Double($0) * Double(held * 2 + (depth > 8 ? 6 : 3)) + Double(fileBytes)
-        }
+        // In floating point: the size is not yet checked, and the product could overflow an Int.
+        let holding = { (pixels: Double) in pixels * Double(held * 2 + (depth > 8 ? 6 : 3)) + Double(fileBytes) }
+        decodingBytes = holding(Double(width) * Double(height))
+        try limits.checkWhole(path, format: formatName, width: width, height: height) { holding(Double($0)) }
     }
 
     deinit {

@@ -18,7 +18,8 @@ package final class JXLDecoder: DescriptorDecoder {
     package let isAnimated: Bool
     package var nextRow: Int { held.nextRow }
     package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
-    package var decodingBytes: Double { Double(width * height * format.bytesPerPixel * 2 + file.count) }
+    /// The file, libjxl's image and ours (the figure the limits are checked with).
+    package let decodingBytes: Double
 
     private let file: [UInt8]
     private var held = HeldPicture()
@@ -69,7 +70,10 @@ package final class JXLDecoder: DescriptorDecoder {
         metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
                                  iccProfile: icc)
         let fileBytes = file.count, held = format.bytesPerPixel
-        try limits.checkWhole(path, format: "JPEG XL", width: width, height: height) { Double($0 * held * 2 + fileBytes) }
+        // In floating point: the size is not yet checked, and the product could overflow an Int.
+        let holding = { (pixels: Double) in pixels * Double(held * 2) + Double(fileBytes) }
+        decodingBytes = holding(Double(width) * Double(height))
+        try limits.checkWhole(path, format: "JPEG XL", width: width, height: height) { holding(Double($0)) }
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {

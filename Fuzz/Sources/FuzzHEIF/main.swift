@@ -1,17 +1,10 @@
-import FilterRecipe
 import FuzzDriver
+import FuzzRender
 import Foundation
 
 /// Any bytes as a HEIC or AVIF (the major brand is forced, so libheif always parses them), through the public
 /// face: boxes parsed by libheif, the primary image (grids, transforms, alpha) decoded by libde265 or dav1d, its
-/// colour description applied; a result or a RenderError, never a crash or an over-allocation (small pixel and
-/// memory limits stand in for the defaults).
-var options = Renderer.Options()
-options.maxPixels = 1 << 18
-options.maxMemory = 16 << 20
-let renderer = Renderer(backend: .cpu, options: options)
-let invert = try! Image(input: "main").invert().recipe
-
+/// colour description applied. Rendered as FuzzRender describes.
 func fuzzHEIF(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes, count >= 12 else { return 0 }
     var file = Data(bytes: bytes, count: count)
@@ -20,7 +13,7 @@ func fuzzHEIF(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     if ![Array("heic".utf8), Array("avif".utf8), Array("mif1".utf8)].contains(Array(file[8..<12])) {
         file.replaceSubrange(8..<12, with: Array((count % 2 == 0 ? "heic" : "avif").utf8))
     }
-    _ = try? renderer.render(invert, encoded: ["main": file], as: .png)
+    FuzzRender.invert(file)
     return 0
 }
 

@@ -1,5 +1,6 @@
 import FilterRecipe
 import FuzzDriver
+import FuzzRender
 import Foundation
 
 /// Any bytes as a JPEG, through the public face: decoded whole and shrunk at 1/8 in the DCT (a resize the optimizer
@@ -7,15 +8,8 @@ import Foundation
 /// under the strict default and with every kind of damage let pass: a result or a RenderError, never a crash or an
 /// over-allocation (small pixel and memory limits stand in for the defaults). One render an input, chosen by its
 /// length, so the three are each tried on every kind of input at a third of the cost.
-func renderer(_ failOn: FailOn) -> Renderer {
-    var options = Renderer.Options()
-    options.maxPixels = 1 << 18
-    options.maxMemory = 16 << 20
-    options.failOn = failOn
-    return Renderer(backend: .cpu, options: options)
-}
-let strict = renderer(.default), lenient = renderer(.never)
-let invert = try! Image(input: "main").invert().recipe
+let strict = FuzzRender.renderer(), lenient = FuzzRender.renderer(failOn: .never)
+let invert = FuzzRender.inversion
 let thumbnail = try! Recipe(json: Data(#"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":4}]}"#.utf8))
 
 func fuzzJPEG(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {

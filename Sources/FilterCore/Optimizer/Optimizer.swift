@@ -287,8 +287,10 @@ package struct Optimizer {
                 decodeReductionGap(factor: Double(factor), space: space).map { shrink >= $0 * Double(factor) } ?? false
             }.map(Double.init)
         case .wholeRescale:
-            guard reductions.rescales else { return nil }
-            let factor = space == .srgb ? shrink / 7.5 : min(2, shrink / 32)
+            // The gap is one margin wherever it is defined, so the factor is shrink / margin, capped where the gap
+            // stops being defined (2 in linear light, whose margin was measured only at 1/2).
+            guard reductions.rescales, let gap = decodeReductionGap(factor: 1, space: space, method: .wholeRescale) else { return nil }
+            let factor = min(shrink / gap, decodeReductionGap(factor: shrink / gap, space: space, method: .wholeRescale) == nil ? 2 : .infinity)
             return factor >= 1.5 ? factor : nil
         }
     }
