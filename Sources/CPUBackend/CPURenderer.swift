@@ -125,7 +125,9 @@ package enum CPURenderer {
             // A working node reads working values: a sample input is converted once for all its working consumers.
             let inputs = try node.inputs.map { input in
                 let made = try stage(input)
-                guard !samples, case .samples(let format, let name) = made.representation else { return made }
+                guard !samples, !node.readsSamples, case .samples(let format, let name) = made.representation else {
+                    return made
+                }
                 if let existing = converted[input] { return existing }
                 let conversion = connect(ConvertStage(from: plan.nodes[input], format: format, conversion: conversions[name],
                                                       space: plan.workingSpace, stats: stats), made)
@@ -204,7 +206,7 @@ package enum CPURenderer {
             return connected(ReorientStage(.transpose, input: inputNodes[0], node: node, stats: stats), inputs)
         case let .affine(map, kernel, background):
             return connected(AffineStage(map: map, kernel: kernel, background: background.working(plan.workingSpace),
-                                         input: inputNodes[0], node: node, stats: stats), inputs)
+                                         input: inputNodes[0], node: node, space: plan.workingSpace, stats: stats), inputs)
         case let .pad(top, left, color):
             return connected(PadStage(top: top, left: left, fill: pixel(color, node.representation, plan.workingSpace),
                                       input: inputNodes[0], node: node, stats: stats), inputs)

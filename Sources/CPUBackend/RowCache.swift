@@ -1,4 +1,7 @@
 import FilterCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Rows of one stage (working floats or stored samples, `rowBytes` each): rows `first ..< first + count`,
 /// contiguous.
@@ -21,12 +24,19 @@ final class RowCache {
     init(rowBytes: Int, stats: RenderStats) {
         self.rowBytes = rowBytes
         capacity = 0
-        storage = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        storage = Self.allocate(nil, bytes: 1)
         self.stats = stats
     }
 
+    /// Storage from malloc, so that growing it is a realloc: a large block is remapped in place of being copied
+    /// and faulted in again (a rotation's window grows to most of its input a few rows at a time).
+    private static func allocate(_ old: UnsafeMutableRawPointer?, bytes: Int) -> UnsafeMutableRawPointer {
+        guard let block = realloc(old, max(1, bytes)) else { fatalError("out of memory growing a row cache to \(bytes) bytes") }
+        return block
+    }
+
     deinit {
-        storage.deallocate()
+        free(storage)
         stats.released(capacity * rowBytes)
     }
 
@@ -39,13 +49,11 @@ final class RowCache {
         first = count == 0 ? max(row, first + drop) : first + drop
     }
 
-    /// New storage for `rows` rows, the kept ones (compacted) copied to its front.
+    /// Room for `rows` rows, the kept ones (compacted) at its front.
     private func grow(to rows: Int) {
-        let grown = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
-        grown.copyMemory(from: storage, byteCount: count * rowBytes)
-        storage.deallocate()
+        compact()
+        storage = Self.allocate(storage, bytes: rows * rowBytes)
         stats.allocated((rows - capacity) * rowBytes)
-        storage = grown
         capacity = rows
     }
 
@@ -77,8 +85,8 @@ final class RowCache {
     /// Frees the storage (the stage has no more consumers).
     func release() {
         stats.released(capacity * rowBytes)
-        storage.deallocate()
-        storage = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        free(storage)
+        storage = Self.allocate(nil, bytes: 1)
         capacity = 0
         count = 0
         offset = 0

@@ -55,11 +55,18 @@ extension Plan {
         while true {
             var candidate = [Choice?](repeating: nil, count: nodes.count)
             var reasons = [String](repeating: "", count: nodes.count)
+            // Working nodes that read their input's samples themselves.
+            var readers = [Bool](repeating: false, count: nodes.count)
             for (i, node) in nodes.enumerated() {
                 // A node whose fused steps wait for the conversion gives its consumers nothing they can move.
                 let inputs = node.inputs.map { candidate[$0].flatMap { $0.deferred ? nil : $0.held } }
                 let result = sampleCandidate(node, inputs: inputs, sources: sources, tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
+                if result.0 == nil, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
+                   sources[source]?.converted == false, node.primitive.readsSamples(format) {
+                    readers[i] = true
+                    reasons[i] = "reads its input's samples through a table"
+                }
             }
             var wanted = [Bool](repeating: false, count: nodes.count)
             // Whether rows leaving node i reach the output unchanged but for moves, in the output's layout.
@@ -67,7 +74,8 @@ extension Plan {
             for i in nodes.indices.reversed() {
                 let consumers = nodes.indices.filter { nodes[$0].inputs.contains(i) }
                 if candidate[i] != nil {
-                    if i == output || nodes[i].primitive.verticalReach == nil || consumers.contains(where: { wanted[$0] }) {
+                    if i == output || nodes[i].primitive.verticalReach == nil
+                        || consumers.contains(where: { wanted[$0] || readers[$0] }) {
                         wanted[i] = true
                     } else {
                         reasons[i] = "its consumers need working values"
@@ -87,6 +95,10 @@ extension Plan {
                 plan.nodes[i].representation = wanted[i] ? candidate[i]!.held : .working
                 plan.nodes[i].postOnConversion = wanted[i] && candidate[i]!.deferred
                 plan.nodes[i].representationReason = reasons[i]
+                // An affine held as samples reads them too; a reader does while its input stays samples.
+                let heldAffine: Bool
+                if wanted[i], case .affine = nodes[i].primitive { heldAffine = true } else { heldAffine = false }
+                plan.nodes[i].readsSamples = heldAffine || readers[i] && wanted[nodes[i].inputs[0]]
             }
             return plan
         }
@@ -136,6 +148,14 @@ extension Plan {
                 return (nil, converted ? "a profile converts its source" : "premultiplied alpha changes its picks")
             }
             reason = "picks samples"
+        case .affine:
+            // Its taps read the samples through a table; its result rounds to them, as the output would round it.
+            guard !converted, node.primitive.readsSamples(format), node.post.isEmpty else {
+                return (nil, "computes new values")
+            }
+            guard tables else { return (nil, "its rounding would be read by later steps") }
+            choice.rounds = true
+            reason = "reads samples through a table and rounds once, as the output would"
         case .point(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
             guard Self.tabulates(ops, format: format) else { return (nil, "its steps mix channels or read the position") }

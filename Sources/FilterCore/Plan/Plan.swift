@@ -18,6 +18,8 @@ package struct Plan: Sendable {
         package var representationReason = ""
         /// A node held as samples whose `post` steps run when its rows become working values, not on the samples.
         package var postOnConversion = false
+        /// A working node whose input stays stored samples, read through a table (`Primitive.readsSamples`).
+        package var readsSamples = false
     }
 
     package var nodes: [Node]

@@ -53,6 +53,16 @@ package enum Primitive: Equatable, Sendable {
     /// however an image is cut into bands, so banded and whole renders agree to the bit.
     package static func boxSegment(radius r: Int) -> Int { min(256, max(32, 2 * r + 1)) }
 
+    /// Whether the CPU may hand this primitive its input as 8-bit stored samples of `format`, each tap read through
+    /// a table into working values, instead of converting the input to working floats first: an affine map that
+    /// shrinks nowhere (a rotation, a shear, an enlargement) with bicubic or bilinear taps, whose band of input rows
+    /// is then held at 1–4 bytes a pixel rather than 16.
+    package func readsSamples(_ format: PixelFormat) -> Bool {
+        guard case let .affine(map, kernel, _) = self, format.depth == 8, !format.isFloat else { return false }
+        let scale = map.kernelScale
+        return (kernel == .bicubic || kernel == .bilinear) && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
+    }
+
     /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
     /// needed or the mapping is not a fixed band.
     package var verticalReach: Int? {

@@ -1,0 +1,34 @@
+// Affine resampling (rotate, shear, enlarge) reading 8-bit stored samples directly, so the rows a rotation must
+// hold (up to the whole input) stay 1–4 bytes a pixel instead of four floats. An AVX2 + FMA loop where the CPU has
+// them (fr_kernels_avx2), a portable one elsewhere.
+#ifndef FR_AFFINE_H
+#define FR_AFFINE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Where the taps of one output row come from and how they read.
+typedef struct {
+    /// The input rows held: row `first_row` at `base`, `rows` of them, `stride` bytes apart.
+    const uint8_t *base;
+    ptrdiff_t stride;
+    int first_row, rows;
+    /// The input's size in pixels and its samples per pixel (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA).
+    int width, height, channels;
+    /// 512 floats: entries 0–255 the working value of a colour code, 256–511 that of an alpha code. Colour is
+    /// premultiplied by alpha after the lookup; samples without alpha read as opaque.
+    const float *table;
+    /// Nonzero when the colour entries are code / 255 (the sRGB working space): converted, not looked up.
+    int unit;
+    /// Nonzero for Keys' bicubic (a = −½, taps −1…2), zero for bilinear (taps 0…1).
+    int cubic;
+    /// The working value written where every tap lies outside the input.
+    float background[4];
+} fr_affine_source;
+
+/// Samples output pixels 0..<count of one row into `out` (4 floats each): pixel x reads the input around
+/// (u0 + x·du, v0 + x·dv), in input pixel units whose integers are pixel centres. Pixels whose taps straddle the
+/// input's edge (some inside, some out) are not written: their indices go to `edges` (room for `count`), and
+/// their number is returned.
+size_t fr_affine8_row(float *out, uint32_t *edges, size_t count, double u0, double v0, double du, double dv,
+                      const fr_affine_source *source);
+#endif
