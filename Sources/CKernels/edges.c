@@ -14,6 +14,21 @@ void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const ui
         __m128 s = _mm_and_ps(_mm_div_ps(v, a), _mm_cmpgt_ps(a, zero));
         s = _mm_and_ps(s, _mm_cmpge_ps(s, zero));
         s = _mm_min_ps(s, one);
+        if (channels <= 2) {
+            // Grey: the Rec. 709 luminance of the clamped colour, as PixelConverter defines it.
+            float c[4];
+            _mm_storeu_ps(c, s);
+            float y = 0.2126f * c[0] + 0.7152f * c[1];
+            y = y + 0.0722f * c[2];
+            y = y > 1 ? 1 : y;
+            const int32_t k = (int32_t)(y * (table ? steps : 255.0f) + 0.5f);
+            dst[0] = table ? table[k] : (uint8_t)k;
+            if (channels == 2) {
+                __m128 clamped = _mm_min_ss(_mm_and_ps(a, _mm_cmpgt_ss(a, zero)), one);
+                dst[1] = (uint8_t)_mm_cvttss_si32(_mm_add_ss(_mm_mul_ss(clamped, _mm_set_ss(255.0f)), half));
+            }
+            continue;
+        }
         __m128i index = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(s, scale), half));
         int32_t k[4];
         _mm_storeu_si128((__m128i *)k, index);
@@ -34,17 +49,28 @@ void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const ui
     float scale = table ? steps : 255.0f;
     for (size_t i = 0; i < n; i++, dst += channels) {
         const float *p = src + 4 * i;
-        float a = p[3];
+        float a = p[3], straight[3];
         for (int c = 0; c < 3; c++) {
             float s = a > 0 ? p[c] / a : 0;
             s = s >= 0 ? s : 0;
-            s = s > 1 ? 1 : s;
-            int32_t k = (int32_t)(s * scale + 0.5f);
-            dst[c] = table ? table[k] : (uint8_t)k;
+            straight[c] = s > 1 ? 1 : s;
         }
-        if (channels == 4) {
+        if (channels <= 2) {
+            // Grey: the Rec. 709 luminance of the clamped colour, as PixelConverter defines it.
+            float y = 0.2126f * straight[0] + 0.7152f * straight[1];
+            y = y + 0.0722f * straight[2];
+            y = y > 1 ? 1 : y;
+            int32_t k = (int32_t)(y * scale + 0.5f);
+            dst[0] = table ? table[k] : (uint8_t)k;
+        } else {
+            for (int c = 0; c < 3; c++) {
+                int32_t k = (int32_t)(straight[c] * scale + 0.5f);
+                dst[c] = table ? table[k] : (uint8_t)k;
+            }
+        }
+        if (channels == 4 || channels == 2) {
             float clamped = a > 0 ? (a < 1 ? a : 1) : 0;
-            dst[3] = (uint8_t)(int32_t)(clamped * 255.0f + 0.5f);
+            dst[channels - 1] = (uint8_t)(int32_t)(clamped * 255.0f + 0.5f);
         }
     }
 }

@@ -79,11 +79,11 @@ package struct PixelConverter: Sendable {
             return
         }
         let channels = format.channels
-        if format.bytesPerSample == 1 && space == .linear && channels >= 3 {
+        if format.bytesPerSample == 1 && space == .linear {
             encodeLinear8(source, into: destination.assumingMemoryBound(to: UInt8.self), width: width)
             return
         }
-        if format.bytesPerSample == 1 && space == .srgb && channels >= 3 {
+        if format.bytesPerSample == 1 && space == .srgb {
             encodeDirect8(source, into: destination.assumingMemoryBound(to: UInt8.self), width: width)
             return
         }
@@ -133,13 +133,13 @@ extension PixelConverter {
         return (straight, a)
     }
 
-    /// 8-bit RGB(A) from values already encoded (the sRGB working space): scale and round, no table (in C, the
+    /// 8-bit samples from values already encoded (the sRGB working space): scale and round, no table (in C, the
     /// arithmetic of `straightClamped` and the rounding above, step for step).
     private func encodeDirect8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
         fr_encode8(dst, source, width, Int32(format.channels), nil, 0)
     }
 
-    /// The common case (8-bit RGB(A) from linear values) through a direct code table.
+    /// The common case (8-bit samples from linear values) through a direct code table.
     private func encodeLinear8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
         SRGB.encode8.withUnsafeBufferPointer { table in
             fr_encode8(dst, source, width, Int32(format.channels), table.baseAddress, Float(SRGB.encodeSteps))

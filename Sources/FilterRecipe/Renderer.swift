@@ -197,7 +197,8 @@ public struct Renderer: Sendable {
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan, notes, _, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
-        var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
+        var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat),
+                                  greyWhenNeutral: true)
         if fileFormat == .jpeg || fileFormat == .webp || (fileFormat == .avif && options.avif.bitDepth == 8) {
             if format.depth == 16 {
                 warnings.append(fileFormat == .avif
@@ -381,7 +382,8 @@ public struct Renderer: Sendable {
         try Self.reduceDecoders(plan, decoders)
         // The CPU backend chooses again with the output's final layout; this choice is what --explain shows and
         // the memory estimate counts.
-        let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat))
+        let format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat),
+                                  greyWhenNeutral: true)
         let chosen = plan.choosingRepresentations(sources: decoders.mapValues(\.sampleLayout), output: format)
         try checkCost(of: chosen, recipe: recipe, decoders: decoders)
         return (decoders, chosen, notes, findings, log)
@@ -520,7 +522,8 @@ public struct Renderer: Sendable {
     }
 
     /// Renders to memory, on the Vulkan device when the backend choice says so (falling back to the CPU under
-    /// `auto`).
+    /// `auto`). Without `format`, the result has the main input's layout, with alpha added where the recipe makes
+    /// transparency and colour where it colours a grey image.
     public func render(_ recipe: Recipe, images: [String: PixelBuffer], format: PixelFormat? = nil) throws -> PixelBuffer {
         let (backendName, _) = try resolveBackend()
         let recipe = try Self.validated(recipe)
@@ -550,10 +553,19 @@ public struct Renderer: Sendable {
 
     /// The layout of the first recipe input the output depends on (the main image), alpha added when the graph can
     /// make transparency, at the requested depth.
-    func outputFormat(plan: Plan, recipe: Recipe, inputFormats: [String: PixelFormat]) -> PixelFormat {
+    /// Colour is added when a grey input's result has colour (a sepia tone), as alpha is; with `greyWhenNeutral` (a
+    /// file's layout) a colour input's result with no colour is written grey (`Plan.outputIsNeutral`).
+    func outputFormat(plan: Plan, recipe: Recipe, inputFormats: [String: PixelFormat],
+                      greyWhenNeutral: Bool = false) -> PixelFormat {
         let main = recipe.inputs.lazy.compactMap { inputFormats[$0] }.first ?? .rgba8
         let alpha = plan.outputMayHaveAlpha(sourceHasAlpha: inputFormats.mapValues(\.hasAlpha))
-        return Self.format(following: main, alpha: alpha, depth: options.depth)
+        let format = Self.format(following: main, alpha: alpha, depth: options.depth)
+        let neutral = plan.outputIsNeutral(sourceIsGrey: inputFormats.mapValues { !$0.isFloat && $0.channels <= 2 })
+        if format.channels <= 2 && !neutral { return PixelFormat.integer(channels: format.channels + 2, depth: format.depth)! }
+        if format.channels >= 3 && neutral && greyWhenNeutral {
+            return PixelFormat.integer(channels: format.channels - 2, depth: format.depth)!
+        }
+        return format
     }
 
     /// The input's layout, with alpha added when the recipe makes transparency, at the requested depth.

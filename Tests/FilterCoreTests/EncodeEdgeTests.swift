@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The 8-bit encoder (C, SSE2) against its definition written out here in double precision: unpremultiply, clamp
-/// to [0, 1] (NaN to 0), encode (sRGB of linear light, or the value itself), round half up; alpha clamped and
+/// to [0, 1] (NaN to 0), for grey take the Rec. 709 luminance, encode (sRGB of linear light, or the value itself), round half up; alpha clamped and
 /// rounded. The C path reads linear light through a table of 65 536 steps and rounds in float, so a code may differ
 /// by one from the double-precision one only where a table step (or float rounding) crosses a half code; anywhere
 /// else a difference is a bug.
@@ -11,18 +11,22 @@ final class EncodeEdgeTests: XCTestCase {
     func expected(_ v: SIMD4<Float>, channels: Int, space: WorkingSpace) -> (codes: [Int], nearHalf: Bool) {
         let a = Double(v[3])
         var nearHalf = false
-        var codes = (0..<3).map { c -> Int in
+        func code(_ s: Double) -> Int {
+            Int(((space == .linear ? SRGB.toEncoded(min(max(s, 0), 1)) : s) * 255 + 0.5).rounded(.down))
+        }
+        let step = space == .linear ? 1.0 / 65536 : 1e-6
+        let straight = (0..<3).map { c -> Double in
             var s = a > 0 ? Double(v[c]) / a : 0
             if !(s >= 0) { s = 0 }
-            if s > 1 { s = 1 }
-            func code(_ s: Double) -> Int {
-                Int(((space == .linear ? SRGB.toEncoded(min(max(s, 0), 1)) : s) * 255 + 0.5).rounded(.down))
-            }
-            let step = space == .linear ? 1.0 / 65536 : 1e-6
+            return min(s, 1)
+        }
+        // Grey is the Rec. 709 luminance of the clamped colour.
+        let values = channels <= 2 ? [min(1, 0.2126 * straight[0] + 0.7152 * straight[1] + 0.0722 * straight[2])] : straight
+        var codes = values.map { s -> Int in
             if code(s - step) != code(s + step) { nearHalf = true }
             return code(s)
         }
-        if channels == 4 { codes.append(Int((min(max(a.isNaN ? 0 : a, 0), 1) * 255 + 0.5).rounded(.down))) }
+        if channels % 2 == 0 { codes.append(Int((min(max(a.isNaN ? 0 : a, 0), 1) * 255 + 0.5).rounded(.down))) }
         return (codes, nearHalf)
     }
 
@@ -36,7 +40,7 @@ final class EncodeEdgeTests: XCTestCase {
             pixels.append(SIMD4(unit() * 1.2 - 0.1, unit(), unit() * a, a))
         }
         for space in [WorkingSpace.linear, .srgb] {
-            for format in [PixelFormat.rgb8, .rgba8] {
+            for format in [PixelFormat.grey8, .greyA8, .rgb8, .rgba8] {
                 var out = [UInt8](repeating: 0, count: pixels.count * format.channels)
                 pixels.withUnsafeBytes { raw in
                     PixelConverter(format: format, space: space).encode(raw.baseAddress!.assumingMemoryBound(to: Float.self),

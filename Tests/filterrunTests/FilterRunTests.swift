@@ -120,7 +120,7 @@ final class FilterRunTests: XCTestCase {
                           try Data(contentsOf: URL(fileURLWithPath: path("b.png"))))
     }
 
-    /// Output depth and channels follow the input unless --depth says otherwise.
+    /// Output depth and channels follow the input unless --depth says otherwise (or the recipe colours grey).
     func testDepthFollowsInputUnlessAsked() throws {
         let recipe = recipes.appendingPathComponent("grade-16bit.json").path
         let sixteen = Fixtures.path("photos/kleiber_crop_320x240_gray16.png")
@@ -133,7 +133,7 @@ final class FilterRunTests: XCTestCase {
             return (Int(bytes[24]), Int(bytes[25]))  // IHDR bit depth and colour type
         }
         XCTAssertEqual(try header("a.png").0, 16)
-        XCTAssertEqual(try header("a.png").1, 0, "grey stays grey")
+        XCTAssertEqual(try header("a.png").1, 2, "a grey photo given a cooler balance has colour")
         XCTAssertEqual(try header("b.png").0, 8)
         XCTAssertEqual(try header("c.png").0, 16)
         XCTAssertEqual(try header("c.png").1, 2, "RGB stays RGB")
