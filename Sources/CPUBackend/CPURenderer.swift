@@ -165,9 +165,15 @@ package enum CPURenderer {
             return SourceStage(source: source, conversion: conversions[name], space: plan.workingSpace, node: node,
                                stats: stats)
         case .point(let ops):
-            if case .samples(let format, _) = node.representation {
-                return connected(TableStage(SampleTable(ops, format: format, space: plan.workingSpace), node: node,
-                                            stats: stats), inputs)
+            if case .samples(let format, _) = node.representation, case .samples(let stored, _) = inputNodes[0].representation {
+                // The plan's rule (`Plan.choosingRepresentations`): a table where the steps allow one, else the
+                // steps on each row's working values, rounded to the node's samples.
+                if stored == format && Plan.tabulates(ops, format: format) {
+                    return connected(TableStage(SampleTable(ops, format: format, space: plan.workingSpace), node: node,
+                                                stats: stats), inputs)
+                }
+                return connected(SamplePointStage(ops, from: stored, space: plan.workingSpace, node: node, stats: stats),
+                                 inputs)
             }
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):

@@ -22,6 +22,38 @@ final class PointStage: Stage {
     }
 }
 
+/// A chain that mixes channels, from stored samples to the output's samples: each row is converted to working
+/// values, taken through the chain and rounded while it is in cache — the working path's arithmetic, to the bit,
+/// without its strips of floats (16 bytes a pixel written and read back twice).
+final class SamplePointStage: Stage {
+    let ops: [PointOp]
+    let decoder: PixelConverter
+    let encoder: PixelConverter
+
+    init(_ ops: [PointOp], from stored: PixelFormat, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
+        self.ops = ops
+        decoder = PixelConverter(format: stored, space: space)
+        guard case .samples(let format, _) = node.representation else { preconditionFailure("a node held as samples") }
+        encoder = PixelConverter(format: format, space: space)
+        super.init(node: node, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let input = inputs[0], width = width, height = height, ops = ops, decoder = decoder, encoder = encoder
+        let rowBytes = width * pixelBytes
+        parallelRows(rows) { chunk in
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer { scratch.deallocate() }
+            let floats = UnsafeMutableRawPointer(scratch).assumingMemoryBound(to: Float.self)
+            for y in chunk {
+                decoder.decode(input.bytes(y), into: floats, width: width)
+                PointKernel.run(ops, from: scratch, to: scratch, y: y, width: width, height: height)
+                encoder.encode(floats, into: output + (y - rows.lowerBound) * rowBytes, width: width)
+            }
+        }
+    }
+}
+
 /// A per-channel chain on stored samples: one table lookup a sample (`SampleTable`).
 final class TableStage: Stage {
     let table: SampleTable

@@ -113,13 +113,39 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
-    /// Steps that mix channels or read the position stay working values; per-channel curves on grey would lose
-    /// the colour they make, so they do too.
-    func testMixingStepsStayWorking() throws {
-        try assertSamePixels(.chain([(.grayscale, [:])]), format: .rgb8, expectSamples: false)
-        try assertSamePixels(.chain([(.vignette, [:])]), format: .rgba8, expectSamples: false)
+    /// Steps that mix channels or read the position, as the output, run on each row's working values in cache and
+    /// round to the output's samples: the working path's pixels to the bit, at every layout and row remainder,
+    /// each SIMD path of the encode edge. Before a neighbourhood filter they stay working values.
+    func testMixingStepsRunRowByRow() throws {
+        defer { CPUFeatures.avx2 = true }
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for format in Self.formats {
+                for steps: [(FilterID, [String: ParamValue])] in [[(.grayscale, [:])], [(.vignette, [:])], [(.sepia, [:])],
+                                                                  [(.threshold, [:]), (.rotate, ["degrees": 90])],
+                                                                  [(.curves, ["red": .points([[0, 0.2], [1, 1]])])]] {
+                    for space in [WorkingSpace.linear, .srgb] {
+                        var recipe = Recipe.chain(steps)
+                        recipe.workingSpace = space
+                        try assertSamePixels(recipe, format: format, width: 13, height: 5, space: space)
+                        try assertSamePixels(recipe, format: format, width: 67, height: 9, space: space)
+                    }
+                }
+            }
+        }
+        try assertSamePixels(.chain([(.grayscale, [:]), (.gaussianBlur, ["sigma": 1])]), format: .rgb8, expectSamples: false)
+        // A grayscale written at 16 bits from an 8-bit photo rounds to 16-bit samples.
+        let plan = try Recipe.chain([(.grayscale, [:])]).plan(inputSizes: ["main": (8, 8)])
+        let deeper = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .grey16)
+        XCTAssertEqual(deeper.nodes[1].representation, .samples(.grey16, source: "main"))
+        // A profile's conversion comes first: those stay working values.
+        let converted = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: true)], output: .rgb8)
+        XCTAssertEqual(converted.nodes[1].representation, .working)
+    }
+
+    /// Neighbourhood filters and colours between two sample values stay working values.
+    func testNeighbourhoodsStayWorking() throws {
         try assertSamePixels(.chain([(.gaussianBlur, ["sigma": 1])]), format: .rgb8, expectSamples: false)
-        try assertSamePixels(.chain([(.curves, ["red": .points([[0, 0.2], [1, 1]])])]), format: .grey8, expectSamples: false)
         try assertSamePixels(.chain([(.pad, ["top": 1, "color": .color(RGBA(0.5, 0.5, 0.5))])]), format: .rgb8,
                              expectSamples: false)
         // A turn before a blur: the turn holds samples, the blur converts them.

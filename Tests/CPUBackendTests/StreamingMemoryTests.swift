@@ -30,10 +30,12 @@ final class StreamingMemoryTests: XCTestCase {
     }
 
     /// Operations that need their whole input (vertical flip) hold it, and only it: as working values when a
-    /// step before computes new values, as the stored samples when it reads the source directly.
+    /// neighbourhood filter comes before, as samples when it reads the source directly or after per-pixel steps
+    /// (rounded to the output's samples row by row).
     func testWholeImageOperationsHoldTheirInput() throws {
         let image = PixelBuffer(width: 32, height: 2000, format: .grey8)
-        for (steps, bytes) in [([(FilterID.vibrance, ["amount": 0.5] as [String: ParamValue]), (.flip, ["direction": "vertical"])], 16),
+        for (steps, bytes) in [([(FilterID.gaussianBlur, ["sigma": 1] as [String: ParamValue]), (.flip, ["direction": "vertical"])], 16),
+                               ([(.vibrance, ["amount": 0.5]), (.flip, ["direction": "vertical"])], 1),
                                ([(.flip, ["direction": "vertical"])], 1)] {
             let plan = try Recipe.chain(steps).plan(inputSizes: ["main": (32, 2000)])
             let stats = RenderStats()

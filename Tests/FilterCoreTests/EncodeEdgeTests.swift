@@ -1,10 +1,11 @@
+import CKernels
 @testable import FilterCore
 import TestSupport
 import XCTest
 
-/// The 8-bit encoder (C, SSE2) against its definition written out here in double precision: unpremultiply, clamp
-/// to [0, 1] (NaN to 0), for grey take the Rec. 709 luminance, encode (sRGB of linear light, or the value itself), round half up; alpha clamped and
-/// rounded. The C path reads linear light through a table of 65 536 steps and rounds in float, so a code may differ
+/// The 8-bit encoder (C: AVX2 eight pixels at a time, SSE2 one at a time) against its definition written out here in
+/// double precision: unpremultiply, clamp to [0, 1] (NaN to 0), for grey take the Rec. 709 luminance, encode (sRGB
+/// of linear light, or the value itself), round half up; alpha clamped and rounded. The C path reads linear light through a table of 65 536 steps and rounds in float, so a code may differ
 /// by one from the double-precision one only where a table step (or float rounding) crosses a half code; anywhere
 /// else a difference is a bug.
 final class EncodeEdgeTests: XCTestCase {
@@ -39,7 +40,9 @@ final class EncodeEdgeTests: XCTestCase {
             let a = random.next() % 4 == 0 ? 1 : unit() * 1.1
             pixels.append(SIMD4(unit() * 1.2 - 0.1, unit(), unit() * a, a))
         }
-        for space in [WorkingSpace.linear, .srgb] {
+        defer { fr_kernels_set_avx2(1) }
+        for (space, avx2) in [(WorkingSpace.linear, true), (.srgb, true), (.linear, false), (.srgb, false)] {
+            fr_kernels_set_avx2(avx2 ? 1 : 0)
             for format in [PixelFormat.grey8, .greyA8, .rgb8, .rgba8] {
                 var out = [UInt8](repeating: 0, count: pixels.count * format.channels)
                 pixels.withUnsafeBytes { raw in
@@ -51,7 +54,7 @@ final class EncodeEdgeTests: XCTestCase {
                     let (codes, nearHalf) = expected(v, channels: format.channels, space: space)
                     let found = (0..<format.channels).map { Int(out[i * format.channels + $0]) }
                     if found != codes && !(nearHalf && zip(found, codes).allSatisfy { abs($0 - $1) <= 1 }) {
-                        if wrong < 3 { XCTFail("\(space) \(format) \(v): \(found), expected \(codes)") }
+                        if wrong < 3 { XCTFail("\(space) \(format) AVX2 \(avx2) \(v): \(found), expected \(codes)") }
                         wrong += 1
                     }
                 }

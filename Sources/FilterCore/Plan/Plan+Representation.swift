@@ -60,7 +60,8 @@ extension Plan {
             for (i, node) in nodes.enumerated() {
                 // A node whose fused steps wait for the conversion gives its consumers nothing they can move.
                 let inputs = node.inputs.map { candidate[$0].flatMap { $0.deferred ? nil : $0.held } }
-                let result = sampleCandidate(node, inputs: inputs, sources: sources, tables: !untabled.contains(i))
+                let result = sampleCandidate(node, inputs: inputs, sources: sources, output: outputFormat,
+                                             tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
                 if result.0 == nil, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
                    sources[source]?.converted == false, node.primitive.readsSamples(format) {
@@ -114,7 +115,7 @@ extension Plan {
 
     /// The samples a node could be held in, and why (or why not). Without `tables` a node may not round.
     private func sampleCandidate(_ node: Node, inputs: [Representation?], sources: [String: SampleLayout],
-                                 tables: Bool) -> (Choice?, String) {
+                                 output outputFormat: PixelFormat?, tables: Bool) -> (Choice?, String) {
         let held: Representation
         if case .source(let name) = node.primitive {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
@@ -158,10 +159,20 @@ extension Plan {
             reason = "reads samples through a table and rounds once, as the output would"
         case .point(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
-            guard Self.tabulates(ops, format: format) else { return (nil, "its steps mix channels or read the position") }
-            guard tables else { return (nil, "its table would round what later steps read") }
+            if Self.tabulates(ops, format: format) {
+                guard tables else { return (nil, "its table would round what later steps read") }
+                reason = "one table a channel"
+            } else {
+                // Steps that mix channels run on each row's working values while it is in cache, and the row is
+                // rounded to the output's samples there: the working path's arithmetic without its rows of floats.
+                guard let outputFormat, !outputFormat.isFloat, node.post.isEmpty else {
+                    return (nil, "its steps mix channels or read the position")
+                }
+                guard tables else { return (nil, "its rounding would be read by later steps") }
+                choice.held = .samples(outputFormat, source: source)
+                reason = "its steps on each row's working values in cache, rounded once to the output's samples"
+            }
             choice.rounds = true
-            reason = "one table a channel"
         default:
             return (nil, "computes new values")
         }
@@ -180,7 +191,7 @@ extension Plan {
 
     /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,
     /// so on grey the steps must also treat the three alike (else the colour they make would be lost).
-    static func tabulates(_ ops: [PointOp], format: PixelFormat) -> Bool {
+    package static func tabulates(_ ops: [PointOp], format: PixelFormat) -> Bool {
         guard ops.allSatisfy(\.isPerChannel) else { return false }
         return format.channels >= 3 || ops.allSatisfy { op in
             switch op {
