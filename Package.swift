@@ -44,7 +44,10 @@ let package = Package(
         // libwebp, its demuxer (ICC/EXIF chunks, animations) and muxer (writing ICCP); errors come back as codes.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libheif (HEIC and AVIF in, AVIF out) with whichever HEVC and AV1 codecs the system built it with.
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        // libheif and libjxl are loaded on first use through trampolines (CLazyLibraries), not linked: with their
+        // codecs they cost every process ~5.5 ms to load, more than a small photo's render.
+        .target(name: "CLazyLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // libjxl and its thread pool (JPEG XL in and out); errors come back as status codes. No pkg-config: its
         // cflags carry a define (-DHWY_SHARED_DEFINE, for C++ users of highway) that SwiftPM refuses in packages
         // depended on, and the C API needs none (headers in /usr/include/jxl).
@@ -68,9 +71,9 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
-        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF"]),
+        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CLazyLibraries"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF"]),
-        .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL"]),
+        .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],

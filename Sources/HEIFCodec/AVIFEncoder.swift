@@ -30,8 +30,10 @@ package final class AVIFEncoder: WholePictureEncoder {
         self.format = format
         self.options = options
         self.icc = icc
-        HEIFLibrary.started
-        do { try Self.validate(options, format: format, width: width, height: height, path: output.path) } catch {
+        do {
+            try HEIFLibrary.load(for: output.path, format: "AVIF")
+            try Self.validate(options, format: format, width: width, height: height, path: output.path)
+        } catch {
             output.abandon()
             throw error
         }

@@ -41,6 +41,10 @@ package final class HEIFDecoder: DescriptorDecoder {
         self.file = file
         let isAVIF = Self.isAVIF(bytes)
         formatName = isAVIF ? "AVIF" : "HEIC"
+        do { try HEIFLibrary.load(for: path, format: formatName) } catch {
+            file.deallocate()
+            throw error
+        }
         guard let context = heif_context_alloc() else {
             file.deallocate()
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory opening the \(isAVIF ? "AVIF" : "HEIC") file")

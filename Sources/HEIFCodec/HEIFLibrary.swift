@@ -1,10 +1,25 @@
 import CHEIF
+import CLazyLibraries
+import FilterCore
 
-/// libheif, started once per process (from libheif 1.14 its codecs may be plugins, loaded by `heif_init`).
+/// libheif, loaded and started once per process on first use (`CLazyLibraries`; from libheif 1.14 its codecs may
+/// be plugins, loaded by `heif_init`).
 enum HEIFLibrary {
-    static let started: Void = { _ = heif_init(nil) }()
+    private static let loaded: Bool = {
+        guard fr_lazy_load_heif() != 0 else { return false }
+        _ = heif_init(nil)
+        return true
+    }()
 
-    /// libheif's version as major × 100 + minor (1.15 → 115).
+    /// Loads libheif before its first call; where it cannot be loaded, an error about `path` saying so.
+    static func load(for path: String, format: String) throws {
+        guard loaded else {
+            throw CodecError(kind: .unsupported, path: path, message: "\(format) needs libheif, which cannot be loaded "
+                + "(\(String(cString: fr_lazy_heif_error()))); on Debian: apt install libheif1")
+        }
+    }
+
+    /// libheif's version as major × 100 + minor (1.15 → 115); called once loaded.
     static var version: Int { Int(heif_get_version_number_major()) * 100 + Int(heif_get_version_number_minor()) }
 
     /// Whether AV1 at 10 bits can be encoded: libheif before 1.16 asks libaom for profile 2 at every depth over 8

@@ -29,6 +29,7 @@ package final class JXLDecoder: DescriptorDecoder {
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
         file = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        try JXLLibrary.load(for: path)
         guard let decoder = JxlDecoderCreate(nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory opening the JPEG XL file") }
         defer { JxlDecoderDestroy(decoder) }
         var info = JxlBasicInfo()

@@ -32,6 +32,10 @@ package final class JXLEncoder: WholePictureEncoder {
             output.abandon()
             return CodecError(kind: .invalidRequest, path: output.path, message: message)
         }
+        do { try JXLLibrary.load(for: output.path) } catch {
+            output.abandon()
+            throw error
+        }
         guard Self.accepts(format) else { throw refuse("JPEG XL output takes 8- or 16-bit rows, not \(format.rawValue)") }
         guard (1...(1 << 30)).contains(width), (1...(1 << 30)).contains(height) else { throw refuse("JPEG XL cannot hold \(width)×\(height)") }
         for (name, value, range) in [("quality", options.quality, 1...100), ("effort", options.effort, 1...9)] where !range.contains(value) {

@@ -10,6 +10,22 @@ import XCTest
 extension FilterRunTests {
     func heif(_ name: String) -> String { Fixtures.path("heif/" + name) }
 
+    /// libheif and libjxl (with their codecs, ~5.5 ms a process) load only when a file needs them: a JPEG render
+    /// never maps them, a HEIC or JPEG XL one does (the dynamic loader's own log says which files it opened).
+    func testHEIFAndJXLLoadOnlyWhenUsed() throws {
+        let invert = try write("invert.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
+        func loaded(_ input: String, _ output: String) throws -> String {
+            let r = try run([invert, input, path(output), "--backend", "cpu"], environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            return r.stderr.split(separator: "\n").filter { $0.contains("file=") }.joined(separator: "\n")
+        }
+        let jpeg = try loaded(Fixtures.path("jpeg/baseline_420.jpg"), "plain.jpg")
+        XCTAssertFalse(jpeg.contains("libheif") || jpeg.contains("libjxl") || jpeg.contains("libhwy"), jpeg)
+        XCTAssertTrue(try loaded(heif("heic_q80_96x64.heic"), "heic.png").contains("libheif"))
+        let jxl = try loaded(Fixtures.path("jxl/lossless_96x64.jxl"), "jxl.png")
+        XCTAssertTrue(jxl.contains("libjxl") && jxl.contains("libjxl_threads"), jxl)
+    }
+
     func testHEIFInAndAVIFOut() throws {
         let invert = try write("invert2.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
         // A double inversion renders the decoded pixels: HEIC in, PNG out, equal to the decoder's samples.

@@ -1,0 +1,16 @@
+// libheif and libjxl are loaded on first use, not when the program starts: with their codecs (x265, libde265,
+// libaom, dav1d, highway) they cost every process about 5.5 ms to load and initialise — more than a small photo's
+// whole render — though most renders read neither format. Each function the codecs call is a small trampoline here,
+// jumping through a pointer the loader fills from the library.
+#ifndef FR_LAZY_LIBRARIES_H
+#define FR_LAZY_LIBRARIES_H
+
+/// Loads libheif (once; safe from any thread). 1 when its functions may be called, 0 when it could not be loaded
+/// (`fr_lazy_heif_error` says why).
+int fr_lazy_load_heif(void);
+const char *fr_lazy_heif_error(void);
+
+/// Loads libjxl and libjxl_threads (once; safe from any thread), as above.
+int fr_lazy_load_jxl(void);
+const char *fr_lazy_jxl_error(void);
+#endif

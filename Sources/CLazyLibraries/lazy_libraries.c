@@ -1,0 +1,191 @@
+#include "lazy_libraries.h"
+#include <dlfcn.h>
+#include <jxl/version.h>
+#include <pthread.h>
+#include <stdio.h>
+
+// The functions of each library the codecs call (Sources/HEIFCodec, Sources/JXLCodec): a call to one not listed
+// fails to link, so the lists cannot fall behind the code.
+#define HEIF_FUNCTIONS(X) \
+    X(heif_context_alloc) \
+    X(heif_context_encode_image) \
+    X(heif_context_free) \
+    X(heif_context_get_encoder_for_format) \
+    X(heif_context_get_number_of_top_level_images) \
+    X(heif_context_get_primary_image_handle) \
+    X(heif_context_read_from_memory_without_copy) \
+    X(heif_context_set_maximum_image_size_limit) \
+    X(heif_context_write) \
+    X(heif_decode_image) \
+    X(heif_decoding_options_alloc) \
+    X(heif_decoding_options_free) \
+    X(heif_encoder_release) \
+    X(heif_encoder_set_lossless) \
+    X(heif_encoder_set_lossy_quality) \
+    X(heif_encoder_set_parameter_integer) \
+    X(heif_encoder_set_parameter_string) \
+    X(heif_encoding_options_alloc) \
+    X(heif_encoding_options_free) \
+    X(heif_get_version) \
+    X(heif_get_version_number_major) \
+    X(heif_get_version_number_minor) \
+    X(heif_image_add_plane) \
+    X(heif_image_create) \
+    X(heif_image_get_bits_per_pixel_range) \
+    X(heif_image_get_height) \
+    X(heif_image_get_plane) \
+    X(heif_image_get_plane_readonly) \
+    X(heif_image_get_width) \
+    X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_nclx_color_profile) \
+    X(heif_image_handle_get_raw_color_profile) \
+    X(heif_image_handle_get_raw_color_profile_size) \
+    X(heif_image_handle_get_width) \
+    X(heif_image_handle_has_alpha_channel) \
+    X(heif_image_handle_is_premultiplied_alpha) \
+    X(heif_image_handle_release) \
+    X(heif_image_release) \
+    X(heif_image_set_nclx_color_profile) \
+    X(heif_image_set_raw_color_profile) \
+    X(heif_init) \
+    X(heif_nclx_color_profile_alloc) \
+    X(heif_nclx_color_profile_free) \
+    X(heif_nclx_color_profile_set_color_primaries) \
+    X(heif_nclx_color_profile_set_matrix_coefficients) \
+    X(heif_nclx_color_profile_set_transfer_characteristics)
+
+#define JXL_FUNCTIONS(X) \
+    X(JxlColorEncodingSetToSRGB) \
+    X(JxlDecoderCloseInput) \
+    X(JxlDecoderCreate) \
+    X(JxlDecoderDestroy) \
+    X(JxlDecoderGetBasicInfo) \
+    X(JxlDecoderGetColorAsICCProfile) \
+    X(JxlDecoderGetICCProfileSize) \
+    X(JxlDecoderImageOutBufferSize) \
+    X(JxlDecoderProcessInput) \
+    X(JxlDecoderSetImageOutBuffer) \
+    X(JxlDecoderSetInput) \
+    X(JxlDecoderSetKeepOrientation) \
+    X(JxlDecoderSetParallelRunner) \
+    X(JxlDecoderSetUnpremultiplyAlpha) \
+    X(JxlDecoderSubscribeEvents) \
+    X(JxlEncoderAddImageFrame) \
+    X(JxlEncoderCloseInput) \
+    X(JxlEncoderCreate) \
+    X(JxlEncoderDestroy) \
+    X(JxlEncoderFrameSettingsCreate) \
+    X(JxlEncoderFrameSettingsSetOption) \
+    X(JxlEncoderInitBasicInfo) \
+    X(JxlEncoderProcessOutput) \
+    X(JxlEncoderSetBasicInfo) \
+    X(JxlEncoderSetColorEncoding) \
+    X(JxlEncoderSetFrameDistance) \
+    X(JxlEncoderSetFrameLossless) \
+    X(JxlEncoderSetICCProfile) \
+    X(JxlEncoderSetParallelRunner)
+
+#define JXL_THREADS_FUNCTIONS(X) \
+    X(JxlThreadParallelRunner) \
+    X(JxlThreadParallelRunnerCreate) \
+    X(JxlThreadParallelRunnerDefaultNumWorkerThreads) \
+    X(JxlThreadParallelRunnerDestroy)
+
+// A pointer per function, and a trampoline under the function's own name that jumps through it: the jump keeps
+// every argument register and the return address as the caller left them, so one stub serves any signature.
+// Hidden, so the libraries' own calls to their functions never land here.
+#define POINTER(name) __attribute__((visibility("hidden"))) void *fr_lazy_##name;
+HEIF_FUNCTIONS(POINTER)
+JXL_FUNCTIONS(POINTER)
+JXL_THREADS_FUNCTIONS(POINTER)
+
+#if defined(__x86_64__)
+#define TRAMPOLINE(name)                                                                                           \
+    __asm__(".text\n.globl " #name "\n.hidden " #name "\n.type " #name ", @function\n.p2align 4\n" #name ":\n"     \
+            "\tjmp *fr_lazy_" #name "(%rip)\n.size " #name ", .-" #name "\n");
+#elif defined(__aarch64__)
+#define TRAMPOLINE(name)                                                                                           \
+    __asm__(".text\n.globl " #name "\n.hidden " #name "\n.type " #name ", %function\n.p2align 2\n" #name ":\n"     \
+            "\tadrp x16, fr_lazy_" #name "\n\tldr x16, [x16, :lo12:fr_lazy_" #name "]\n\tbr x16\n"               \
+            ".size " #name ", .-" #name "\n");
+#else
+#error "lazy library loading has trampolines for x86-64 and AArch64 only"
+#endif
+HEIF_FUNCTIONS(TRAMPOLINE)
+JXL_FUNCTIONS(TRAMPOLINE)
+JXL_THREADS_FUNCTIONS(TRAMPOLINE)
+
+#define STRING(x) #x
+#define NUMBER(x) STRING(x)
+// libjxl's soname carries its minor version while its major is 0 (libjxl.so.0.7), its major after.
+#if JPEGXL_MAJOR_VERSION == 0
+#define JXL_SONAME(base) base ".so.0." NUMBER(JPEGXL_MINOR_VERSION)
+#else
+#define JXL_SONAME(base) base ".so." NUMBER(JPEGXL_MAJOR_VERSION)
+#endif
+
+// Opens the first of `names` that loads; NULL with the loader's message in `error` when none does.
+static void *open_library(const char *const *names, char *error, size_t size) {
+    for (const char *const *name = names; *name; name++) {
+        void *library = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
+        if (library) return library;
+        const char *why = dlerror();
+        if (name == names) snprintf(error, size, "%s", why ? why : "cannot be loaded");
+    }
+    return NULL;
+}
+
+// Fills a function's pointer from `library` (named `which` in the message), or says what is missing and returns.
+#define RESOLVE(name)                                                                                              \
+    if (!(fr_lazy_##name = dlsym(library, #name))) {                                                               \
+        snprintf(error, 512, "%s lacks %s", which, #name);                                                         \
+        return;                                                                                                    \
+    }
+
+static pthread_once_t heif_once = PTHREAD_ONCE_INIT;
+static int heif_loaded;
+static char heif_error[512] = "not loaded";
+
+static void load_heif(void) {
+    static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
+    char *error = heif_error;
+    const char *which = names[0];
+    void *library = open_library(names, heif_error, sizeof heif_error);
+    if (!library) return;
+    HEIF_FUNCTIONS(RESOLVE)
+    heif_loaded = 1;
+}
+
+int fr_lazy_load_heif(void) {
+    pthread_once(&heif_once, load_heif);
+    return heif_loaded;
+}
+
+const char *fr_lazy_heif_error(void) { return heif_error; }
+
+static pthread_once_t jxl_once = PTHREAD_ONCE_INIT;
+static int jxl_loaded;
+static char jxl_error[512] = "not loaded";
+
+static void load_jxl(void) {
+    static const char *const names[] = {JXL_SONAME("libjxl"), "libjxl.so", NULL};
+    static const char *const thread_names[] = {JXL_SONAME("libjxl_threads"), "libjxl_threads.so", NULL};
+    char *error = jxl_error;
+    const char *which = names[0];
+    void *library = open_library(names, jxl_error, sizeof jxl_error);
+    if (!library) return;
+    JXL_FUNCTIONS(RESOLVE)
+    which = thread_names[0];
+    library = open_library(thread_names, jxl_error, sizeof jxl_error);
+    if (!library) return;
+    JXL_THREADS_FUNCTIONS(RESOLVE)
+    jxl_loaded = 1;
+}
+
+int fr_lazy_load_jxl(void) {
+    pthread_once(&jxl_once, load_jxl);
+    return jxl_loaded;
+}
+
+const char *fr_lazy_jxl_error(void) { return jxl_error; }
