@@ -32,6 +32,11 @@ final class SIMDPathTests: XCTestCase {
             images.append(("emerald \(width) wide", try TestImages.crop("photos/emerald_crop_320x240_rgba8.png",
                                                                        x: 100, y: 40, width: width, height: 12)))
         }
+        // Tall enough for the vertical pass's four-rows-at-once loop, and wider than its 1024-float column tile.
+        for (width, height) in [(7, 61), (300, 45)] {
+            images.append(("emerald \(width)×\(height)", try TestImages.crop("photos/emerald_crop_320x240_rgba8.png",
+                                                                        x: 10, y: 20, width: width, height: height)))
+        }
         for (label, recipe) in recipes {
             for (name, image) in images {
                 CPUFeatures.avx2 = true

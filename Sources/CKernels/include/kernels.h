@@ -15,6 +15,10 @@ void fr_kernels_set_avx2(int enabled);
 /// nonzero the sum is added to what `out` holds (a shrink accumulating its input rows as they arrive).
 void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n, int add);
 
+/// Four output rows of a vertical pass at once: out[k][i] = Σₜ weights[t]·rows[t + k][i] for k < 4 and i < n
+/// (`rows` holds taps + 3 rows), each sum in the order `fr_vertical_taps_avx2` takes, so the results are the same.
+void fr_vertical_taps4_avx2(float *const *out, const float *const *rows, const float *weights, int taps, size_t n);
+
 /// One output row of a horizontal pass over RGBA pixels: out[x] = Σₜ weights[t]·padded[x + t] for x < width, where
 /// `padded` holds width + taps − 1 pixels (the row with its edge pixels repeated).
 void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width);
