@@ -51,6 +51,16 @@ final class AffineStage: Stage {
         return sum
     }
 
+    /// Lanczos-3's six normalised tap weights (taps −2…3) at t = i / `lanczosSteps` past tap 0, i = 0…steps: what
+    /// the C loop interpolates, computed once in double from the kernel's definition.
+    static let lanczosSteps = 1024
+    static let lanczosWeights: [Float] = (0...lanczosSteps).flatMap { i -> [Float] in
+        let t = Double(i) / Double(lanczosSteps)
+        let w = (-2...3).map { ResampleKernel.lanczos3.weight(Double($0) - t) }
+        let sum = w.reduce(0, +)
+        return w.map { Float($0 / sum) }
+    }
+
     /// Keys' cubic (a = −½) weights of the taps at −1, 0, 1, 2 for a position t ∈ [0, 1) past tap 0.
     @inline(__always)
     static func keys(_ t: Float) -> SIMD4<Float> {
@@ -170,7 +180,7 @@ final class AffineStage: Stage {
         let scale = map.kernelScale, channels = format.channels
         let capacityX = AffineTaps.capacity(kernel, scale: scale.x), capacityY = AffineTaps.capacity(kernel, scale: scale.y)
         let rowBytes = width * pixelBytes
-        table.withUnsafeBufferPointer { table in
+        table.withUnsafeBufferPointer { table in Self.lanczosWeights.withUnsafeBufferPointer { lanczos in
             var source = fr_affine_source()
             source.base = UnsafePointer(input.base.assumingMemoryBound(to: UInt8.self))
             source.stride = input.rowBytes
@@ -181,7 +191,9 @@ final class AffineStage: Stage {
             source.channels = Int32(channels)
             source.table = table.baseAddress
             source.unit = unit ? 1 : 0
-            source.cubic = kernel == .bicubic ? 1 : 0
+            source.taps = kernel == .bilinear ? 2 : (kernel == .bicubic ? 4 : 6)
+            source.lanczos = lanczos.baseAddress
+            source.lanczos_steps = Int32(Self.lanczosSteps)
             source.background = (background[0], background[1], background[2], background[3])
             let hasAlpha = format.hasAlpha
             // A tap's working value, as the C loop reads it.
@@ -217,6 +229,6 @@ final class AffineStage: Stage {
                     if let rounding, let scratch { rounding.encode(scratch, into: row, width: width) }
                 }
             }
-        }
+        } }
     }
 }

@@ -34,13 +34,6 @@ class Stage {
         stripHeight = max(8, min(256, (1 << 20) / max(1, width * 16)))
     }
 
-    /// Rows `lo..<hi` of an input `inputHeight` rows tall, clamped into it and never empty (rows past a shorter
-    /// input's end read its last row, which the stage then ignores).
-    static func band(_ lo: Int, _ hi: Int, within inputHeight: Int) -> Range<Int> {
-        let first = min(max(lo, 0), inputHeight - 1)
-        return first..<max(first + 1, min(hi, inputHeight))
-    }
-
     func connect(_ input: Stage) {
         inputs.append((input, input.addConsumer()))
         // A strip of this stage asks for as many rows of a wider input: keep that request about 1 MiB too.

@@ -55,12 +55,12 @@ package enum Primitive: Equatable, Sendable {
 
     /// Whether the CPU may hand this primitive its input as 8-bit stored samples of `format`, each tap read through
     /// a table into working values, instead of converting the input to working floats first: an affine map that
-    /// shrinks nowhere (a rotation, a shear, an enlargement) with bicubic or bilinear taps, whose band of input rows
-    /// is then held at 1–4 bytes a pixel rather than 16.
+    /// shrinks nowhere (a rotation, a shear, an enlargement) with bilinear, bicubic or Lanczos-3 taps, whose band of
+    /// input rows is then held at 1–4 bytes a pixel rather than 16.
     package func readsSamples(_ format: PixelFormat) -> Bool {
         guard case let .affine(map, kernel, _) = self, format.depth == 8, !format.isFloat else { return false }
         let scale = map.kernelScale
-        return (kernel == .bicubic || kernel == .bilinear) && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
+        return kernel != .nearest && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
     }
 
     /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
