@@ -1,5 +1,6 @@
 #include "edges.h"
 #include "kernels.h"
+#include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -7,13 +8,24 @@
 #include <immintrin.h>
 
 // Eight pixels at a time with AVX2: the same divisions, clamps and roundings as the SSE2 loop below, one channel a
-// vector. Returns how many pixels it wrote (a multiple of eight).
+// vector; codes are looked up in `words` (the table as 32-bit entries) by a gather, packed into one 32-bit word a
+// pixel and compacted to the layout's bytes. Returns how many pixels it wrote (a multiple of eight).
 __attribute__((target("avx2")))
-static size_t encode8_avx2(uint8_t *dst, const float *src, size_t n, int channels, const uint8_t *table, float steps) {
+static size_t encode8_avx2(uint8_t *dst, const float *src, size_t n, int channels, const int32_t *words, float steps) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
-    const __m256 scale = _mm256_set1_ps(table ? steps : 255.0f), full = _mm256_set1_ps(255.0f);
-    // The transpose below leaves pixel order[l] in lane l.
-    static const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    const __m256 scale = _mm256_set1_ps(words ? steps : 255.0f), full = _mm256_set1_ps(255.0f);
+    // The transpose leaves pixels 0, 2, 4, 6, 1, 3, 5, 7 in lanes 0–7; this puts them back in order.
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // Each 128-bit half holds four pixels' words [c0 c1 c2 c3]: keep the layout's first `channels` bytes of each.
+    const char Z = (char)0x80;
+    __m256i compact;
+    switch (channels) {
+    case 1: compact = _mm256_setr_epi8(0, 4, 8, 12, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 4, 8, 12, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z); break;
+    case 2: compact = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 4, 5, 8, 9, 12, 13, Z, Z, Z, Z, Z, Z, Z, Z); break;
+    case 3: compact = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, Z, Z, Z, Z, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, Z, Z, Z, Z); break;
+    default: compact = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); break;
+    }
+    const size_t quarter = 4 * (size_t)channels;  // bytes of four pixels
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const float *p = src + 4 * i;
@@ -29,35 +41,37 @@ static size_t encode8_avx2(uint8_t *dst, const float *src, size_t n, int channel
             v = _mm256_and_ps(v, _mm256_cmp_ps(v, zero, _CMP_GE_OQ));
             c[k] = _mm256_min_ps(v, one);
         }
-        int32_t codes[4][8];
+        const int colours = channels <= 2 ? 1 : 3;
         if (channels <= 2) {
             __m256 y = _mm256_add_ps(_mm256_mul_ps(c[0], _mm256_set1_ps(0.2126f)), _mm256_mul_ps(c[1], _mm256_set1_ps(0.7152f)));
-            y = _mm256_min_ps(_mm256_add_ps(y, _mm256_mul_ps(c[2], _mm256_set1_ps(0.0722f))), one);
-            _mm256_storeu_si256((__m256i *)codes[0], _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(y, scale), half)));
-        } else {
-            for (int k = 0; k < 3; k++)
-                _mm256_storeu_si256((__m256i *)codes[k], _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c[k], scale), half)));
+            c[0] = _mm256_min_ps(_mm256_add_ps(y, _mm256_mul_ps(c[2], _mm256_set1_ps(0.0722f))), one);
         }
-        const int colours = channels <= 2 ? 1 : 3, alphaAt = channels - 1;
+        __m256i word = _mm256_setzero_si256();
+        for (int k = 0; k < colours; k++) {
+            __m256i code = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c[k], scale), half));
+            if (words) code = _mm256_i32gather_epi32((const int *)words, code, 4);
+            word = _mm256_or_si256(word, _mm256_slli_epi32(code, 8 * k));
+        }
         if (channels == 2 || channels == 4) {
             const __m256 clamped = _mm256_min_ps(_mm256_and_ps(alpha, covered), one);
-            _mm256_storeu_si256((__m256i *)codes[3], _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(clamped, full), half)));
+            const __m256i code = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(clamped, full), half));
+            word = _mm256_or_si256(word, _mm256_slli_epi32(code, 8 * (channels - 1)));
         }
-        uint8_t *out = dst + i * channels;
-        for (int l = 0; l < 8; l++) {
-            uint8_t *d = out + order[l] * channels;
-            for (int k = 0; k < colours; k++) d[k] = table ? table[codes[k][l]] : (uint8_t)codes[k][l];
-            if (channels == 2 || channels == 4) d[alphaAt] = (uint8_t)codes[3][l];
-        }
+        word = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(word, order), compact);
+        uint8_t bytes[32];
+        _mm256_storeu_si256((__m256i *)bytes, word);
+        memcpy(dst + i * channels, bytes, quarter);
+        memcpy(dst + i * channels + quarter, bytes + 16, quarter);
     }
     return i;
 }
 #endif
 
 #if defined(__SSE2__)
-void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const uint8_t *table, float steps) {
-    if (fr_kernels_avx2()) {
-        const size_t done = encode8_avx2(dst, src, n, channels, table, steps);
+void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const uint8_t *table, const int32_t *words,
+                float steps) {
+    if (fr_kernels_avx2() && (words || !table)) {
+        const size_t done = encode8_avx2(dst, src, n, channels, words, steps);
         dst += done * channels;
         src += 4 * done;
         n -= done;
@@ -102,7 +116,9 @@ void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const ui
 }
 #else
 #pragma STDC FP_CONTRACT OFF
-void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const uint8_t *table, float steps) {
+void fr_encode8(uint8_t *dst, const float *src, size_t n, int channels, const uint8_t *table, const int32_t *words,
+                float steps) {
+    (void)words;
     float scale = table ? steps : 255.0f;
     for (size_t i = 0; i < n; i++, dst += channels) {
         const float *p = src + 4 * i;

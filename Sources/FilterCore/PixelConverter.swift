@@ -136,13 +136,16 @@ extension PixelConverter {
     /// 8-bit samples from values already encoded (the sRGB working space): scale and round, no table (in C, the
     /// arithmetic of `straightClamped` and the rounding above, step for step).
     private func encodeDirect8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
-        fr_encode8(dst, source, width, Int32(format.channels), nil, 0)
+        fr_encode8(dst, source, width, Int32(format.channels), nil, nil, 0)
     }
 
     /// The common case (8-bit samples from linear values) through a direct code table.
     private func encodeLinear8(_ source: UnsafePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, width: Int) {
         SRGB.encode8.withUnsafeBufferPointer { table in
-            fr_encode8(dst, source, width, Int32(format.channels), table.baseAddress, Float(SRGB.encodeSteps))
+            SRGB.encode8Words.withUnsafeBufferPointer { words in
+                fr_encode8(dst, source, width, Int32(format.channels), table.baseAddress, words.baseAddress,
+                           Float(SRGB.encodeSteps))
+            }
         }
     }
 }

@@ -47,6 +47,9 @@ package enum SRGB {
         return table
     }()
 
+    /// `encode8` with 32-bit entries, which the AVX2 encode loop gathers eight at a time.
+    package static let encode8Words: [Int32] = encode8.map { Int32($0) }
+
     /// Encodes the colour (not alpha) of `pixels` straight RGBA working pixels in place: values in [0, 1] through
     /// the table, others through `outside` (the extended formula for wide-gamut values).
     package static func encodeColour(_ values: UnsafeMutablePointer<Float>, pixels: Int, outside: (Float) -> Float) {
