@@ -7,7 +7,13 @@ public final class RenderStats: @unchecked Sendable {
         public var op: String
         public var backend: String
         public var seconds: Double
-        public var description: String { String(format: "%@ %@ [%@] %.3f s", id, op, backend, seconds) }
+        /// Bytes of rows the node's stages wrote (on the CPU: working floats at 16 bytes a pixel, stored samples at
+        /// 1–8), nil where not counted (Vulkan): what the representation a node is held in costs.
+        public var bytesWritten: Int?
+        public var description: String {
+            String(format: "%@ %@ [%@] %.3f s", id, op, backend, seconds)
+                + (bytesWritten.map { String(format: ", %.1f MiB written", Double($0) / 1_048_576) } ?? "")
+        }
     }
 
     private let lock = NSLock()
@@ -37,12 +43,13 @@ public final class RenderStats: @unchecked Sendable {
 
     package init(timeDeviceSteps: Bool = false) { self.timeDeviceSteps = timeDeviceSteps }
 
-    package func addTime(id: String, op: String, backend: String, seconds: Double) {
+    package func addTime(id: String, op: String, backend: String, seconds: Double, bytes: Int? = nil) {
         lock.withLock {
             if let i = nodes.firstIndex(where: { $0.id == id && $0.backend == backend }) {
                 nodes[i].seconds += seconds
+                if let bytes { nodes[i].bytesWritten = (nodes[i].bytesWritten ?? 0) + bytes }
             } else {
-                nodes.append(NodeTiming(id: id, op: op, backend: backend, seconds: seconds))
+                nodes.append(NodeTiming(id: id, op: op, backend: backend, seconds: seconds, bytesWritten: bytes))
             }
         }
     }

@@ -39,7 +39,7 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
             "peak resident \(peakResidentBytes / 1_048_576) MiB, intermediate rows \(peakIntermediateBytes / 1_048_576) MiB",
             "transfers: \(transfers.uploads) up (\(transfers.bytesUploaded) B), \(transfers.downloads) down (\(transfers.bytesDownloaded) B)",
         ]
-        for node in nodes { lines.append(String(format: "  %@ %@ [%@] %.3f s", node.id, node.op, node.backend, node.seconds)) }
+        for node in nodes { lines.append("  \(node)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -255,5 +255,12 @@ final class SampleRepresentationTests: XCTestCase {
         _ = try CPURenderer.render(plan, sources: ["main": BufferRowSource(image)], format: .rgb8, stats: stats)
         XCTAssertGreaterThanOrEqual(stats.peakIntermediateBytes, w * h * 3)
         XCTAssertLessThan(stats.peakIntermediateBytes, w * h * 8, "a float copy is \(w * h * 16) B")
+        // --stats counts the bytes each node wrote: the turn its samples, 3 bytes a pixel.
+        XCTAssertEqual(stats.nodes.first { $0.op == "rotate" }?.bytesWritten, w * h * 3, "\(stats.nodes)")
+        let blurred = RenderStats()
+        _ = try CPURenderer.render(try Recipe.chain([(.gaussianBlur, ["sigma": 1])]).plan(inputSizes: ["main": (w, h)]),
+                                   sources: ["main": BufferRowSource(image)], format: .rgb8, stats: blurred)
+        // Two passes of working floats, 16 bytes a pixel each.
+        XCTAssertEqual(blurred.nodes.first { $0.op == "gaussianBlur" }?.bytesWritten, 2 * w * h * 16, "\(blurred.nodes)")
     }
 }
