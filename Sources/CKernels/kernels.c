@@ -104,6 +104,29 @@ void fr_vertical_taps4_avx2(float *const *out, const float *const *rows, const f
 }
 
 __attribute__((target("avx2,fma")))
+void fr_horizontal_resample_avx2(float *out, const float *src, const int32_t *indices, const float *weights, int taps,
+                                 size_t width) {
+    size_t x = 0;
+    // Two output pixels a register: pixel x in the low half, x + 1 in the high half, each tap a pair of loads.
+    for (; x + 2 <= width; x += 2) {
+        const int32_t *ia = indices + x * taps, *ib = ia + taps;
+        const float *wa = weights + x * taps, *wb = wa + taps;
+        __m256 sum = _mm256_setzero_ps();
+        for (int t = 0; t < taps; t++) {
+            const __m256 v = _mm256_set_m128(_mm_loadu_ps(src + 4 * ib[t]), _mm_loadu_ps(src + 4 * ia[t]));
+            sum = _mm256_fmadd_ps(v, _mm256_set_m128(_mm_set1_ps(wb[t]), _mm_set1_ps(wa[t])), sum);
+        }
+        _mm256_storeu_ps(out + 4 * x, sum);
+    }
+    for (; x < width; x++) {
+        __m128 sum = _mm_setzero_ps();
+        for (int t = 0; t < taps; t++)
+            sum = _mm_fmadd_ps(_mm_loadu_ps(src + 4 * indices[x * taps + t]), _mm_set1_ps(weights[x * taps + t]), sum);
+        _mm_storeu_ps(out + 4 * x, sum);
+    }
+}
+
+__attribute__((target("avx2,fma")))
 void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width) {
     size_t x = 0;
     // Eight pixels a step: each 256-bit register holds two neighbouring RGBA pixels, so one unaligned load per tap
@@ -140,5 +163,9 @@ void fr_vertical_taps4_avx2(float *const *out, const float *const *rows, const f
 }
 void fr_horizontal_taps_avx2(float *out, const float *padded, const float *weights, int taps, size_t width) {
     (void)out; (void)padded; (void)weights; (void)taps; (void)width; abort();
+}
+void fr_horizontal_resample_avx2(float *out, const float *src, const int32_t *indices, const float *weights, int taps,
+                                 size_t width) {
+    (void)out; (void)src; (void)indices; (void)weights; (void)taps; (void)width; abort();
 }
 #endif

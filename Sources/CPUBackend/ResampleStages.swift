@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 
 /// Resamples each row to the node's width.
@@ -14,6 +15,13 @@ final class HorizontalResampleStage: Stage {
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
+                    if fr_kernels_avx2() != 0 {
+                        for y in chunk {
+                            fr_horizontal_resample_avx2(output + (y - rows.lowerBound) * width * 4, input.row(y),
+                                                        indices.baseAddress, w.baseAddress, Int32(taps), width)
+                        }
+                        return
+                    }
                     for y in chunk {
                         let src = input.pixels(y)
                         let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
@@ -79,6 +87,28 @@ final class VerticalResampleStage: Stage {
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
+                    if fr_kernels_avx2() != 0 {
+                        // The nonzero taps' rows and weights, summed in one pass (the same order as below, fused).
+                        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps) { sources in
+                            withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
+                                for y in chunk {
+                                    var count = 0
+                                    for t in 0..<taps where w[y * taps + t] != 0 {
+                                        sources[count] = UnsafePointer(input.row(Int(indices[y * taps + t])))
+                                        kept[count] = w[y * taps + t]
+                                        count += 1
+                                    }
+                                    let out = output + (y - rows.lowerBound) * n
+                                    if count == 0 {
+                                        out.update(repeating: 0, count: n)
+                                    } else {
+                                        fr_vertical_taps_avx2(out, sources.baseAddress, kept.baseAddress, Int32(count), n, 0)
+                                    }
+                                }
+                            }
+                        }
+                        return
+                    }
                     for y in chunk {
                         let out = output + (y - rows.lowerBound) * n
                         out.update(repeating: 0, count: n)

@@ -4,7 +4,7 @@ import FilterRecipe
 import TestSupport
 import XCTest
 
-/// The AVX2 + FMA convolution and shrink loops against the portable Swift loops: the same sums in the same order, so they
+/// The AVX2 + FMA convolution and resample loops against the portable Swift loops: the same sums in the same order, so they
 /// differ only by FMA's single rounding (≤ a few float ulps of the working values). Every layout, every
 /// separable kernel size the catalogue makes, images narrower and wider than the loops' 8- and 32-float steps.
 final class SIMDPathTests: XCTestCase {
@@ -26,6 +26,9 @@ final class SIMDPathTests: XCTestCase {
                                                                       "preserveAlpha": false])])),
             // A vertical shrink adds its input rows into the output rows as they arrive (RowAccumulator).
             ("lanczos3 shrink ×5", Recipe.chain([(.resize, ["scale": .number(0.2), "kernel": "lanczos3"])])),
+            // An enlargement's vertical pass reads a window of rows; both passes' AVX2 loops.
+            ("bicubic enlarge ×1.5", Recipe.chain([(.resize, ["scale": .number(1.5), "kernel": "bicubic"])])),
+            ("bilinear shrink ×0.9", Recipe.chain([(.resize, ["scale": .number(0.9), "kernel": "bilinear"])])),
         ]
         var images = try TestImages.small()
         for width in [1, 7, 9, 33] {

@@ -5,6 +5,7 @@
 #ifndef FR_KERNELS_H
 #define FR_KERNELS_H
 #include <stddef.h>
+#include <stdint.h>
 
 /// 1 when the AVX2 + FMA loops may run (the CPU has both and they were not switched off), else 0.
 int fr_kernels_avx2(void);
@@ -18,6 +19,11 @@ void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *we
 /// Four output rows of a vertical pass at once: out[k][i] = Σₜ weights[t]·rows[t + k][i] for k < 4 and i < n
 /// (`rows` holds taps + 3 rows), each sum in the order `fr_vertical_taps_avx2` takes, so the results are the same.
 void fr_vertical_taps4_avx2(float *const *out, const float *const *rows, const float *weights, int taps, size_t n);
+
+/// One output row of a horizontal resample over RGBA pixels: out[x] = Σₜ weights[x·taps + t]·src[indices[x·taps + t]]
+/// for x < width (each output pixel its own taps, as `ResampleWeights` lays them out).
+void fr_horizontal_resample_avx2(float *out, const float *src, const int32_t *indices, const float *weights, int taps,
+                                 size_t width);
 
 /// One output row of a horizontal pass over RGBA pixels: out[x] = Σₜ weights[t]·padded[x + t] for x < width, where
 /// `padded` holds width + taps − 1 pixels (the row with its edge pixels repeated).
