@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 
 /// Unsharp mask's final step: inputs (original, alpha-weighted blur). Works on straight colour and keeps alpha, so
@@ -14,6 +15,13 @@ final class UnsharpCombineStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let original = inputs[0], blurred = inputs[1], width = width, amount = amount, threshold = threshold
         parallelRows(rows) { chunk in
+            if fr_kernels_avx2() != 0 {
+                for y in chunk {
+                    fr_unsharp_combine_avx2(output + (y - rows.lowerBound) * width * 4, original.row(y), blurred.row(y),
+                                            width, amount, threshold)
+                }
+                return
+            }
             for y in chunk {
                 let a = original.pixels(y), b = blurred.pixels(y)
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)

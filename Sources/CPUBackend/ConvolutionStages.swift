@@ -52,9 +52,15 @@ final class VerticalConvolutionStage: Stage {
         super.init(node: node, stats: stats)
     }
 
+    override func connect(_ input: Stage) {
+        super.connect(input)
+        // Strips of 32 rows, in chunks of 4 (below): every output row then goes through the four-row loop.
+        stripHeight = max(stripHeight, 32)
+    }
+
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], n = width * 4, taps = taps, radius = taps.count / 2
-        parallelRows(rows) { chunk in
+        WorkerPool.forEachChunk(rows, minChunk: 4) { chunk in
             if fr_kernels_avx2() != 0 {
                 // Columns of a tile down the chunk's rows: the tile's input rows (taps + chunk of them, 4 KiB each)
                 // stay in L2 for every output row of the chunk instead of all taps' whole rows streaming from L3

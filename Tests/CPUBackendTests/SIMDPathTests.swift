@@ -20,6 +20,8 @@ final class SIMDPathTests: XCTestCase {
             ("gaussian σ0.6", Recipe.chain([(.gaussianBlur, ["sigma": .number(0.6)])])),
             ("gaussian σ3", Recipe.chain([(.gaussianBlur, ["sigma": .number(3)])])),
             ("unsharp σ2", Recipe.chain([(.unsharpMask, ["sigma": .number(2), "amount": .number(1)])])),
+            ("unsharp σ1 with a threshold", Recipe.chain([(.unsharpMask, ["sigma": .number(1), "amount": .number(0.8),
+                                                                          "threshold": .number(0.02)])])),
             // A 2D kernel: every nonzero tap one shifted row of the padded window (sharpening on straight colour).
             ("convolve 5×5", Recipe.chain([(.convolve, ["kernel": .numbers((0..<25).map { Double([1, 4, 6, 4, 1][$0 / 5] * [1, -4, 6, 4, 1][$0 % 5]) })])])),
             ("convolve 3×3 premultiplied", Recipe.chain([(.convolve, ["kernel": .numbers([-1, -1, -1, -1, 9, -1, -1, -1, -1]),

@@ -20,6 +20,12 @@ void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *we
 /// (`rows` holds taps + 3 rows), each sum in the order `fr_vertical_taps_avx2` takes, so the results are the same.
 void fr_vertical_taps4_avx2(float *const *out, const float *const *rows, const float *weights, int taps, size_t n);
 
+/// One row of an unsharp mask's combination (`Primitive.unsharpCombine`) over premultiplied RGBA: on straight
+/// colour, d = C − C_blurred, zeroed where |d| < threshold; C + amount·d, premultiplied back; alpha kept. The Swift
+/// definition's arithmetic, to the bit.
+void fr_unsharp_combine_avx2(float *out, const float *original, const float *blurred, size_t width, float amount,
+                             float threshold);
+
 /// One output row of a horizontal resample over RGBA pixels: out[x] = Σₜ weights[x·taps + t]·src[indices[x·taps + t]]
 /// for x < width (each output pixel its own taps, as `ResampleWeights` lays them out).
 void fr_horizontal_resample_avx2(float *out, const float *src, const int32_t *indices, const float *weights, int taps,
