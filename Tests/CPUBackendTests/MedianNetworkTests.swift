@@ -26,6 +26,15 @@ final class MedianNetworkTests: XCTestCase {
         }
     }
 
+    /// No exchange touches the padding (it could not move a value), and the networks are the pruned sizes.
+    func testNetworksLeaveThePaddingAlone() {
+        for count in [25, 49] {
+            XCTAssertTrue(MedianNetwork.pairs(count: count).allSatisfy { $0.1 < count })
+        }
+        XCTAssertEqual(MedianNetwork.pairs(count: 25).count, 113)
+        XCTAssertEqual(MedianNetwork.pairs(count: 9).count, 19)
+    }
+
     func testNetworksSelectTheMedianOfRandomValues() {
         var generator = SplitMix64(seed: 12)
         for count in [9, 25, 49] {

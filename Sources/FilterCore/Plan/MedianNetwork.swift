@@ -17,8 +17,9 @@ package enum MedianNetwork {
 
     package static func pairs(count: Int) -> [(Int, Int)] { cache[count] ?? build(count) }
 
-    /// Batcher's odd–even merge sort on `size(count)` wires, then only the exchanges that can move a value into
-    /// wire count/2 (walking back from it).
+    /// Batcher's odd–even merge sort on `size(count)` wires, less the exchanges whose larger wire is padding (its
+    /// +∞ never moves, so they change nothing), then only the exchanges that can move a value into wire count/2
+    /// (walking back from it). 113 exchanges for 25 values (153 with the padding's).
     package static func build(_ count: Int) -> [(Int, Int)] {
         let n = size(count)
         var network = [(Int, Int)]()
@@ -39,7 +40,7 @@ package enum MedianNetwork {
         }
         var needed = Set([count / 2])
         var kept = [(Int, Int)]()
-        for (a, b) in network.reversed() where needed.contains(a) || needed.contains(b) {
+        for (a, b) in network.reversed() where b < count && (needed.contains(a) || needed.contains(b)) {
             kept.append((a, b))
             needed.insert(a)
             needed.insert(b)
