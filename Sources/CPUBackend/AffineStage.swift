@@ -10,9 +10,9 @@ import FilterCore
 /// otherwise it is working floats, four times the bytes of an RGBA photo and five times an RGB one's.
 final class AffineStage: Stage {
     let map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, inputWidth: Int, inputHeight: Int
-    /// When the input arrives as 8-bit samples: their format, the working value of each code (colour codes, then
-    /// alpha codes), and whether a colour code's value is code / 255 (the sRGB working space).
-    let samples: (format: PixelFormat, table: [Float], unit: Bool)?
+    /// When the input arrives as 8-bit samples: their format and the working value of each code (colour codes, then
+    /// alpha codes).
+    let samples: (format: PixelFormat, table: [Float])?
     let space: WorkingSpace
 
     init(map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, input: Plan.Node, node: Plan.Node,
@@ -25,7 +25,7 @@ final class AffineStage: Stage {
         self.space = space
         if node.readsSamples, case .samples(let format, _) = input.representation {
             let colour = space == .linear ? SRGB.decode8 : (0..<256).map { Float($0) / 255 }
-            samples = (format, colour + (0..<256).map { Float($0) / 255 }, space == .srgb)
+            samples = (format, colour + (0..<256).map { Float($0) / 255 })
         } else {
             samples = nil
         }
@@ -115,8 +115,8 @@ final class AffineStage: Stage {
         // is rounded as the output would round it.
         var rounding: PixelConverter?
         if case .samples(let format, _) = representation { rounding = PixelConverter(format: format, space: space) }
-        computeFromSamples(rows, input: inputs[0], format: samples.format, table: samples.table, unit: samples.unit,
-                           rounding: rounding, into: output)
+        computeFromSamples(rows, input: inputs[0], format: samples.format, table: samples.table, rounding: rounding,
+                           into: output)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
@@ -174,7 +174,7 @@ final class AffineStage: Stage {
     /// The same samples from 8-bit stored input: the C row loop does every pixel whose window lies inside the
     /// input or wholly outside it; the few that straddle its edge take the general path here. With `rounding`, rows
     /// go out as its samples.
-    private func computeFromSamples(_ rows: Range<Int>, input: RowView, format: PixelFormat, table: [Float], unit: Bool,
+    private func computeFromSamples(_ rows: Range<Int>, input: RowView, format: PixelFormat, table: [Float],
                                     rounding: PixelConverter?, into output: UnsafeMutableRawPointer) {
         let width = width, w = inputWidth, h = inputHeight, map = map, kernel = kernel, background = background
         let scale = map.kernelScale, channels = format.channels
@@ -190,7 +190,8 @@ final class AffineStage: Stage {
             source.height = Int32(h)
             source.channels = Int32(channels)
             source.table = table.baseAddress
-            source.unit = unit ? 1 : 0
+            // In the sRGB working space a colour code's value is code / 255: converted, not looked up.
+            source.unit = space == .srgb ? 1 : 0
             source.taps = kernel == .bilinear ? 2 : (kernel == .bicubic ? 4 : 6)
             source.lanczos = lanczos.baseAddress
             source.lanczos_steps = Int32(Self.lanczosSteps)

@@ -16,9 +16,8 @@ package final class JXLEncoder: WholePictureEncoder {
     private let icc: [UInt8]?
     package var gathered: GatheredPicture
 
-    package static func accepts(_ format: PixelFormat) -> Bool {
-        [.grey8, .greyA8, .rgb8, .rgba8, .grey16, .greyA16, .rgb16, .rgba16].contains(format)
-    }
+    /// Every integer layout (8 or 16 bits, grey to RGBA).
+    package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                  options: JXLWriteOptions = .default, icc: [UInt8]? = nil) throws {
