@@ -12,12 +12,15 @@ enum BenchRecipes {
         .sharpen: ["amount": 1],
     ]
 
+    /// A look shipped in the repository, for the LUT filter (by absolute path: the recipes are written elsewhere).
+    static let look = FileManager.default.currentDirectoryPath + "/recipes/looks/teal-orange.cube"
+
     static func singleFilters(in directory: URL) throws -> [String] {
         try FilterID.allCases.map { id in
             let spec = id.spec
             let inputs = ["main"] + (1..<max(1, spec.inputs.count)).map { "in\($0)" }
-            var node = Recipe.Node(id: id.rawValue, op: id, inputs: spec.isGenerator ? ["main"] : inputs,
-                                   params: overrides[id] ?? [:])
+            let params = id == .lut ? ["path": ParamValue.string(look)] : overrides[id] ?? [:]
+            var node = Recipe.Node(id: id.rawValue, op: id, inputs: spec.isGenerator ? ["main"] : inputs, params: params)
             if spec.inputs.count > 1 { node.inputs = inputs.reversed() }
             let recipe = Recipe(inputs: inputs, nodes: [node], output: id.rawValue)
             let path = directory.appendingPathComponent("\(id.rawValue).json")

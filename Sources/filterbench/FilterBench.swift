@@ -36,6 +36,8 @@ struct FilterBench: ParsableCommand {
     var kernels: String?
     @Option(help: "Measure the Vulkan device's copy and host↔device bandwidth, then time the recipes on it on this photo beside those floors, instead.")
     var gpu: String?
+    @Option(help: "Render every recipe and every catalogue filter on the CPU and on Vulkan from a crop of this photo (8-bit RGB, RGBA, 16-bit) and print the worst differences beside each filter's tolerance, instead.")
+    var agreement: String?
     @Argument(help: "Recipe files (default: recipes/*.json).") var recipes: [String] = []
 
     func run() throws {
@@ -52,6 +54,14 @@ struct FilterBench: ParsableCommand {
         if let gpu {
             try GPUBench.run(photo: gpu, recipes: recipes.isEmpty ? try Self.repositoryRecipes() : recipes, runs: runs,
                              machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
+            return
+        }
+        if let agreement {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filterbench-\(getpid())")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            try AgreementBench.run(photo: agreement, recipes: recipes.isEmpty ? try Self.repositoryRecipes() : recipes,
+                                   scratch: scratch, machine: "\(machine.cpu), \(machine.cores) cores, \(machine.build) build, commit \(machine.commit)")
             return
         }
         if let kernels {

@@ -22,30 +22,41 @@ enum GPUBench {
         print("| recipe | kernel s | kernel floor s | kernel share of copy bandwidth | transfer s | transfer floor s | transfer share | uploads / downloads |")
         print("|---|---|---|---|---|---|---|---|")
         for file in recipes {
-            let recipe = try Recipe(json: Data(contentsOf: URL(fileURLWithPath: file)))
-            let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (image.width, image.height)])).plan
-            var kernels = [Double](), transfers = [Double](), counts = TransferLedger.Counts()
-            for run in 0...runs {
-                // The input's upload is counted in its own ledger, the output's download in the render's.
-                let stats = RenderStats(timeDeviceSteps: true), ledger = TransferLedger(), before = image.ledger.snapshot
-                _ = try VulkanRenderer.render(plan, sources: ["main": image], format: image.format, stats: stats, ledger: ledger)
-                guard run > 0 else { continue }
-                kernels.append(stats.filterSeconds)
-                transfers.append(stats.transferSeconds)
-                let input = image.ledger.snapshot
-                counts = ledger.snapshot
-                counts.uploads += input.uploads - before.uploads
-                counts.bytesUploaded += input.bytesUploaded - before.bytesUploaded
-            }
-            kernels.sort(); transfers.sort()
-            let kernel = kernels[kernels.count / 2], transfer = transfers[transfers.count / 2]
-            let output = plan.nodes[plan.output]
-            let kernelFloor = Double(output.width * output.height * 16) / bandwidth.deviceCopy
-            let transferFloor = Double(counts.bytesUploaded) / bandwidth.upload + Double(counts.bytesDownloaded) / bandwidth.download
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            print(String(format: "| %@ | %.4f | %.4f | %.0f %% | %.4f | %.4f | %.0f %% | %d / %d |", name, kernel, kernelFloor,
-                         100 * kernelFloor / max(kernel, 1e-9), transfer, transferFloor, 100 * transferFloor / max(transfer, 1e-9),
-                         counts.uploads, counts.downloads))
+            do {
+                try measure(file: file, name: name, image: image, runs: runs, bandwidth: bandwidth)
+            } catch {
+                print("| \(name) | not rendered: \(error) |")
+            }
         }
+    }
+
+    /// One recipe's row; every input the recipe names is given the photo.
+    static func measure(file: String, name: String, image: PixelBuffer, runs: Int, bandwidth: DeviceBandwidth) throws {
+        let recipe = try Recipe(json: Data(contentsOf: URL(fileURLWithPath: file)))
+        let sizes = Dictionary(uniqueKeysWithValues: recipe.inputs.map { ($0, (image.width, image.height)) })
+        let sources = Dictionary(uniqueKeysWithValues: recipe.inputs.map { ($0, image) })
+        let plan = Optimizer.optimize(try recipe.plan(inputSizes: sizes)).plan
+        var kernels = [Double](), transfers = [Double](), counts = TransferLedger.Counts()
+        for run in 0...runs {
+            // The input's upload is counted in its own ledger, the output's download in the render's.
+            let stats = RenderStats(timeDeviceSteps: true), ledger = TransferLedger(), before = image.ledger.snapshot
+            _ = try VulkanRenderer.render(plan, sources: sources, format: image.format, stats: stats, ledger: ledger)
+            guard run > 0 else { continue }
+            kernels.append(stats.filterSeconds)
+            transfers.append(stats.transferSeconds)
+            let input = image.ledger.snapshot
+            counts = ledger.snapshot
+            counts.uploads += input.uploads - before.uploads
+            counts.bytesUploaded += input.bytesUploaded - before.bytesUploaded
+        }
+        kernels.sort(); transfers.sort()
+        let kernel = kernels[kernels.count / 2], transfer = transfers[transfers.count / 2]
+        let output = plan.nodes[plan.output]
+        let kernelFloor = Double(output.width * output.height * 16) / bandwidth.deviceCopy
+        let transferFloor = Double(counts.bytesUploaded) / bandwidth.upload + Double(counts.bytesDownloaded) / bandwidth.download
+        print(String(format: "| %@ | %.4f | %.4f | %.0f %% | %.4f | %.4f | %.0f %% | %d / %d |", name, kernel, kernelFloor,
+                     100 * kernelFloor / max(kernel, 1e-9), transfer, transferFloor, 100 * transferFloor / max(transfer, 1e-9),
+                     counts.uploads, counts.downloads))
     }
 }

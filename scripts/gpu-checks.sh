@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The checks for a lent GPU machine, run there from the bundle scripts/gpu-bundle.sh makes (carry .gpu-bin, .gpu-lib
+# and .gpu-data): which device `auto` takes and why; filterbench --gpu (device copy and transfer bandwidths, each
+# recipe's kernel and transfer times beside them), with the tiled blur and convolution kernels on and off;
+# filterbench --agreement (every recipe and catalogue filter on CPU and Vulkan, 8-bit, RGBA, 16-bit); and JPEG-to-JPEG
+# renders of every recipe on each backend, end to end (process start, decode, render, encode), median of 5.
+# Results go to $OUT (the device tool brings them back), or /tmp/gpu-out elsewhere.
+# Usage: bash scripts/gpu-checks.sh [RUNS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/gpu-out}; runs=${1:-5}
+mkdir -p "$out" /tmp/fr
+export LD_LIBRARY_PATH=$PWD/.gpu-lib
+[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+python3 -c 'import lzma, os, shutil, sys
+for f in sys.argv[1:]:
+    target = "/tmp/fr/" + os.path.basename(f)[:-3]
+    with lzma.open(f) as i, open(target, "wb") as o: shutil.copyfileobj(i, o)
+    os.chmod(target, 0o755)' .gpu-bin/*.xz
+fr=/tmp/fr/filterrun fb=/tmp/fr/filterbench
+jpegs=(.gpu-data/*.jpg)
+# PNG copies for the in-memory benchmarks (they decode PNG), written by filterrun itself through an empty recipe.
+echo '{"version": 1, "steps": []}' > /tmp/fr/identity.json
+for j in "${jpegs[@]}"; do $fr /tmp/fr/identity.json "$j" "/tmp/fr/$(basename "${j%.jpg}").png" --force --backend cpu; done
+photo=/tmp/fr/$(basename "${jpegs[0]%.jpg}").png
+log() { echo "== $*" | tee -a "$out/summary.txt"; }
+{
+  nvidia-smi -L 2>&1; nproc; uname -r
+  for l in "$fr" "$fb"; do ldd "$l" | grep "not found"; done
+  $fr recipes/vintage.json "${jpegs[0]}" /tmp/fr/auto.jpg --force --backend auto --verbose --stats 2>&1 | head -40
+} > "$out/device.txt" 2>&1
+log "device"; cat "$out/device.txt" >> "$out/summary.txt"
+
+printf '%s\n' '{"version": 1, "description": "Gaussian sigma 10 (the tiled pass matters at wide kernels).", "steps": [{"op": "gaussianBlur", "sigma": 10}]}' > /tmp/fr/gauss10.json
+printf '%s\n' '{"version": 1, "description": "A 9x9 convolution.", "steps": [{"op": "convolve", "kernel": [1,2,3,4,5,4,3,2,1, 2,3,4,5,6,5,4,3,2, 3,4,5,6,7,6,5,4,3, 4,5,6,7,8,7,6,5,4, 5,6,7,8,9,8,7,6,5, 4,5,6,7,8,7,6,5,4, 3,4,5,6,7,6,5,4,3, 2,3,4,5,6,5,4,3,2, 1,2,3,4,5,4,3,2,1]}]}' > /tmp/fr/conv9.json
+recipes=(bench/*.json $(ls recipes/*.json | grep -v schema.json) /tmp/fr/gauss10.json /tmp/fr/conv9.json)
+log "filterbench --gpu (tiled kernels as chosen for the device)"
+timeout 150 $fb --gpu "$photo" --runs "$runs" "${recipes[@]}" 2>&1 | tee "$out/gpu-bench.txt" >> "$out/summary.txt"
+for tiled in 0 1; do
+  log "FILTERRUN_VULKAN_TILED=$tiled"
+  FILTERRUN_VULKAN_TILED=$tiled timeout 60 $fb --gpu "$photo" --runs "$runs" bench/p2-gaussian.json bench/p4-unsharp.json \
+    /tmp/fr/gauss10.json /tmp/fr/conv9.json 2>&1 | tee "$out/gpu-tiled$tiled.txt" >> "$out/summary.txt"
+done
+
+log "filterbench --agreement"
+timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement.txt" >> "$out/summary.txt"
+
+log "JPEG to JPEG, end to end, median of $runs runs after a warm-up, wall milliseconds"
+for j in "${jpegs[@]}"; do
+  for r in $(ls recipes/*.json | grep -v schema.json) bench/p2-gaussian.json bench/chain10.json; do
+    line="$(basename "$j") $(basename "$r" .json)"
+    extra=()
+    for name in $(grep -o '"inputs": *\[[^]]*\]' "$r" | head -1 | grep -o '"[A-Za-z0-9_]*"' | tr -d '"' | tail -n +3); do
+      extra+=(--input "$name=$j")
+    done
+    for backend in cpu vulkan; do
+      times=()
+      for i in $(seq 0 "$runs"); do
+        start=$(date +%s%N)
+        timeout 60 $fr "$r" "$j" /tmp/fr/e2e.jpg --backend $backend --force "${extra[@]}" >/dev/null 2>&1 || { times=(fail); break; }
+        [ "$i" -gt 0 ] && times+=($(( ($(date +%s%N) - start) / 1000000 )))
+      done
+      median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+      line="$line $backend ${median}ms"
+    done
+    echo "$line"
+  done
+done 2>&1 | tee "$out/e2e.txt" >> "$out/summary.txt"
+log "done"
