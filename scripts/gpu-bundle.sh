@@ -4,7 +4,7 @@
 #   .gpu-bin/   filterrun and filterbench, release builds with the Swift runtime linked in statically, stripped and
 #               xz-compressed (the device tool carries 64 MiB; unpacked there by Python's lzma)
 #   .gpu-lib/   every shared library they load that is not in the base C runtime, copied from this machine as ldd
-#               resolves them (libpng, libjpeg, lcms, libtiff and its codecs, libwebp, giflib), and the Vulkan loader
+#               resolves them (libpng, libjpeg, lcms, libtiff and its codecs, libwebp, giflib), the Vulkan loader and glvnd
 #   .gpu-data/  the photos given as arguments (JPEG travels small; scripts/gpu-checks.sh makes the PNGs it needs)
 # Then scripts/gpu-checks.sh runs there (see its header for the call).
 # Usage: scripts/gpu-bundle.sh PHOTO.jpg...
@@ -23,7 +23,15 @@ for exe in filterrun filterbench; do
   done
   strip .gpu-bin/$exe && xz -T0 -6 -f .gpu-bin/$exe
 done
-cp -L "$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}')" .gpu-lib/libvulkan.so.1
+# The Vulkan loader, and libglvnd with what it loads: NVIDIA's Vulkan driver lives in libGLX_nvidia.so.0, which
+# answers the loader only when glvnd's dispatch libraries are present (the machine's image has the driver, not glvnd).
+for lib in libvulkan.so.1 libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1; do
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  cp -L "$path" ".gpu-lib/$lib"
+  ldd "$path" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name dep; do
+    [[ $name =~ $base ]] || cp -L "$dep" ".gpu-lib/$name"
+  done
+done
 cp "$@" .gpu-data/
 tree=$(git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1)
 carried=$(du -cb .gpu-bin .gpu-lib .gpu-data | tail -1 | cut -f1)

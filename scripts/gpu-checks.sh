@@ -4,11 +4,14 @@
 # recipe's kernel and transfer times beside them), with the tiled blur and convolution kernels on and off;
 # filterbench --agreement (every recipe and catalogue filter on CPU and Vulkan, 8-bit, RGBA, 16-bit); and JPEG-to-JPEG
 # renders of every recipe on each backend, end to end (process start, decode, render, encode), median of 5.
-# Results go to $OUT (the device tool brings them back), or /tmp/gpu-out elsewhere.
-# Usage: bash scripts/gpu-checks.sh [RUNS]
+# Results go to $OUT (the device tool brings them back), or /tmp/gpu-out elsewhere. CHECKS names the sections to run
+# (default all: device bench tiled agreement agreement32 e2e; agreement32 is the agreement with float32 working
+# buffers throughout, FILTERRUN_VULKAN_FLOAT32=1, to tell half-float storage from the device's arithmetic).
+# Usage: [CHECKS="..."] bash scripts/gpu-checks.sh [RUNS]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/gpu-out}; runs=${1:-5}
+out=${OUT:-/tmp/gpu-out}; runs=${1:-5}; checks=" ${CHECKS:-device bench tiled agreement agreement32 e2e} "
+want() { [[ $checks == *" $1 "* ]]; }
 mkdir -p "$out" /tmp/fr
 export LD_LIBRARY_PATH=$PWD/.gpu-lib
 [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -24,27 +27,38 @@ echo '{"version": 1, "steps": []}' > /tmp/fr/identity.json
 for j in "${jpegs[@]}"; do $fr /tmp/fr/identity.json "$j" "/tmp/fr/$(basename "${j%.jpg}").png" --force --backend cpu; done
 photo=/tmp/fr/$(basename "${jpegs[0]%.jpg}").png
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
-{
+want device && {
   nvidia-smi -L 2>&1; nproc; uname -r
   for l in "$fr" "$fb"; do ldd "$l" | grep "not found"; done
   $fr recipes/vintage.json "${jpegs[0]}" /tmp/fr/auto.jpg --force --backend auto --verbose --stats 2>&1 | head -40
 } > "$out/device.txt" 2>&1
-log "device"; cat "$out/device.txt" >> "$out/summary.txt"
+want device && { log "device"; cat "$out/device.txt" >> "$out/summary.txt"; }
 
 printf '%s\n' '{"version": 1, "description": "Gaussian sigma 10 (the tiled pass matters at wide kernels).", "steps": [{"op": "gaussianBlur", "sigma": 10}]}' > /tmp/fr/gauss10.json
 printf '%s\n' '{"version": 1, "description": "A 9x9 convolution.", "steps": [{"op": "convolve", "kernel": [1,2,3,4,5,4,3,2,1, 2,3,4,5,6,5,4,3,2, 3,4,5,6,7,6,5,4,3, 4,5,6,7,8,7,6,5,4, 5,6,7,8,9,8,7,6,5, 4,5,6,7,8,7,6,5,4, 3,4,5,6,7,6,5,4,3, 2,3,4,5,6,5,4,3,2, 1,2,3,4,5,4,3,2,1]}]}' > /tmp/fr/conv9.json
 recipes=(bench/*.json $(ls recipes/*.json | grep -v schema.json) /tmp/fr/gauss10.json /tmp/fr/conv9.json)
-log "filterbench --gpu (tiled kernels as chosen for the device)"
-timeout 150 $fb --gpu "$photo" --runs "$runs" "${recipes[@]}" 2>&1 | tee "$out/gpu-bench.txt" >> "$out/summary.txt"
-for tiled in 0 1; do
+if want bench; then
+  # A GPU idles at low clocks and a few milliseconds of work do not raise them: one pass over every recipe first.
+  timeout 100 $fb --gpu "$photo" --runs 1 "${recipes[@]}" > /dev/null 2>&1
+  log "filterbench --gpu (tiled kernels as chosen for the device), after a warm-up pass"
+  timeout 150 $fb --gpu "$photo" --runs "$runs" "${recipes[@]}" 2>&1 | tee "$out/gpu-bench.txt" >> "$out/summary.txt"
+fi
+want tiled && for tiled in 0 1; do
   log "FILTERRUN_VULKAN_TILED=$tiled"
   FILTERRUN_VULKAN_TILED=$tiled timeout 60 $fb --gpu "$photo" --runs "$runs" bench/p2-gaussian.json bench/p4-unsharp.json \
     /tmp/fr/gauss10.json /tmp/fr/conv9.json 2>&1 | tee "$out/gpu-tiled$tiled.txt" >> "$out/summary.txt"
 done
 
-log "filterbench --agreement"
-timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement.txt" >> "$out/summary.txt"
+if want agreement; then
+  log "filterbench --agreement"
+  timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement.txt" >> "$out/summary.txt"
+fi
+if want agreement32; then
+  log "filterbench --agreement, float32 working buffers throughout"
+  FILTERRUN_VULKAN_FLOAT32=1 timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement32.txt" >> "$out/summary.txt"
+fi
 
+want e2e || { log "done"; exit 0; }
 log "JPEG to JPEG, end to end, median of $runs runs after a warm-up, wall milliseconds"
 for j in "${jpegs[@]}"; do
   for r in $(ls recipes/*.json | grep -v schema.json) bench/p2-gaussian.json bench/chain10.json; do

@@ -47,4 +47,15 @@ package enum WorkerPool {
             }
         }
     }
+
+    /// Copies `byteCount` bytes on every worker, a few MiB each: one core copies 6–12 GB/s, short of what a device
+    /// transfer or a mapped GPU buffer takes (an H100 host took 17 ms to stage and read back a 20 MP photo's 61 MB
+    /// each way on one core, against 2.4 ms of device transfer).
+    package static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, byteCount: Int) {
+        let piece = 4 << 20
+        forEachChunk(0..<((byteCount + piece - 1) / piece)) { pieces in
+            let start = pieces.lowerBound * piece, end = min(byteCount, pieces.upperBound * piece)
+            (destination + start).copyMemory(from: source + start, byteCount: end - start)
+        }
+    }
 }

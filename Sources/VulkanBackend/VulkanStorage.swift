@@ -17,11 +17,11 @@ final class VulkanStorage: DeviceStorage {
     func upload(from source: UnsafeRawPointer, byteCount: Int) throws {
         if let mapped = buffer.mapped {
             // Written before the batch is submitted: the submission makes host writes visible to the device.
-            mapped.copyMemory(from: source, byteCount: byteCount)
+            WorkerPool.copy(to: mapped, from: source, byteCount: byteCount)
             return
         }
         let staging = try batch.staging(bytes: byteCount, kind: .upload)
-        staging.mapped!.copyMemory(from: source, byteCount: byteCount)
+        WorkerPool.copy(to: staging.mapped!, from: source, byteCount: byteCount)
         batch.copy(from: staging, to: buffer, bytes: byteCount)
     }
 
@@ -30,6 +30,6 @@ final class VulkanStorage: DeviceStorage {
             throw VulkanError(.failed, "a device buffer was read before its render completed")
         }
         try readback.invalidateForHost()
-        destination.copyMemory(from: mapped, byteCount: byteCount)
+        WorkerPool.copy(to: destination, from: mapped, byteCount: byteCount)
     }
 }

@@ -48,4 +48,21 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(nested(WorkerPool.width, threadsUsed), 1)
         XCTAssertLessThanOrEqual(nested(1, threadsUsed), max(1, WorkerPool.width - 1))
     }
+
+    /// The parallel copy moves every byte, whatever the size against its 4 MiB pieces, and nothing past the end.
+    func testCopyMovesEveryByteAndNoMore() {
+        for count in [0, 1, 4 << 20, (4 << 20) + 1, 3 * (4 << 20) - 7] {
+            var source = [UInt8](repeating: 0, count: count)
+            var state: UInt32 = 12345
+            for i in 0..<count { state = state &* 1_664_525 &+ 1_013_904_223; source[i] = UInt8(state >> 24) }
+            var destination = [UInt8](repeating: 0xA5, count: count + 16)
+            source.withUnsafeBytes { from in
+                destination.withUnsafeMutableBytes { to in
+                    WorkerPool.copy(to: to.baseAddress!, from: from.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, byteCount: count)
+                }
+            }
+            XCTAssertTrue(destination[..<count].elementsEqual(source), "\(count) bytes")
+            XCTAssertEqual(Array(destination[count...]), [UInt8](repeating: 0xA5, count: 16), "\(count) bytes: past the end")
+        }
+    }
 }
