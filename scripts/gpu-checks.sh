@@ -37,6 +37,12 @@ want device && { log "device"; cat "$out/device.txt" >> "$out/summary.txt"; }
 printf '%s\n' '{"version": 1, "description": "Gaussian sigma 10 (the tiled pass matters at wide kernels).", "steps": [{"op": "gaussianBlur", "sigma": 10}]}' > /tmp/fr/gauss10.json
 printf '%s\n' '{"version": 1, "description": "A 9x9 convolution.", "steps": [{"op": "convolve", "kernel": [1,2,3,4,5,4,3,2,1, 2,3,4,5,6,5,4,3,2, 3,4,5,6,7,6,5,4,3, 4,5,6,7,8,7,6,5,4, 5,6,7,8,9,8,7,6,5, 4,5,6,7,8,7,6,5,4, 3,4,5,6,7,6,5,4,3, 2,3,4,5,6,5,4,3,2, 1,2,3,4,5,4,3,2,1]}]}' > /tmp/fr/conv9.json
 recipes=(bench/*.json $(ls recipes/*.json | grep -v schema.json) /tmp/fr/gauss10.json /tmp/fr/conv9.json)
+# The GPU's clocks every 100 ms while the benchmarks run (a GPU that idles between milliseconds of work may not
+# raise them), read only.
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 100 > "$out/clocks.csv" 2>&1 &
+  clocks=$!
+fi
 if want bench; then
   # A GPU idles at low clocks and a few milliseconds of work do not raise them: one pass over every recipe first.
   timeout 100 $fb --gpu "$photo" --runs 1 "${recipes[@]}" > /dev/null 2>&1
@@ -49,6 +55,7 @@ want tiled && for tiled in 0 1; do
     /tmp/fr/gauss10.json /tmp/fr/conv9.json 2>&1 | tee "$out/gpu-tiled$tiled.txt" >> "$out/summary.txt"
 done
 
+[ -n "${clocks:-}" ] && kill "$clocks" 2>/dev/null
 if want agreement; then
   log "filterbench --agreement"
   timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement.txt" >> "$out/summary.txt"

@@ -123,12 +123,13 @@ extension VulkanRenderer {
         }
         let memory = VulkanRun.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
                                                        sourceBytes: sourceBytes)
+        let half = try VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes, sourceFormats: sourceFormats,
+                                            format: format, limit: context.limits.maxStorageBufferRange,
+                                            groups: context.limits.maxWorkGroupCount)
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
                                         groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork,
-                                        memoryLimit: memory,
-                                        pixelBytes: VulkanRun.halfWorking(sources: Array(sourceFormats.values), output: format,
-                                                                              plan: plan) ? 8 : 16)
+                                        memoryLimit: memory, pixelBytes: half ? 8 : 16)
         return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
     }
 }

@@ -20,11 +20,13 @@ package enum VulkanRenderer {
         let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
         let device = context.limits.maxWorkGroupCount
         let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
+        let sourceRowBytes = sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel }
+        let half = try halfWorking ?? VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes,
+                                                           sourceFormats: sources.mapValues(\.format), format: format,
+                                                           limit: limit, groups: groups)
         let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
                                 workLimit: workLimit ?? context.submitWork, sources: sources, format: format,
-                                half: halfWorking ?? VulkanRun.halfWorking(sources: sources.values.map(\.format), output: format,
-                                                                           plan: plan),
-                                tiled: tiled ?? VulkanRun.tiled(on: context))
+                                half: half, tiled: tiled ?? VulkanRun.tiled(on: context))
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -138,13 +140,13 @@ final class VulkanRun {
     /// keeps values within 0.12 of an 8-bit code (float32 registers do the arithmetic), while 16-bit images and
     /// float buffers (copied into working buffers as they are) keep float32. So do plans with a node that
     /// amplifies small differences of what it reads — unsharp masking (amount up to 10, a threshold step),
-    /// luminance sharpening and arbitrary convolution kernels — where half's rounding reached 2–18 codes in the
-    /// cross-backend tests. `FILTERRUN_VULKAN_FLOAT32=1` turns halves off.
+    /// luminance sharpening, arbitrary convolution kernels and Sobel's gradients — where half's rounding reached
+    /// 2–18 codes in the cross-backend tests (Sobel 2 codes on an H100). `FILTERRUN_VULKAN_FLOAT32=1` turns halves off.
     static func halfWorking(sources: [PixelFormat], output: PixelFormat, plan: Plan) -> Bool {
         guard !float32Only else { return false }
         let amplifies = plan.nodes.contains { node in
             switch node.primitive {
-            case .unsharpCombine, .sharpenLuminance, .convolve: return true
+            case .unsharpCombine, .sharpenLuminance, .convolve, .sobel: return true
             default: return false
             }
         }
@@ -153,6 +155,29 @@ final class VulkanRun {
     }
 
     static let float32Only = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_FLOAT32"] == "1"
+
+    /// Whether a render of `plan` takes half-float working buffers: where `halfWorking` allows them and they pay —
+    /// on unified memory (integrated GPUs, lavapipe), where device memory is the host's and halves halve what a
+    /// render holds, or where float32 buffers would not fit the device in one band. A discrete GPU with room keeps
+    /// float32: on an H100 half storage put invert (white mapped to black, where sRGB's slope is 12.92) and Sobel
+    /// 1.07–2 codes from the CPU, while float32 matched every filter and recipe within tolerance, and its per-pixel
+    /// kernels ran at twice the float32 floor either way, far below the transfers.
+    static func usesHalves(_ context: VulkanContext, plan: Plan, sourceRowBytes: [String: Int],
+                           sourceFormats: [String: PixelFormat], format: PixelFormat, limit: Int,
+                           groups: (x: Int, y: Int)) throws -> Bool {
+        guard halfWorking(sources: Array(sourceFormats.values), output: format, plan: plan) else { return false }
+        if context.hostMemoryIsDeviceLocal { return true }
+        let sourceBytes = plan.nodes.reduce(0) { total, node in
+            guard case .source(let name) = node.primitive else { return total }
+            return total + (sourceRowBytes[name] ?? node.width * 16) * node.height
+        }
+        let memory = memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format, sourceBytes: sourceBytes)
+        guard let float32 = try? BandSchedule(plan: plan, limit: limit, sourceRowBytes: sourceRowBytes,
+                                              alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
+                                              memoryLimit: memory, pixelBytes: 16)
+        else { return true }
+        return float32.bands.count > 1
+    }
 
     /// Shared-memory tiles for both passes of a separable convolution and for the 2-D convolution on GPUs, where a
     /// work group's invocations share on-chip memory; not on software devices, where it is ordinary memory plus
