@@ -93,13 +93,14 @@ extension VulkanRun {
             first.rows.y = Int32(inputRows.count)
             first.ints.x = Int32(horizontal.count)
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
-            add(tiled ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
+            let tiles = tiled && max(horizontal.count, vertical.count) >= separableTilesFrom
+            add(tiles ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
                 over: inputRows, push: first,
-                groups: tiled ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
+                groups: tiles ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
                 perPixel: Double(horizontal.count))
             push.ints.x = Int32(vertical.count)
-            add(tiled ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
-                params: vertical, groups: squareTiles, perPixel: Double(vertical.count))
+            add(tiles ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
+                params: vertical, groups: tiles ? squareTiles : nil, perPixel: Double(vertical.count))
             give(temporary)
         case .boxBlur(let radius):
             // Running sums along segments of 32–256 pixels (about the window's length) in both passes: each
