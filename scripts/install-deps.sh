@@ -7,7 +7,8 @@ packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev
 # djxl/cjxl (libjxl-tools), heif-convert and heif-enc (libheif-examples) decode and encode HEIC/AVIF independently of our code;
 # Debian's Pillow (python3-pil) reads GIFs independently of giflib;
 # ffmpeg's lut3d filter is the independent .cube implementation the LUT tests compare with.
-if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg); fi
+# ExifTool (libimage-exiftool-perl) reads the EXIF and XMP the metadata tests write.
+if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg libimage-exiftool-perl); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -108,6 +108,8 @@ struct fr_jpeg_reader {
     uint32_t rows;
     const uint8_t *exif;
     size_t exif_length;
+    const uint8_t *xmp;
+    size_t xmp_length;
 };
 
 // Called by libjpeg between units of input: a file of thousands of scans (each re-reading every block) is refused
@@ -210,12 +212,16 @@ fr_jpeg_reader *fr_jpeg_reader_open(int fd, const fr_jpeg_limits *limits, fr_jpe
         snprintf(r->err.message, sizeof r->err.message, "unsupported colour space (%d components)", c->num_components);
         longjmp(r->err.jump, 1);
     }
-    // Exif: the first APP1 that says so. The ICC profile's APP2 segments are reassembled by the caller.
+    // Exif and XMP: the first APP1 that says each. The ICC profile's APP2 segments are reassembled by the caller.
+    static const char xmp_name[] = "http://ns.adobe.com/xap/1.0/";
     for (jpeg_saved_marker_ptr m = c->marker_list; m; m = m->next) {
-        if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+        if (m->marker != JPEG_APP0 + 1) continue;
+        if (!r->exif && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
             r->exif = m->data + 6;
             r->exif_length = m->data_length - 6;
-            break;
+        } else if (!r->xmp && m->data_length > sizeof xmp_name && memcmp(m->data, xmp_name, sizeof xmp_name) == 0) {
+            r->xmp = m->data + sizeof xmp_name;
+            r->xmp_length = m->data_length - sizeof xmp_name;
         }
     }
     return r;
@@ -285,6 +291,11 @@ const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length) {
     return r->exif;
 }
 
+const uint8_t *fr_jpeg_reader_xmp(fr_jpeg_reader *r, size_t *length) {
+    *length = r->xmp_length;
+    return r->xmp;
+}
+
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r) { return r->err.message; }
 int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r) { return r->err.failure_class; }
 int fr_jpeg_reader_over_limit(const fr_jpeg_reader *r) { return r->over_limit; }
@@ -349,7 +360,8 @@ static void dest_term(j_compress_ptr cinfo) {
 
 fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int components, int quality,
                                     int subsampling, int progressive, int optimize_coding,
-                                    const uint8_t *icc, size_t icc_length, char *err, size_t errlen) {
+                                    const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
+                                    const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen) {
     if ((components != 1 && components != 3) || width == 0 || height == 0 || width > JPEG_MAX_DIMENSION
         || height > JPEG_MAX_DIMENSION) {
         close(fd);
@@ -387,6 +399,18 @@ fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int
     w->cinfo.optimize_coding = optimize_coding ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&w->cinfo);
     jpeg_start_compress(&w->cinfo, TRUE);
+    // Exif and XMP each fit one APP1 (the caller checks: 65 533 bytes with its name), before the profile.
+    if (exif && exif_length && exif_length <= 65533 - 6) {
+        jpeg_write_m_header(&w->cinfo, JPEG_APP0 + 1, (unsigned)(exif_length + 6));
+        for (size_t i = 0; i < 6; i++) jpeg_write_m_byte(&w->cinfo, "Exif\0\0"[i]);
+        for (size_t i = 0; i < exif_length; i++) jpeg_write_m_byte(&w->cinfo, exif[i]);
+    }
+    static const char xmp_name[] = "http://ns.adobe.com/xap/1.0/";
+    if (xmp && xmp_length && xmp_length <= 65533 - sizeof xmp_name) {
+        jpeg_write_m_header(&w->cinfo, JPEG_APP0 + 1, (unsigned)(xmp_length + sizeof xmp_name));
+        for (size_t i = 0; i < sizeof xmp_name; i++) jpeg_write_m_byte(&w->cinfo, xmp_name[i]);
+        for (size_t i = 0; i < xmp_length; i++) jpeg_write_m_byte(&w->cinfo, xmp[i]);
+    }
     if (icc && icc_length) jpeg_write_icc_profile(&w->cinfo, icc, (unsigned)icc_length);
     return w;
 }

@@ -250,6 +250,7 @@ void fr_png_reader_close(fr_png_reader *r) {
 
 fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
                                   int level, int filters, const uint8_t *icc, size_t icc_length, int srgb,
+                                  const uint8_t *exif, size_t exif_length, const uint8_t *xmp, size_t xmp_length,
                                   char *err, size_t errlen) {
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                        PNG_COLOR_TYPE_RGB_ALPHA};
@@ -278,6 +279,19 @@ fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int c
     if (filters) png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
     if (icc && icc_length) png_set_iCCP(w->png, w->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
     else if (srgb) png_set_sRGB(w->png, w->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    if (exif && exif_length && exif_length <= PNG_UINT_31_MAX)
+        png_set_eXIf_1(w->png, w->info, (png_uint_32)exif_length, (png_bytep)exif);
+    if (xmp && xmp_length) {
+        // XMP's registered iTXt keyword; uncompressed, as most readers expect.
+        png_text text = {0};
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = (char *)xmp;
+        text.itxt_length = xmp_length;
+        text.lang = "";
+        text.lang_key = "";
+        png_set_text(w->png, w->info, &text, 1);
+    }
     png_write_info(w->png, w->info);
     if (depth == 16) png_set_swap(w->png);
     return w;

@@ -14,6 +14,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
     case backendVulkan
     case fileFormat
     case avifBitDepth
+    case keepMetadata
     /// Binding a file to a recipe input.
     case input(String)
 
@@ -43,6 +44,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .backendVulkan: return "--backend vulkan"
         case .fileFormat: return "--format"
         case .avifBitDepth: return "--bit-depth 10 or 12"
+        case .keepMetadata: return "--keep-metadata"
         case .input(let name): return "--input \(name)=PATH"
         }
     }
@@ -63,6 +65,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .backendVulkan: return "Renderer(backend: .vulkan)"
         case .fileFormat: return "Renderer.Options.fileFormat"
         case .avifBitDepth: return "AVIFWriteOptions.bitDepth = 10 or 12"
+        case .keepMetadata: return "Renderer.Options.metadata"
         case .input(let name): return "a file or image bound to \"\(name)\" among the render's inputs"
         }
     }

@@ -31,6 +31,9 @@ public struct Renderer: Sendable {
         public var colourManagement: Bool
         /// The profile outputs are written in and tagged with.
         public var outputProfile: OutputProfile
+        /// What outputs carry of the main input's EXIF and XMP: nothing by default (`MetadataPolicy`). JPEG, PNG
+        /// and WebP outputs carry them; TIFF, AVIF and JPEG XL outputs not yet (a note says so).
+        public var metadata: MetadataPolicy
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
         /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
@@ -56,7 +59,7 @@ public struct Renderer: Sendable {
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
                     webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, jxl: JXLWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
-                    outputProfile: OutputProfile = .sRGB,
+                    outputProfile: OutputProfile = .sRGB, metadata: MetadataPolicy = .strip,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
                     maxWork: Double? = Options.defaultMaxWork, failOn: FailOn = .default, timeDeviceSteps: Bool = false) {
@@ -72,6 +75,7 @@ public struct Renderer: Sendable {
             self.autorotate = autorotate
             self.colourManagement = colourManagement
             self.outputProfile = outputProfile
+            self.metadata = metadata
             self.maxPixels = maxPixels
             self.optimize = optimize
             self.replaceExisting = replaceExisting
@@ -222,18 +226,20 @@ public struct Renderer: Sendable {
                 + "is a \(profile.space.name) profile but the output is \(kind) (outputs are never CMYK); use \(SettingName.outputProfileSRGB) "
                 + "or an \(kind) profile"))
         }
+        let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
+                                      format: fileFormat, warnings: &warnings)
         do {
             let written: any ImageEncoder
             switch fileFormat {
             case .png:
                 written = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.png, icc: profile?.data, tagSRGB: true)
+                                         options: options.png, icc: profile?.data, tagSRGB: true, metadata: metadata)
             case .jpeg:
                 written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.jpeg, icc: profile?.data)
+                                          options: options.jpeg, icc: profile?.data, metadata: metadata)
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.webp, icc: profile?.data)
+                                          options: options.webp, icc: profile?.data, metadata: metadata)
             case .tiff:
                 written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.tiff, icc: profile?.data)

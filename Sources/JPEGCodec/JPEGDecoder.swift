@@ -86,7 +86,10 @@ package final class JPEGDecoder: ImageDecoder {
         let (icc, problems) = ICCSegments.assemble(segments)
         profileWarnings = problems.map { "warning: \(FileText.escaped(path)): \($0)" + (icc == nil ? "; read as sRGB" : "") }
         let exif = fr_jpeg_reader_exif(reader, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
-        metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        found.exif = exif
+        found.xmp = fr_jpeg_reader_xmp(reader, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        metadata = found
 
         let pixels = storedWidth.multipliedReportingOverflow(by: storedHeight)
         if pixels.overflow || pixels.partialValue > maxPixels {

@@ -19,11 +19,14 @@ package final class JPEGEncoder: ImageEncoder {
     private let background: (Int, Int, Int)
     private var flattened: [UInt8] = []
 
+    /// The largest Exif block and XMP packet one APP1 segment holds (65 533 bytes less their names).
+    package static let maxExifBytes = 65_533 - 6, maxXMPBytes = 65_533 - 29
+
     /// The layouts the encoder takes.
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                options: JPEGWriteOptions = .default, icc: [UInt8]? = nil) throws {
+                options: JPEGWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -38,11 +41,19 @@ package final class JPEGEncoder: ImageEncoder {
         }
         var message = [CChar](repeating: 0, count: 256)
         let components: Int32 = format.channels <= 2 ? 1 : 3
+        // Exif and XMP each fit one APP1 segment; a larger one is left out (the renderer says so beforehand).
+        let exif = metadata?.exif.flatMap { $0.count <= Self.maxExifBytes ? $0 : nil } ?? []
+        let xmp = metadata?.xmp.flatMap { $0.count <= Self.maxXMPBytes ? $0 : nil } ?? []
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in
-            fr_jpeg_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height), components,
-                                Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
-                                options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
-                                profile.baseAddress, profile.count, &message, message.count)
+            try exif.withUnsafeBufferPointer { exif in
+                try xmp.withUnsafeBufferPointer { xmp in
+                    fr_jpeg_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height), components,
+                                        Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
+                                        options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
+                                        profile.baseAddress, profile.count, exif.baseAddress, exif.count,
+                                        xmp.baseAddress, xmp.count, &message, message.count)
+                }
+            }
         }
         if writer == nil {
             output.abandon()

@@ -66,6 +66,7 @@ package final class PNGDecoder {
                               + "the next colour chunk applies (sRGB, else gAMA/cHRM, else sRGB)"]
         }
         var metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
+        metadata.exif = exif
         metadata.declaresSRGB = colour & 1 != 0
         if colour & 2 != 0 { metadata.gamma = gamma }
         if colour & 4 != 0 { metadata.chromaticities = chromaticities }

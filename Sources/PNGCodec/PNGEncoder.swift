@@ -24,9 +24,11 @@ package final class PNGEncoder {
                       format: format, options: options)
     }
 
-    /// `icc` is embedded as an iCCP chunk; without one the file is tagged sRGB when `tagSRGB`.
+    /// `icc` is embedded as an iCCP chunk; without one the file is tagged sRGB when `tagSRGB`. `metadata`'s Exif
+    /// goes in an eXIf chunk, its XMP in an iTXt chunk keyed "XML:com.adobe.xmp".
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                options: PNGWriteOptions = .default, icc: [UInt8]? = nil, tagSRGB: Bool = false) throws {
+                options: PNGWriteOptions = .default, icc: [UInt8]? = nil, tagSRGB: Bool = false,
+                metadata: OutputMetadata? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -39,10 +41,17 @@ package final class PNGEncoder {
         }
         var message = [CChar](repeating: 0, count: 256)
         let fd = try output.writerDescriptor()
+        // The XMP packet as a C string: its bytes then a terminating zero.
+        let exif = metadata?.exif ?? [], xmp = metadata?.xmp.map { $0 + [0] } ?? []
         writer = (icc ?? []).withUnsafeBufferPointer { profile in
-            fr_png_writer_open(fd, UInt32(width), UInt32(height), Int32(format.channels), Int32(format.depth),
-                               Int32(options.compressionLevel), options.filter.mask, profile.baseAddress, profile.count,
-                               tagSRGB ? 1 : 0, &message, message.count)
+            exif.withUnsafeBufferPointer { exif in
+                xmp.withUnsafeBufferPointer { xmp in
+                    fr_png_writer_open(fd, UInt32(width), UInt32(height), Int32(format.channels), Int32(format.depth),
+                                       Int32(options.compressionLevel), options.filter.mask, profile.baseAddress, profile.count,
+                                       tagSRGB ? 1 : 0, exif.baseAddress, exif.count, xmp.baseAddress, max(0, xmp.count - 1),
+                                       &message, message.count)
+                }
+            }
         }
         if writer == nil {
             output.abandon()

@@ -35,16 +35,16 @@ package final class WebPDecoder: DescriptorDecoder {
         file = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
         var data = WebPData(bytes: nil, size: 0)
         var state = WEBP_DEMUX_PARSING_HEADER
-        let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
+        let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
             data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
-            guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return (nil, nil, nil) }
+            guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return (nil, nil, nil, nil) }
             var iterator = WebPChunkIterator()
             func chunk(_ fourCC: String) -> [UInt8]? {
                 guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
                 defer { WebPDemuxReleaseChunkIterator(&iterator) }
                 return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
             }
-            return (demux, chunk("ICCP"), chunk("EXIF"))
+            return (demux, chunk("ICCP"), chunk("EXIF"), chunk("XMP "))
         }
         guard let demux = parsed.0 else {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its RIFF structure cannot be read")
@@ -69,7 +69,10 @@ package final class WebPDecoder: DescriptorDecoder {
         format = alpha ? .rgba8 : .rgb8
         // A WebP EXIF chunk holds the TIFF structure, sometimes behind JPEG's "Exif\0\0".
         let exif = parsed.2.map { Array($0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0[...]) }
-        metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
+        var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
+        found.exif = exif
+        found.xmp = parsed.3
+        metadata = found
 
         let held = isAnimated ? 4 : format.bytesPerPixel, fileBytes = file.count
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }

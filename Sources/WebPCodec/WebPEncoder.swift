@@ -14,14 +14,16 @@ package final class WebPEncoder: WholePictureEncoder {
 
     private let options: WebPWriteOptions
     private let icc: [UInt8]?
+    private let metadata: OutputMetadata?
     private let channels: Int
     package var gathered: GatheredPicture
 
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: WebPWriteOptions = .default, icc: [UInt8]? = nil) throws {
+                 options: WebPWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
         self.output = output
+        self.metadata = metadata
         self.width = width
         self.height = height
         self.format = format
@@ -50,10 +52,15 @@ package final class WebPEncoder: WholePictureEncoder {
 
     deinit { if !gathered.isPublished { output.abandon() } }
 
-    /// The picture as a WebP file: the bitstream, in an extended file with the profile when there is one.
+    /// The picture as a WebP file: the bitstream, in an extended file with the profile, Exif and XMP chunks when
+    /// there are any.
     package func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
         let bitstream = try self.bitstream(gathered)
-        return try icc.map { try Self.withProfile(bitstream, $0, path: path) } ?? bitstream
+        var chunks = [(String, [UInt8])]()
+        if let icc { chunks.append(("ICCP", icc)) }
+        if let exif = metadata?.exif { chunks.append(("EXIF", exif)) }
+        if let xmp = metadata?.xmp { chunks.append(("XMP ", xmp)) }
+        return chunks.isEmpty ? bitstream : try Self.extended(bitstream, chunks: chunks, path: path)
     }
 
     /// The picture as a WebP bitstream.
@@ -96,24 +103,25 @@ package final class WebPEncoder: WholePictureEncoder {
         return Array(UnsafeBufferPointer(start: mem, count: memory.size))
     }
 
-    /// The bitstream in an extended (VP8X) file with an ICCP chunk.
-    static func withProfile(_ bitstream: [UInt8], _ icc: [UInt8], path: String) throws -> [UInt8] {
+    /// The bitstream in an extended (VP8X) file with the given chunks (ICCP, EXIF, XMP); libwebpmux orders them.
+    static func extended(_ bitstream: [UInt8], chunks: [(String, [UInt8])], path: String) throws -> [UInt8] {
         guard let mux = WebPNewInternal(WEBP_MUX_ABI_VERSION) else {
             throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file")
         }
         defer { WebPMuxDelete(mux) }
         var assembled = WebPData(bytes: nil, size: 0)
         defer { WebPDataClear(&assembled) }
-        let status: WebPMuxError = bitstream.withUnsafeBufferPointer { image in
-            icc.withUnsafeBufferPointer { profile in
-                var imageData = WebPData(bytes: image.baseAddress, size: image.count)
-                var profileData = WebPData(bytes: profile.baseAddress, size: profile.count)
-                var status = WebPMuxSetImage(mux, &imageData, 1)
-                if status == WEBP_MUX_OK { status = WebPMuxSetChunk(mux, "ICCP", &profileData, 1) }
-                if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
-                return status
+        var status: WebPMuxError = bitstream.withUnsafeBufferPointer { image in
+            var imageData = WebPData(bytes: image.baseAddress, size: image.count)
+            return WebPMuxSetImage(mux, &imageData, 1)
+        }
+        for (fourCC, bytes) in chunks where status == WEBP_MUX_OK {
+            status = bytes.withUnsafeBufferPointer { chunk in
+                var data = WebPData(bytes: chunk.baseAddress, size: chunk.count)
+                return WebPMuxSetChunk(mux, fourCC, &data, 1)
             }
         }
+        if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
         guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
             throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
         }

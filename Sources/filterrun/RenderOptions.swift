@@ -70,6 +70,10 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?
     @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false
+    @Flag(help: "Copy the main input's EXIF and XMP to the output (JPEG, PNG, WebP): orientation reset to upright, embedded thumbnail dropped, dimensions updated. By default outputs carry neither.")
+    var keepMetadata = false
+    @Flag(help: "With --keep-metadata: leave out the location (EXIF GPS, and XMP that holds GPS properties).")
+    var stripLocation = false
     @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
     @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
     var maxMemory: String?

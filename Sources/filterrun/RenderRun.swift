@@ -96,6 +96,7 @@ struct RenderRun {
         let renderOptions = Renderer.Options(
             depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
+            metadata: o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
             timeDeviceSteps: o.stats != nil || o.statsFile != nil)

@@ -51,6 +51,8 @@ int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t
 const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length);
 /// The Exif block (APP1 after "Exif\0\0"), or NULL; valid until close.
 const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length);
+/// The XMP packet (APP1 after "http://ns.adobe.com/xap/1.0/\0"), or NULL; valid until close.
+const uint8_t *fr_jpeg_reader_xmp(fr_jpeg_reader *r, size_t *length);
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r);
 /// The class (FR_FAIL_TRUNCATED, FR_FAIL_ERROR, FR_FAIL_WARNING) of what stopped the last call, 0 for a plain error.
 int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r);
@@ -64,7 +66,8 @@ void fr_jpeg_reader_close(fr_jpeg_reader *r);
 /// `components` 1 (grey) or 3 (RGB); `quality` 1–100; `subsampling` 444, 422 or 420; `icc` may be NULL.
 fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int components, int quality,
                                     int subsampling, int progressive, int optimize_coding,
-                                    const uint8_t *icc, size_t icc_length, char *err, size_t errlen);
+                                    const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
+                                    const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen);
 int fr_jpeg_writer_rows(fr_jpeg_writer *w, const uint8_t *src, size_t stride, uint32_t count);
 /// Writes the end of the file and flushes it to the descriptor. 0 on success.
 int fr_jpeg_writer_finish(fr_jpeg_writer *w);

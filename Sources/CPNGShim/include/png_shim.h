@@ -50,6 +50,7 @@ void fr_png_reader_close(fr_png_reader *r);
 /// Tags the file with `icc` (an iCCP chunk) when given, else with an sRGB chunk when `srgb` is non-zero.
 fr_png_writer *fr_png_writer_open(int fd, uint32_t width, uint32_t height, int channels, int depth,
                                   int level, int filters, const uint8_t *icc, size_t icc_length, int srgb,
+                                  const uint8_t *exif, size_t exif_length, const uint8_t *xmp, size_t xmp_length,
                                   char *err, size_t errlen);
 /// Writes `count` rows from `src` (rows `stride` bytes apart; 16-bit samples in host byte order). 0 on success.
 int fr_png_writer_rows(fr_png_writer *w, const uint8_t *src, size_t stride, uint32_t count);

@@ -39,4 +39,95 @@ package enum Exif {
         return (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(1)
             + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
     }
+
+    /// `block` edited for an output of `width` × `height`, in place so that every offset (maker notes' included)
+    /// stays true: the orientation set to 1 when `upright`; the second directory (the embedded thumbnail, which
+    /// shows the photo before the recipe) unlinked and erased with its image; the Exif directory's pixel
+    /// dimensions set; and with `stripLocation` the GPS directory unlinked and erased with its values. Nil when
+    /// the block is not a readable TIFF structure (it is then not carried at all).
+    package static func edited(_ block: [UInt8], width: Int, height: Int, upright: Bool, stripLocation: Bool) -> [UInt8]? {
+        var b = block
+        guard b.count >= 8 else { return nil }
+        let little: Bool
+        switch (b[0], b[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= b.count else { return nil }
+            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let x = u16(at), let y = u16(at + 2) else { return nil }
+            return little ? x | y << 16 : x << 16 | y
+        }
+        func put16(_ at: Int, _ v: Int) {
+            b[at] = UInt8(little ? v & 0xFF : v >> 8 & 0xFF); b[at + 1] = UInt8(little ? v >> 8 & 0xFF : v & 0xFF)
+        }
+        func put32(_ at: Int, _ v: Int) {
+            put16(little ? at : at + 2, v & 0xFFFF); put16(little ? at + 2 : at, v >> 16 & 0xFFFF)
+        }
+        func zero(_ at: Int, _ count: Int) {
+            guard at >= 8, count > 0, at + count <= b.count else { return }
+            for i in at..<(at + count) { b[i] = 0 }
+        }
+        /// A directory's entry count, when the directory and its next-directory offset lie inside the block.
+        func entries(_ ifd: Int) -> Int? {
+            guard ifd >= 8, let n = u16(ifd), ifd + 2 + n * 12 + 4 <= b.count else { return nil }
+            return n
+        }
+        let sizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
+        /// Erases a directory: the values stored outside it, then the directory itself.
+        func erase(_ ifd: Int, alsoAt extra: [(offsetTag: Int, lengthTag: Int)] = []) {
+            guard let n = entries(ifd) else { return }
+            var tags = [Int: Int]()
+            for i in 0..<n {
+                let at = ifd + 2 + i * 12
+                guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), let value = u32(at + 8) else { continue }
+                if count == 1 { tags[tag] = value }
+                let size = type < sizes.count ? sizes[type] * count : 0
+                if size > 4 { zero(value, size) }
+            }
+            for (offsetTag, lengthTag) in extra {
+                if let offset = tags[offsetTag], let length = tags[lengthTag] { zero(offset, length) }
+            }
+            zero(ifd, 2 + n * 12 + 4)
+        }
+        guard u16(2) == 42, let ifd0 = u32(4), let n0 = entries(ifd0) else { return nil }
+        var exifIFD: Int?, gps: (entry: Int, ifd: Int)?
+        for i in 0..<n0 {
+            let at = ifd0 + 2 + i * 12
+            guard let tag = u16(at), let type = u16(at + 2), let value = u32(at + 8) else { return nil }
+            switch tag {
+            case 0x0112 where upright && type == 3: put16(at + 8, 1)
+            case 0x8769: exifIFD = value
+            case 0x8825: gps = (i, value)
+            default: break
+            }
+        }
+        // The thumbnail's directory (IFD1) and its JPEG (JPEGInterchangeFormat, …Length).
+        let next = ifd0 + 2 + n0 * 12
+        if let ifd1 = u32(next), ifd1 != 0 {
+            erase(ifd1, alsoAt: [(0x0201, 0x0202), (0x0111, 0x0117)])
+            put32(next, 0)
+        }
+        if let exifIFD, let n = entries(exifIFD) {
+            for i in 0..<n {
+                let at = exifIFD + 2 + i * 12
+                guard let tag = u16(at), tag == 0xA002 || tag == 0xA003, let type = u16(at + 2) else { continue }
+                let value = tag == 0xA002 ? width : height
+                if type == 4 { put32(at + 8, value) } else if type == 3, value <= 0xFFFF { put16(at + 8, value) }
+            }
+        }
+        if stripLocation, let gps {
+            erase(gps.ifd)
+            // The entry leaves IFD0: those after it, and the next-directory offset, move up one place.
+            let at = ifd0 + 2 + gps.entry * 12, end = ifd0 + 2 + n0 * 12 + 4
+            b.replaceSubrange(at..<(end - 12), with: b[(at + 12)..<end])
+            zero(end - 12, 12)
+            put16(ifd0, n0 - 1)
+        }
+        return b
+    }
 }

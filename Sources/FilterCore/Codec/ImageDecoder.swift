@@ -82,6 +82,10 @@ package struct ImageMetadata: Sendable, Equatable {
     package var chromaticities: [Double]?
     /// Colour described by code points (ITU-T H.273: HEIF/AVIF's nclx box) when there is no ICC profile.
     package var codingPoints: ColourCodingPoints?
+    /// The EXIF block (a TIFF structure) and XMP packet, as stored: carried to outputs only when asked
+    /// (`MetadataPolicy`).
+    package var exif: [UInt8]?
+    package var xmp: [UInt8]?
 
     package init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation

@@ -1,0 +1,31 @@
+import FilterCore
+import JPEGCodec
+
+extension Renderer {
+    /// The EXIF and XMP the output carries under `options.metadata`, from the main input (the recipe's first), edited
+    /// for the output; notes in `warnings` what a format cannot carry.
+    func outputMetadata(recipe: Recipe, decoders: [String: any ImageDecoder], width: Int, height: Int,
+                        format: ImageFileFormat, warnings: inout [String]) -> OutputMetadata? {
+        guard options.metadata != .strip, let main = recipe.inputs.lazy.compactMap({ decoders[$0] }).first else { return nil }
+        guard var carried = OutputMetadata(from: main.metadata, policy: options.metadata, width: width, height: height,
+                                           upright: options.autorotate) else { return nil }
+        switch format {
+        case .jpeg:
+            // One APP1 segment each (XMP's extended form, split over several, is not written).
+            if let exif = carried.exif, exif.count > JPEGEncoder.maxExifBytes {
+                warnings.append("note: the input's EXIF (\(exif.count) bytes) does not fit a JPEG APP1 segment; it is left out")
+                carried.exif = nil
+            }
+            if let xmp = carried.xmp, xmp.count > JPEGEncoder.maxXMPBytes {
+                warnings.append("note: the input's XMP (\(xmp.count) bytes) does not fit a JPEG APP1 segment; it is left out")
+                carried.xmp = nil
+            }
+            return carried
+        case .png, .webp:
+            return carried
+        case .tiff, .avif, .jxl, .heic, .gif:
+            warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import FilterCore
+import FilterRecipe
+import Foundation
+import TestSupport
+import XCTest
+
+/// The metadata policy end to end: a phone-like JPEG (orientation 6, GPS, an embedded thumbnail, XMP with a
+/// creator) rendered to JPEG, PNG and WebP. By default the output carries no EXIF or XMP; `.keep` carries them
+/// edited for the output; `.keepWithoutLocation` drops the location. ExifTool (Debian's libimage-exiftool-perl)
+/// reads the outputs independently.
+final class MetadataPolicyTests: XCTestCase {
+    let photo = try! Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/metadata_gps_thumbnail_orientation6.jpg")))
+    let recipe = Recipe.chain([(.exposure, ["ev": 0.2])])
+
+    func render(_ policy: MetadataPolicy, as format: ImageFileFormat) throws -> (Data, [String]) {
+        let renderer = Renderer(backend: .cpu, options: Renderer.Options(metadata: policy))
+        let (data, report) = try renderer.render(recipe, encoded: ["main": photo], as: format)
+        return (data, report.warnings)
+    }
+
+    /// ExifTool's reading of `data` (group-qualified tag names, numbers as numbers), or a skip when it is absent.
+    func exiftool(_ data: Data, _ format: ImageFileFormat) throws -> [String: Any] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else {
+            throw XCTSkip("exiftool (Debian's libimage-exiftool-perl) is not installed")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-\(UUID()).\(format.extensions[0])")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-j", "-G1", "-n", "-a", file.path]
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
+        return try XCTUnwrap(list.first)
+    }
+
+    func testTheInputCarriesWhatTheTestsLookFor() throws {
+        let tags = try exiftool(photo, .jpeg)
+        XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 6)
+        XCTAssertNotNil(tags["GPS:GPSLatitude"])
+        XCTAssertNotNil(tags["IFD1:ThumbnailLength"])
+        XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone")
+    }
+
+    func testOutputsCarryNoExifOrXMPByDefault() throws {
+        for format in [ImageFileFormat.jpeg, .png, .webp] {
+            let (out, _) = try render(.strip, as: format)
+            XCTAssertNil(out.range(of: Data("TestCam".utf8)), "\(format): no EXIF")
+            XCTAssertNil(out.range(of: Data("Someone".utf8)), "\(format): no XMP")
+            let tags = try exiftool(out, format)
+            XCTAssertFalse(tags.keys.contains { $0.hasPrefix("GPS:") || $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") }, "\(format): \(tags.keys.sorted())")
+        }
+    }
+
+    func testKeepingCopiesExifAndXMPEditedForTheOutput() throws {
+        for format in [ImageFileFormat.jpeg, .png, .webp] {
+            let (out, warnings) = try render(.keep, as: format)
+            XCTAssertEqual(warnings, [], "\(format)")
+            let tags = try exiftool(out, format)
+            XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam", "\(format)")
+            XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 1, "\(format): the pixels were turned upright")
+            XCTAssertEqual(tags["XMP-tiff:Orientation"] as? Int, 1, "\(format)")
+            // The input is 400×225 stored, turned a quarter by its orientation: the output is 225×400.
+            XCTAssertEqual(tags["ExifIFD:ExifImageWidth"] as? Int, 225, "\(format)")
+            XCTAssertEqual(tags["ExifIFD:ExifImageHeight"] as? Int, 400, "\(format)")
+            XCTAssertNil(tags["IFD1:ThumbnailLength"], "\(format): thumbnail dropped")
+            XCTAssertNotNil(tags["GPS:GPSLatitude"], "\(format): location kept when asked to keep everything")
+            XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone", "\(format)")
+            XCTAssertNil(tags["ExifTool:Warning"], "\(format): \(tags["ExifTool:Warning"] ?? "")")
+        }
+    }
+
+    func testStrippingLocationLeavesNoCoordinates() throws {
+        for format in [ImageFileFormat.jpeg, .png, .webp] {
+            let (out, _) = try render(.keepWithoutLocation, as: format)
+            let tags = try exiftool(out, format)
+            XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam", "\(format)")
+            XCTAssertFalse(tags.keys.contains { $0.hasPrefix("GPS:") || $0.contains("GPS") }, "\(format): \(tags.keys.sorted())")
+            XCTAssertNil(tags["ExifTool:Warning"], "\(format): \(tags["ExifTool:Warning"] ?? "")")
+        }
+    }
+
+    /// Formats that cannot carry metadata yet say so instead of dropping it silently.
+    func testFormatsWithoutMetadataSaySo() throws {
+        let (_, warnings) = try render(.keep, as: .tiff)
+        XCTAssertTrue(warnings.contains { $0.contains("TIFF outputs do not carry EXIF or XMP") }, "\(warnings)")
+    }
+}
