@@ -37,8 +37,14 @@
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
     X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_list_of_metadata_block_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_metadata) \
+    X(heif_image_handle_get_metadata_content_type) \
+    X(heif_image_handle_get_metadata_size) \
+    X(heif_image_handle_get_metadata_type) \
     X(heif_image_handle_get_nclx_color_profile) \
+    X(heif_image_handle_get_number_of_metadata_blocks) \
     X(heif_image_handle_get_raw_color_profile) \
     X(heif_image_handle_get_raw_color_profile_size) \
     X(heif_image_handle_get_width) \

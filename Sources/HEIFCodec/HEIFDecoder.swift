@@ -77,6 +77,12 @@ package final class HEIFDecoder: DescriptorDecoder {
         format = PixelFormat.integer(channels: alpha ? 4 : 3, depth: depth > 8 ? 16 : 8)!
         var described = ImageMetadata(orientation: 1, iccProfile: Self.iccProfile(handle))
         described.codingPoints = Self.codingPoints(handle)
+        // libheif applies irot/imir while decoding, with or without autorotation: the Exif orientation (which
+        // repeats them) is set upright before anything carries it.
+        let (w, h) = (width, height)
+        described.exif = Self.metadataBlock(handle, type: "Exif").flatMap(Self.tiffStructure)
+            .flatMap { Exif.edited($0, width: w, height: h, upright: true, stripLocation: false) }
+        described.xmp = Self.metadataBlock(handle, type: "mime", contentType: "application/rdf+xml")
         metadata = described
         guard (1...16).contains(depth) else {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): its image has no usable bit depth")
@@ -178,6 +184,33 @@ package final class HEIFDecoder: DescriptorDecoder {
         var bytes = [UInt8](repeating: 0, count: size)
         let error = heif_image_handle_get_raw_color_profile(handle, &bytes)
         return error.code == heif_error_Ok ? bytes : nil
+    }
+
+    /// The first metadata item of `type` (and `contentType`, for "mime" items), as stored; nil when there is none
+    /// or it is larger than 16 MiB.
+    private static func metadataBlock(_ handle: OpaquePointer, type: String, contentType: String? = nil) -> [UInt8]? {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
+        for id in ids.prefix(listed) {
+            if let contentType, heif_image_handle_get_metadata_content_type(handle, id).map({ String(cString: $0) }) != contentType {
+                continue
+            }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0, size <= 16 << 20 else { continue }
+            var bytes = [UInt8](repeating: 0, count: size)
+            if heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok { return bytes }
+        }
+        return nil
+    }
+
+    /// The TIFF structure in a HEIF Exif item: after a 4-byte big-endian offset to it (ISO/IEC 23008-12 A.2.1).
+    private static func tiffStructure(_ item: [UInt8]) -> [UInt8]? {
+        guard item.count >= 4 else { return nil }
+        let offset = Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3])
+        guard offset <= item.count - 4 - 8 else { return nil }
+        return Array(item[(4 + offset)...])
     }
 
     /// The nclx colour box's primaries and transfer curve, if the file has one.

@@ -88,4 +88,16 @@ final class MetadataPolicyTests: XCTestCase {
         let (_, warnings) = try render(.keep, as: .tiff)
         XCTAssertTrue(warnings.contains { $0.contains("TIFF outputs do not carry EXIF or XMP") }, "\(warnings)")
     }
+
+    /// HEIF applies its own rotation (irot) whatever the Exif says, so a kept Exif orientation must say upright:
+    /// this AVIF's Exif says 6 and it has no irot, so its pixels are stored and shown as they are.
+    func testHEIFExifIsCarriedUpright() throws {
+        let avif = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("heif/avif_exif6_no_irot_96x64.avif")))
+        XCTAssertEqual(try exiftool(avif, .avif)["IFD0:Orientation"] as? Int, 6)
+        let renderer = Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+        let (out, _) = try renderer.render(recipe, encoded: ["main": avif], as: .jpeg)
+        let tags = try exiftool(out, .jpeg)
+        XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 1)
+        XCTAssertEqual(tags["File:ImageWidth"] as? Int, 96, "not turned")
+    }
 }
