@@ -7,6 +7,8 @@
 // The functions of each library the codecs call (Sources/HEIFCodec, Sources/JXLCodec): a call to one not listed
 // fails to link, so the lists cannot fall behind the code.
 #define HEIF_FUNCTIONS(X) \
+    X(heif_context_add_XMP_metadata) \
+    X(heif_context_add_exif_metadata) \
     X(heif_context_alloc) \
     X(heif_context_encode_image) \
     X(heif_context_free) \

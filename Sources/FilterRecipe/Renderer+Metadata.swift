@@ -21,9 +21,9 @@ extension Renderer {
                 carried.xmp = nil
             }
             return carried
-        case .png, .webp:
+        case .png, .webp, .avif:
             return carried
-        case .tiff, .avif, .jxl, .heic, .gif:
+        case .tiff, .jxl, .heic, .gif:
             warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")
             return nil
         }

@@ -31,8 +31,8 @@ public struct Renderer: Sendable {
         public var colourManagement: Bool
         /// The profile outputs are written in and tagged with.
         public var outputProfile: OutputProfile
-        /// What outputs carry of the main input's EXIF and XMP: nothing by default (`MetadataPolicy`). JPEG, PNG
-        /// and WebP outputs carry them; TIFF, AVIF and JPEG XL outputs not yet (a note says so).
+        /// What outputs carry of the main input's EXIF and XMP: nothing by default (`MetadataPolicy`). JPEG, PNG,
+        /// WebP and AVIF outputs carry them; TIFF and JPEG XL outputs not yet (a note says so).
         public var metadata: MetadataPolicy
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
@@ -245,7 +245,7 @@ public struct Renderer: Sendable {
                                           options: options.tiff, icc: profile?.data)
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.avif, icc: profile?.data)
+                                          options: options.avif, icc: profile?.data, metadata: metadata)
             case .jxl:
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.jxl, icc: profile?.data)

@@ -15,6 +15,7 @@ package final class AVIFEncoder: WholePictureEncoder {
 
     private let options: AVIFWriteOptions
     private let icc: [UInt8]?
+    private let metadata: OutputMetadata?
     private let channels: Int
     package var gathered: GatheredPicture
 
@@ -22,8 +23,9 @@ package final class AVIFEncoder: WholePictureEncoder {
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: AVIFWriteOptions = .default, icc: [UInt8]? = nil) throws {
+                 options: AVIFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
         self.output = output
+        self.metadata = metadata
         self.width = width
         self.height = height
         self.format = format
@@ -103,7 +105,15 @@ package final class AVIFEncoder: WholePictureEncoder {
         if let icc {
             try check(icc.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) })
         }
-        try check(heif_context_encode_image(context, image, encoder, encoding, nil))
+        var handle: OpaquePointer?
+        try check(heif_context_encode_image(context, image, encoder, encoding, &handle))
+        defer { if let handle { heif_image_handle_release(handle) } }
+        if let exif = metadata?.exif, exif.count <= Int(Int32.max) {
+            try check(exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
+        }
+        if let xmp = metadata?.xmp, xmp.count <= Int(Int32.max) {
+            try check(xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
+        }
         var collected = [UInt8]()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, user in
             let target = user!.assumingMemoryBound(to: [UInt8].self)
