@@ -2,22 +2,47 @@
 /// structure an Exif block holds (JPEG APP1 after "Exif\0\0", PNG eXIf); anything malformed reads as 1 (upright),
 /// so a damaged block never stops the pixels.
 package enum Exif {
-    package static func orientation(_ block: [UInt8]) -> Int {
-        guard block.count >= 8 else { return 1 }
+    /// A TIFF structure's byte order, from its first two bytes ("II" little-endian, "MM" big-endian), and its
+    /// bounds-checked readers and writers.
+    struct ByteOrder {
         let little: Bool
-        switch (block[0], block[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return 1
+
+        init?(_ block: [UInt8]) {
+            guard block.count >= 8 else { return nil }
+            switch (block[0], block[1]) {
+            case (0x49, 0x49): little = true
+            case (0x4D, 0x4D): little = false
+            default: return nil
+            }
         }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= block.count else { return nil }
-            return little ? Int(block[at]) | Int(block[at + 1]) << 8 : Int(block[at]) << 8 | Int(block[at + 1])
+
+        func u16(_ b: [UInt8], _ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= b.count else { return nil }
+            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
         }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
+
+        func u32(_ b: [UInt8], _ at: Int) -> Int? {
+            guard let x = u16(b, at), let y = u16(b, at + 2) else { return nil }
+            return little ? x | y << 16 : x << 16 | y
         }
+
+        /// Writes inside the block only (callers write where they have just read).
+        func put16(_ b: inout [UInt8], _ at: Int, _ v: Int) {
+            guard at >= 0, at + 2 <= b.count else { return }
+            b[at] = UInt8(little ? v & 0xFF : v >> 8 & 0xFF)
+            b[at + 1] = UInt8(little ? v >> 8 & 0xFF : v & 0xFF)
+        }
+
+        func put32(_ b: inout [UInt8], _ at: Int, _ v: Int) {
+            put16(&b, little ? at : at + 2, v & 0xFFFF)
+            put16(&b, little ? at + 2 : at, v >> 16 & 0xFFFF)
+        }
+    }
+
+    package static func orientation(_ block: [UInt8]) -> Int {
+        guard let order = ByteOrder(block) else { return 1 }
+        func u16(_ at: Int) -> Int? { order.u16(block, at) }
+        func u32(_ at: Int) -> Int? { order.u32(block, at) }
         // Bounded by the bytes the block holds, not by the entry count: a directory of any length is read as far as
         // the block goes (at most 65 535 entries of 12 bytes), as ExifTool and Pillow read it.
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return 1 }
@@ -47,27 +72,11 @@ package enum Exif {
     /// the block is not a readable TIFF structure (it is then not carried at all).
     package static func edited(_ block: [UInt8], width: Int, height: Int, upright: Bool, stripLocation: Bool) -> [UInt8]? {
         var b = block
-        guard b.count >= 8 else { return nil }
-        let little: Bool
-        switch (b[0], b[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= b.count else { return nil }
-            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let x = u16(at), let y = u16(at + 2) else { return nil }
-            return little ? x | y << 16 : x << 16 | y
-        }
-        func put16(_ at: Int, _ v: Int) {
-            b[at] = UInt8(little ? v & 0xFF : v >> 8 & 0xFF); b[at + 1] = UInt8(little ? v >> 8 & 0xFF : v & 0xFF)
-        }
-        func put32(_ at: Int, _ v: Int) {
-            put16(little ? at : at + 2, v & 0xFFFF); put16(little ? at + 2 : at, v >> 16 & 0xFFFF)
-        }
+        guard let order = ByteOrder(block) else { return nil }
+        func u16(_ at: Int) -> Int? { order.u16(b, at) }
+        func u32(_ at: Int) -> Int? { order.u32(b, at) }
+        func put16(_ at: Int, _ v: Int) { order.put16(&b, at, v) }
+        func put32(_ at: Int, _ v: Int) { order.put32(&b, at, v) }
         func zero(_ at: Int, _ count: Int) {
             guard at >= 8, count > 0, at + count <= b.count else { return }
             for i in at..<(at + count) { b[i] = 0 }
