@@ -79,7 +79,9 @@
     X(JxlDecoderSetParallelRunner) \
     X(JxlDecoderSetUnpremultiplyAlpha) \
     X(JxlDecoderSubscribeEvents) \
+    X(JxlEncoderAddBox) \
     X(JxlEncoderAddImageFrame) \
+    X(JxlEncoderCloseBoxes) \
     X(JxlEncoderCloseInput) \
     X(JxlEncoderCreate) \
     X(JxlEncoderDestroy) \
@@ -92,7 +94,8 @@
     X(JxlEncoderSetFrameDistance) \
     X(JxlEncoderSetFrameLossless) \
     X(JxlEncoderSetICCProfile) \
-    X(JxlEncoderSetParallelRunner)
+    X(JxlEncoderSetParallelRunner) \
+    X(JxlEncoderUseBoxes)
 
 #define JXL_THREADS_FUNCTIONS(X) \
     X(JxlThreadParallelRunner) \

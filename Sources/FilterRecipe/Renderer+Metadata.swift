@@ -21,9 +21,9 @@ extension Renderer {
                 carried.xmp = nil
             }
             return carried
-        case .png, .webp, .avif:
+        case .png, .webp, .avif, .jxl:
             return carried
-        case .tiff, .jxl, .heic, .gif:
+        case .tiff, .heic, .gif:
             warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")
             return nil
         }

@@ -32,7 +32,7 @@ public struct Renderer: Sendable {
         /// The profile outputs are written in and tagged with.
         public var outputProfile: OutputProfile
         /// What outputs carry of the main input's EXIF and XMP: nothing by default (`MetadataPolicy`). JPEG, PNG,
-        /// WebP and AVIF outputs carry them; TIFF and JPEG XL outputs not yet (a note says so).
+        /// WebP, AVIF and JPEG XL outputs carry them; TIFF outputs not yet (a note says so).
         public var metadata: MetadataPolicy
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int
@@ -248,7 +248,7 @@ public struct Renderer: Sendable {
                                           options: options.avif, icc: profile?.data, metadata: metadata)
             case .jxl:
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.jxl, icc: profile?.data)
+                                         options: options.jxl, icc: profile?.data, metadata: metadata)
             case .heic, .gif:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }

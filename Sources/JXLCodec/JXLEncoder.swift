@@ -14,14 +14,16 @@ package final class JXLEncoder: WholePictureEncoder {
 
     private let options: JXLWriteOptions
     private let icc: [UInt8]?
+    private let metadata: OutputMetadata?
     package var gathered: GatheredPicture
 
     /// Every integer layout (8 or 16 bits, grey to RGBA).
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: JXLWriteOptions = .default, icc: [UInt8]? = nil) throws {
+                 options: JXLWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
         self.output = output
+        self.metadata = metadata
         self.width = width
         self.height = height
         self.format = format
@@ -72,6 +74,18 @@ package final class JXLEncoder: WholePictureEncoder {
             var srgb = JxlColorEncoding()
             JxlColorEncodingSetToSRGB(&srgb, colours == 1 ? 1 : 0)
             try check(JxlEncoderSetColorEncoding(encoder, &srgb), "its colour encoding")
+        }
+        // Exif (behind its 4-byte offset to the TIFF header, here 0) and XMP as boxes of the container.
+        if metadata?.exif != nil || metadata?.xmp != nil {
+            try check(JxlEncoderUseBoxes(encoder), "its metadata boxes")
+            if let exif = metadata?.exif {
+                let box = [0, 0, 0, 0] + exif
+                try check(box.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "Exif", $0.baseAddress, $0.count, 0) }, "its Exif")
+            }
+            if let xmp = metadata?.xmp {
+                try check(xmp.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "xml ", $0.baseAddress, $0.count, 0) }, "its XMP")
+            }
+            JxlEncoderCloseBoxes(encoder)
         }
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding JPEG XL") }
         try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(options.effort)), "its effort")

@@ -70,7 +70,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?
     @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false
-    @Flag(help: "Copy the main input's EXIF and XMP to the output (JPEG, PNG, WebP, AVIF): orientation reset to upright, embedded thumbnail dropped, dimensions updated. By default outputs carry neither.")
+    @Flag(help: "Copy the main input's EXIF and XMP to the output (JPEG, PNG, WebP, AVIF, JPEG XL): orientation reset to upright, embedded thumbnail dropped, dimensions updated. By default outputs carry neither.")
     var keepMetadata = false
     @Flag(help: "With --keep-metadata: leave out the location (EXIF GPS, and XMP that holds GPS properties).")
     var stripLocation = false

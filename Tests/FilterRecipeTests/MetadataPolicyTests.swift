@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// The metadata policy end to end: a phone-like JPEG (orientation 6, GPS, an embedded thumbnail, XMP with a
-/// creator) rendered to JPEG, PNG, WebP and AVIF. By default the output carries no EXIF or XMP; `.keep` carries them
+/// creator) rendered to JPEG, PNG, WebP, AVIF and JPEG XL. By default the output carries no EXIF or XMP; `.keep` carries them
 /// edited for the output; `.keepWithoutLocation` drops the location. ExifTool (Debian's libimage-exiftool-perl)
 /// reads the outputs independently.
 final class MetadataPolicyTests: XCTestCase {
@@ -46,7 +46,7 @@ final class MetadataPolicyTests: XCTestCase {
     }
 
     func testOutputsCarryNoExifOrXMPByDefault() throws {
-        for format in [ImageFileFormat.jpeg, .png, .webp, .avif] {
+        for format in [ImageFileFormat.jpeg, .png, .webp, .avif, .jxl] {
             let (out, _) = try render(.strip, as: format)
             XCTAssertNil(out.range(of: Data("TestCam".utf8)), "\(format): no EXIF")
             XCTAssertNil(out.range(of: Data("Someone".utf8)), "\(format): no XMP")
@@ -56,7 +56,7 @@ final class MetadataPolicyTests: XCTestCase {
     }
 
     func testKeepingCopiesExifAndXMPEditedForTheOutput() throws {
-        for format in [ImageFileFormat.jpeg, .png, .webp, .avif] {
+        for format in [ImageFileFormat.jpeg, .png, .webp, .avif, .jxl] {
             let (out, warnings) = try render(.keep, as: format)
             XCTAssertEqual(warnings, [], "\(format)")
             let tags = try exiftool(out, format)
@@ -74,7 +74,7 @@ final class MetadataPolicyTests: XCTestCase {
     }
 
     func testStrippingLocationLeavesNoCoordinates() throws {
-        for format in [ImageFileFormat.jpeg, .png, .webp, .avif] {
+        for format in [ImageFileFormat.jpeg, .png, .webp, .avif, .jxl] {
             let (out, _) = try render(.keepWithoutLocation, as: format)
             let tags = try exiftool(out, format)
             XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam", "\(format)")
