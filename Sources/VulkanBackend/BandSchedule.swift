@@ -123,9 +123,9 @@ extension VulkanRenderer {
         }
         let memory = VulkanRun.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
                                                        sourceBytes: sourceBytes)
-        let half = try VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes, sourceFormats: sourceFormats,
-                                            format: format, limit: context.limits.maxStorageBufferRange,
-                                            groups: context.limits.maxWorkGroupCount)
+        let half = VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes, sourceFormats: sourceFormats,
+                                        format: format, limit: context.limits.maxStorageBufferRange,
+                                        groups: context.limits.maxWorkGroupCount, memory: memory)
         let schedule = try BandSchedule(plan: plan, limit: context.limits.maxStorageBufferRange,
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
                                         groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork,

@@ -21,13 +21,14 @@ package enum VulkanRenderer {
         let device = context.limits.maxWorkGroupCount
         let groups = (min(device.0, groupLimit?.x ?? .max), min(device.1, groupLimit?.y ?? .max))
         let sourceRowBytes = sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel }
+        let memory = VulkanRun.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
+                                                       sourceBytes: sources.values.reduce(0) { $0 + $1.byteCount })
         let half = try halfWorking ?? VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes,
                                                            sourceFormats: sources.mapValues(\.format), format: format,
-                                                           limit: limit, groups: groups)
+                                                           limit: limit, groups: groups, memory: memory)
         let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
-                                workLimit: workLimit ?? context.submitWork, sources: sources, format: format,
-                                half: half, tiled: tiled ?? VulkanRun.tiled(on: context),
-                                separableTilesFrom: tiled != nil || VulkanRun.tiledForced ? 0 : VulkanRun.separableTilesFrom)
+                                workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes, memory: memory,
+                                half: half, tiling: VulkanRun.Tiling(on: context, asked: tiled))
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -42,10 +43,8 @@ final class VulkanRun {
     let workLimit: Double
     /// Working buffers hold packed half floats (8 bytes a pixel) instead of float32 (16).
     let half: Bool
-    /// Separable passes and the 2-D convolution stage their pixels and taps in shared memory (`tiled(on:)`).
-    let tiled: Bool
-    /// Separable passes of fewer taps than this stay plain even when `tiled` (`separableTilesFrom`).
-    let separableTilesFrom: Int
+    /// Which kernels stage their pixels and taps in shared memory (`Tiling`).
+    let tiling: Tiling
 
     /// A kernel invocation, planned before anything is recorded (so the parameter block can be built first).
     struct Invocation {
@@ -113,22 +112,19 @@ final class VulkanRun {
     private var free: [Int: [DeviceBuffer]] = [:]
     private var owned = Set<ObjectIdentifier>()
 
+    /// `sourceRowBytes`: each source's packed row (0 for working floats); `memory`: the device bytes working
+    /// buffers may take (`memoryForWorkingBuffers`).
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
-         workLimit: Double, sources: [String: PixelBuffer], format: PixelFormat, half: Bool, tiled: Bool,
-         separableTilesFrom: Int = 0) throws {
+         workLimit: Double, sourceRowBytes: [String: Int], memory: Int, half: Bool, tiling: Tiling) throws {
         self.half = half
-        self.tiled = tiled
-        self.separableTilesFrom = separableTilesFrom
+        self.tiling = tiling
         self.context = context
         self.plan = plan
         self.stats = stats
         self.workLimit = workLimit
-        schedule = try BandSchedule(plan: plan, limit: limit,
-                                    sourceRowBytes: sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel },
+        schedule = try BandSchedule(plan: plan, limit: limit, sourceRowBytes: sourceRowBytes,
                                     alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
-                                    workLimit: workLimit, memoryLimit: Self.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
-                                                                               sourceBytes: sources.values.reduce(0) { $0 + $1.byteCount }),
-                                    pixelBytes: half ? 8 : 16)
+                                    workLimit: workLimit, memoryLimit: memory, pixelBytes: half ? 8 : 16)
     }
 
     /// The device memory left for working buffers once the inputs, the output's band buffer and a margin for
@@ -169,14 +165,9 @@ final class VulkanRun {
     /// kernels ran at twice the float32 floor either way, far below the transfers.
     static func usesHalves(_ context: VulkanContext, plan: Plan, sourceRowBytes: [String: Int],
                            sourceFormats: [String: PixelFormat], format: PixelFormat, limit: Int,
-                           groups: (x: Int, y: Int)) throws -> Bool {
+                           groups: (x: Int, y: Int), memory: Int) -> Bool {
         guard halfWorking(sources: Array(sourceFormats.values), output: format, plan: plan) else { return false }
         if context.hostMemoryIsDeviceLocal { return true }
-        let sourceBytes = plan.nodes.reduce(0) { total, node in
-            guard case .source(let name) = node.primitive else { return total }
-            return total + (sourceRowBytes[name] ?? node.width * 16) * node.height
-        }
-        let memory = memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format, sourceBytes: sourceBytes)
         guard let float32 = try? BandSchedule(plan: plan, limit: limit, sourceRowBytes: sourceRowBytes,
                                               alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
                                               memoryLimit: memory, pixelBytes: 16)
@@ -184,25 +175,31 @@ final class VulkanRun {
         return float32.bands.count > 1
     }
 
-    /// Shared-memory tiles for both passes of a separable convolution and for the 2-D convolution on GPUs, where a
-    /// work group's invocations share on-chip memory; not on software devices, where it is ordinary memory plus
-    /// barriers (lavapipe, 4K photo: σ 10 blur 22.7 s with both passes tiled, 11.0 s plain; 9×9 convolution 11.7 s
-    /// tiled, 11.3 s plain). `FILTERRUN_VULKAN_TILED=0` or `1` overrides, to compare.
-    static func tiled(on context: VulkanContext) -> Bool {
-        switch ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_TILED"] {
-        case "0": return false
-        case "1": return true
-        default: return !context.isSoftware
+    /// Which kernels stage their pixels and taps in shared memory, where a work group's invocations share on-chip
+    /// memory. Software devices tile nothing: their shared memory is ordinary memory plus barriers (lavapipe, 4K
+    /// photo: σ 10 blur 22.7 s with both passes tiled, 11.0 s plain; 9×9 convolution 11.7 s tiled, 11.3 s plain).
+    /// GPUs tile the 2-D convolution, and separable passes from 33 taps: on an H100 (20 MP, float32 buffers, full
+    /// clocks) a 19-tap Gaussian (σ 3) took 0.9–1.0 ms plain and 1.0–1.1 ms tiled, a 13-tap unsharp 1.1 against
+    /// 1.3, a 61-tap one (σ 10) 2.1–2.4 against 1.9–2.0, the 9×9 convolution 2.9 against 1.5. Asked for
+    /// (`FILTERRUN_VULKAN_TILED=0` or `1`, or the render's `tiled`), tiling is all or nothing, to compare.
+    struct Tiling {
+        /// The 2-D convolution is tiled.
+        let convolution: Bool
+        /// Separable passes of at least this many taps are tiled.
+        let separableFrom: Int
+
+        static let asked: Bool? = ["0": false, "1": true][ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_TILED"] ?? ""]
+
+        init(on context: VulkanContext, asked: Bool?) {
+            switch asked ?? Self.asked {
+            case true?: (convolution, separableFrom) = (true, 0)
+            case false?: (convolution, separableFrom) = (false, .max)
+            case nil: (convolution, separableFrom) = context.isSoftware ? (false, .max) : (true, 33)
+            }
         }
+
+        func separable(taps: Int) -> Bool { taps >= separableFrom }
     }
-
-    static let tiledForced = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_TILED"] == "1"
-
-    /// The taps from which a separable pass is tiled on a GPU. On an H100 (20 MP, float32 buffers, full clocks) a
-    /// 19-tap Gaussian (σ 3) took 0.9–1.0 ms plain and 1.0–1.1 ms tiled, a 13-tap unsharp 1.1 against 1.3, and a
-    /// 61-tap one (σ 10) 2.1–2.4 against 1.9–2.0: staging pays only once a pass reads more than the cache holds
-    /// near each invocation. (The 9×9 2-D convolution: 2.9 plain, 1.5 tiled — it is always tiled on GPUs.)
-    static let separableTilesFrom = 33
 
     /// `source` compiled for half-float working buffers (a different source, so a different cached kernel).
     static func halved(_ source: String) -> String {

@@ -47,7 +47,7 @@ extension VulkanRun {
         results[index] = output
         let taps = WorkEstimate.taps(ofNode: index, in: plan)
         // Tiled kernels of 16×16 groups lay out their own invocations over the band, whatever its height.
-        let squareTiles: (x: Int, y: Int)? = tiled ? ((node.width + 15) / 16, (rows.count + 15) / 16) : nil
+        let squareTiles = ((node.width + 15) / 16, (rows.count + 15) / 16)
         /// One dispatch of the node: by default over its band into its buffer, the shape from `launch`, the cost its
         /// taps a pixel. A two-pass primitive's first pass writes `into` a temporary over the rows it covers
         /// (`over`), and a kernel that lays out its own invocations gives `groups` (keeping the source's shape).
@@ -93,7 +93,7 @@ extension VulkanRun {
             first.rows.y = Int32(inputRows.count)
             first.ints.x = Int32(horizontal.count)
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
-            let tiles = tiled && max(horizontal.count, vertical.count) >= separableTilesFrom
+            let tiles = tiling.separable(taps: max(horizontal.count, vertical.count))
             add(tiles ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
                 over: inputRows, push: first,
                 groups: tiles ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
@@ -126,7 +126,7 @@ extension VulkanRun {
             push.ints.x = Int32(size)
             push.ints.y = preserveAlpha ? 1 : 0
             push.f0.x = bias
-            add(tiled ? .convolveTiled : .convolve, params: kernel, groups: squareTiles)
+            add(tiling.convolution ? .convolveTiled : .convolve, params: kernel, groups: tiling.convolution ? squareTiles : nil)
         case let .unsharpCombine(amount, threshold):
             push.f0 = SIMD4(amount, threshold, 0, 0)
             add(.unsharpCombine)

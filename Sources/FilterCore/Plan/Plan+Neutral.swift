@@ -4,10 +4,8 @@ extension Plan {
     /// True when every pixel of the output has R = G = B whatever the pixels of the sources, given which sources
     /// are grey. Conservative: false where a step might make colour.
     package func outputIsNeutral(sourceIsGrey: [String: Bool]) -> Bool {
-        var neutral = [Bool]()
-        for node in nodes {
-            let inputs = node.inputs.map { neutral[$0] }
-            var result: Bool
+        carriedForward { node, inputs in
+            let result: Bool
             switch node.primitive {
             case .source(let name): result = sourceIsGrey[name] ?? false
             case .sobel: result = true
@@ -29,9 +27,8 @@ extension Plan {
                 // Each channel by the same rule (the luminance sharpen adds one amount to all three).
                 result = inputs.allSatisfy { $0 }
             }
-            neutral.append(node.post.reduce(result) { $1.keepsNeutral(from: $0) })
+            return node.post.reduce(result) { $1.keepsNeutral(from: $0) }
         }
-        return neutral[output]
     }
 }
 

@@ -125,9 +125,7 @@ extension Plan {
     /// Whether the output can hold transparency, given which sources have an alpha channel. Decides whether an
     /// opaque input gains an alpha channel in the output file.
     package func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
-        var alpha = [Bool]()
-        for node in nodes {
-            let inputs = node.inputs.map { alpha[$0] }
+        carriedForward { node, inputs in
             let result: Bool
             switch node.primitive {
             case .source(let name): result = sourceHasAlpha[name] ?? true
@@ -153,8 +151,16 @@ extension Plan {
                 }
             default: result = inputs.contains(true)
             }
-            alpha.append(result || node.post.contains(where: \.changesAlpha))
+            return result || node.post.contains(where: \.changesAlpha)
         }
-        return alpha[output]
+    }
+
+    /// A property of each node's result derived from its inputs' (nodes come after their inputs): `rule` gives
+    /// a node's value from its inputs' values; the output's value is returned.
+    func carriedForward<Value>(_ rule: (Node, [Value]) -> Value) -> Value {
+        var values = [Value]()
+        values.reserveCapacity(nodes.count)
+        for node in nodes { values.append(rule(node, node.inputs.map { values[$0] })) }
+        return values[output]
     }
 }
