@@ -193,6 +193,8 @@ package enum CPURenderer {
             return connected(SobelStage(node: node, stats: stats), inputs)
         case .median(let radius):
             return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
+        case .morphology(let morphology):
+            return connected(MorphologyStage(morphology, node: node, stats: stats), inputs)
         case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)

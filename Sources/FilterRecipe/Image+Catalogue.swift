@@ -329,6 +329,30 @@ extension Image {
         try applying(.median, ["radius": .number(Double(radius))])
     }
 
+    /// Grows light areas and shrinks dark ones: each channel's maximum over a square or disc.
+    ///
+    /// Formula: each premultiplied channel ↦ max over the element: the (2·radius + 1)² square, or the disc of pixels within radius of the centre (dx² + dy² ≤ radius²); pixels outside the image are left out
+    ///
+    /// - Parameters:
+    ///   - radius: Half-width of the element in pixels; an integer in 1...50, default 1.
+    ///   - shape: Structuring element; one of "square", "disc", default "square".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func dilate(radius: Int = 1, shape: DilateShape = .square) throws -> Image {
+        try applying(.dilate, ["radius": .number(Double(radius)), "shape": .string(shape.rawValue)])
+    }
+
+    /// Grows dark areas and shrinks light ones: each channel's minimum over a square or disc.
+    ///
+    /// Formula: each premultiplied channel ↦ min over the element: the (2·radius + 1)² square, or the disc of pixels within radius of the centre (dx² + dy² ≤ radius²); pixels outside the image are left out
+    ///
+    /// - Parameters:
+    ///   - radius: Half-width of the element in pixels; an integer in 1...50, default 1.
+    ///   - shape: Structuring element; one of "square", "disc", default "square".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func erode(radius: Int = 1, shape: ErodeShape = .square) throws -> Image {
+        try applying(.erode, ["radius": .number(Double(radius)), "shape": .string(shape.rawValue)])
+    }
+
     /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
     /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention (libvips 8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up to 1024 px; withoutEnlargement caps the factor at 1
@@ -575,6 +599,18 @@ extension Image {
     public enum LutSpace: String, CaseIterable, Sendable {
         case srgb = "srgb"
         case linear = "linear"
+    }
+
+    /// dilate's shape: structuring element.
+    public enum DilateShape: String, CaseIterable, Sendable {
+        case square = "square"
+        case disc = "disc"
+    }
+
+    /// erode's shape: structuring element.
+    public enum ErodeShape: String, CaseIterable, Sendable {
+        case square = "square"
+        case disc = "disc"
     }
 
     /// resize's fit: with width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect.

@@ -99,11 +99,10 @@ extension BandSchedule {
         func bytes(_ i: Int) -> Int { max(1, capacity[i]) * plan.nodes[i].width * pixelBytes }
         for (i, node) in plan.nodes.enumerated() where capacity[i] > 0 {
             take(bytes(i))
-            switch node.primitive {
-            case .separableConvolution, .boxBlur:
+            // Two-pass kernels hold a temporary shaped like their input's band between the passes.
+            if VulkanRun.holdsTemporary(node.primitive) {
                 take(bytes(node.inputs[0]))
                 give(bytes(node.inputs[0]))
-            default: break
             }
             for input in Set(node.inputs) where lastUse[input] == i && capacity[input] > 0 { give(bytes(input)) }
         }

@@ -137,6 +137,27 @@ extension VulkanRun {
             add(.sobel)
         case .median(let radius):
             add(.median, source: MedianKernelSource.source(radius: radius))
+        case .morphology(let morphology):
+            let source = MorphologyKernelSource.source(morphology.operation)
+            let passes = MorphologyKernelSource.passes(morphology)
+            if passes.count == 1 {
+                push.ints.x = Int32(passes[0].count)
+                add(.morphology, source: source, params: passes[0], perPixel: Double(morphology.count))
+            } else {
+                // The row pass covers the rows the column pass reads, in a buffer shaped like the input's band.
+                let inputRows = needed[node.inputs[0]]!
+                let temporary = try working(node.inputs[0])
+                var first = push
+                first.rows.x = Int32(inputRows.lowerBound)
+                first.rows.y = Int32(inputRows.count)
+                first.ints.x = 1
+                add(.morphology, source: source, params: passes[0], into: temporary, over: inputRows, push: first,
+                    perPixel: Double(2 * morphology.radius + 1))
+                push.ints.x = Int32(passes[1].count)
+                add(.morphology, source: source, reading: [CommandBatch.Binding(buffer: temporary)], params: passes[1],
+                    perPixel: Double(2 * morphology.radius + 1))
+                give(temporary)
+            }
         case let .resample(axis, kernel, reduced):
             let input = plan.nodes[node.inputs[0]]
             let vertical = axis == .vertical

@@ -67,7 +67,8 @@ final class InvariantTests: XCTestCase {
             Recipe.chain([(.solidColor, ["color": .color(RGBA(0.3, 0.6, 0.2, 1)), "width": 37, "height": 23])]),
             images: ["main": PixelBuffer(width: 1, height: 1, format: .rgb8)], format: .rgb8)
         for step: (FilterID, [String: ParamValue]) in [(.gaussianBlur, ["sigma": 5]), (.boxBlur, ["radius": 7]),
-                                                        (.median, ["radius": 3]), (.unsharpMask, ["sigma": 3])] {
+                                                        (.median, ["radius": 3]), (.unsharpMask, ["sigma": 3]),
+                                                        (.dilate, ["radius": 6, "shape": "disc"]), (.erode, ["radius": 4])] {
             try assertSame(render([step], flat), flat, within: 0, "\(step.0)")
         }
     }
@@ -77,7 +78,8 @@ final class InvariantTests: XCTestCase {
     func testStripsMatchWholeImageReference() throws {
         let image = try TestImages.crop("photos/camera_512_gray8.png", x: 0, y: 0, width: 24, height: 300)
         let steps: [(FilterID, [String: ParamValue])] = [(.gaussianBlur, ["sigma": 4]), (.resize, ["height": 170]),
-                                                         (.median, ["radius": 2])]
+                                                         (.median, ["radius": 2]), (.dilate, ["radius": 9, "shape": "disc"]),
+                                                         (.erode, ["radius": 5])]
         let rendered = try render(steps, image)
         var reference = try ReferenceImage(image, space: .linear)
         for (id, params) in steps {

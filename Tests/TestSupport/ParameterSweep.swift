@@ -86,6 +86,11 @@ package enum ParameterSweep {
         if id == .median {  // radius 2 has its own network (1 and 3 are the minimum and maximum)
             sets.append(("radius=2", ["radius": 2]))
         }
+        if id == .dilate || id == .erode {  // discs whose rows have several widths, a square wider than a strip
+            sets.append(("disc,radius=4", ["radius": 4, "shape": "disc"]))
+            sets.append(("disc,radius=11", ["radius": 11, "shape": "disc"]))
+            sets.append(("radius=6", ["radius": 6]))
+        }
         if id == .rotate {  // quarter turns that keep or change the canvas, and a shrinking affine
             for degrees in [90.0, -90, 180, 270, -17.5] {
                 for canvas in ["fit", "crop", "inside"] { sets.append(("degrees=\(degrees),\(canvas)", ["degrees": .number(degrees), "canvas": .string(canvas)])) }

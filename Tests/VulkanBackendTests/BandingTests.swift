@@ -112,7 +112,8 @@ final class BandingTests: VulkanTestCase {
         let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]
         for steps in [[(FilterID.gaussianBlur, ["sigma": 3] as [String: ParamValue])],
                       [(.unsharpMask, ["sigma": 2, "amount": 1]), (.vignette, ["intensity": 0.5])],
-                      [(.median, ["radius": 2]), (.resize, ["height": 40])]] {
+                      [(.median, ["radius": 2]), (.resize, ["height": 40])],
+                      [(.dilate, ["radius": 5, "shape": "disc"]), (.erode, ["radius": 4])]] {
             let recipe = Recipe.chain(steps)
             let plan = try recipe.plan(inputSizes: ["main": (37, 130)])
             let wholeStats = RenderStats(), cutStats = RenderStats()

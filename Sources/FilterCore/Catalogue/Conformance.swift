@@ -66,6 +66,10 @@ extension FilterID {
                                   "AlphaEdgeTests.testBiasIsAddedToStraightColour"])
         case .sobel: return c("OpenCV Sobel 3×3 on Rec. 709 luma, magnitude ÷ 4", replicate, "output opaque")
         case .median: return c("OpenCV medianBlur, per channel", replicate, "per premultiplied channel")
+        case .dilate, .erode:
+            return c("grey-level morphology with a flat element (Gonzalez & Woods 9.6; OpenCV dilate/erode with "
+                     + "MORPH_RECT for the square)", "outside pixels left out (same as replicate)",
+                     "per premultiplied channel", ["MorphologyTests"])
         case .resize: return c("separable resampling: Keys bicubic a = −0.5 (Pillow), Lanczos-3, bilinear, nearest",
                                replicate, premultiplied + "; a contain box is the background colour",
                                ["ConventionTests.testNearestShrinkingSkipsPixels", "FitTests",

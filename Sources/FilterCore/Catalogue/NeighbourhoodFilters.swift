@@ -90,4 +90,23 @@ enum NeighbourhoodFilters {
         formula: "each channel ↦ median of the (2·radius + 1)² window",
         params: [.integer("radius", 1...3, default: 1, "Half-width of the window")]
     ) { b, p, i in b.add(.median(radius: p.int("radius")), on: i[0]) }
+
+    static let dilate = morphology(.dilate, "Grows light areas and shrinks dark ones: each channel's maximum over a square or disc.")
+    static let erode = morphology(.erode, "Grows dark areas and shrinks light ones: each channel's minimum over a square or disc.")
+
+    private static func morphology(_ operation: Morphology.Operation, _ summary: String) -> FilterSpec {
+        let extreme = operation == .dilate ? "max" : "min"
+        return FilterSpec(
+            operation == .dilate ? .dilate : .erode, .neighbourhood, summary,
+            formula: "each premultiplied channel ↦ \(extreme) over the element: the (2·radius + 1)² square, or the disc "
+                + "of pixels within radius of the centre (dx² + dy² ≤ radius²); pixels outside the image are left out",
+            params: [
+                .integer("radius", 1...50, default: 1, "Half-width of the element in pixels"),
+                .choice("shape", Morphology.Shape.allCases.map(\.rawValue), default: "square", "Structuring element"),
+            ]
+        ) { b, p, i in
+            let shape = Morphology.Shape(rawValue: p.string("shape")) ?? .square
+            return b.add(.morphology(Morphology(operation, radius: p.int("radius"), shape: shape)), on: i[0])
+        }
+    }
 }

@@ -34,6 +34,7 @@ extension Primitive {
         case .sharpenLuminance(let amount): return "luminance sharpen ×\(amount)"
         case .sobel: return "sobel"
         case .median(let r): return "median r=\(r)"
+        case .morphology(let m): return "\(m.operation.rawValue) \(m.shape.rawValue) r=\(m.radius)"
         case let .resample(axis, kernel, reduced):
             return "\(kernel.rawValue) resample \(axis.rawValue)" + (reduced.map { " (of a 1/\($0.factor) box reduction)" } ?? "")
         case let .boxReduce(x, y): return "box reduce \(x)×\(y)"

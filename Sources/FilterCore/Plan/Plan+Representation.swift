@@ -142,7 +142,7 @@ extension Plan {
                 return (nil, "the pad colour is between two sample values")
             }
             reason = "moves samples"
-        case .median:
+        case .median, .morphology:
             // Per channel, it picks one of its inputs: on samples that is the working values' pick, but for alpha
             // (working values are premultiplied) and a profile's inks.
             guard !converted, !format.hasAlpha else {

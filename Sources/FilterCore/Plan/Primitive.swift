@@ -21,6 +21,8 @@ package enum Primitive: Equatable, Sendable {
     case sobel
     /// Per-channel median over a (2r+1)² window; edges clamp.
     case median(radius: Int)
+    /// Per-channel maximum (dilate) or minimum (erode) of the premultiplied values over a flat element.
+    case morphology(Morphology)
     /// Resampling along one axis to the node's size. With `reduced`, the input is a box reduction of an image
     /// `reduced.originalSize` long on this axis, and samples sit where they would in that image.
     case resample(axis: Axis, kernel: ResampleKernel, reduced: BoxReduction? = nil)
@@ -74,6 +76,7 @@ package enum Primitive: Equatable, Sendable {
         case .convolve(_, let size, _, _): return size / 2
         case .sharpenLuminance, .sobel: return 1
         case .median(let r): return r
+        case .morphology(let m): return m.radius
         case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
         case .boxReduce: return nil
         case .rotate, .transpose, .affine: return nil

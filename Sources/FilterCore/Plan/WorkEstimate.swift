@@ -54,6 +54,8 @@ package struct WorkEstimate: Sendable {
         case .separableConvolution(let h, let v): return Double(h.count + v.count)
         case .convolve(_, let size, _, _): return Double(size * size)
         case .median(let r): return Double((2 * r + 1) * (2 * r + 1))
+        // The CPU reads each row's running extremes (about three values a pixel) for every row of the element.
+        case .morphology(let m): return Double(4 * (2 * m.radius + 1))
         case .boxBlur: return 4
         case .sharpenLuminance, .sobel: return 9
         case let .resample(axis, kernel, _):

@@ -182,6 +182,8 @@ package enum ReferenceFilters {
                 for c in 0..<4 { out[c] = values.map { $0[c] }.sorted()[values.count / 2] }
                 return out
             }
+        case .dilate, .erode:
+            return morphology(image, radius: p.int("radius"), disc: p.string("shape") == "disc", dilate: id == .dilate)
         case .resize:
             return resize(image, p, space: space)
         case .trim:
@@ -327,6 +329,24 @@ package enum ReferenceFilters {
             var values = [SIMD4<Double>]()
             for j in -r...r { for i in -r...r { values.append(image.clamped(x + i, y + j)) } }
             return f(values)
+        }
+    }
+
+    /// Grey-level dilation (maximum) or erosion (minimum) with a flat element, per premultiplied channel (Gonzalez &
+    /// Woods 9.6): the element is every offset with |i|, |j| ≤ r, or for the disc i² + j² ≤ r²; offsets that fall
+    /// outside the image are not part of the window.
+    static func morphology(_ image: ReferenceImage, radius r: Int, disc: Bool, dilate: Bool) -> ReferenceImage {
+        mapped(image.width, image.height) { x, y in
+            var out = SIMD4<Double>(repeating: dilate ? -.infinity : .infinity)
+            for j in -r...r {
+                for i in -r...r where !disc || i * i + j * j <= r * r {
+                    let (u, v) = (x + i, y + j)
+                    guard u >= 0, u < image.width, v >= 0, v < image.height else { continue }
+                    let value = image[u, v]
+                    for c in 0..<4 { out[c] = dilate ? max(out[c], value[c]) : min(out[c], value[c]) }
+                }
+            }
+            return out
         }
     }
 
