@@ -38,6 +38,8 @@ OPS = {
     "gaussian σ8": [{"op": "gaussianBlur", "sigma": 8}],
     "box r5": [{"op": "boxBlur", "radius": 5}],
     "median r2": [{"op": "median", "radius": 2}],
+    "dilate r3": [{"op": "dilate", "radius": 3}],
+    "erode r7": [{"op": "erode", "radius": 7}],
     "convolve 3×3": [{"op": "convolve", "kernel": flat(SHARP3)}],
     "convolve 5×5": [{"op": "convolve", "kernel": flat(BINOMIAL5)}],
     "sobel": [{"op": "sobel"}],
@@ -93,6 +95,10 @@ def opencv(op, src, dst):
         im = cv2.blur(im, (11, 11))
     elif op == "median r2":
         im = cv2.medianBlur(im, 5)
+    elif op == "dilate r3":
+        im = cv2.dilate(im, np.ones((7, 7), np.uint8))
+    elif op == "erode r7":
+        im = cv2.erode(im, np.ones((15, 15), np.uint8))
     elif op == "convolve 3×3":
         im = cv2.filter2D(im, -1, np.array(SHARP3, np.float32))
     elif op == "convolve 5×5":
@@ -163,6 +169,10 @@ def pyvips_run(op, src, dst):
         im = im.conv(pyvips.Image.new_from_array([[1] * 11] * 11, scale=121), precision="integer")
     elif op == "median r2":
         im = im.median(5)
+    elif op == "dilate r3":  # greyscale maximum over the square: rank's top index (morph is for binary masks)
+        im = im.rank(7, 7, 48)
+    elif op == "erode r7":
+        im = im.rank(15, 15, 0)
     elif op == "convolve 3×3":
         im = im.conv(pyvips.Image.new_from_array(SHARP3, scale=1), precision="integer")
     elif op == "convolve 5×5":
