@@ -195,6 +195,8 @@ package enum CPURenderer {
             return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
         case .morphology(let morphology):
             return connected(MorphologyStage(morphology, node: node, stats: stats), inputs)
+        case .lineBlur(let blur):
+            return connected(LineBlurStage(blur, node: node, stats: stats), inputs)
         case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)

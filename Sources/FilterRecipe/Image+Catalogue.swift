@@ -353,6 +353,31 @@ extension Image {
         try applying(.erode, ["radius": .number(Double(radius)), "shape": .string(shape.rawValue)])
     }
 
+    /// Streaks along a direction, as a camera moving during the exposure.
+    ///
+    /// Formula: the mean of 2⌈radius⌉ + 1 bilinear samples (premultiplied, taps clamped to the edge) evenly spaced from p − radius·(cos θ, −sin θ) to p + radius·(cos θ, −sin θ), θ = angle counter-clockwise from the +x axis
+    ///
+    /// - Parameters:
+    ///   - radius: Half the streak's length in pixels; a number in 0...200, default 10.
+    ///   - angle: Direction in degrees, counter-clockwise from horizontal; a number in -360...360, default 0.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func motionBlur(radius: Double = 10.0, angle: Double = 0.0) throws -> Image {
+        try applying(.motionBlur, ["radius": .number(radius), "angle": .number(angle)])
+    }
+
+    /// Streaks away from a centre, as a camera zooming during the exposure.
+    ///
+    /// Formula: the mean of n = 1 + ⌈s·|p − c|⌉ bilinear samples (premultiplied, taps clamped to the edge) evenly spaced from p to p − s·(p − c), c = (centerX·width − ½, centerY·height − ½) in pixel indices, s = min(1, amount ÷ half the diagonal): a streak amount pixels long at a centred zoom's corners
+    ///
+    /// - Parameters:
+    ///   - amount: Streak length in pixels at the corners (half the diagonal from the centre); a number in 0...500, default 20.
+    ///   - centerX: Centre as a fraction of the width; a number in 0...1, default 0.5.
+    ///   - centerY: Centre as a fraction of the height; a number in 0...1, default 0.5.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func zoomBlur(amount: Double = 20.0, centerX: Double = 0.5, centerY: Double = 0.5) throws -> Image {
+        try applying(.zoomBlur, ["amount": .number(amount), "centerX": .number(centerX), "centerY": .number(centerY)])
+    }
+
     /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
     /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention (libvips 8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up to 1024 px; withoutEnlargement caps the factor at 1

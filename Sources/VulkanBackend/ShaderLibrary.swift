@@ -30,5 +30,5 @@ enum Kernel: String, CaseIterable {
     case separableHorizontal = "separable_horizontal"
     case separableHorizontalTiled = "separable_horizontal_tiled", separableVertical = "separable_vertical"
     case separableVerticalTiled = "separable_vertical_tiled"
-    case sharpenLuminance = "sharpen_luminance", unsharpCombine = "unsharp_combine"
+    case sharpenLuminance = "sharpen_luminance", unsharpCombine = "unsharp_combine", lineBlur = "line_blur"
 }

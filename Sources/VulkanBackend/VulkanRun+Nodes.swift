@@ -158,6 +158,9 @@ extension VulkanRun {
                     perPixel: Double(2 * morphology.radius + 1))
                 give(temporary)
             }
+        case .lineBlur(let blur):
+            LineBlurKernelSource.configure(&push, blur)
+            add(.lineBlur, source: LineBlurKernelSource.source(blur))
         case let .resample(axis, kernel, reduced):
             let input = plan.nodes[node.inputs[0]]
             let vertical = axis == .vertical

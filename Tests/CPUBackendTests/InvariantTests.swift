@@ -79,7 +79,8 @@ final class InvariantTests: XCTestCase {
         let image = try TestImages.crop("photos/camera_512_gray8.png", x: 0, y: 0, width: 24, height: 300)
         let steps: [(FilterID, [String: ParamValue])] = [(.gaussianBlur, ["sigma": 4]), (.resize, ["height": 170]),
                                                          (.median, ["radius": 2]), (.dilate, ["radius": 9, "shape": "disc"]),
-                                                         (.erode, ["radius": 5])]
+                                                         (.erode, ["radius": 5]), (.zoomBlur, ["amount": 50, "centerY": 0.8]),
+                                                         (.motionBlur, ["radius": 6, "angle": 70])]
         let rendered = try render(steps, image)
         var reference = try ReferenceImage(image, space: .linear)
         for (id, params) in steps {

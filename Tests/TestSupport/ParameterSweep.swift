@@ -20,7 +20,7 @@ package enum ParameterSweep {
 
     static let caps: [String: Double] = [
         // Debug builds run these tests: wide windows would take minutes on 40×28 images for nothing new.
-        "gaussianBlur.sigma": 12, "boxBlur.radius": 20, "unsharpMask.sigma": 12,
+        "gaussianBlur.sigma": 12, "boxBlur.radius": 20, "motionBlur.radius": 30, "zoomBlur.amount": 60, "unsharpMask.sigma": 12,
         "resize.scale": 3, "resize.width": 120, "resize.height": 90,
         "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
@@ -90,6 +90,14 @@ package enum ParameterSweep {
             sets.append(("disc,radius=4", ["radius": 4, "shape": "disc"]))
             sets.append(("disc,radius=11", ["radius": 11, "shape": "disc"]))
             sets.append(("radius=6", ["radius": 6]))
+        }
+        if id == .motionBlur {  // diagonal and steep directions, a fractional radius
+            sets.append(("angle=33,radius=4.5", ["radius": 4.5, "angle": 33]))
+            sets.append(("angle=-100,radius=7", ["radius": 7, "angle": -100]))
+        }
+        if id == .zoomBlur {  // a centre off the image's middle and on its corner
+            sets.append(("off-centre", ["amount": 9, "centerX": 0.2, "centerY": 0.7]))
+            sets.append(("corner", ["amount": 30, "centerX": 1, "centerY": 0]))
         }
         if id == .rotate {  // quarter turns that keep or change the canvas, and a shrinking affine
             for degrees in [90.0, -90, 180, 270, -17.5] {

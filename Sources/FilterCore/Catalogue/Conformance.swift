@@ -70,6 +70,12 @@ extension FilterID {
             return c("grey-level morphology with a flat element (Gonzalez & Woods 9.6; OpenCV dilate/erode with "
                      + "MORPH_RECT for the square)", "outside pixels left out (same as replicate)",
                      "per premultiplied channel", ["MorphologyTests"])
+        case .motionBlur:
+            return c("own definition after Core Image's CIMotionBlur: a box along the direction, bilinear samples",
+                     replicate, premultiplied, ["LineBlurTests"])
+        case .zoomBlur:
+            return c("own definition after Core Image's CIZoomBlur: a box along the ray to the centre, bilinear samples",
+                     replicate, premultiplied, ["LineBlurTests"])
         case .resize: return c("separable resampling: Keys bicubic a = −0.5 (Pillow), Lanczos-3, bilinear, nearest",
                                replicate, premultiplied + "; a contain box is the background colour",
                                ["ConventionTests.testNearestShrinkingSkipsPixels", "FitTests",

@@ -109,4 +109,36 @@ enum NeighbourhoodFilters {
             return b.add(.morphology(Morphology(operation, radius: p.int("radius"), shape: shape)), on: i[0])
         }
     }
+
+    static let motionBlur = FilterSpec(
+        .motionBlur, .neighbourhood, "Streaks along a direction, as a camera moving during the exposure.",
+        formula: "the mean of 2⌈radius⌉ + 1 bilinear samples (premultiplied, taps clamped to the edge) evenly spaced from "
+            + "p − radius·(cos θ, −sin θ) to p + radius·(cos θ, −sin θ), θ = angle counter-clockwise from the +x axis",
+        params: [
+            .number("radius", 0...200, default: 10, "Half the streak's length in pixels"),
+            .number("angle", -360...360, default: 0, "Direction in degrees, counter-clockwise from horizontal"),
+        ]
+    ) { b, p, i in
+        guard p.number("radius") > 0 else { return i[0] }
+        return b.add(.lineBlur(.motion(radius: p.number("radius"), degrees: p.number("angle"))), on: i[0])
+    }
+
+    static let zoomBlur = FilterSpec(
+        .zoomBlur, .neighbourhood, "Streaks away from a centre, as a camera zooming during the exposure.",
+        formula: "the mean of n = 1 + ⌈s·|p − c|⌉ bilinear samples (premultiplied, taps clamped to the edge) evenly "
+            + "spaced from p to p − s·(p − c), c = (centerX·width − ½, centerY·height − ½) in pixel indices, "
+            + "s = min(1, amount ÷ half the diagonal): a streak amount pixels long at a centred zoom's corners",
+        params: [
+            .number("amount", 0...500, default: 20, "Streak length in pixels at the corners (half the diagonal from the centre)"),
+            .number("centerX", 0...1, default: 0.5, "Centre as a fraction of the width"),
+            .number("centerY", 0...1, default: 0.5, "Centre as a fraction of the height"),
+        ],
+        tolerance: 2
+    ) { b, p, i in
+        guard p.number("amount") > 0 else { return i[0] }
+        let (w, h) = b.size(i[0])
+        let diagonal = (Double(w * w) + Double(h * h)).squareRoot()
+        return b.add(.lineBlur(.zoom(cx: p.number("centerX") * Double(w) - 0.5, cy: p.number("centerY") * Double(h) - 0.5,
+                                     amount: p.number("amount"), reference: diagonal / 2)), on: i[0])
+    }
 }

@@ -8,6 +8,7 @@ extension Plan {
             var rows = node.primitive.verticalReach.map { "strips, reach \($0) rows" } ?? "whole input"
             if case .boxReduce(_, let y) = node.primitive { rows = "strips, \(y) input rows a row" }
             if case .resample(.vertical, _, _) = node.primitive { rows = "strips, the rows its taps reach" }
+            if case .lineBlur(let blur) = node.primitive, case .zoom = blur.path { rows = "strips, the rows toward the centre" }
             let post = node.post.isEmpty ? "" : " + per-pixel ×\(node.post.count) on store"
             let held = node.representation.summary + (node.representationReason.isEmpty ? "" : ": \(node.representationReason)")
             lines.append("  #\(i) \(node.op) [\(node.origin)] \(node.primitive.summary)\(post) \(node.width)×\(node.height)\(inputs) (\(rows); \(held))")
@@ -35,6 +36,11 @@ extension Primitive {
         case .sobel: return "sobel"
         case .median(let r): return "median r=\(r)"
         case .morphology(let m): return "\(m.operation.rawValue) \(m.shape.rawValue) r=\(m.radius)"
+        case .lineBlur(let blur):
+            switch blur.path {
+            case .motion(_, _, let count): return "motion blur, \(count) samples"
+            case .zoom: return "zoom blur"
+            }
         case let .resample(axis, kernel, reduced):
             return "\(kernel.rawValue) resample \(axis.rawValue)" + (reduced.map { " (of a 1/\($0.factor) box reduction)" } ?? "")
         case let .boxReduce(x, y): return "box reduce \(x)×\(y)"

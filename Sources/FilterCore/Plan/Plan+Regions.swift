@@ -26,6 +26,9 @@ extension Plan {
             // The window's rows above and below, declared once (Primitive.verticalReach) for both backends.
             guard let reach = node.primitive.verticalReach else { return 0..<height }
             return band(a - reach, b + reach)
+        case .lineBlur(let blur):
+            let needed = blur.inputRows(for: rows)
+            return band(needed.lo, needed.hi)
         case let .resample(axis, kernel, reduced):
             guard axis == .vertical else { return band(a, b) }
             let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height, reduced: reduced)

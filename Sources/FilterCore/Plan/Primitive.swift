@@ -23,6 +23,8 @@ package enum Primitive: Equatable, Sendable {
     case median(radius: Int)
     /// Per-channel maximum (dilate) or minimum (erode) of the premultiplied values over a flat element.
     case morphology(Morphology)
+    /// The mean of bilinear samples along a segment through each pixel (motion and zoom blurs).
+    case lineBlur(LineBlur)
     /// Resampling along one axis to the node's size. With `reduced`, the input is a box reduction of an image
     /// `reduced.originalSize` long on this axis, and samples sit where they would in that image.
     case resample(axis: Axis, kernel: ResampleKernel, reduced: BoxReduction? = nil)
@@ -77,6 +79,9 @@ package enum Primitive: Equatable, Sendable {
         case .sharpenLuminance, .sobel: return 1
         case .median(let r): return r
         case .morphology(let m): return m.radius
+        case .lineBlur(let blur):
+            guard case .motion = blur.path else { return nil }
+            return blur.inputRows(for: 0..<1).hi - 1
         case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
         case .boxReduce: return nil
         case .rotate, .transpose, .affine: return nil

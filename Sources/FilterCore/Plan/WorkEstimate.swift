@@ -56,6 +56,7 @@ package struct WorkEstimate: Sendable {
         case .median(let r): return Double((2 * r + 1) * (2 * r + 1))
         // The CPU reads each row's running extremes (about three values a pixel) for every row of the element.
         case .morphology(let m): return Double(4 * (2 * m.radius + 1))
+        case .lineBlur(let blur): return 4 * blur.meanSamples(width: node.width, height: node.height)
         case .boxBlur: return 4
         case .sharpenLuminance, .sobel: return 9
         case let .resample(axis, kernel, _):

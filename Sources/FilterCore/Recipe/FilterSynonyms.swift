@@ -32,6 +32,8 @@ package enum FilterSynonyms {
         add(["dilation", "maximum", "maxfilter", "grow", "expand"], Meaning(.dilate))
         add(["erosion", "minimum", "minfilter", "shrinkmask", "contract"], Meaning(.erode))
         add(["morphology", "morph"], Meaning(.dilate), Meaning(.erode))
+        add(["motion", "directionalblur", "linearblur", "shake"], Meaning(.motionBlur))
+        add(["zoom", "radialblur", "zoomburst"], Meaning(.zoomBlur))
         add(["alpha", "transparency", "fade"], Meaning(.opacity), Meaning(.setAlpha))
         add(["composite", "overlay", "watermark"], Meaning(.over), Meaning(.blend))
         add(["gradient"], Meaning(.linearGradient), Meaning(.radialGradient))

@@ -182,6 +182,27 @@ package enum ReferenceFilters {
                 for c in 0..<4 { out[c] = values.map { $0[c] }.sorted()[values.count / 2] }
                 return out
             }
+        case .motionBlur:
+            let r = n("radius"), t = n("angle") * .pi / 180
+            guard r > 0 else { return image }
+            let d = SIMD2(r * cos(t), -r * sin(t)), count = 2 * Int(r.rounded(.up)) + 1
+            return mapped(image.width, image.height) { x, y in
+                let p = SIMD2(Double(x), Double(y))
+                let samples = (0..<count).map { k in bilinear(image, p - d + d * (2 * Double(k) / Double(count - 1))) }
+                return samples.reduce(SIMD4<Double>(), +) / Double(count)
+            }
+        case .zoomBlur:
+            guard n("amount") > 0 else { return image }
+            let (w, h) = (Double(image.width), Double(image.height))
+            let c = SIMD2(n("centerX") * w - 0.5, n("centerY") * h - 0.5)
+            let s = min(1, n("amount") / ((w * w + h * h).squareRoot() / 2))
+            return mapped(image.width, image.height) { x, y in
+                let p = SIMD2(Double(x), Double(y)), u = p - c
+                let count = 1 + Int((s * (u * u).sum().squareRoot()).rounded(.up))
+                guard count > 1 else { return image[x, y] }
+                let samples = (0..<count).map { k in bilinear(image, p - u * (s * Double(k) / Double(count - 1))) }
+                return samples.reduce(SIMD4<Double>(), +) / Double(count)
+            }
         case .dilate, .erode:
             return morphology(image, radius: p.int("radius"), disc: p.string("shape") == "disc", dilate: id == .dilate)
         case .resize:
@@ -330,6 +351,15 @@ package enum ReferenceFilters {
             for j in -r...r { for i in -r...r { values.append(image.clamped(x + i, y + j)) } }
             return f(values)
         }
+    }
+
+    /// The bilinear sample at q in pixel indices (pixel i's centre at i), its four taps clamped to the image.
+    static func bilinear(_ image: ReferenceImage, _ q: SIMD2<Double>) -> SIMD4<Double> {
+        let f = SIMD2(q.x.rounded(.down), q.y.rounded(.down)), t = q - f
+        let (x, y) = (Int(f.x), Int(f.y))
+        let upper = image.clamped(x, y) * (1 - t.x) + image.clamped(x + 1, y) * t.x
+        let lower = image.clamped(x, y + 1) * (1 - t.x) + image.clamped(x + 1, y + 1) * t.x
+        return upper * (1 - t.y) + lower * t.y
     }
 
     /// Grey-level dilation (maximum) or erosion (minimum) with a flat element, per premultiplied channel (Gonzalez &
