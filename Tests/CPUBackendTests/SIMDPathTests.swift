@@ -31,6 +31,8 @@ final class SIMDPathTests: XCTestCase {
             // An enlargement's vertical pass reads a window of rows; both passes' AVX2 loops.
             ("bicubic enlarge ×1.5", Recipe.chain([(.resize, ["scale": .number(1.5), "kernel": "bicubic"])])),
             ("bilinear shrink ×0.9", Recipe.chain([(.resize, ["scale": .number(0.9), "kernel": "bilinear"])])),
+            // A motion blur is a fixed sparse kernel over padded rows, summed like a 2D convolution.
+            ("motion blur r4.5 at 33°", Recipe.chain([(.motionBlur, ["radius": .number(4.5), "angle": .number(33)])])),
         ]
         var images = try TestImages.small()
         for width in [1, 7, 9, 33] {

@@ -24,6 +24,23 @@ def flat(m):
     return [v for row in m for v in row]
 
 
+def motion_kernel(radius, degrees):
+    """filterrun's motionBlur as a dense kernel (its formula: 2⌈r⌉ + 1 bilinear samples along ±r·(cos θ, −sin θ)),
+    so every tool convolves with the same weights."""
+    count = 2 * math.ceil(radius) + 1
+    hx, hy = radius * math.cos(math.radians(degrees)), -radius * math.sin(math.radians(degrees))
+    reach = math.ceil(max(abs(hx), abs(hy))) + 1
+    k = [[0.0] * (2 * reach + 1) for _ in range(2 * reach + 1)]
+    for i in range(count):
+        t = 2 * i / (count - 1) - 1
+        qx, qy = hx * t, hy * t
+        fx, fy = math.floor(qx), math.floor(qy)
+        tx, ty = qx - fx, qy - fy
+        for ox, oy, w in ((0, 0, (1 - tx) * (1 - ty)), (1, 0, tx * (1 - ty)), (0, 1, (1 - tx) * ty), (1, 1, tx * ty)):
+            k[fy + oy + reach][fx + ox + reach] += w / count
+    return k
+
+
 # name → filterrun steps (each a dict; "W"/"H" in crop values are filled with the image size by recipe()).
 OPS = {
     "crop 50 %": [{"op": "crop", "x": "W/4", "y": "H/4", "width": "W/2", "height": "H/2"}],
@@ -40,6 +57,7 @@ OPS = {
     "median r2": [{"op": "median", "radius": 2}],
     "dilate r3": [{"op": "dilate", "radius": 3}],
     "erode r7": [{"op": "erode", "radius": 7}],
+    "motion r10 30°": [{"op": "motionBlur", "radius": 10, "angle": 30}],
     "convolve 3×3": [{"op": "convolve", "kernel": flat(SHARP3)}],
     "convolve 5×5": [{"op": "convolve", "kernel": flat(BINOMIAL5)}],
     "sobel": [{"op": "sobel"}],
@@ -99,6 +117,8 @@ def opencv(op, src, dst):
         im = cv2.dilate(im, np.ones((7, 7), np.uint8))
     elif op == "erode r7":
         im = cv2.erode(im, np.ones((15, 15), np.uint8))
+    elif op == "motion r10 30°":
+        im = cv2.filter2D(im, -1, np.array(motion_kernel(10, 30), np.float32), borderType=cv2.BORDER_REPLICATE)
     elif op == "convolve 3×3":
         im = cv2.filter2D(im, -1, np.array(SHARP3, np.float32))
     elif op == "convolve 5×5":
@@ -173,6 +193,8 @@ def pyvips_run(op, src, dst):
         im = im.rank(7, 7, 48)
     elif op == "erode r7":
         im = im.rank(15, 15, 0)
+    elif op == "motion r10 30°":
+        im = im.conv(pyvips.Image.new_from_array(motion_kernel(10, 30)), precision="float").cast("uchar")
     elif op == "convolve 3×3":
         im = im.conv(pyvips.Image.new_from_array(SHARP3, scale=1), precision="integer")
     elif op == "convolve 5×5":

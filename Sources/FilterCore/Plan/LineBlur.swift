@@ -60,6 +60,27 @@ package struct LineBlur: Equatable, Sendable {
         }
     }
 
+    /// A motion blur's samples sit at the same offsets from every pixel, so it is a fixed sparse kernel: each
+    /// sample's four bilinear taps, weights merged where taps coincide (computed in float64; nil for a zoom).
+    package var motionTaps: (offsets: [(dx: Int, dy: Int)], weights: [Float])? {
+        guard case let .motion(dx, dy, count) = path else { return nil }
+        var merged = [Int: Double]()
+        let (hx, hy) = (Double(dx), Double(dy)), reach = Int(max(abs(hx), abs(hy)).rounded(.up)) + 1
+        for k in 0..<count {
+            let t = count > 1 ? 2 * Double(k) / Double(count - 1) - 1 : 0
+            let (qx, qy) = (hx * t, hy * t)
+            let (fx, fy) = (qx.rounded(.down), qy.rounded(.down))
+            let (tx, ty) = (qx - fx, qy - fy)
+            for (ox, oy, w) in [(0, 0, (1 - tx) * (1 - ty)), (1, 0, tx * (1 - ty)), (0, 1, (1 - tx) * ty), (1, 1, tx * ty)]
+            where w != 0 {
+                merged[(Int(fy) + oy + reach) * (2 * reach + 1) + Int(fx) + ox + reach, default: 0] += w / Double(count)
+            }
+        }
+        let keys = merged.keys.sorted()
+        return (keys.map { (dx: $0 % (2 * reach + 1) - reach, dy: $0 / (2 * reach + 1) - reach) },
+                keys.map { Float(merged[$0]!) })
+    }
+
     /// Samples a pixel reads on average (for the work estimate): a zoom's count at two thirds of the corner distance.
     package func meanSamples(width: Int, height: Int) -> Double {
         switch path {
