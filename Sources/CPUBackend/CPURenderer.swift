@@ -197,6 +197,8 @@ package enum CPURenderer {
             return connected(MorphologyStage(morphology, node: node, stats: stats), inputs)
         case .lineBlur(let blur):
             return connected(LineBlurStage(blur, node: node, stats: stats), inputs)
+        case .bilateral(let bilateral):
+            return connected(BilateralStage(bilateral, node: node, stats: stats), inputs)
         case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)

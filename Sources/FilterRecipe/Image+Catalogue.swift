@@ -378,6 +378,19 @@ extension Image {
         try applying(.zoomBlur, ["amount": .number(amount), "centerX": .number(centerX), "centerY": .number(centerY)])
     }
 
+    /// Smooths while keeping edges: neighbours weighted by distance and by likeness.
+    ///
+    /// Formula: v ↦ Σ w·v(q) / Σ w over |p − q| ≤ ⌈2σs⌉, w = exp(−|p − q|²/2σs²)·exp(−‖v(q) − v(p)‖²/2σr²) on premultiplied RGBA working values (Tomasi & Manduchi 1998); neighbours outside the image are left out; separable: the same weights along x, then along y on that result (Pham & van Vliet 2005), much faster and close to exact (at σr 0.1 on photos: mean difference ≤ 2 codes, 99th percentile ≤ 8; BilateralTests)
+    ///
+    /// - Parameters:
+    ///   - sigmaSpatial: Spatial standard deviation in pixels (the window reaches 2σ); a number in 0.5...20, default 2.
+    ///   - sigmaRange: How different a neighbour may be and still count (working values 0…1); a number in 0.01...1, default 0.1.
+    ///   - method: exact: the definition; separable: two 1D passes; one of "exact", "separable", default "exact".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func bilateral(sigmaSpatial: Double = 2.0, sigmaRange: Double = 0.1, method: BilateralMethod = .exact) throws -> Image {
+        try applying(.bilateral, ["sigmaSpatial": .number(sigmaSpatial), "sigmaRange": .number(sigmaRange), "method": .string(method.rawValue)])
+    }
+
     /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
     /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention (libvips 8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up to 1024 px; withoutEnlargement caps the factor at 1
@@ -636,6 +649,12 @@ extension Image {
     public enum ErodeShape: String, CaseIterable, Sendable {
         case square = "square"
         case disc = "disc"
+    }
+
+    /// bilateral's method: exact: the definition; separable: two 1d passes.
+    public enum BilateralMethod: String, CaseIterable, Sendable {
+        case exact = "exact"
+        case separable = "separable"
     }
 
     /// resize's fit: with width and height: fill stretches; contain letterboxes; cover crops; inside/outside keep the aspect.

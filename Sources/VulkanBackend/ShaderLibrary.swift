@@ -25,7 +25,7 @@ enum ShaderLibrary {
 
 /// Every compute kernel in Shaders/, by the name of its file: a kernel is asked for by case, never by a string.
 enum Kernel: String, CaseIterable {
-    case affine, blend, box, convolve, crop, generate, median, morphology, pack, pad, point, reorient, resample, sobel, unpack
+    case affine, bilateral, blend, box, convolve, crop, generate, median, morphology, pack, pad, point, reorient, resample, sobel, unpack
     case blendWithMask = "blend_with_mask", boxReduce = "box_reduce", convolveTiled = "convolve_tiled"
     case separableHorizontal = "separable_horizontal"
     case separableHorizontalTiled = "separable_horizontal_tiled", separableVertical = "separable_vertical"

@@ -158,6 +158,11 @@ extension VulkanRun {
                     perPixel: Double(2 * morphology.radius + 1))
                 give(temporary)
             }
+        case .bilateral(let bilateral):
+            let taps = bilateral.taps
+            push.ints.x = Int32(taps.count)
+            push.f0.x = bilateral.rangeScale
+            add(.bilateral, params: taps.flatMap { [Float($0.dx), Float($0.dy), $0.weight] })
         case .lineBlur(let blur):
             LineBlurKernelSource.configure(&push, blur)
             add(.lineBlur, source: LineBlurKernelSource.source(blur))

@@ -73,6 +73,10 @@ extension FilterID {
         case .motionBlur:
             return c("own definition after Core Image's CIMotionBlur: a box along the direction, bilinear samples",
                      replicate, premultiplied, ["LineBlurTests"])
+        case .bilateral:
+            return c("Tomasi & Manduchi 1998 (Euclidean range distance on premultiplied RGBA; OpenCV bilateralFilter "
+                     + "uses L1 on BGR); separable: Pham & van Vliet 2005", "outside pixels left out",
+                     premultiplied, ["BilateralTests"])
         case .zoomBlur:
             return c("own definition after Core Image's CIZoomBlur: a box along the ray to the centre, bilinear samples",
                      replicate, premultiplied, ["LineBlurTests"])

@@ -4,7 +4,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
     case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut, monochrome, autoLevels, whitePoint
     // Neighbourhood
-    case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median, dilate, erode, motionBlur, zoomBlur
+    case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median, dilate, erode, motionBlur, zoomBlur, bilateral
     // Geometry
     case resize, crop, trim, flip, rotate, transpose, pad, affine
     // Compositing
@@ -46,6 +46,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .erode: return NeighbourhoodFilters.erode
         case .motionBlur: return NeighbourhoodFilters.motionBlur
         case .zoomBlur: return NeighbourhoodFilters.zoomBlur
+        case .bilateral: return NeighbourhoodFilters.bilateral
         case .resize: return GeometryFilters.resize
         case .crop: return GeometryFilters.crop
         case .trim: return GeometryFilters.trim

@@ -141,4 +141,24 @@ enum NeighbourhoodFilters {
         return b.add(.lineBlur(.zoom(cx: p.number("centerX") * Double(w) - 0.5, cy: p.number("centerY") * Double(h) - 0.5,
                                      amount: p.number("amount"), reference: diagonal / 2)), on: i[0])
     }
+
+    static let bilateral = FilterSpec(
+        .bilateral, .neighbourhood, "Smooths while keeping edges: neighbours weighted by distance and by likeness.",
+        formula: "v ↦ Σ w·v(q) / Σ w over |p − q| ≤ ⌈2σs⌉, w = exp(−|p − q|²/2σs²)·exp(−‖v(q) − v(p)‖²/2σr²) on "
+            + "premultiplied RGBA working values (Tomasi & Manduchi 1998); neighbours outside the image are left out; "
+            + "separable: the same weights along x, then along y on that result (Pham & van Vliet 2005), much faster "
+            + "and close to exact (at σr 0.1 on photos: mean difference ≤ 2 codes, 99th percentile ≤ 8; BilateralTests)",
+        params: [
+            .number("sigmaSpatial", 0.5...20, default: 2, "Spatial standard deviation in pixels (the window reaches 2σ)"),
+            .number("sigmaRange", 0.01...1, default: 0.1, "How different a neighbour may be and still count (working values 0…1)"),
+            .choice("method", ["exact", "separable"], default: "exact", "exact: the definition; separable: two 1D passes"),
+        ]
+    ) { b, p, i in
+        let (s, r) = (p.number("sigmaSpatial"), p.number("sigmaRange"))
+        guard p.string("method") == "separable" else {
+            return b.add(.bilateral(Bilateral(sigmaSpatial: s, sigmaRange: r, window: .disc)), on: i[0])
+        }
+        let rows = b.add(.bilateral(Bilateral(sigmaSpatial: s, sigmaRange: r, window: .horizontal)), on: i[0])
+        return b.add(.bilateral(Bilateral(sigmaSpatial: s, sigmaRange: r, window: .vertical)), on: rows)
+    }
 }

@@ -36,6 +36,8 @@ extension Primitive {
         case .sobel: return "sobel"
         case .median(let r): return "median r=\(r)"
         case .morphology(let m): return "\(m.operation.rawValue) \(m.shape.rawValue) r=\(m.radius)"
+        case .bilateral(let b):
+            return "bilateral \(b.window.rawValue) r=\(b.radius), \(b.taps.count) taps"
         case .lineBlur(let blur):
             switch blur.path {
             case .motion(_, _, let count): return "motion blur, \(count) samples"

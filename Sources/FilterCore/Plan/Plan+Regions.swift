@@ -22,7 +22,7 @@ extension Plan {
             // From the start of the running-sum segment the band begins in (Primitive.boxSegment).
             let segment = Primitive.boxSegment(radius: r)
             return band(a / segment * segment - r, b + r)
-        case .separableConvolution, .median, .morphology, .convolve, .sharpenLuminance, .sobel:
+        case .separableConvolution, .median, .morphology, .bilateral, .convolve, .sharpenLuminance, .sobel:
             // The window's rows above and below, declared once (Primitive.verticalReach) for both backends.
             guard let reach = node.primitive.verticalReach else { return 0..<height }
             return band(a - reach, b + reach)

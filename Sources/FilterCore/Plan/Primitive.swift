@@ -25,6 +25,8 @@ package enum Primitive: Equatable, Sendable {
     case morphology(Morphology)
     /// The mean of bilinear samples along a segment through each pixel (motion and zoom blurs).
     case lineBlur(LineBlur)
+    /// Neighbours weighted by distance and likeness (the bilateral filter, exact or one pass of its separable form).
+    case bilateral(Bilateral)
     /// Resampling along one axis to the node's size. With `reduced`, the input is a box reduction of an image
     /// `reduced.originalSize` long on this axis, and samples sit where they would in that image.
     case resample(axis: Axis, kernel: ResampleKernel, reduced: BoxReduction? = nil)
@@ -79,6 +81,7 @@ package enum Primitive: Equatable, Sendable {
         case .sharpenLuminance, .sobel: return 1
         case .median(let r): return r
         case .morphology(let m): return m.radius
+        case .bilateral(let b): return b.verticalReach
         case .lineBlur(let blur):
             guard case .motion = blur.path else { return nil }
             return blur.inputRows(for: 0..<1).hi - 1

@@ -57,6 +57,8 @@ package struct WorkEstimate: Sendable {
         // The CPU reads each row's running extremes (about three values a pixel) for every row of the element.
         case .morphology(let m): return Double(4 * (2 * m.radius + 1))
         case .lineBlur(let blur): return 4 * blur.meanSamples(width: node.width, height: node.height)
+        // Each tap also weighs its likeness (an exponential): count it twice.
+        case .bilateral(let b): return Double(2 * b.taps.count)
         case .boxBlur: return 4
         case .sharpenLuminance, .sobel: return 9
         case let .resample(axis, kernel, _):

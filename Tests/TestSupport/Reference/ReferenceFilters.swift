@@ -203,6 +203,10 @@ package enum ReferenceFilters {
                 let samples = (0..<count).map { k in bilinear(image, p - u * (s * Double(k) / Double(count - 1))) }
                 return samples.reduce(SIMD4<Double>(), +) / Double(count)
             }
+        case .bilateral:
+            let (ss, sr) = (n("sigmaSpatial"), n("sigmaRange"))
+            guard p.string("method") == "separable" else { return bilateral(image, ss, sr, axes: [(1, 1)]) }
+            return bilateral(bilateral(image, ss, sr, axes: [(1, 0)]), ss, sr, axes: [(0, 1)])
         case .dilate, .erode:
             return morphology(image, radius: p.int("radius"), disc: p.string("shape") == "disc", dilate: id == .dilate)
         case .resize:
@@ -350,6 +354,28 @@ package enum ReferenceFilters {
             var values = [SIMD4<Double>]()
             for j in -r...r { for i in -r...r { values.append(image.clamped(x + i, y + j)) } }
             return f(values)
+        }
+    }
+
+    /// Tomasi & Manduchi's bilateral filter over offsets within r = ⌈2σs⌉ (a disc for axes (1, 1), a row for (1, 0),
+    /// a column for (0, 1)): w = exp(−|o|²/2σs²)·exp(−‖v(q) − v(p)‖²/2σr²) over premultiplied RGBA, offsets outside
+    /// the image left out.
+    static func bilateral(_ image: ReferenceImage, _ ss: Double, _ sr: Double, axes: [(Int, Int)]) -> ReferenceImage {
+        let r = max(1, Int((2 * ss).rounded(.up))), (ax, ay) = axes[0]
+        return mapped(image.width, image.height) { x, y in
+            let centre = image[x, y]
+            var sum = SIMD4<Double>(), norm = 0.0
+            for j in (-r * ay)...(r * ay) {
+                for i in (-r * ax)...(r * ax) where i * i + j * j <= r * r {
+                    let (u, v) = (x + i, y + j)
+                    guard u >= 0, u < image.width, v >= 0, v < image.height else { continue }
+                    let value = image[u, v], d = value - centre
+                    let w = exp(-Double(i * i + j * j) / (2 * ss * ss)) * exp(-(d * d).sum() / (2 * sr * sr))
+                    sum += value * w
+                    norm += w
+                }
+            }
+            return sum / norm
         }
     }
 
