@@ -1,7 +1,8 @@
+import CKernels
 import FilterCore
 
 /// The bilateral filter (`Primitive.bilateral`), tap by tap over each row: every tap's likeness weights for eight
-/// pixels at once through `FastMath.exp2`, its weighted values added to the output row and its weights to a row of
+/// pixels at once through `FastMath.exp2` (or `fr_bilateral_tap_avx2`, the same series in AVX2 registers), its weighted values added to the output row and its weights to a row of
 /// norms, which divide at the end. Taps that fall outside the image are left out (the x range shrinks; a row outside
 /// is skipped). Taps in `Bilateral.taps`' order, as the Vulkan kernel sums them.
 final class BilateralStage: Stage {
@@ -16,6 +17,7 @@ final class BilateralStage: Stage {
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, height = height, taps = taps, scale = -bilateral.rangeScale
+        let avx2 = fr_kernels_avx2() != 0
         parallelRows(rows) { chunk in
             let norms = UnsafeMutablePointer<Float>.allocate(capacity: width)
             defer { norms.deallocate() }
@@ -31,6 +33,13 @@ final class BilateralStage: Stage {
                     let row = input.pixels(sy) + tap.dx
                     var x = max(0, -tap.dx)
                     let end = min(width, width - tap.dx)
+                    if avx2, end > x {
+                        func floats(_ p: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
+                            UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+                        }
+                        x += fr_bilateral_tap_avx2(floats(out + x), norms + x, floats(row + x), floats(centre + x),
+                                                   end - x, tap.weight, scale)
+                    }
                     while x < end {
                         let lanes = min(8, end - x)
                         var distances = SIMD8<Float>()

@@ -32,6 +32,8 @@ final class SIMDPathTests: XCTestCase {
             ("bicubic enlarge ×1.5", Recipe.chain([(.resize, ["scale": .number(1.5), "kernel": "bicubic"])])),
             ("bilinear shrink ×0.9", Recipe.chain([(.resize, ["scale": .number(0.9), "kernel": "bilinear"])])),
             // A motion blur is a fixed sparse kernel over padded rows, summed like a 2D convolution.
+            // The bilateral filter's likeness weights, eight pixels' distances at once.
+            ("bilateral σs 2", Recipe.chain([(.bilateral, ["sigmaSpatial": .number(2), "sigmaRange": .number(0.15)])])),
             ("motion blur r4.5 at 33°", Recipe.chain([(.motionBlur, ["radius": .number(4.5), "angle": .number(33)])])),
         ]
         var images = try TestImages.small()
