@@ -19,7 +19,11 @@ struct fr_png_reader {
     uint8_t *icc;      // the first iCCP chunk's profile, inflated by us
     size_t icc_length;
     int icc_damaged;   // an iCCP chunk was there but could not be inflated within the cap
+    uint8_t *xmp;      // the first iTXt chunk keyed XML:com.adobe.xmp (before the image data), its text inflated
+    size_t xmp_length;
 };
+
+static int read_text_chunk(png_structp png, png_unknown_chunkp chunk);
 
 struct fr_png_writer {
     png_structp png;
@@ -102,10 +106,14 @@ fr_png_reader *fr_png_reader_open(int fd, uint32_t max_width, uint32_t max_heigh
     png_set_sig_bytes(r->png, 8);
     // Our limits, not libpng's defaults (1 000 000 px a side): the caller's pixel limit decides.
     png_set_user_limits(r->png, max_width ? max_width : 1, max_height ? max_height : 1);
-    // Ancillary chunks cost little whatever a file holds: text is skipped unread (it changes no pixel), at most
+    // Ancillary chunks cost little whatever a file holds: text is skipped unread (it changes no pixel; XMP aside), at most
     // 128 ancillary chunks are kept, and none may decompress to more than 16 MiB.
-    static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0";
-    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, skipped, 3);
+    static const png_byte skipped[] = "tEXt\0zTXt\0";
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, skipped, 2);
+    // iTXt goes to read_text_chunk as it is read, which keeps XMP and stores nothing else.
+    static const png_byte text_chunks[] = "iTXt\0";
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_ALWAYS, text_chunks, 1);
+    png_set_read_user_chunk_fn(r->png, r, read_text_chunk);
     // The colour chunks are read by us, raw, so libpng's own choice among them (it drops an iCCP that follows an
     // sRGB chunk, yet keeps gAMA/cHRM) cannot override the PNG specification's precedence: see fr_png_reader_colour.
     static const png_byte colour_chunks[] = "iCCP\0sRGB\0gAMA\0cHRM\0";
@@ -171,17 +179,14 @@ const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length) {
 
 static uint32_t be32(const png_byte *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
-// An iCCP chunk's profile: a name of 1-79 bytes, a NUL, compression method 0, then zlib data, inflated to at most
-// 16 MiB (a profile is a few KiB; a zlib bomb stops at the cap).
-static void inflate_icc(fr_png_reader *r, const png_byte *data, size_t size) {
-    const png_byte *nul = memchr(data, 0, size < 81 ? size : 81);
-    if (!nul || nul == data || (size_t)(nul - data) + 2 > size || nul[1] != 0) { r->icc_damaged = 1; return; }
-    const size_t cap = (size_t)16 << 20;
+// zlib data inflated to at most `cap` bytes (a zlib bomb stops there): a malloc'd buffer, or NULL when the data is
+// damaged, runs past the cap or memory runs out.
+static uint8_t *inflate_capped(const png_byte *data, size_t size, size_t cap, size_t *inflated) {
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) { r->icc_damaged = 1; return; }
-    z.next_in = (Bytef *)(nul + 2);
-    z.avail_in = (uInt)(size - (size_t)(nul + 2 - data));
+    if (inflateInit(&z) != Z_OK) return NULL;
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)size;
     size_t capacity = 4096, length = 0;
     uint8_t *out = malloc(capacity);
     int status = Z_OK;
@@ -200,9 +205,59 @@ static void inflate_icc(fr_png_reader *r, const png_byte *data, size_t size) {
         if (status == Z_BUF_ERROR && z.avail_in == 0) break;
     }
     inflateEnd(&z);
-    if (!out || status != Z_STREAM_END || length < 132) { free(out); r->icc_damaged = 1; return; }
+    if (!out || status != Z_STREAM_END) { free(out); return NULL; }
+    *inflated = length;
+    return out;
+}
+
+// An iCCP chunk's profile: a name of 1-79 bytes, a NUL, compression method 0, then zlib data, inflated to at most
+// 16 MiB (a profile is a few KiB).
+static void inflate_icc(fr_png_reader *r, const png_byte *data, size_t size) {
+    const png_byte *nul = memchr(data, 0, size < 81 ? size : 81);
+    if (!nul || nul == data || (size_t)(nul - data) + 2 > size || nul[1] != 0) { r->icc_damaged = 1; return; }
+    size_t length = 0;
+    uint8_t *out = inflate_capped(nul + 2, size - (size_t)(nul + 2 - data), (size_t)16 << 20, &length);
+    if (!out || length < 132) { free(out); r->icc_damaged = 1; return; }
     r->icc = out;
     r->icc_length = length;
+}
+
+// iTXt chunks as they are read, never stored: the first keyed "XML:com.adobe.xmp" (keyword, NUL, compression flag
+// and method, language, NUL, translated keyword, NUL, then the UTF-8 text, zlib-compressed when the flag is 1, to
+// at most 16 MiB) is kept as the image's XMP; other text changes no pixel and is dropped. A damaged one is dropped
+// too: metadata never stops a decode.
+static int read_text_chunk(png_structp png, png_unknown_chunkp chunk) {
+    if (memcmp(chunk->name, "iTXt", 4) != 0) return 0;
+    fr_png_reader *r = png_get_user_chunk_ptr(png);
+    static const char keyword[] = "XML:com.adobe.xmp";
+    const png_byte *p = chunk->data, *end = chunk->data + chunk->size;
+    if (r->xmp || chunk->size < sizeof keyword + 2 || memcmp(p, keyword, sizeof keyword) != 0) return 1;
+    p += sizeof keyword;
+    int compressed = p[0], method = p[1];
+    p += 2;
+    for (int field = 0; field < 2; field++) {  // language tag, translated keyword
+        const png_byte *nul = memchr(p, 0, (size_t)(end - p));
+        if (!nul) return 1;
+        p = nul + 1;
+    }
+    size_t length = (size_t)(end - p);
+    uint8_t *text = NULL;
+    if (compressed == 1) {
+        if (method != 0) return 1;
+        text = inflate_capped(p, length, (size_t)16 << 20, &length);
+    } else if (compressed == 0 && length > 0) {
+        text = malloc(length);
+        if (text) memcpy(text, p, length);
+    }
+    if (!text || length == 0) { free(text); return 1; }
+    r->xmp = text;
+    r->xmp_length = length;
+    return 1;
+}
+
+const uint8_t *fr_png_reader_xmp(fr_png_reader *r, size_t *length) {
+    *length = r->xmp_length;
+    return r->xmp;
 }
 
 const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length) {
@@ -245,6 +300,7 @@ void fr_png_reader_close(fr_png_reader *r) {
     if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
     if (r->file) fclose(r->file);
     free(r->icc);
+    free(r->xmp);
     free(r);
 }
 

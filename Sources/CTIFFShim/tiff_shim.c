@@ -88,6 +88,12 @@ int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
         info->icc = icc;
         info->icc_length = icc_length;
     }
+    uint32_t xmp_length = 0;
+    void *xmp = NULL;
+    if (TIFFGetField(tif, TIFFTAG_XMLPACKET, &xmp_length, &xmp) && xmp_length > 0) {
+        info->xmp = xmp;
+        info->xmp_length = xmp_length;
+    }
     return 0;
 }
 
@@ -124,7 +130,8 @@ uint32_t fr_tiff_chunk_index(fr_tiff *t, uint32_t x, uint32_t y, uint16_t plane)
 }
 
 fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t height, int samples, int bits,
-                            int compression, const uint8_t *icc, size_t icc_length, char *message, size_t message_size) {
+                            int compression, const uint8_t *icc, size_t icc_length, const uint8_t *xmp,
+                            size_t xmp_length, char *message, size_t message_size) {
     fr_tiff *t = open_with(fd, name, "w", message, message_size);
     if (!t) return NULL;
     t->writing = 1;
@@ -148,6 +155,7 @@ fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t h
     // Strips of about 64 KiB: small enough to stream, large enough to compress well.
     TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
     if (icc && icc_length > 0) TIFFSetField(tif, TIFFTAG_ICCPROFILE, (uint32_t)icc_length, icc);
+    if (xmp && xmp_length > 0) TIFFSetField(tif, TIFFTAG_XMLPACKET, (uint32_t)xmp_length, xmp);
     if (t->error[0]) {
         snprintf(message, message_size, "%s", t->error);
         fr_tiff_close(t);

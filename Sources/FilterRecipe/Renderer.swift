@@ -242,7 +242,7 @@ public struct Renderer: Sendable {
                                           options: options.webp, icc: profile?.data, metadata: metadata)
             case .tiff:
                 written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.tiff, icc: profile?.data)
+                                          options: options.tiff, icc: profile?.data, metadata: metadata)
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.avif, icc: profile?.data, metadata: metadata)

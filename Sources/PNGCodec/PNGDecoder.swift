@@ -67,6 +67,8 @@ package final class PNGDecoder {
         }
         var metadata = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
         metadata.exif = exif
+        var xmpLength = 0
+        metadata.xmp = fr_png_reader_xmp(reader, &xmpLength).map { Array(UnsafeBufferPointer(start: $0, count: xmpLength)) }
         metadata.declaresSRGB = colour & 1 != 0
         if colour & 2 != 0 { metadata.gamma = gamma }
         if colour & 4 != 0 { metadata.chromaticities = chromaticities }

@@ -48,7 +48,9 @@ package final class TIFFDecoder: DescriptorDecoder {
         width = Int(info.width)
         height = Int(info.height)
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
-        metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1, iccProfile: icc)
+        var metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1, iccProfile: icc)
+        metadata.xmp = info.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.xmp_length))) }
+        self.metadata = metadata
 
         let bits = Int(info.bits_per_sample), samples = Int(info.samples_per_pixel)
         let hasAlpha = info.extra_sample >= 0

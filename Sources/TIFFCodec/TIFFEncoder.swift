@@ -19,7 +19,7 @@ package final class TIFFEncoder: ImageEncoder {
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: TIFFWriteOptions = .default, icc: [UInt8]? = nil) throws {
+                 options: TIFFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -35,10 +35,13 @@ package final class TIFFEncoder: ImageEncoder {
         case .deflate: compression = 8
         }
         var message = [CChar](repeating: 0, count: 512)
+        let xmp = metadata?.xmp ?? []
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in
-            fr_tiff_open_write(try output.writerDescriptor(), output.path, UInt32(width), UInt32(height),
-                               Int32(format.channels), Int32(format.depth), compression, profile.baseAddress, profile.count,
-                               &message, message.count)
+            try xmp.withUnsafeBufferPointer { xmp in
+                fr_tiff_open_write(try output.writerDescriptor(), output.path, UInt32(width), UInt32(height),
+                                   Int32(format.channels), Int32(format.depth), compression, profile.baseAddress, profile.count,
+                                   xmp.baseAddress, xmp.count, &message, message.count)
+            }
         }
         if writer == nil {
             output.abandon()

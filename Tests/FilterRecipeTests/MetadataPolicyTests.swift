@@ -83,10 +83,47 @@ final class MetadataPolicyTests: XCTestCase {
         }
     }
 
-    /// Formats that cannot carry metadata yet say so instead of dropping it silently.
-    func testFormatsWithoutMetadataSaySo() throws {
-        let (_, warnings) = try render(.keep, as: .tiff)
-        XCTAssertTrue(warnings.contains { $0.contains("TIFF outputs do not carry EXIF or XMP") }, "\(warnings)")
+    /// A PNG's XMP (an iTXt chunk keyed XML:com.adobe.xmp, as written or zlib-compressed) travels on to the output;
+    /// a damaged one, or one under another keyword, is dropped without stopping the render.
+    func testPNGInputsGiveTheirXMP() throws {
+        let (png, _) = try render(.keep, as: .png)
+        let (kept, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+            .render(recipe, encoded: ["main": png], as: .jpeg)
+        XCTAssertEqual(try exiftool(kept, .jpeg)["XMP-dc:Creator"] as? String, "Someone", "uncompressed iTXt")
+
+        let packet = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator><rdf:Seq><rdf:li>Compressed</rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>"#.utf8)
+        let (plain, _) = try render(.strip, as: .png)
+        func withText(_ keyword: String, _ body: [UInt8]) -> Data {
+            var bytes = [UInt8](plain)
+            bytes.insert(contentsOf: PNGChunks.chunk("iTXt", Array(keyword.utf8) + [0] + body), at: 33)  // after IHDR
+            return Data(bytes)
+        }
+        let cases: [(String, Data, String?)] = [
+            ("compressed", withText("XML:com.adobe.xmp", [1, 0, 0, 0] + (try PNGChunks.zlib(packet))), "Compressed"),
+            ("damaged", withText("XML:com.adobe.xmp", [1, 0, 0, 0, 0x78, 0x9C, 1, 2, 3]), nil),
+            ("another keyword", withText("Comment", [0, 0, 0, 0] + packet), nil),
+        ]
+        for (label, input, creator) in cases {
+            let (out, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+                .render(recipe, encoded: ["main": input], as: .jpeg)
+            XCTAssertEqual(try exiftool(out, .jpeg)["XMP-dc:Creator"] as? String, creator, label)
+        }
+    }
+
+    /// TIFF carries XMP both ways (the XMLPacket tag, edited for the output like every XMP) but not yet EXIF, and
+    /// says so instead of dropping it silently.
+    func testTIFFCarriesXMPAndSaysItDropsExif() throws {
+        let (tiff, warnings) = try render(.keep, as: .tiff)
+        XCTAssertTrue(warnings.contains { $0.contains("TIFF outputs do not carry EXIF yet") }, "\(warnings)")
+        let tags = try exiftool(tiff, .tiff)
+        XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone")
+        XCTAssertEqual(tags["XMP-tiff:Orientation"] as? Int, 1)
+        XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        let (jpeg, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+            .render(recipe, encoded: ["main": tiff], as: .jpeg)
+        XCTAssertEqual(try exiftool(jpeg, .jpeg)["XMP-dc:Creator"] as? String, "Someone", "a TIFF input gives its XMP")
+        let (stripped, _) = try render(.strip, as: .tiff)
+        XCTAssertNil(stripped.range(of: Data("Someone".utf8)))
     }
 
     /// HEIF applies its own rotation (irot) whatever the Exif says, so a kept Exif orientation must say upright:

@@ -31,6 +31,9 @@ int fr_png_reader_image(fr_png_reader *r, uint8_t *dst, size_t stride);
 int fr_png_reader_finish(fr_png_reader *r);
 /// The eXIf chunk's data (if it came before the image data), or NULL; valid until close.
 const uint8_t *fr_png_reader_exif(fr_png_reader *r, size_t *length);
+/// The XMP packet of the first iTXt chunk keyed "XML:com.adobe.xmp" before the image data (inflated), or NULL;
+/// valid until close.
+const uint8_t *fr_png_reader_xmp(fr_png_reader *r, size_t *length);
 /// The first iCCP chunk's profile, inflated by `fr_png_reader_colour`, or NULL; valid until close.
 const uint8_t *fr_png_reader_icc(fr_png_reader *r, size_t *length);
 /// Which colour chunks came before the image data, read raw (the first of each kind): 1 sRGB, 2 gAMA (into

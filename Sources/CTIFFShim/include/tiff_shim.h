@@ -16,6 +16,9 @@ typedef struct {
     uint32_t tile_width, tile_height, rows_per_strip;
     const uint8_t *icc;
     uint32_t icc_length;
+    /// The XMP packet (XMLPacket tag, 700), or NULL.
+    const uint8_t *xmp;
+    uint32_t xmp_length;
     int32_t pages;
 } fr_tiff_info;
 
@@ -33,9 +36,10 @@ uint32_t fr_tiff_chunk_index(fr_tiff *t, uint32_t x, uint32_t y, uint16_t plane)
 
 /// Opens `fd` for writing one directory of `width`×`height`, `samples` samples of `bits` bits (grey, grey+alpha,
 /// RGB, RGBA; alpha unassociated), `compression` a COMPRESSION_* value with the horizontal predictor where it
-/// helps, `icc` embedded when given. NULL with `message` filled on failure.
+/// helps, `icc` and `xmp` (XMLPacket) embedded when given. NULL with `message` filled on failure.
 fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t height, int samples, int bits,
-                            int compression, const uint8_t *icc, size_t icc_length, char *message, size_t message_size);
+                            int compression, const uint8_t *icc, size_t icc_length, const uint8_t *xmp,
+                            size_t xmp_length, char *message, size_t message_size);
 /// Writes `count` rows; 0 on success.
 int fr_tiff_write_rows(fr_tiff *t, const uint8_t *rows, size_t stride, uint32_t count);
 /// Flushes and closes the file (the descriptor too); 0 on success.
