@@ -199,6 +199,8 @@ package enum CPURenderer {
             return connected(LineBlurStage(blur, node: node, stats: stats), inputs)
         case .bilateral(let bilateral):
             return connected(BilateralStage(bilateral, node: node, stats: stats), inputs)
+        case .toneAdjust(let tone):
+            return connected(ToneAdjustStage(tone, node: node, stats: stats), inputs)
         case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)

@@ -391,6 +391,31 @@ extension Image {
         try applying(.bilateral, ["sigmaSpatial": .number(sigmaSpatial), "sigmaRange": .number(sigmaRange), "method": .string(method.rawValue)])
     }
 
+    /// Opens shadows and recovers highlights by their surroundings, keeping texture.
+    ///
+    /// Formula: ℓ' = b₂ + (ℓ − b), b₁ = b + shadows·(27/16)·b(1 − b)², b₂ = b₁ − highlights·(27/16)·b₁²(1 − b₁); ℓ = sRGB-encode(Y) of straight colour; base b = ℓ shrunk by f = max(1, ⌊radius/4⌋) (bilinear), bilateral-smoothed (separable, σs = radius/f, σr = 0.1) and enlarged back (bilinear), clamped to [0, 1]; RGB scaled by Y'/Y with Y' = sRGB-decode(max(ℓ', 0)) (black becomes the grey Y'); alpha kept
+    ///
+    /// - Parameters:
+    ///   - shadows: How far dark areas are lifted (at most a quarter of the range); a number in 0...1, default 0.3.
+    ///   - highlights: How far bright areas are brought down; a number in 0...1, default 0.3.
+    ///   - radius: Size in pixels of what counts as an area; a number in 4...200, default 30.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func highlightsShadows(shadows: Double = 0.3, highlights: Double = 0.3, radius: Double = 30.0) throws -> Image {
+        try applying(.highlightsShadows, ["shadows": .number(shadows), "highlights": .number(highlights), "radius": .number(radius)])
+    }
+
+    /// Clarity: strengthens (or softens) detail against an edge-aware base, without halos.
+    ///
+    /// Formula: ℓ' = b + (1 + amount)(ℓ − b); ℓ = sRGB-encode(Y) of straight colour; base b = ℓ shrunk by f = max(1, ⌊radius/4⌋) (bilinear), bilateral-smoothed (separable, σs = radius/f, σr = 0.1) and enlarged back (bilinear), clamped to [0, 1]; RGB scaled by Y'/Y with Y' = sRGB-decode(max(ℓ', 0)) (black becomes the grey Y'); alpha kept
+    ///
+    /// - Parameters:
+    ///   - amount: Detail gain: 0 unchanged, negative softens; a number in -1...2, default 0.3.
+    ///   - radius: Size in pixels of the detail that is strengthened; a number in 4...200, default 30.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func localContrast(amount: Double = 0.3, radius: Double = 30.0) throws -> Image {
+        try applying(.localContrast, ["amount": .number(amount), "radius": .number(radius)])
+    }
+
     /// Resamples to a new size; fits a box by stretching, cropping (smart crops too) or letterboxing.
     ///
     /// Formula: separable resampling, sample centres at (i + ½)·in/out − ½, kernel widened by the factor when shrinking; give scale, or width and/or height (one of them keeps the aspect ratio); with both, fit (sharp's definitions): fill stretches, inside/outside keep the aspect and scale to fit inside/cover the box, cover then crops to the box, contain then centres it on a box of background; position places the crop or the image (compass points; half the excess rounded down for the centre); attention (libvips 8.14 smartcrop) reduces the scaled image to 32×32, scores |5·Laplacian(Y)| + (where Y > 5) skin 100·(1 − |XYZ/‖XYZ‖ − (0.78, 0.57, 0.44)|) + a*, blurs with σ = max(window diagonal in cells ÷ 10, 1) and centres the crop on the peak's cell; entropy cuts the edge slice of least summed channel-histogram entropy (slices of an eighth of the excess) until the window is left, measured on the scaled image at up to 1024 px; withoutEnlargement caps the factor at 1

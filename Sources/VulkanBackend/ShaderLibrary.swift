@@ -31,4 +31,5 @@ enum Kernel: String, CaseIterable {
     case separableHorizontalTiled = "separable_horizontal_tiled", separableVertical = "separable_vertical"
     case separableVerticalTiled = "separable_vertical_tiled"
     case sharpenLuminance = "sharpen_luminance", unsharpCombine = "unsharp_combine", lineBlur = "line_blur"
+    case toneAdjust = "tone_adjust"
 }

@@ -158,6 +158,11 @@ extension VulkanRun {
                     perPixel: Double(2 * morphology.radius + 1))
                 give(temporary)
             }
+        case .toneAdjust(let tone):
+            push.f0 = SIMD4(tone.shadows, tone.highlights, tone.detail, 0)
+            let source = ShaderLibrary.source(.toneAdjust)
+            add(.toneAdjust, source: tone.encodedWorkingSpace
+                ? source.replacingOccurrences(of: "// @SPACE", with: "#define ENCODED_WORKING") : source)
         case .bilateral(let bilateral):
             let taps = bilateral.taps
             push.ints.x = Int32(taps.count)

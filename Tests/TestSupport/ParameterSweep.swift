@@ -20,7 +20,7 @@ package enum ParameterSweep {
 
     static let caps: [String: Double] = [
         // Debug builds run these tests: wide windows would take minutes on 40×28 images for nothing new.
-        "gaussianBlur.sigma": 12, "boxBlur.radius": 20, "motionBlur.radius": 30, "bilateral.sigmaSpatial": 6, "zoomBlur.amount": 60, "unsharpMask.sigma": 12,
+        "gaussianBlur.sigma": 12, "boxBlur.radius": 20, "motionBlur.radius": 30, "bilateral.sigmaSpatial": 6, "highlightsShadows.radius": 40, "localContrast.radius": 40, "zoomBlur.amount": 60, "unsharpMask.sigma": 12,
         "resize.scale": 3, "resize.width": 120, "resize.height": 90,
         "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
@@ -94,6 +94,9 @@ package enum ParameterSweep {
         if id == .bilateral {  // the separable form at a wider window, and a range that smooths almost everything
             sets.append(("separable,sigmaSpatial=3", ["sigmaSpatial": 3, "method": "separable"]))
             sets.append(("sigmaRange=0.5", ["sigmaSpatial": 1.5, "sigmaRange": 0.5]))
+        }
+        if id == .highlightsShadows || id == .localContrast {  // a base at full size (radius under 8: no shrink)
+            sets.append(("radius=6", ["radius": 6]))
         }
         if id == .motionBlur {  // diagonal and steep directions, a fractional radius
             sets.append(("angle=33,radius=4.5", ["radius": 4.5, "angle": 33]))

@@ -11,9 +11,10 @@ final class BandingTests: VulkanTestCase {
     /// Filters that read their input whole (quarter turns, transpose) cannot be banded: they must be refused
     /// clearly rather than rendered wrong. Windows taller than the limit are refused too: a row of a rotated or
     /// sheared image reads a slanted window as tall as the image is wide × the slope (tested below where it fits).
-    /// A zoom blur reads whole too here: its default 20-pixel streak on these small images reaches most of the way
-    /// to the centre, so every band of rows needs nearly every row (on a photo it needs a few).
-    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .zoomBlur]
+    /// A zoom blur and the local tone filters read whole too here: on these small images a zoom's default 20-pixel
+    /// streak reaches most of the way to the centre, and the tone filters' 30-pixel base spans the image, so every
+    /// band of rows needs nearly every row (on a photo each needs a few).
+    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .zoomBlur, .highlightsShadows, .localContrast]
 
     /// Renders with the device's buffer limit divided by `parts` (relative to the largest whole buffer of the plan).
     func render(_ recipe: Recipe, _ images: [String: PixelBuffer], parts: Int?) throws -> PixelBuffer {

@@ -77,6 +77,10 @@ extension FilterID {
             return c("Tomasi & Manduchi 1998 (Euclidean range distance on premultiplied RGBA; OpenCV bilateralFilter "
                      + "uses L1 on BGR); separable: Pham & van Vliet 2005", "outside pixels left out",
                      premultiplied, ["BilateralTests"])
+        case .highlightsShadows, .localContrast:
+            return c("own definition after Durand & Dorsey 2002 (base and detail; the base edge-aware at a shrunk scale), "
+                     + "in the spirit of Core Image's CIHighlightShadowAdjust", "as resize and bilateral",
+                     "straight colour scaled; alpha kept", ["LocalToneTests"])
         case .zoomBlur:
             return c("own definition after Core Image's CIZoomBlur: a box along the ray to the centre, bilinear samples",
                      replicate, premultiplied, ["LineBlurTests"])

@@ -5,6 +5,8 @@ public enum FilterID: String, CaseIterable, Sendable {
     case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut, monochrome, autoLevels, whitePoint
     // Neighbourhood
     case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median, dilate, erode, motionBlur, zoomBlur, bilateral
+    // Local tone
+    case highlightsShadows, localContrast
     // Geometry
     case resize, crop, trim, flip, rotate, transpose, pad, affine
     // Compositing
@@ -47,6 +49,8 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .motionBlur: return NeighbourhoodFilters.motionBlur
         case .zoomBlur: return NeighbourhoodFilters.zoomBlur
         case .bilateral: return NeighbourhoodFilters.bilateral
+        case .highlightsShadows: return ToneFilters.highlightsShadows
+        case .localContrast: return ToneFilters.localContrast
         case .resize: return GeometryFilters.resize
         case .crop: return GeometryFilters.crop
         case .trim: return GeometryFilters.trim

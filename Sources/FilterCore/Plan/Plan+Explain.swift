@@ -36,6 +36,7 @@ extension Primitive {
         case .sobel: return "sobel"
         case .median(let r): return "median r=\(r)"
         case .morphology(let m): return "\(m.operation.rawValue) \(m.shape.rawValue) r=\(m.radius)"
+        case .toneAdjust(let t): return "local tone (shadows \(t.shadows), highlights \(t.highlights), detail \(t.detail))"
         case .bilateral(let b):
             return "bilateral \(b.window.rawValue) r=\(b.radius), \(b.taps.count) taps"
         case .lineBlur(let blur):

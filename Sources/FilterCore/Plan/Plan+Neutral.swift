@@ -22,7 +22,7 @@ extension Plan {
                 case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
                     result = a.isNeutral && b.isNeutral
                 }
-            case .separableConvolution, .boxBlur, .convolve, .unsharpCombine, .sharpenLuminance, .median, .morphology, .lineBlur, .bilateral, .resample,
+            case .separableConvolution, .boxBlur, .convolve, .unsharpCombine, .sharpenLuminance, .median, .morphology, .lineBlur, .bilateral, .toneAdjust, .resample,
                  .boxReduce, .crop, .flip, .rotate, .transpose:
                 // Each channel by the same rule (the luminance sharpen adds one amount to all three).
                 result = inputs.allSatisfy { $0 }

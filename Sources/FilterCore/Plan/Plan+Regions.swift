@@ -16,7 +16,7 @@ extension Plan {
         switch node.primitive {
         case .generate, .source:
             return nil
-        case .point, .unsharpCombine, .blend, .blendWithMask:
+        case .point, .unsharpCombine, .toneAdjust, .blend, .blendWithMask:
             return band(a, b)
         case .boxBlur(let r):
             // From the start of the running-sum segment the band begins in (Primitive.boxSegment).

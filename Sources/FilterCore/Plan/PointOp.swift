@@ -165,14 +165,14 @@ extension PointOp {
     }
 
     /// The sRGB encoding of linear values clamped to [0, 1] (IEC 61966-2-1).
-    @inlinable static func srgbEncoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    @inlinable package static func srgbEncoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
         let x = v.replacing(with: 0, where: .!(v .> 0)).replacing(with: 1, where: v .> 1)
         let curve = 1.055 * FastMath.pow(x.replacing(with: 1, where: x .<= 0.0031308), 1 / 2.4) - 0.055
         return curve.replacing(with: 12.92 * x, where: x .<= 0.0031308)
     }
 
     /// Linear values of sRGB-encoded ones (IEC 61966-2-1), sign kept below 0.
-    @inlinable static func srgbDecoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    @inlinable package static func srgbDecoded(_ v: SIMD8<Float>) -> SIMD8<Float> {
         let x = v.replacing(with: -v, where: v .< 0)
         let curve = FastMath.pow((x.replacing(with: 1, where: x .<= 0.04045) + 0.055) / 1.055, 2.4)
         let linear = curve.replacing(with: x / 12.92, where: x .<= 0.04045)

@@ -27,6 +27,8 @@ package enum Primitive: Equatable, Sendable {
     case lineBlur(LineBlur)
     /// Neighbours weighted by distance and likeness (the bilateral filter, exact or one pass of its separable form).
     case bilateral(Bilateral)
+    /// Inputs (image, base lightness): local tone (`ToneAdjust`): shadows, highlights and detail against the base.
+    case toneAdjust(ToneAdjust)
     /// Resampling along one axis to the node's size. With `reduced`, the input is a box reduction of an image
     /// `reduced.originalSize` long on this axis, and samples sit where they would in that image.
     case resample(axis: Axis, kernel: ResampleKernel, reduced: BoxReduction? = nil)
@@ -73,7 +75,7 @@ package enum Primitive: Equatable, Sendable {
     /// needed or the mapping is not a fixed band.
     package var verticalReach: Int? {
         switch self {
-        case .source, .point, .unsharpCombine, .crop, .pad, .blend, .blendWithMask, .generate: return 0
+        case .source, .point, .unsharpCombine, .toneAdjust, .crop, .pad, .blend, .blendWithMask, .generate: return 0
         case .flip(let horizontal): return horizontal ? 0 : nil
         case .separableConvolution(_, let v): return v.count / 2
         case .boxBlur(let r): return r

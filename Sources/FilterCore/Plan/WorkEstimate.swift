@@ -59,6 +59,7 @@ package struct WorkEstimate: Sendable {
         case .lineBlur(let blur): return 4 * blur.meanSamples(width: node.width, height: node.height)
         // Each tap also weighs its likeness (an exponential): count it twice.
         case .bilateral(let b): return Double(2 * b.taps.count)
+        case .toneAdjust: return 8
         case .boxBlur: return 4
         case .sharpenLuminance, .sobel: return 9
         case let .resample(axis, kernel, _):

@@ -203,6 +203,12 @@ package enum ReferenceFilters {
                 let samples = (0..<count).map { k in bilinear(image, p - u * (s * Double(k) / Double(count - 1))) }
                 return samples.reduce(SIMD4<Double>(), +) / Double(count)
             }
+        case .highlightsShadows:
+            guard n("shadows") > 0 || n("highlights") > 0 else { return image }
+            return localTone(image, radius: n("radius"), shadows: n("shadows"), highlights: n("highlights"), detail: 0, space: space)
+        case .localContrast:
+            guard n("amount") != 0 else { return image }
+            return localTone(image, radius: n("radius"), shadows: 0, highlights: 0, detail: n("amount"), space: space)
         case .bilateral:
             let (ss, sr) = (n("sigmaSpatial"), n("sigmaRange"))
             guard p.string("method") == "separable" else { return bilateral(image, ss, sr, axes: [(1, 1)]) }
@@ -354,6 +360,49 @@ package enum ReferenceFilters {
             var values = [SIMD4<Double>]()
             for j in -r...r { for i in -r...r { values.append(image.clamped(x + i, y + j)) } }
             return f(values)
+        }
+    }
+
+    /// Local tone from its formula: ℓ = sRGB-encode(Y) of straight colour (linear Y), the base b = ℓ shrunk by
+    /// f = max(1, ⌊radius/4⌋) with bilinear resize, bilateral-smoothed along x then y (σs = radius/f, σr = 0.1) and
+    /// enlarged back; b₁ = b + s·(27/16)·b(1 − b)², b₂ = b₁ − h·(27/16)·b₁²(1 − b₁), ℓ' = b₂ + (1 + detail)(ℓ − b);
+    /// colour scaled by Y'/Y.
+    static func localTone(_ image: ReferenceImage, radius: Double, shadows: Double, highlights: Double, detail: Double,
+                          space: WorkingSpace) -> ReferenceImage {
+        func linear(_ c: Double) -> Double { space == .linear ? c : SRGB.toLinear(c) }
+        func working(_ c: Double) -> Double { space == .linear ? c : SRGB.toEncoded(max(0, min(1, c))) }
+        func lightness(_ v: SIMD4<Double>) -> Double {
+            let c = v[3] > 0 ? v / v[3] : .zero
+            let y = 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2])
+            return SRGB.toEncoded(max(0, min(1, y)))
+        }
+        let grey = mapped(image.width, image.height) { x, y in
+            let v = image[x, y], l = lightness(v)
+            return SIMD4(l * v[3], l * v[3], l * v[3], v[3])
+        }
+        func resized(_ i: ReferenceImage, _ w: Int, _ h: Int) -> ReferenceImage {
+            resize(i, Recipe.Node(id: "r", op: .resize, inputs: [],
+                                  params: ["width": .number(Double(w)), "height": .number(Double(h)), "kernel": "bilinear"]).params,
+                   space: space)
+        }
+        let f = max(1, Int(radius / 4)), (w, h) = (image.width, image.height)
+        var base = resized(grey, max(1, (w + f / 2) / f), max(1, (h + f / 2) / f))
+        let sigma = radius / Double(f)
+        base = bilateral(bilateral(base, sigma, 0.1, axes: [(1, 0)]), sigma, 0.1, axes: [(0, 1)])
+        base = resized(base, w, h)
+        return mapped(w, h) { x, y in
+            let v = image[x, y], alpha = v[3]
+            let c = alpha > 0 ? v / alpha : .zero
+            let lin = SIMD3(linear(c[0]), linear(c[1]), linear(c[2]))
+            let Y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+            let l = SRGB.toEncoded(max(0, min(1, Y)))
+            let bv = base[x, y], b = max(0, min(1, bv[3] > 0 ? bv[0] / bv[3] : bv[0]))
+            let k = 27.0 / 16
+            let b1 = b + shadows * k * b * (1 - b) * (1 - b)
+            let b2 = b1 - highlights * k * b1 * b1 * (1 - b1)
+            let target = SRGB.toLinear(max(0, b2 + (1 + detail) * (l - b)))
+            let out = Y > 0 ? lin * (target / Y) : SIMD3(repeating: target)
+            return SIMD4(working(out[0]) * alpha, working(out[1]) * alpha, working(out[2]) * alpha, alpha)
         }
     }
 
