@@ -2,8 +2,8 @@ import Foundation
 
 /// The mean of bilinear samples along a short segment through each pixel: a camera moving during the exposure
 /// (motion) or zooming (zoom). Coordinates are pixel indices (pixel i's centre at i); a sample's four taps clamp to
-/// the edge, and values are premultiplied, as for every blur. Both backends evaluate `samples(at:)`'s arithmetic in
-/// float32 in the same order.
+/// the edge, and values are premultiplied, as for every blur. The zoom's samples are evaluated in float32 in the same
+/// order on both backends (Shaders/line_blur.comp, fr_zoom_blur_row); a motion blur's are a fixed kernel.
 package struct LineBlur: Equatable, Sendable {
     package enum Path: Equatable, Sendable {
         /// n = 2⌈r⌉ + 1 samples evenly from p − (dx, dy) to p + (dx, dy), where (dx, dy) = r·(cos θ, −sin θ).
@@ -29,21 +29,6 @@ package struct LineBlur: Equatable, Sendable {
         LineBlur(.zoom(cx: Float(cx), cy: Float(cy), s: Float(min(1, amount / max(reference, 1)))))
     }
 
-    /// The first sample, the step between samples and their count for the pixel at (x, y).
-    @inline(__always)
-    package func samples(atX x: Float, y: Float) -> (x0: Float, y0: Float, stepX: Float, stepY: Float, count: Int) {
-        switch path {
-        case let .motion(dx, dy, count):
-            let inverse = count > 1 ? 2 / Float(count - 1) : 0
-            return (x - dx, y - dy, dx * inverse, dy * inverse, count)
-        case let .zoom(cx, cy, s):
-            let ux = x - cx, uy = y - cy
-            let count = 1 + Int((s * (ux * ux + uy * uy).squareRoot()).rounded(.up))
-            let inverse = count > 1 ? -s / Float(count - 1) : 0
-            return (x, y, ux * inverse, uy * inverse, count)
-        }
-    }
-
     /// Input rows the samples of output rows `rows` (of an image `height` tall) fall in, before clamping: the taps of
     /// a sample at y reach ⌊y⌋ and ⌊y⌋ + 1. A zoom's samples for row y lie between y and cy + (y − cy)(1 − s),
     /// which is linear in y, so the rows' ends bound the band.
@@ -61,9 +46,8 @@ package struct LineBlur: Equatable, Sendable {
     }
 
     /// A motion blur's samples sit at the same offsets from every pixel, so it is a fixed sparse kernel: each
-    /// sample's four bilinear taps, weights merged where taps coincide (computed in float64; nil for a zoom).
-    package var motionTaps: (offsets: [(dx: Int, dy: Int)], weights: [Float])? {
-        guard case let .motion(dx, dy, count) = path else { return nil }
+    /// sample's four bilinear taps, weights merged where taps coincide (computed in float64).
+    package static func motionTaps(dx: Float, dy: Float, count: Int) -> (offsets: [(dx: Int, dy: Int)], weights: [Float]) {
         var merged = [Int: Double]()
         let (hx, hy) = (Double(dx), Double(dy)), reach = Int(max(abs(hx), abs(hy)).rounded(.up)) + 1
         for k in 0..<count {
