@@ -1,3 +1,4 @@
+import FilterCore
 import Foundation
 import TestSupport
 import XCTest
@@ -20,6 +21,25 @@ final class ReadmeListingTests: XCTestCase {
         let consumer = try String(contentsOf: Fixtures.repository.appendingPathComponent("Examples/Consumer/Sources/Consumer/main.swift"),
                                   encoding: .utf8)
         XCTAssertTrue(consumer.hasSuffix(parts.first!.components(separatedBy: "```")[0]), "Examples/Consumer differs from the README's first listing")
+    }
+
+    /// The README's catalogue table names every filter of the catalogue, in the row of its kind, and no other.
+    func testTheCatalogueTableIsComplete() throws {
+        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### The catalogue\n").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.contains("`") }
+        var named = [String: String]()
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            for name in cells[1].split(separator: " ") { named[name.trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[0] }
+        }
+        XCTAssertEqual(Set(named.keys), Set(FilterID.allCases.map(\.rawValue)))
+        let kinds: [FilterSpec.Family: Set<String>] = [.colour: ["colour, per pixel"], .neighbourhood: ["neighbourhood", "local tone"],
+                                                         .geometry: ["geometry"], .compositing: ["compositing"], .generator: ["generators"]]
+        for id in FilterID.allCases {
+            XCTAssertTrue(kinds[id.spec.family]?.contains(named[id.rawValue] ?? "") ?? false, "\(id) listed under \(named[id.rawValue] ?? "nothing")")
+        }
     }
 
     /// The DocC articles' listings are compiled the same way.
