@@ -7,19 +7,27 @@ guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: APIListing SYMBOL-GRAPH-FOLDER\n".utf8))
     exit(2)
 }
+/// The parts of a symbol graph the listing reads.
+struct SymbolGraph: Decodable {
+    struct Symbol: Decodable {
+        struct Fragment: Decodable { var spelling: String? }
+        var accessLevel: String?
+        var pathComponents: [String]?
+        var declarationFragments: [Fragment]?
+    }
+    var symbols: [Symbol]
+}
+
 var lines = Set<String>()
 for module in modules {
     let url = URL(fileURLWithPath: CommandLine.arguments[1]).appendingPathComponent("\(module).symbols.json")
-    guard let data = try? Data(contentsOf: url),
-          let graph = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-          let symbols = graph["symbols"] as? [[String: Any]] else {
+    guard let data = try? Data(contentsOf: url), let graph = try? JSONDecoder().decode(SymbolGraph.self, from: data) else {
         FileHandle.standardError.write(Data("APIListing: cannot read \(url.path)\n".utf8))
         exit(1)
     }
-    for symbol in symbols where symbol["accessLevel"] as? String == "public" {
-        let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
-        let fragments = symbol["declarationFragments"] as? [[String: Any]] ?? []
-        let declaration = fragments.compactMap { $0["spelling"] as? String }.joined()
+    for symbol in graph.symbols where symbol.accessLevel == "public" {
+        let path = (symbol.pathComponents ?? []).joined(separator: ".")
+        let declaration = (symbol.declarationFragments ?? []).compactMap(\.spelling).joined()
         lines.insert(path + "  " + declaration.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
 }

@@ -45,14 +45,20 @@ struct BenchCase {
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
               let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-              let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+              let stats = try? JSONDecoder().decode(RenderStatsLine.self, from: Data(line.utf8)) else {
             throw BenchError("\(recipeName) on \(image) (\(backend)) failed: \(text)")
         }
-        func seconds(_ key: String) -> Double { json[key] as? Double ?? 0 }
-        return Run(wall: wall, decode: seconds("decodeSeconds"), filter: seconds("filterSeconds"),
-                   transfer: seconds("transferSeconds"), compile: seconds("compileSeconds"),
-                   encode: seconds("encodeSeconds"), total: seconds("totalSeconds"),
-                   peakResidentBytes: json["peakResidentBytes"] as? Int ?? 0, ranOn: json["backend"] as? String ?? "?")
+        return Run(wall: wall, decode: stats.decodeSeconds ?? 0, filter: stats.filterSeconds ?? 0,
+                   transfer: stats.transferSeconds ?? 0, compile: stats.compileSeconds ?? 0,
+                   encode: stats.encodeSeconds ?? 0, total: stats.totalSeconds ?? 0,
+                   peakResidentBytes: stats.peakResidentBytes ?? 0, ranOn: stats.backend ?? "?")
+    }
+
+    /// The fields of filterrun's `--stats=json` line a run reads.
+    struct RenderStatsLine: Decodable {
+        var decodeSeconds, filterSeconds, transferSeconds, compileSeconds, encodeSeconds, totalSeconds: Double?
+        var peakResidentBytes: Int?
+        var backend: String?
     }
 }
 
@@ -87,12 +93,17 @@ struct CaseResult: Codable {
     enum CodingKeys: String, CodingKey { case recipe, image, backend, runs }
 
     /// The JSON form, with the spreads written out.
-    var summary: [String: Any] {
-        func spread(_ s: Spread) -> [String: Double] { ["median": s.median, "min": s.min, "max": s.max] }
-        return ["recipe": recipe, "image": image, "backend": backend, "runs": runs.count,
-                "wallSeconds": spread(wall), "decodeSeconds": spread(decode), "filterSeconds": spread(filter),
-                "transferSeconds": spread(transfer), "compileSeconds": spread(compile), "encodeSeconds": spread(encode),
-                "peakResidentMiB": peakMiB]
+    struct Summary: Encodable {
+        var recipe, image, backend: String
+        var runs: Int
+        var wallSeconds, decodeSeconds, filterSeconds, transferSeconds, compileSeconds, encodeSeconds: Spread
+        var peakResidentMiB: Double
+    }
+
+    var summary: Summary {
+        Summary(recipe: recipe, image: image, backend: backend, runs: runs.count, wallSeconds: wall, decodeSeconds: decode,
+                filterSeconds: filter, transferSeconds: transfer, compileSeconds: compile, encodeSeconds: encode,
+                peakResidentMiB: peakMiB)
     }
 }
 

@@ -114,9 +114,10 @@ struct FilterBench: ParsableCommand {
         }
         print(BenchTable.markdown(results))
         if let json {
-            let object: [String: Any] = ["machine": try JSONSerialization.jsonObject(with: JSONEncoder().encode(machine)),
-                                         "runs": runs, "cases": results.map(\.summary)]
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            struct Record<Machine: Encodable>: Encodable { var machine: Machine; var runs: Int; var cases: [CaseResult.Summary] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(Record(machine: machine, runs: runs, cases: results.map(\.summary)))
                 .write(to: URL(fileURLWithPath: json))
         }
         if let html {

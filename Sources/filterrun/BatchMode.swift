@@ -98,18 +98,16 @@ struct BatchMode {
         summary += String(format: " in %.1f s (%.2f images/s)", seconds, seconds > 0 ? Double(rendered) / seconds : 0)
         if !quiet { FileHandle.standardError.write(Data(("filterrun: " + summary + "\n").utf8)) }
         if stats == "json" || statsFile != nil {
-            let files: [[String: Any]] = outcomes.map { outcome in
-                var entry: [String: Any] = ["input": outcome.job.input, "output": outcome.job.output,
-                                            "status": outcome.status.rawValue, "seconds": outcome.seconds]
-                if let error = outcome.error { entry["error"] = error.description }
-                if let backend = outcome.backend { entry["backend"] = backend }
-                return entry
-            }
-            var object: [String: Any] = ["files": files, "rendered": rendered, "skipped": skipped, "failed": failed,
-                                         "passedOver": passedOver,
-                                         "cancelled": runner.isCancelled, "seconds": seconds, "jobs": jobs, "listed": listed]
-            if let shard { object["shard"] = ["index": shard.index, "count": shard.count] }
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            let report = BatchSummary(
+                files: outcomes.map { outcome in
+                    BatchSummary.File(input: outcome.job.input, output: outcome.job.output, status: outcome.status.rawValue,
+                                      seconds: outcome.seconds, error: outcome.error?.description, backend: outcome.backend)
+                },
+                rendered: rendered, skipped: skipped, failed: failed, passedOver: passedOver, cancelled: runner.isCancelled,
+                seconds: seconds, jobs: jobs, listed: listed, shard: shard.map { BatchSummary.Shard(index: $0.index, count: $0.count) })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(report) {
                 if stats == "json" { FileHandle.standardError.write(data + Data("\n".utf8)) }
                 if let statsFile {
                     do {

@@ -18,15 +18,10 @@ struct ListCommand: ParsableCommand {
             specs = [filter.spec]
         }
         if json {
-            let objects: [[String: Any]] = specs.map { spec in
-                ["id": spec.id.rawValue, "family": spec.family.rawValue, "summary": spec.summary,
-                 "formula": spec.formula, "inputs": spec.inputs, "tolerance": spec.tolerance,
-                 "follows": spec.id.conformance.standard, "edges": spec.id.conformance.edges,
-                 "alpha": spec.id.conformance.alpha,
-                 "params": spec.params.map { ["name": $0.name, "accepts": $0.expectation,
-                                              "default": $0.defaultValue.jsonObject, "summary": $0.summary] }]
-            }
-            let data = try JSONSerialization.data(withJSONObject: id == nil ? objects as Any : objects[0], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let entries = specs.map(CatalogueEntry.init)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = id == nil ? try encoder.encode(entries) : try encoder.encode(entries[0])
             print(String(decoding: data, as: UTF8.self))
             return
         }
@@ -51,11 +46,9 @@ struct ListCommand: ParsableCommand {
     }
 
     func defaultText(_ value: ParamValue) -> String {
-        let object = value.jsonObject
-        if let data = try? JSONSerialization.data(withJSONObject: [object], options: [.fragmentsAllowed]) {
-            return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-        }
-        return "\(object)"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
     }
 
     func shortRange(_ p: ParamSpec) -> String {
@@ -80,4 +73,30 @@ struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance", abstract: "Print the conformance table: each filter's standard, edges, alpha and tests.")
     func run() throws { print(ConformanceTable.markdown(), terminator: "") }
+}
+
+/// One filter of `filterrun list --json`: its declaration and conformance, as `filterrun list ID` prints them.
+struct CatalogueEntry: Encodable {
+    struct Parameter: Encodable {
+        let name: String, accepts: String, summary: String
+        let `default`: ParamValue
+    }
+
+    let id: String, family: String, summary: String, formula: String
+    let inputs: [String]
+    let tolerance: Double
+    let follows: String, edges: String, alpha: String
+    let params: [Parameter]
+
+    init(_ spec: FilterSpec) {
+        id = spec.id.rawValue
+        family = spec.family.rawValue
+        summary = spec.summary
+        formula = spec.formula
+        inputs = spec.inputs
+        tolerance = spec.tolerance
+        let conformance = spec.id.conformance
+        (follows, edges, alpha) = (conformance.standard, conformance.edges, conformance.alpha)
+        params = spec.params.map { Parameter(name: $0.name, accepts: $0.expectation, summary: $0.summary, default: $0.defaultValue) }
+    }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// The JSON Schema of recipe version 1, generated from the catalogue so it never disagrees with the decoder.
 package enum CatalogueSchema {
-    package static func schema() -> [String: Any] {
-        let stepVariants: [[String: Any]] = FilterID.allCases.map { nodeSchema($0, graph: false) }
-        let nodeVariants: [[String: Any]] = FilterID.allCases.map { nodeSchema($0, graph: true) }
+    static func schema() -> JSONValue {
+        let stepVariants = JSONValue.array(FilterID.allCases.map { nodeSchema($0, graph: false) })
+        let nodeVariants = JSONValue.array(FilterID.allCases.map { nodeSchema($0, graph: true) })
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "FilterRecipe recipe, version 1",
@@ -14,23 +14,23 @@ package enum CatalogueSchema {
             "properties": [
                 "version": ["const": 1],
                 "description": ["type": "string"],
-                "workingSpace": ["enum": WorkingSpace.allCases.map(\.rawValue)],
+                "workingSpace": ["enum": .array(WorkingSpace.allCases.map { .string($0.rawValue) })],
                 "steps": ["type": "array", "items": ["oneOf": stepVariants]],
                 "inputs": ["type": "array", "items": ["type": "string"], "minItems": 1, "uniqueItems": true],
                 "nodes": ["type": "array", "items": ["oneOf": nodeVariants]],
                 "output": ["type": "string"],
-            ] as [String: Any],
+            ],
             "oneOf": [["required": ["steps"]], ["required": ["nodes", "output"]]],
         ]
     }
 
     package static func jsonData() throws -> Data {
-        try JSONSerialization.data(withJSONObject: schema(), options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        try schema().prettyData()
     }
 
-    static func nodeSchema(_ id: FilterID, graph: Bool) -> [String: Any] {
+    static func nodeSchema(_ id: FilterID, graph: Bool) -> JSONValue {
         let spec = id.spec
-        var properties: [String: Any] = ["op": ["const": id.rawValue], "description": ["type": "string"]]
+        var properties: [String: JSONValue] = ["op": ["const": .string(id.rawValue)], "description": ["type": "string"]]
         for param in spec.params { properties[param.name] = paramSchema(param) }
         var required = ["op"]
         // Nodes need an id; a chain's step may carry one (for --set), or is named by its position.
@@ -40,43 +40,46 @@ package enum CatalogueSchema {
             if spec.inputs.count == 1 { properties["input"] = ["type": "string"] }
             if spec.inputs.count > 1 || spec.isGenerator {
                 properties["inputs"] = ["type": "array", "items": ["type": "string"],
-                                        "minItems": spec.isGenerator ? 0 : spec.inputs.count,
-                                        "maxItems": spec.inputs.count]
+                                        "minItems": .number(Double(spec.isGenerator ? 0 : spec.inputs.count)),
+                                        "maxItems": .number(Double(spec.inputs.count))]
             }
         }
-        return ["type": "object", "description": spec.summary, "properties": properties, "required": required,
-                "additionalProperties": false]
+        return ["type": "object", "description": .string(spec.summary), "properties": .object(properties),
+                "required": .array(required.map(JSONValue.string)), "additionalProperties": false]
     }
 
-    static func paramSchema(_ param: ParamSpec) -> [String: Any] {
-        var schema: [String: Any] = ["description": "\(param.summary) (default \(param.defaultValue.jsonObject))"]
+    static func paramSchema(_ param: ParamSpec) -> JSONValue {
+        var schema: [String: JSONValue] = ["description": .string("\(param.summary) (default \(param.defaultValue.jsonObject))")]
         switch param.kind {
         case .number(let r) where param.acceptsNumericString:
-            schema["oneOf"] = [["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound],
+            schema["oneOf"] = [["type": "number", "minimum": .number(r.lowerBound), "maximum": .number(r.upperBound)],
                                ["type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"]]
-        case .number(let r): schema["type"] = "number"; schema["minimum"] = r.lowerBound; schema["maximum"] = r.upperBound
-        case .integer(let r): schema["type"] = "integer"; schema["minimum"] = r.lowerBound; schema["maximum"] = r.upperBound
+        case .number(let r):
+            schema["type"] = "number"; schema["minimum"] = .number(r.lowerBound); schema["maximum"] = .number(r.upperBound)
+        case .integer(let r):
+            schema["type"] = "integer"
+            schema["minimum"] = .number(Double(r.lowerBound)); schema["maximum"] = .number(Double(r.upperBound))
         case .boolean: schema["type"] = "boolean"
-        case .choice(let options): schema["enum"] = options
+        case .choice(let options): schema["enum"] = .array(options.map(JSONValue.string))
         case .numbers(let counts, let r):
             schema["type"] = "array"
-            schema["items"] = ["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound]
-            schema["minItems"] = counts.min()!
-            schema["maxItems"] = counts.max()!
+            schema["items"] = ["type": "number", "minimum": .number(r.lowerBound), "maximum": .number(r.upperBound)]
+            schema["minItems"] = .number(Double(counts.min() ?? 0))
+            schema["maxItems"] = .number(Double(counts.max() ?? 0))
         case .points(let n):
             schema["type"] = "array"
-            schema["minItems"] = n
+            schema["minItems"] = .number(Double(n))
             schema["items"] = ["type": "array", "minItems": 2, "maxItems": 2,
                                "items": ["type": "number", "minimum": 0, "maximum": 1]]
         case .file(let extensions):
             schema["type"] = "string"
-            schema["pattern"] = "\\.(" + extensions.joined(separator: "|") + ")$"
+            schema["pattern"] = .string("\\.(" + extensions.joined(separator: "|") + ")$")
         case .color:
             schema["oneOf"] = [
                 ["type": "array", "minItems": 3, "maxItems": 4, "items": ["type": "number", "minimum": 0, "maximum": 1]],
                 ["type": "string", "pattern": "^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$"],
             ]
         }
-        return schema
+        return .object(schema)
     }
 }

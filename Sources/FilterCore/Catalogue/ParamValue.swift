@@ -9,15 +9,34 @@ public enum ParamValue: Equatable, Sendable {
     /// sRGB-encoded, straight-alpha RGBA in 0...1 (written `[r, g, b, a]`, `[r, g, b]` or `"#rrggbb[aa]"`).
     case color(RGBA)
 
-    /// The value as JSON-compatible Foundation objects.
-    public var jsonObject: Any {
+    /// The value as JSON-compatible Foundation objects (for `JSONSerialization`; `Encodable` writes the same JSON).
+    package var jsonObject: Any {
         switch self {
-        case .number(let v): return v.rounded() == v && abs(v) < 1e15 ? Int(v) as Any : v
+        case .number(let v): return Self.isWhole(v) ? Int(v) as Any : v
         case .boolean(let v): return v
         case .string(let v): return v
         case .numbers(let v): return v
         case .points(let v): return v
         case .color(let c): return [c.r, c.g, c.b, c.a]
+        }
+    }
+
+    /// Whole numbers are written without a fraction, as recipes write them.
+    static func isWhole(_ v: Double) -> Bool { v.rounded() == v && abs(v) < 1e15 }
+}
+
+/// A parameter value encodes as it appears in a recipe: a number (whole ones without a fraction), a boolean, a
+/// string, a list of numbers or of [x, y] points, or a colour as [r, g, b, a].
+extension ParamValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let v): if Self.isWhole(v) { try container.encode(Int(v)) } else { try container.encode(v) }
+        case .boolean(let v): try container.encode(v)
+        case .string(let v): try container.encode(v)
+        case .numbers(let v): try container.encode(v)
+        case .points(let v): try container.encode(v)
+        case .color(let c): try container.encode([c.r, c.g, c.b, c.a])
         }
     }
 }

@@ -48,29 +48,29 @@ extension Recipe {
     /// encode to equal bytes. Throws the `RecipeError`s of `validate()` for a recipe that is not valid.
     public func jsonData() throws -> Data {
         try validate(limits: RecipeLimits(maxBytes: .max, maxNodes: .max))
-        var top: [String: Any] = ["version": Recipe.currentVersion]
-        if let description { top["description"] = description }
-        if workingSpace != .linear { top["workingSpace"] = workingSpace.rawValue }
-        let entries: [[String: Any]] = nodes.enumerated().map { k, node in
-            var entry: [String: Any] = ["op": node.op.rawValue]
+        var top: [String: JSONValue] = ["version": .number(Double(Recipe.currentVersion))]
+        if let description { top["description"] = .string(description) }
+        if workingSpace != .linear { top["workingSpace"] = .string(workingSpace.rawValue) }
+        let entries: [JSONValue] = nodes.enumerated().map { k, node in
+            var entry: [String: JSONValue] = ["op": .string(node.op.rawValue)]
             let defaults = node.op.spec.defaults
-            for (name, value) in node.params.values where value != defaults.values[name] { entry[name] = value.jsonObject }
-            if isChain && node.id != String(k) { entry["id"] = node.id }
+            for (name, value) in node.params.values where value != defaults.values[name] { entry[name] = value.jsonValue }
+            if isChain && node.id != String(k) { entry["id"] = .string(node.id) }
             if !isChain {
-                entry["id"] = node.id
-                if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = node.inputs[0] }
-                else if !node.inputs.isEmpty { entry["inputs"] = node.inputs }
+                entry["id"] = .string(node.id)
+                if node.op.spec.inputs.count == 1 && node.inputs.count == 1 { entry["input"] = .string(node.inputs[0]) }
+                else if !node.inputs.isEmpty { entry["inputs"] = .array(node.inputs.map(JSONValue.string)) }
             }
-            return entry
+            return .object(entry)
         }
         if isChain {
-            top["steps"] = entries
+            top["steps"] = .array(entries)
         } else {
-            top["inputs"] = inputs
-            top["nodes"] = entries
-            top["output"] = output
+            top["inputs"] = .array(inputs.map(JSONValue.string))
+            top["nodes"] = .array(entries)
+            top["output"] = .string(output)
         }
-        return try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return try JSONValue.object(top).prettyData()
     }
 }
 
