@@ -1,4 +1,3 @@
-import FilterCore
 import FilterRecipe
 import Foundation
 import Synchronization
@@ -61,7 +60,7 @@ struct BatchMode {
             return report("filterrun: cannot create the output directory \(outputDirectory): \(error.localizedDescription)", code: 4)
         }
         // Temporary files of a run that was killed (no process holds their lock) go before this run starts.
-        let swept = OutputFile.sweepStaleTemporaries(under: outputDirectory, recursive: true, before: Date())
+        let swept = OutputFiles.sweepStaleTemporaries(under: outputDirectory)
         if !swept.isEmpty && !quiet {
             FileHandle.standardError.write(Data("filterrun: removed \(swept.count) temporary file\(swept.count == 1 ? "" : "s") left by an interrupted run\n".utf8))
         }
@@ -113,11 +112,7 @@ struct BatchMode {
                     do {
                         let directory = URL(fileURLWithPath: statsFile).deletingLastPathComponent()
                         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                        let file = try OutputFile(path: statsFile, replace: true)
-                        let handle = FileHandle(fileDescriptor: try file.writerDescriptor(), closeOnDealloc: true)
-                        try handle.write(contentsOf: data + Data("\n".utf8))
-                        try handle.close()
-                        try file.publish()
+                        try OutputFiles.write(data + Data("\n".utf8), to: statsFile, replace: true)
                     } catch {
                         FileHandle.standardError.write(Data("filterrun: --stats-file: \(error)\n".utf8))
                         return 4
@@ -140,7 +135,7 @@ struct BatchMode {
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
             if runner.isCancelled {
-                OutputFile.removeAllTemporaries()
+                OutputFiles.removeAllTemporaries()
                 exit(130)
             }
             runner.cancel()

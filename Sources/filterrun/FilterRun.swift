@@ -1,5 +1,4 @@
 import ArgumentParser
-import FilterCore
 import FilterRecipe
 import Foundation
 
@@ -10,9 +9,9 @@ struct FilterRun {
         // Past a file-size limit (ulimit -f) a write should fail with an error we report, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
         // Messages name settings as this tool's options (`--max-memory`), not the library's.
-        SettingName.face = .commandLine
+        CommandLineFace.nameCommandLineOptions()
         do {
-            try EnvironmentSettings.validate()
+            try CommandLineFace.validateEnvironment()
         } catch {
             FileHandle.standardError.write(Data("filterrun: \(error)\n".utf8))
             exit(2)

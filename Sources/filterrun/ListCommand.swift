@@ -1,5 +1,4 @@
 import ArgumentParser
-import FilterCore
 import FilterRecipe
 import Foundation
 
@@ -13,7 +12,7 @@ struct ListCommand: ParsableCommand {
         var specs = FilterID.allCases.map(\.spec)
         if let id {
             guard let filter = FilterID(rawValue: id) else {
-                throw CommandFailure(description: "unknown filter \"\(id)\"\(FilterSynonyms.hint(forFilter: id)); filterrun list shows them all")
+                throw CommandFailure(description: "unknown filter \"\(id)\"\(CommandLineFace.hint(forUnknownFilter: id)); filterrun list shows them all")
             }
             specs = [filter.spec]
         }
@@ -66,13 +65,13 @@ struct CommandFailure: Error, CustomStringConvertible { let description: String 
 
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "schema", abstract: "Print the recipe JSON Schema.")
-    func run() throws { print(String(decoding: try CatalogueSchema.jsonData(), as: UTF8.self)) }
+    func run() throws { print(String(decoding: try CommandLineFace.recipeSchema(), as: UTF8.self)) }
 }
 
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance", abstract: "Print the conformance table: each filter's standard, edges, alpha and tests.")
-    func run() throws { print(ConformanceTable.markdown(), terminator: "") }
+    func run() throws { print(CommandLineFace.conformanceTable(), terminator: "") }
 }
 
 /// One filter of `filterrun list --json`: its declaration and conformance, as `filterrun list ID` prints them.

@@ -1,4 +1,3 @@
-import FilterCore
 import FilterRecipe
 import Foundation
 
@@ -58,7 +57,7 @@ struct RenderRun {
             return fail(2, "--format \(fileFormat.rawValue) contradicts the output's name \(output) (a \(named.name) "
                         + "extension); rename the output, or give --force-format to write \(fileFormat.name) under that name")
         }
-        OutputFile.installCleanupHandlers(interrupt: !batch)
+        OutputFiles.installCleanupHandlers(interrupt: !batch)
         var batchShard: BatchShard?
         if let shard = o.shard {
             guard batch else { return fail(2, "--shard applies to batches (several inputs or a directory), not to one image") }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FilterCore
 import FilterRecipe
 import Foundation
 
