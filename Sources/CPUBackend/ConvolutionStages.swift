@@ -185,47 +185,15 @@ final class ConvolveStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, kernel = kernel, size = size, r = size / 2
         let bias = bias, preserveAlpha = preserveAlpha, avx2 = fr_kernels_avx2() != 0
-        // The nonzero taps: kernel row j, column i reads the padded row y + j − r from pixel x + i.
-        let taps = (0..<size * size).filter { kernel[$0] != 0 }, weights = taps.map { kernel[$0] }
+        // The nonzero taps: kernel row j, column i reads row y + j − r from pixel x + i.
+        let taps = (0..<size * size).filter { kernel[$0] != 0 }
+        let sparse = SparseTaps(offsets: taps.map { (dx: $0 % size - r, dy: $0 / size - r) }, weights: taps.map { kernel[$0] })
         parallelRows(rows) { chunk in
-            // The rows this chunk reads (straight colour when the kernel works on it), each with its edge pixels
-            // repeated r times on both sides, so no tap needs a bounds check.
-            let first = chunk.lowerBound - r, count = chunk.count + 2 * r, stride = width + 2 * r
-            let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count * stride)
-            let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: max(1, taps.count))
-            defer { padded.deallocate(); sources.deallocate() }
-            for k in 0..<count {
-                let src = input.pixels(first + k), row = padded + k * stride + r
-                if preserveAlpha {
-                    for x in 0..<width {
-                        let v = src[x], a = v[3]
-                        row[x] = a > 0 ? v / a : SIMD4()
-                    }
-                } else {
-                    row.update(from: src, count: width)
-                }
-                (row - r).update(repeating: row[0], count: r)
-                (row + width).update(repeating: row[width - 1], count: r)
-            }
-            let floats = UnsafeMutableRawPointer(padded).assumingMemoryBound(to: Float.self)
+            // Straight colour when the kernel works on it.
+            sparse.apply(chunk, input: input, width: width, straight: preserveAlpha, avx2: avx2, into: output, first: rows.lowerBound)
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
-                for (n, t) in taps.enumerated() {
-                    sources[n] = UnsafePointer(floats + ((y - first + t / size - r) * stride + t % size) * 4)
-                }
-                if avx2 && !taps.isEmpty {
-                    weights.withUnsafeBufferPointer { w in
-                        fr_vertical_taps_avx2(UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), sources,
-                                              w.baseAddress, Int32(taps.count), width * 4, 0)
-                    }
-                } else {
-                    out.update(repeating: SIMD4(), count: width)
-                    for n in 0..<taps.count {
-                        let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
-                        for x in 0..<width { out[x] += src[x] * k }
-                    }
-                }
                 let centre = input.pixels(y)
                 for x in 0..<width {
                     if preserveAlpha {

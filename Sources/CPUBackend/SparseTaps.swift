@@ -1,0 +1,61 @@
+import CKernels
+import FilterCore
+
+/// A kernel of scattered taps (a 2D convolution's nonzero weights, a motion blur's bilinear samples) over padded rows:
+/// the rows a chunk of output reads are copied with their edge pixels repeated on both sides, so no tap needs a
+/// bounds check (the same as clamping each tap), and each output row is one weighted sum of shifted rows
+/// (`fr_vertical_taps_avx2`, or the portable loop in the same order).
+struct SparseTaps {
+    let offsets: [(dx: Int, dy: Int)]
+    let weights: [Float]
+    private let padX: Int, reach: Int
+
+    init(offsets: [(dx: Int, dy: Int)], weights: [Float]) {
+        self.offsets = offsets
+        self.weights = weights
+        padX = offsets.map { abs($0.dx) }.max() ?? 0
+        reach = offsets.map { abs($0.dy) }.max() ?? 0
+    }
+
+    /// Output rows `chunk` into `output` (whose first row is `first`), reading `input`; with `straight` the rows are
+    /// unpremultiplied as they are padded (a convolution of straight colour).
+    func apply(_ chunk: Range<Int>, input: RowView, width: Int, straight: Bool, avx2: Bool,
+               into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
+        let first = chunk.lowerBound - reach, count = chunk.count + 2 * reach, stride = width + 2 * padX
+        let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count * stride)
+        let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: max(1, offsets.count))
+        defer { padded.deallocate(); sources.deallocate() }
+        for k in 0..<count {
+            let src = input.pixels(first + k), row = padded + k * stride + padX
+            if straight {
+                for x in 0..<width {
+                    let v = src[x], a = v[3]
+                    row[x] = a > 0 ? v / a : SIMD4()
+                }
+            } else {
+                row.update(from: src, count: width)
+            }
+            (row - padX).update(repeating: row[0], count: padX)
+            (row + width).update(repeating: row[width - 1], count: padX)
+        }
+        let floats = UnsafeMutableRawPointer(padded).assumingMemoryBound(to: Float.self)
+        for y in chunk {
+            let out = output + (y - outputFirst) * width * 4
+            for (n, o) in offsets.enumerated() {
+                sources[n] = UnsafePointer(floats + ((y - first + o.dy) * stride + padX + o.dx) * 4)
+            }
+            if avx2 && !offsets.isEmpty {
+                weights.withUnsafeBufferPointer { w in
+                    fr_vertical_taps_avx2(out, sources, w.baseAddress, Int32(offsets.count), width * 4, 0)
+                }
+            } else {
+                let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
+                pixels.update(repeating: SIMD4(), count: width)
+                for n in 0..<offsets.count {
+                    let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
+                    for x in 0..<width { pixels[x] += src[x] * k }
+                }
+            }
+        }
+    }
+}
