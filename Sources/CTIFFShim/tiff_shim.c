@@ -56,6 +56,8 @@ fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t messa
     return open_with(fd, name, "rm", message, message_size);
 }
 
+int fr_tiff_pages(fr_tiff *t) { return (int)TIFFNumberOfDirectories(t->tiff); }
+
 int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
     memset(info, 0, sizeof *info);
     info->pages = TIFFNumberOfDirectories(t->tiff);

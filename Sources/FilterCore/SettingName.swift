@@ -15,6 +15,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
     case fileFormat
     case avifBitDepth
     case keepMetadata
+    case page
     /// Binding a file to a recipe input.
     case input(String)
 
@@ -45,6 +46,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .fileFormat: return "--format"
         case .avifBitDepth: return "--bit-depth 10 or 12"
         case .keepMetadata: return "--keep-metadata"
+        case .page: return "--page"
         case .input(let name): return "--input \(name)=PATH"
         }
     }
@@ -66,6 +68,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .fileFormat: return "Renderer.Options.fileFormat"
         case .avifBitDepth: return "AVIFWriteOptions.bitDepth = 10 or 12"
         case .keepMetadata: return "Renderer.Options.metadata"
+        case .page: return "Renderer.Options.page"
         case .input(let name): return "a file or image bound to \"\(name)\" among the render's inputs"
         }
     }

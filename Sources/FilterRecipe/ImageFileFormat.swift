@@ -212,6 +212,11 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
     /// The format's decoder on `fd` (owned by it from now on), at the file's start.
     static func decoder(_ format: ImageFileFormat, descriptor fd: Int32, name: String, limits: DecodeLimits) throws -> any ImageDecoder {
+        if limits.page != 0 && format != .tiff {
+            close(fd)
+            throw CodecError(kind: .invalidRequest, path: name, message: "\(SettingName.page) \(limits.page) asks for a page, "
+                             + "but a \(format.name) image has one (pages are read from TIFF files)")
+        }
         switch format {
         case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
         case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)

@@ -48,6 +48,8 @@ public struct Renderer: Sendable {
         /// Which damage in an input stops its decoding (`.error` by default: truncation and corrupt data); damage
         /// let pass is named in the report's warnings.
         public var failOn: FailOn
+        /// The page of a multi-page input to read, from 0 (TIFF); other formats have only page 0.
+        public var page: Int
         /// Time each Vulkan step with device timestamps, giving per-node times in the report. Off by default:
         /// timing puts a barrier after every step, so independent dispatches cannot overlap.
         public var timeDeviceSteps: Bool
@@ -62,8 +64,10 @@ public struct Renderer: Sendable {
                     outputProfile: OutputProfile = .sRGB, metadata: MetadataPolicy = .strip,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
-                    maxWork: Double? = Options.defaultMaxWork, failOn: FailOn = .default, timeDeviceSteps: Bool = false) {
+                    maxWork: Double? = Options.defaultMaxWork, failOn: FailOn = .default, timeDeviceSteps: Bool = false,
+                    page: Int = 0) {
             self.failOn = failOn
+            self.page = page
             self.depth = depth
             self.png = png
             self.jpeg = jpeg
@@ -397,7 +401,8 @@ public struct Renderer: Sendable {
 
     /// The limits every input is decoded within.
     var decodeLimits: DecodeLimits {
-        DecodeLimits(maxPixels: options.maxPixels, maxMemory: options.maxMemory, failOn: options.failOn, maxWork: options.maxWork)
+        DecodeLimits(maxPixels: options.maxPixels, maxMemory: options.maxMemory, failOn: options.failOn, maxWork: options.maxWork,
+                     page: options.page)
     }
 
     /// The profile to write the output in, nil for sRGB (the engine's own encoding, tagged sRGB).

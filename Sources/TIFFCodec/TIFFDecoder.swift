@@ -2,7 +2,7 @@ import CTIFFShim
 import FilterCore
 import Foundation
 
-/// TIFF reader (libtiff), first page: 8- and 16-bit grey, grey + alpha, RGB and RGBA — strips or tiles, chunky or
+/// TIFF reader (libtiff), the first page or the one `DecodeLimits.page` names: 8- and 16-bit grey, grey + alpha, RGB and RGBA — strips or tiles, chunky or
 /// planar, any compression libtiff decodes (none, LZW, deflate, PackBits, JPEG…) with its predictors — are read as
 /// stored, associated alpha made straight and min-is-white inverted; CMYK is read as its inks for a conversion
 /// through its profile (or converted naively without one); other layouts (palette, YCbCr, 1–4 bits) go through
@@ -38,7 +38,14 @@ package final class TIFFDecoder: DescriptorDecoder {
         }
         self.tiff = tiff
         var info = fr_tiff_info()
-        guard fr_tiff_select(tiff, 0, &info) == 0 else {
+        let pages = Int(fr_tiff_pages(tiff))
+        guard (0..<max(1, pages)).contains(limits.page) else {
+            fr_tiff_close(tiff)
+            self.tiff = nil
+            throw CodecError(kind: .invalidRequest, path: path, message: "\(SettingName.page) \(limits.page) asks for a page "
+                             + "this TIFF does not have: it has \(pages) page\(pages == 1 ? "" : "s") (0 to \(max(0, pages - 1)))")
+        }
+        guard fr_tiff_select(tiff, Int32(limits.page), &info) == 0 else {
             let reason = String(cString: fr_tiff_error(tiff))
             fr_tiff_close(tiff)
             self.tiff = nil
@@ -73,8 +80,8 @@ package final class TIFFDecoder: DescriptorDecoder {
 
         let held = max(format.bytesPerPixel, 4)
         try limits.checkWhole(path, format: "TIFF", width: width, height: height) { Double($0 * held) }
-        if info.pages > 1 {
-            warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read")
+        if info.pages > 1 && limits.page == 0 {
+            warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read (\(SettingName.page) picks another)")
         }
     }
 

@@ -67,6 +67,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "JPEG: colour transparent pixels are flattened onto: white (default), black, #rrggbb or r,g,b in 0-1.")
     var background: String?
     @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
+    @Option(parsing: .unconditional, help: "Which page of a multi-page TIFF input to read, from 0 (default 0).") var page: String?
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?
     @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false

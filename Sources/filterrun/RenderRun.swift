@@ -98,7 +98,7 @@ struct RenderRun {
             metadata: o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
-            timeDeviceSteps: o.stats != nil || o.statsFile != nil)
+            timeDeviceSteps: o.stats != nil || o.statsFile != nil, page: numbers.page)
         let renderer = Renderer(backend: o.backend, options: renderOptions)
         if o.verbose, let reason = try? renderer.resolveBackend(verbose: true).warning {
             FileHandle.standardError.write(Data((reason + "\n").utf8))
@@ -280,6 +280,7 @@ struct RenderRun {
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var maxRecipeBytes = RecipeLimits.default.maxBytes
         var maxNodes = RecipeLimits.default.maxNodes
+        var page = 0
 
         init(_ o: RenderOptions) throws {
             depth = try o.depth.map { try NumericOption.integer("--depth", $0, allowed: [8, 16]) }
@@ -293,6 +294,7 @@ struct RenderRun {
             jobs = try o.jobs.map { try NumericOption.integer("--jobs", $0, in: 1...1024) } ?? jobs
             maxRecipeBytes = try o.maxRecipeBytes.map { try NumericOption.integer("--max-recipe-bytes", $0, in: 1...(1 << 30)) } ?? maxRecipeBytes
             maxNodes = try o.maxNodes.map { try NumericOption.integer("--max-nodes", $0, in: 1...1_000_000) } ?? maxNodes
+            page = try o.page.map { try NumericOption.integer("--page", $0, in: 0...65_535) } ?? page
         }
     }
 }

@@ -35,6 +35,28 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// A multi-page file gives the page asked for (from 0), notes its other pages when none was asked for, and
+    /// refuses a page it does not have with the count.
+    func testPagesAreChosen() throws {
+        let file = fixture("two_pages_rgb8_grey16.tif")
+        let (first, firstSamples) = try decode(file)
+        XCTAssertEqual(first.format, .rgb8)
+        XCTAssertEqual(firstSamples, [UInt8](try expected("rgb8.expected.png").packedData()))
+        XCTAssertTrue(first.fileWarnings.contains { $0.contains("has 2 pages") }, "\(first.fileWarnings)")
+        let (second, secondSamples) = try decode(file, limits: DecodeLimits(page: 1))
+        XCTAssertEqual(second.format, .grey16)
+        XCTAssertEqual(secondSamples, [UInt8](try expected("grey16.expected.png").packedData()))
+        XCTAssertEqual(second.fileWarnings, [])
+        for page in [2, -1] {
+            XCTAssertThrowsError(try decode(file, limits: DecodeLimits(page: page)), "page \(page)") { error in
+                XCTAssertTrue("\(error)".contains("it has 2 pages (0 to 1)"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try decode(fixture("rgb8_deflate_strips.tif"), limits: DecodeLimits(page: 1))) { error in
+            XCTAssertTrue("\(error)".contains("it has 1 page (0 to 0)"), "\(error)")
+        }
+    }
+
     /// Associated alpha is made straight: within the rounding its premultiplication lost (255 / 2a codes).
     func testAssociatedAlphaIsMadeStraight() throws {
         let reference = [UInt8](try expected("rgba8.expected.png").packedData())

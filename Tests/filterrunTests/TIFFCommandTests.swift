@@ -9,6 +9,29 @@ import XCTest
 extension FilterRunTests {
     func tiff(_ name: String) -> String { Fixtures.path("tiff/" + name) }
 
+    /// --page picks a page of a multi-page TIFF; a page it lacks, a format without pages and a bad value are refused
+    /// with what was asked and what there is.
+    func testPageOption() throws {
+        let invert = try write("invert-pages.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
+        var r = try run([invert, tiff("two_pages_rgb8_grey16.tif"), path("page1.png"), "--page", "1", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try PNGDecoder.decode(path: path("page1.png")).packedData(),
+                       try PNGDecoder.decode(path: tiff("grey16.expected.png")).packedData())
+        r = try run([invert, tiff("two_pages_rgb8_grey16.tif"), path("page0.png"), "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("has 2 pages; the first is read (--page picks another)"), r.stderr)
+        r = try run([invert, tiff("two_pages_rgb8_grey16.tif"), path("page5.png"), "--page", "5"])
+        XCTAssertNotEqual(r.code, 0)
+        XCTAssertTrue(r.stderr.contains("--page 5 asks for a page this TIFF does not have: it has 2 pages (0 to 1)"), r.stderr)
+        r = try run([invert, photo, path("photo-page.png"), "--page", "1"])
+        XCTAssertNotEqual(r.code, 0)
+        XCTAssertTrue(r.stderr.contains("pages are read from TIFF files"), r.stderr)
+        r = try run([invert, photo, path("bad-page.png"), "--page", "-1"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("--page must be a whole number from 0 to 65535, got \"-1\""), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("page5.png")))
+    }
+
     func testTIFFInAndOut() throws {
         let invert = try write("invert2.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
         // 16-bit tiles in, 16-bit PNG out: the stored samples themselves.

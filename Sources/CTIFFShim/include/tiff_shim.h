@@ -24,6 +24,8 @@ typedef struct {
 
 /// Opens `fd` (owned from now on) for reading; NULL with `message` filled when it is not a TIFF libtiff reads.
 fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t message_size);
+/// The number of directories (pages) in the file.
+int fr_tiff_pages(fr_tiff *t);
 /// Reads directory `page` (from 0); 0 on success.
 int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info);
 /// Decodes the current directory through libtiff's RGBA interface: 4 bytes a pixel, top row first, rows as stored

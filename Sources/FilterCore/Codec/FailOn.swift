@@ -31,10 +31,15 @@ package struct DecodeLimits: Sendable {
     /// API suggests the same figure for its scan limit).
     package static let maxScans = 500
 
-    package init(maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30, failOn: FailOn = .default, maxWork: Double? = nil) {
+    /// The page of a multi-page input to read, from 0 (TIFF; a format without pages has only page 0).
+    package var page: Int
+
+    package init(maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30, failOn: FailOn = .default, maxWork: Double? = nil,
+                 page: Int = 0) {
         self.maxPixels = maxPixels
         self.maxMemory = maxMemory
         self.failOn = failOn
         self.maxWork = maxWork
+        self.page = page
     }
 }
