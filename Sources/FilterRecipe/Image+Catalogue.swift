@@ -391,6 +391,19 @@ extension Image {
         try applying(.bilateral, ["sigmaSpatial": .number(sigmaSpatial), "sigmaRange": .number(sigmaRange), "method": .string(method.rawValue)])
     }
 
+    /// Removes colour blotches and luminance grain, then restores crispness.
+    ///
+    /// Formula: in order, each step skipped at 0: colour — the W3C luminosity blend of the image onto its gaussian blur of σ = 4·color (chroma from the blur, luminance Lum = 0.3R + 0.59G + 0.11B from the image); luminance — the exact bilateral filter with σs = 1 + luminance, σr = 0.02 + 0.08·luminance; sharpness — RGB + sharpness·(Y − blur₃ₓ₃(Y)) as sharpen (after Core Image's CINoiseReduction: smoothing, then sharpening); meant for opaque photos (alpha composes as the blend's)
+    ///
+    /// - Parameters:
+    ///   - luminance: Grain smoothing: edges are kept; a number in 0...1, default 0.4.
+    ///   - color: Colour blotch smoothing: luminance detail is kept; a number in 0...1, default 0.5.
+    ///   - sharpness: Luminance sharpening after the smoothing; a number in 0...2, default 0.3.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func noiseReduction(luminance: Double = 0.4, color: Double = 0.5, sharpness: Double = 0.3) throws -> Image {
+        try applying(.noiseReduction, ["luminance": .number(luminance), "color": .number(color), "sharpness": .number(sharpness)])
+    }
+
     /// Opens shadows and recovers highlights by their surroundings, keeping texture.
     ///
     /// Formula: ℓ' = b₂ + (ℓ − b), b₁ = b + shadows·(27/16)·b(1 − b)², b₂ = b₁ − highlights·(27/16)·b₁²(1 − b₁); ℓ = sRGB-encode(Y) of straight colour; base b = ℓ shrunk by f = max(1, ⌊radius/4⌋) (bilinear), bilateral-smoothed (separable, σs = radius/f, σr = 0.1) and enlarged back (bilinear), clamped to [0, 1]; RGB scaled by Y'/Y with Y' = sRGB-decode(max(ℓ', 0)) (black becomes the grey Y'); alpha kept

@@ -11,10 +11,12 @@ final class BandingTests: VulkanTestCase {
     /// Filters that read their input whole (quarter turns, transpose) cannot be banded: they must be refused
     /// clearly rather than rendered wrong. Windows taller than the limit are refused too: a row of a rotated or
     /// sheared image reads a slanted window as tall as the image is wide × the slope (tested below where it fits).
-    /// A zoom blur and the local tone filters read whole too here: on these small images a zoom's default 20-pixel
-    /// streak reaches most of the way to the centre, and the tone filters' 30-pixel base spans the image, so every
-    /// band of rows needs nearly every row (on a photo each needs a few).
-    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .zoomBlur, .highlightsShadows, .localContrast]
+    /// A zoom blur, the local tone filters and noise reduction read whole too here: on these small images a zoom's
+    /// default 20-pixel streak reaches most of the way to the centre, the tone filters' 30-pixel base spans the
+    /// image, and noise reduction's chained windows (a σ 2 blur, the bilateral disc, the sharpen) reach 9 rows each
+    /// way, more than a seventh of the image: every band of rows needs nearly every row (on a photo each needs a few).
+    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .zoomBlur, .highlightsShadows, .localContrast,
+                                           .noiseReduction]
 
     /// Renders with the device's buffer limit divided by `parts` (relative to the largest whole buffer of the plan).
     func render(_ recipe: Recipe, _ images: [String: PixelBuffer], parts: Int?) throws -> PixelBuffer {

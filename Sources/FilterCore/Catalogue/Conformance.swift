@@ -77,6 +77,10 @@ extension FilterID {
             return c("Tomasi & Manduchi 1998 (Euclidean range distance on premultiplied RGBA; OpenCV bilateralFilter "
                      + "uses L1 on BGR); separable: Pham & van Vliet 2005", "outside pixels left out",
                      premultiplied, ["BilateralTests"])
+        case .noiseReduction:
+            return c("own composition after Core Image's CINoiseReduction: W3C luminosity blend onto a gaussian blur, "
+                     + "Tomasi & Manduchi's bilateral filter, the luminance sharpen", "as gaussianBlur, bilateral and sharpen",
+                     "W3C compositing of the image onto its blur", ["NoiseReductionTests"])
         case .highlightsShadows, .localContrast:
             return c("own definition after Durand & Dorsey 2002 (base and detail; the base edge-aware at a shrunk scale), "
                      + "in the spirit of Core Image's CIHighlightShadowAdjust", "as resize and bilateral",

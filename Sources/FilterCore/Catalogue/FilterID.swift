@@ -4,7 +4,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     case exposure, colorControls, gamma, hueRotate, vibrance, temperatureTint, colorMatrix, levels, curves
     case invert, grayscale, sepia, threshold, posterize, opacity, vignette, clamp, lut, monochrome, autoLevels, whitePoint
     // Neighbourhood
-    case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median, dilate, erode, motionBlur, zoomBlur, bilateral
+    case gaussianBlur, boxBlur, unsharpMask, sharpen, convolve, sobel, median, dilate, erode, motionBlur, zoomBlur, bilateral, noiseReduction
     // Local tone
     case highlightsShadows, localContrast
     // Geometry
@@ -49,6 +49,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .motionBlur: return NeighbourhoodFilters.motionBlur
         case .zoomBlur: return NeighbourhoodFilters.zoomBlur
         case .bilateral: return NeighbourhoodFilters.bilateral
+        case .noiseReduction: return NeighbourhoodFilters.noiseReduction
         case .highlightsShadows: return ToneFilters.highlightsShadows
         case .localContrast: return ToneFilters.localContrast
         case .resize: return GeometryFilters.resize

@@ -161,4 +161,33 @@ enum NeighbourhoodFilters {
         let rows = b.add(.bilateral(Bilateral(sigmaSpatial: s, sigmaRange: r, window: .horizontal)), on: i[0])
         return b.add(.bilateral(Bilateral(sigmaSpatial: s, sigmaRange: r, window: .vertical)), on: rows)
     }
+
+    static let noiseReduction = FilterSpec(
+        .noiseReduction, .neighbourhood, "Removes colour blotches and luminance grain, then restores crispness.",
+        formula: "in order, each step skipped at 0: colour — the W3C luminosity blend of the image onto its gaussian "
+            + "blur of σ = 4·color (chroma from the blur, luminance Lum = 0.3R + 0.59G + 0.11B from the image); "
+            + "luminance — the exact bilateral filter with σs = 1 + luminance, σr = 0.02 + 0.08·luminance; sharpness — "
+            + "RGB + sharpness·(Y − blur₃ₓ₃(Y)) as sharpen (after Core Image's CINoiseReduction: smoothing, then "
+            + "sharpening); meant for opaque photos (alpha composes as the blend's)",
+        params: [
+            .number("luminance", 0...1, default: 0.4, "Grain smoothing: edges are kept"),
+            .number("color", 0...1, default: 0.5, "Colour blotch smoothing: luminance detail is kept"),
+            .number("sharpness", 0...2, default: 0.3, "Luminance sharpening after the smoothing"),
+        ],
+        tolerance: 2
+    ) { b, p, i in
+        var ref = i[0]
+        let colour = p.number("color"), luminance = p.number("luminance"), sharpness = p.float("sharpness")
+        if colour > 0 {
+            let blurred = blur(&b, sigma: 4 * colour, ref)
+            let (w, h) = b.size(ref)
+            ref = b.add(.blend(mode: .luminosity, opacity: 1), [ref, blurred], width: w, height: h)
+        }
+        if luminance > 0 {
+            ref = b.add(.bilateral(Bilateral(sigmaSpatial: 1 + luminance, sigmaRange: 0.02 + 0.08 * luminance, window: .disc)),
+                        on: ref)
+        }
+        if sharpness > 0 { ref = b.add(.sharpenLuminance(amount: sharpness), on: ref) }
+        return ref
+    }
 }

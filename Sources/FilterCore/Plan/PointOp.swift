@@ -179,6 +179,14 @@ extension PointOp {
         return linear.replacing(with: -linear, where: v .< 0)
     }
 
+    /// A step function: a tiny change of its input can move its output a whole step.
+    package var isStep: Bool {
+        switch self {
+        case .threshold, .posterize: return true
+        case .matrix, .gamma, .levels, .curves, .vibrance, .vignette, .clamp, .clearTransparent, .lut, .transfer: return false
+        }
+    }
+
     /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
     package var changesAlpha: Bool {
         if case .clamp = self { return true }

@@ -28,7 +28,7 @@ package enum FilterSynonyms {
         add(["mirror", "flop", "flipx", "flipy"], Meaning(.flip))
         add(["negate", "negative"], Meaning(.invert))
         add(["edges", "edge", "edgedetect", "outline"], Meaning(.sobel))
-        add(["denoise", "noisereduction", "despeckle"], Meaning(.median), Meaning(.bilateral))
+        add(["denoise", "despeckle", "grain", "chromanoise"], Meaning(.noiseReduction), Meaning(.median), Meaning(.bilateral))
         add(["dilation", "maximum", "maxfilter", "grow", "expand"], Meaning(.dilate))
         add(["erosion", "minimum", "minfilter", "shrinkmask", "contract"], Meaning(.erode))
         add(["morphology", "morph"], Meaning(.dilate), Meaning(.erode))

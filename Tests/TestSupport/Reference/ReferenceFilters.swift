@@ -203,6 +203,19 @@ package enum ReferenceFilters {
                 let samples = (0..<count).map { k in bilinear(image, p - u * (s * Double(k) / Double(count - 1))) }
                 return samples.reduce(SIMD4<Double>(), +) / Double(count)
             }
+        case .noiseReduction:
+            func step(_ id: FilterID, _ params: [String: ParamValue], _ images: [ReferenceImage]) -> ReferenceImage {
+                apply(id, Recipe.Node(id: "s", op: id, inputs: [], params: params).params, images, space: space)
+            }
+            var result = image
+            if n("color") > 0 {
+                result = step(.blend, ["mode": "luminosity"], [result, gaussian(result, sigma: 4 * n("color"))])
+            }
+            if n("luminance") > 0 {
+                result = bilateral(result, 1 + n("luminance"), 0.02 + 0.08 * n("luminance"), axes: [(1, 1)])
+            }
+            if n("sharpness") > 0 { result = step(.sharpen, ["amount": .number(n("sharpness"))], [result]) }
+            return result
         case .highlightsShadows:
             guard n("shadows") > 0 || n("highlights") > 0 else { return image }
             return localTone(image, radius: n("radius"), shadows: n("shadows"), highlights: n("highlights"), detail: 0, space: space)
