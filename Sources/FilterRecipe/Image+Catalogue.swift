@@ -499,6 +499,18 @@ extension Image {
         try applying(.rotate, ["degrees": .number(degrees), "canvas": .string(canvas.rawValue), "background": .color(background), "kernel": .string(kernel.rawValue)])
     }
 
+    /// Levels a tilted photo: rotates it and keeps the largest upright rectangle it covers.
+    ///
+    /// Formula: rotate by degrees with canvas "inside": the largest centred rectangle of the input's shape whose every tap lies in the rotated image, so no background shows
+    ///
+    /// - Parameters:
+    ///   - degrees: Clockwise tilt correction in degrees; a number in -45...45, default 0.
+    ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func straighten(degrees: Double = 0.0, kernel: ResampleKernel = .bicubic) throws -> Image {
+        try applying(.straighten, ["degrees": .number(degrees), "kernel": .string(kernel.rawValue)])
+    }
+
     /// Swaps rows and columns.
     ///
     /// Formula: out(x, y) = in(y, x)

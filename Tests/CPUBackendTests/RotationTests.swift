@@ -60,6 +60,17 @@ final class RotationTests: XCTestCase {
     }
 
     /// Recipes written when the angle was a choice of strings still load, and give the same image.
+    /// straighten is rotate with the inside canvas, to the sample, and shows no background.
+    func testStraightenIsRotateInside() throws {
+        for (degrees, kernel) in [(3.5, "bicubic"), (-12.0, "lanczos3"), (0.0, "bilinear")] {
+            let straightened = try render([(.straighten, ["degrees": .number(degrees), "kernel": .string(kernel)])])
+            let turned = try render([(.rotate, ["degrees": .number(degrees), "canvas": "inside", "kernel": .string(kernel)])])
+            XCTAssertEqual([straightened.width, straightened.height], [turned.width, turned.height], "\(degrees)°")
+            XCTAssertEqual(try straightened.samples(), try turned.samples(), "\(degrees)°")
+            XCTAssertEqual(straightened.format.hasAlpha, photo.format.hasAlpha, "no transparent corners")
+        }
+    }
+
     func testTheAngleMayBeWrittenAsAString() throws {
         let legacy = try Recipe(json: Data(#"{"version":1,"steps":[{"op":"rotate","degrees":"180"}]}"#.utf8))
         let current = try Recipe(json: Data(#"{"version":1,"steps":[{"op":"rotate","degrees":180}]}"#.utf8))

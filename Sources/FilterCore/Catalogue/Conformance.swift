@@ -99,6 +99,8 @@ extension FilterID {
         case .rotate: return c("OpenCV warpAffine about the centres, BORDER_CONSTANT (pixel centres at i + ½); quarter turns exact",
                                "the background colour", premultiplied,
                                ["RotationTests", "BandingTests.testAffineResamplingIsBandedWhereItsWindowFits"])
+        case .straighten: return c("rotate with canvas inside (OpenCV warpAffine about the centres)", "none: the canvas "
+                                   + "stays inside the rotated image", premultiplied, ["RotationTests.testStraightenIsRotateInside"])
         case .affine: return c("OpenCV warpAffine, BORDER_CONSTANT (pixel centres at i + ½), kernel widened when shrinking",
                                "the background colour", premultiplied,
                                ["RotationTests", "BandingTests.testAffineResamplingIsBandedWhereItsWindowFits"])

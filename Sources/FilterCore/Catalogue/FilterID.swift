@@ -8,7 +8,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Local tone
     case highlightsShadows, localContrast
     // Geometry
-    case resize, crop, trim, flip, rotate, transpose, pad, affine
+    case resize, crop, trim, flip, rotate, straighten, transpose, pad, affine
     // Compositing
     case blend, blendWithMask, over, setAlpha
     // Generators
@@ -57,6 +57,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .trim: return GeometryFilters.trim
         case .flip: return GeometryFilters.flip
         case .rotate: return GeometryFilters.rotate
+        case .straighten: return GeometryFilters.straighten
         case .transpose: return GeometryFilters.transpose
         case .pad: return GeometryFilters.pad
         case .affine: return GeometryFilters.affine

@@ -157,6 +157,23 @@ enum GeometryFilters {
     }
 
     /// Rotate's angle: a number now, once a choice of "90", "180" and "270" (still read).
+    static let straighten = FilterSpec(
+        .straighten, .geometry, "Levels a tilted photo: rotates it and keeps the largest upright rectangle it covers.",
+        formula: "rotate by degrees with canvas \"inside\": the largest centred rectangle of the input's shape whose "
+            + "every tap lies in the rotated image, so no background shows",
+        params: [
+            .number("degrees", -45...45, default: 0, "Clockwise tilt correction in degrees"),
+            .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "bicubic", "Interpolation kernel"),
+        ],
+        tolerance: 2
+    ) { b, p, i in
+        var turn = FilterID.rotate.spec.defaults
+        turn.set("degrees", .number(p.number("degrees")))
+        turn.set("canvas", .string("inside"))
+        turn.set("kernel", .string(p.string("kernel")))
+        return try rotate.lower(&b, turn, i)
+    }
+
     static var angleParam: ParamSpec {
         var spec = ParamSpec.number("degrees", -360...360, default: 90, "Clockwise angle in degrees")
         spec.acceptsNumericString = true

@@ -254,6 +254,9 @@ package enum ReferenceFilters {
             return p.string("direction") == "horizontal"
                 ? mapped(image.width, image.height) { x, y in image[image.width - 1 - x, y] }
                 : mapped(image.width, image.height) { x, y in image[x, image.height - 1 - y] }
+        case .straighten:
+            let turn: [String: ParamValue] = ["degrees": .number(n("degrees")), "canvas": "inside", "kernel": .string(p.string("kernel"))]
+            return apply(.rotate, Recipe.Node(id: "r", op: .rotate, inputs: [], params: turn).params, inputs, space: space)
         case .rotate:
             let w = image.width, h = image.height, degrees = n("degrees")
             let t = degrees * .pi / 180
@@ -270,8 +273,9 @@ package enum ReferenceFilters {
                     let bx = abs(x * cos(t) + y * sin(t)), by = abs(-x * sin(t) + y * cos(t))
                     s = min(s, (Double(w) / 2 - r) / bx, (Double(h) / 2 - r) / by)
                 }
-                outW = Int(floor(s * Double(w) + 1e-6))
-                outH = Int(floor(s * Double(h) + 1e-6))
+                // An image too small to hold any such rectangle gives one pixel (the catalogue's floor).
+                outW = max(1, Int(floor(max(0, s) * Double(w) + 1e-6)))
+                outH = max(1, Int(floor(max(0, s) * Double(h) + 1e-6)))
             }
             let turns = ((Int((degrees / 90).rounded()) % 4) + 4) % 4
             if (degrees / 90).rounded() * 90 == degrees, (turns % 2 == 0 ? (w, h) : (h, w)) == (outW, outH) {
