@@ -218,8 +218,8 @@ package enum CPURenderer {
             return connected(ReorientStage(mapping, input: inputNodes[0], node: node, stats: stats), inputs)
         case .transpose:
             return connected(ReorientStage(.transpose, input: inputNodes[0], node: node, stats: stats), inputs)
-        case let .affine(map, kernel, background):
-            return connected(AffineStage(map: map, kernel: kernel, background: background.working(plan.workingSpace),
+        case let .warp(map, kernel, background):
+            return connected(WarpStage(map: map, kernel: kernel, background: background.working(plan.workingSpace),
                                          input: inputNodes[0], node: node, space: plan.workingSpace, stats: stats), inputs)
         case let .pad(top, left, color):
             return connected(PadStage(top: top, left: left, fill: pixel(color, node.representation, plan.workingSpace),

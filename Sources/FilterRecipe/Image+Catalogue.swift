@@ -550,6 +550,22 @@ extension Image {
         try applying(.affine, ["matrix": .numbers(matrix), "width": .number(Double(width)), "height": .number(Double(height)), "background": .color(background), "kernel": .string(kernel.rawValue)])
     }
 
+    /// Corrects or applies perspective: four corners of the input become the output rectangle, or a 3×3 matrix.
+    ///
+    /// Formula: corners [x₀, y₀ … x₃, y₃] (top-left, top-right, bottom-right, bottom-left, pixels from the input's top-left corner) map onto the output's corners; or the matrix [a … i] maps input to output, x′ = (a·x + b·y + c) / (g·x + h·y + i), y′ = (d·x + e·y + f) / (g·x + h·y + i); each output pixel (centre i + ½) samples the input at the inverse map with the 2D kernel, widened by the local shrink factor along each input axis (the rows of the inverse map's Jacobian, from 1 to 16); taps outside the input, and points behind the view (denominator ≤ 0), read background
+    ///
+    /// - Parameters:
+    ///   - corners: The input's quadrilateral [x₀, y₀, x₁, y₁, x₂, y₂, x₃, y₃] from the top-left corner clockwise ([]: use matrix); a list of 0 or 8 numbers, default [].
+    ///   - matrix: Row-major 3×3 matrix [a … i], input to output; a list of 9 numbers, default [1, 0, 0, 0, 1, 0, 0, 0, 1].
+    ///   - width: Output width (0: the input's, or with corners the mean of the top and bottom sides); an integer in 0...1000000, default 0.
+    ///   - height: Output height (0: the input's, or with corners the mean of the left and right sides); an integer in 0...1000000, default 0.
+    ///   - background: Colour where the output sees no input; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(0, 0, 0, 0).
+    ///   - kernel: Interpolation kernel; one of "nearest", "bilinear", "bicubic", "lanczos3", default "bicubic".
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func perspective(corners: [Double] = [], matrix: [Double] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], width: Int = 0, height: Int = 0, background: RGBA = RGBA(0.0, 0.0, 0.0, 0.0), kernel: ResampleKernel = .bicubic) throws -> Image {
+        try applying(.perspective, ["corners": .numbers(corners), "matrix": .numbers(matrix), "width": .number(Double(width)), "height": .number(Double(height)), "background": .color(background), "kernel": .string(kernel.rawValue)])
+    }
+
     /// Blends a source image onto a backdrop with a blend mode.
     ///
     /// Formula: W3C Compositing: co = cs(1 − αb) + cb(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb(1 − αs); αs scaled by opacity; B per W3C §9 on straight colour in the working space (hue, saturation, color, luminosity through Lum = 0.3R + 0.59G + 0.11B, SetLum, ClipColor, SetSat); add: B = min(Cb + Cs, 1), subtract: B = max(Cb − Cs, 0)

@@ -1,7 +1,7 @@
 import FilterCore
 
 // The numbers kernels switch on, spelled out by name so reordering an enum cannot silently change what a shader
-// computes (Shaders/blend.comp and Shaders/affine.comp list the same numbers).
+// computes (Shaders/blend.comp and Shaders/warp.comp list the same numbers).
 
 extension BlendMode {
     var kernelCode: Int32 {

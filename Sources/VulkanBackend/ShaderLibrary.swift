@@ -25,11 +25,11 @@ enum ShaderLibrary {
 
 /// Every compute kernel in Shaders/, by the name of its file: a kernel is asked for by case, never by a string.
 enum Kernel: String, CaseIterable {
-    case affine, bilateral, blend, box, convolve, crop, generate, median, morphology, pack, pad, point, reorient, resample, sobel, unpack
+    case bilateral, blend, box, convolve, crop, generate, median, morphology, pack, pad, point, reorient, resample, sobel, unpack
     case blendWithMask = "blend_with_mask", boxReduce = "box_reduce", convolveTiled = "convolve_tiled"
     case separableHorizontal = "separable_horizontal"
     case separableHorizontalTiled = "separable_horizontal_tiled", separableVertical = "separable_vertical"
     case separableVerticalTiled = "separable_vertical_tiled"
     case sharpenLuminance = "sharpen_luminance", unsharpCombine = "unsharp_combine", lineBlur = "line_blur"
-    case toneAdjust = "tone_adjust"
+    case toneAdjust = "tone_adjust", warp
 }

@@ -193,13 +193,14 @@ extension VulkanRun {
         case .transpose:
             push.ints.x = 5
             add(.reorient)
-        case let .affine(map, kernel, background):
+        case let .warp(map, kernel, background):
             let scale = map.kernelScale
             push.f0 = SIMD4(Float(map.a), Float(map.b), Float(map.c), Float(map.d))
             push.f1 = SIMD4(Float(map.e), Float(map.f), Float(scale.x), Float(scale.y))
             push.f2 = background.working(plan.workingSpace)
             push.ints.x = kernel.kernelCode
-            add(.affine)
+            // The projective row (0, 0, 1 for an affine map) and the widening bound, in the parameter block.
+            add(.warp, params: [Float(map.g), Float(map.h), Float(map.i), Float(WarpMap.maxWidening)])
         case let .pad(top, left, color):
             push.ints = SIMD4(Int32(left), Int32(top), 0, 0)
             push.f0 = color.working(plan.workingSpace)

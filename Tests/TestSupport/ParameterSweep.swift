@@ -16,6 +16,7 @@ package enum ParameterSweep {
         .rotate: ["degrees": 33, "background": .color(RGBA(0.9, 0.2, 0.1, 0.5))],
         .lut: ["path": .string(Fixtures.path("lut/twist_9.cube"))],
         .affine: ["matrix": .numbers([0.81, 0.29, 2.13, -0.21, 0.93, 3.37]), "background": .color(RGBA(0.1, 0.3, 0.9, 1))],
+        .perspective: ["corners": .numbers([3, 2, 37, 5, 35.5, 26, 1, 24.5]), "background": .color(RGBA(0.1, 0.3, 0.9, 1))],
     ]
 
     static let caps: [String: Double] = [
@@ -24,7 +25,7 @@ package enum ParameterSweep {
         "resize.scale": 3, "resize.width": 120, "resize.height": 90,
         "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
-        "affine.width": 60, "affine.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
+        "affine.width": 60, "affine.height": 60, "perspective.width": 60, "perspective.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
     ]
 
     package static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
@@ -114,6 +115,14 @@ package enum ParameterSweep {
         if id == .affine {
             sets.append(("shrink", ["matrix": .numbers([0.3, 0.05, 1, -0.04, 0.25, 2]), "kernel": "lanczos3"]))
             sets.append(("mirror", ["matrix": .numbers([-1, 0, 40, 0, 1, 0]), "kernel": "nearest"]))
+        }
+        if id == .perspective {  // a projective matrix, one whose vanishing line crosses the output, a strong shrink
+            sets.append(("matrix", ["corners": .numbers([]), "kernel": "lanczos3",
+                                    "matrix": .numbers([0.9, 0.1, 2, -0.05, 1.0, 1, 0.004, -0.003, 1])]))
+            sets.append(("horizon", ["corners": .numbers([]), "matrix": .numbers([1, 0, 0, 0, 1, 0, 0.03, 0, 1]),
+                                     "background": .color(RGBA(0.9, 0.2, 0.1, 0.5))]))
+            sets.append(("shrink", ["corners": .numbers([-200, -150, 240, -120, 260, 180, -220, 170]), "width": 20,
+                                    "height": 14, "kernel": "bilinear"]))
         }
         if id == .colorMatrix {
             sets.append(("swap", ["matrix": .numbers([0, 1, 0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0.5, 0, 0.2, 0, 0, 0, 0.8, 0])]))

@@ -15,7 +15,7 @@ final class BandingTests: VulkanTestCase {
     /// default 20-pixel streak reaches most of the way to the centre, the tone filters' 30-pixel base spans the
     /// image, and noise reduction's chained windows (a σ 2 blur, the bilateral disc, the sharpen) reach 9 rows each
     /// way, more than a seventh of the image: every band of rows needs nearly every row (on a photo each needs a few).
-    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .zoomBlur, .highlightsShadows, .localContrast,
+    static let readWhole: Set<FilterID> = [.rotate, .transpose, .affine, .perspective, .zoomBlur, .highlightsShadows, .localContrast,
                                            .noiseReduction]
 
     /// Renders with the device's buffer limit divided by `parts` (relative to the largest whole buffer of the plan).
@@ -72,12 +72,13 @@ final class BandingTests: VulkanTestCase {
         }
     }
 
-    /// Rotations and affines read a slanted window of input rows per band; where it fits they band bit-exactly.
+    /// Rotations, affines and perspectives read a slanted window of input rows per band; where it fits they band bit-exactly.
     func testAffineResamplingIsBandedWhereItsWindowFits() throws {
         let images: [String: PixelBuffer] = ["main": TestImages.synthetic(width: 37, height: 130)]
         let steps: [(FilterID, [String: ParamValue])] = [
             (.rotate, ["degrees": 3, "kernel": "lanczos3"]), (.rotate, ["degrees": -4.5, "canvas": "crop"]),
             (.affine, ["matrix": .numbers([0.5, 0.02, 1, -0.03, 0.4, 2]), "width": 20, "height": 60]),
+            (.perspective, ["corners": .numbers([2, 3, 35, 8, 33, 125, 4, 118]), "kernel": "bilinear"]),
         ]
         for step in steps {
             let recipe = Recipe.chain([step])

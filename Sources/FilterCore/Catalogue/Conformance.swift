@@ -104,6 +104,10 @@ extension FilterID {
         case .affine: return c("OpenCV warpAffine, BORDER_CONSTANT (pixel centres at i + ½), kernel widened when shrinking",
                                "the background colour", premultiplied,
                                ["RotationTests", "BandingTests.testAffineResamplingIsBandedWhereItsWindowFits"])
+        case .perspective: return c("OpenCV warpPerspective, BORDER_CONSTANT (pixel centres at i + ½); corners by Heckbert's "
+                                    + "square-to-quad map; kernel widened by the local shrink (at most 16×)",
+                                    "the background colour", premultiplied,
+                                    ["PerspectiveTests", "BandingTests.testAffineResamplingIsBandedWhereItsWindowFits"])
         case .blend: return c("W3C Compositing and Blending 1: source-over with the §9 blend modes", "source transparent outside",
                               "W3C compositing of premultiplied colour")
         case .over: return c("Porter–Duff source-over", "source transparent outside", "premultiplied source-over")

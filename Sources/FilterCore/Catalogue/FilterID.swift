@@ -8,7 +8,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Local tone
     case highlightsShadows, localContrast
     // Geometry
-    case resize, crop, trim, flip, rotate, straighten, transpose, pad, affine
+    case resize, crop, trim, flip, rotate, straighten, transpose, pad, affine, perspective
     // Compositing
     case blend, blendWithMask, over, setAlpha
     // Generators
@@ -61,6 +61,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .transpose: return GeometryFilters.transpose
         case .pad: return GeometryFilters.pad
         case .affine: return GeometryFilters.affine
+        case .perspective: return GeometryFilters.perspective
         case .blend: return CompositingFilters.blend
         case .blendWithMask: return CompositingFilters.blendWithMask
         case .setAlpha: return CompositingFilters.setAlpha

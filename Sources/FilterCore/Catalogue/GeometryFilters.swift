@@ -140,8 +140,8 @@ enum GeometryFilters {
         switch p.string("canvas") {
         case "crop": size = (w, h)
         case "inside" where quarter * 90 != degrees:
-            size = AffineMap.insideSize(degrees: degrees, width: w, height: h, radius: kernel == .nearest ? 0 : kernel.radius)
-        default: size = AffineMap.rotatedSize(degrees: degrees, width: w, height: h)
+            size = WarpMap.insideSize(degrees: degrees, width: w, height: h, radius: kernel == .nearest ? 0 : kernel.radius)
+        default: size = WarpMap.rotatedSize(degrees: degrees, width: w, height: h)
         }
         if quarter * 90 == degrees {
             let turns = ((Int(quarter) % 4) + 4) % 4
@@ -152,8 +152,8 @@ enum GeometryFilters {
             }
         }
         try checkedSize(size.0, size.1)
-        let map = AffineMap.rotation(degrees: degrees, width: w, height: h, outWidth: size.0, outHeight: size.1)
-        return b.add(.affine(map, kernel: kernel, background: p.color("background")), [i[0]], width: size.0, height: size.1)
+        let map = WarpMap.rotation(degrees: degrees, width: w, height: h, outWidth: size.0, outHeight: size.1)
+        return b.add(.warp(map, kernel: kernel, background: p.color("background")), [i[0]], width: size.0, height: size.1)
     }
 
     /// Rotate's angle: a number now, once a choice of "90", "180" and "270" (still read).
@@ -196,7 +196,7 @@ enum GeometryFilters {
         ],
         tolerance: 2,
         check: { p in
-            AffineMap(inverting: p.numbers("matrix")) == nil ? ["matrix is singular (a·e − b·d = 0): it has no inverse"] : []
+            WarpMap(inverting: p.numbers("matrix")) == nil ? ["matrix is singular (a·e − b·d = 0): it has no inverse"] : []
         }
     ) { b, p, i in
         let (w, h) = b.size(i[0])
@@ -204,9 +204,75 @@ enum GeometryFilters {
         let matrix = p.numbers("matrix")
         if matrix == [1, 0, 0, 0, 1, 0] && outW == w && outH == h { return i[0] }
         try checkedSize(outW, outH)
-        guard let map = AffineMap(inverting: matrix) else { throw PlanError("affine matrix is singular") }
-        return b.add(.affine(map, kernel: ResampleKernel(rawValue: p.string("kernel"))!, background: p.color("background")),
+        guard let map = WarpMap(inverting: matrix) else { throw PlanError("affine matrix is singular") }
+        return b.add(.warp(map, kernel: ResampleKernel(rawValue: p.string("kernel"))!, background: p.color("background")),
                      [i[0]], width: outW, height: outH)
+    }
+
+    static let perspective = FilterSpec(
+        .perspective, .geometry,
+        "Corrects or applies perspective: four corners of the input become the output rectangle, or a 3×3 matrix.",
+        formula: "corners [x₀, y₀ … x₃, y₃] (top-left, top-right, bottom-right, bottom-left, pixels from the input's "
+            + "top-left corner) map onto the output's corners; or the matrix [a … i] maps input to output, "
+            + "x′ = (a·x + b·y + c) / (g·x + h·y + i), y′ = (d·x + e·y + f) / (g·x + h·y + i); each output pixel "
+            + "(centre i + ½) samples the input at the inverse map with the 2D kernel, widened by the local shrink "
+            + "factor along each input axis (the rows of the inverse map's Jacobian, from 1 to 16); taps outside the "
+            + "input, and points behind the view (denominator ≤ 0), read background",
+        params: [
+            ParamSpec("corners", .numbers(counts: [0, 8], range: -1_000_000...1_000_000), default: .numbers([]),
+                      "The input's quadrilateral [x₀, y₀, x₁, y₁, x₂, y₂, x₃, y₃] from the top-left corner clockwise "
+                        + "([]: use matrix)"),
+            ParamSpec("matrix", .numbers(counts: [9], range: -1_000_000...1_000_000),
+                      default: .numbers([1, 0, 0, 0, 1, 0, 0, 0, 1]), "Row-major 3×3 matrix [a … i], input to output"),
+            .integer("width", 0...1_000_000, default: 0,
+                     "Output width (0: the input's, or with corners the mean of the top and bottom sides)"),
+            .integer("height", 0...1_000_000, default: 0,
+                     "Output height (0: the input's, or with corners the mean of the left and right sides)"),
+            .color("background", default: .clear, "Colour where the output sees no input"),
+            .choice("kernel", ResampleKernel.allCases.map(\.rawValue), default: "bicubic", "Interpolation kernel"),
+        ],
+        tolerance: 2,
+        check: { p in
+            let corners = p.numbers("corners")
+            if !corners.isEmpty {
+                var problems = [String]()
+                if p.numbers("matrix") != [1, 0, 0, 0, 1, 0, 0, 0, 1] {
+                    problems.append("corners and matrix both given: give one (corners, or matrix with corners [])")
+                }
+                if !WarpMap.isConvex(corners) {
+                    problems.append("corners do not form a convex quadrilateral: list the top-left, top-right, "
+                                    + "bottom-right and bottom-left corners in order, no three on a line")
+                }
+                return problems
+            }
+            return WarpMap(inverting: p.numbers("matrix")) == nil
+                ? ["matrix is singular (its determinant is 0): it has no inverse"] : []
+        }
+    ) { b, p, i in
+        let (w, h) = b.size(i[0])
+        let corners = p.numbers("corners"), matrix = p.numbers("matrix")
+        let background = p.color("background"), kernel = ResampleKernel(rawValue: p.string("kernel"))!
+        if corners.isEmpty {
+            let outW = p.int("width") == 0 ? w : p.int("width"), outH = p.int("height") == 0 ? h : p.int("height")
+            if matrix == [1, 0, 0, 0, 1, 0, 0, 0, 1] && outW == w && outH == h { return i[0] }
+            try checkedSize(outW, outH)
+            guard let map = WarpMap(inverting: matrix) else { throw PlanError("perspective matrix is singular") }
+            return b.add(.warp(map.facing(Double(outW) / 2, Double(outH) / 2), kernel: kernel, background: background),
+                         [i[0]], width: outW, height: outH)
+        }
+        func side(_ j: Int, _ k: Int) -> Double {
+            ((corners[2 * j] - corners[2 * k]) * (corners[2 * j] - corners[2 * k])
+                + (corners[2 * j + 1] - corners[2 * k + 1]) * (corners[2 * j + 1] - corners[2 * k + 1])).squareRoot()
+        }
+        func length(_ v: Double) -> Int { max(1, Int(min(v, 1_000_000).rounded())) }
+        let outW = p.int("width") == 0 ? length((side(0, 1) + side(3, 2)) / 2) : p.int("width")
+        let outH = p.int("height") == 0 ? length((side(0, 3) + side(1, 2)) / 2) : p.int("height")
+        try checkedSize(outW, outH)
+        guard let map = WarpMap(output: outW, outH, onto: corners) else {
+            throw PlanError("perspective corners do not form a convex quadrilateral")
+        }
+        if map == WarpMap(1, 0, 0, 0, 1, 0) && outW == w && outH == h { return i[0] }
+        return b.add(.warp(map, kernel: kernel, background: background), [i[0]], width: outW, height: outH)
     }
 
     static func checkedSize(_ w: Int, _ h: Int) throws {

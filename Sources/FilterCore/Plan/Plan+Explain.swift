@@ -51,7 +51,7 @@ extension Primitive {
         case .flip(let h): return h ? "flip horizontal" : "flip vertical"
         case .rotate(let q): return "rotate \(q * 90)°"
         case .transpose: return "transpose"
-        case let .affine(_, kernel, _): return "\(kernel.rawValue) affine resample"
+        case let .warp(map, kernel, _): return "\(kernel.rawValue) \(map.isAffine ? "affine" : "perspective") resample"
         case .pad: return "pad"
         case let .blend(mode, opacity): return "blend \(mode.rawValue) opacity \(opacity)"
         case .blendWithMask(let coverage): return coverage ? "blend with mask (coverage)" : "blend with mask"

@@ -11,7 +11,7 @@ extension Plan {
             case .sobel: result = true
             case .point(let ops): result = ops.reduce(inputs[0]) { $1.keepsNeutral(from: $0) }
             case .pad(_, _, let colour): result = inputs[0] && colour.isNeutral
-            case .affine(_, _, let background): result = inputs[0] && background.isNeutral
+            case .warp(_, _, let background): result = inputs[0] && background.isNeutral
             case .blend(let mode, _):
                 // Separable modes treat the channels alike; the others mix them.
                 result = inputs.allSatisfy { $0 } && ![.hue, .saturation, .color, .luminosity].contains(mode)

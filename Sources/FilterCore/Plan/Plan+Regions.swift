@@ -46,7 +46,7 @@ extension Plan {
             return turns == 2 ? band(height - b, height - a) : 0..<height
         case .transpose:
             return 0..<height
-        case let .affine(map, kernel, _):
+        case let .warp(map, kernel, _):
             let needed = map.inputRows(for: rows, outWidth: node.width, kernel: kernel)
             return band(needed.lo, needed.hi)
         }

@@ -98,7 +98,7 @@ extension Plan {
                 plan.nodes[i].representationReason = reasons[i]
                 // An affine held as samples reads them too; a reader does while its input stays samples.
                 let heldAffine: Bool
-                if wanted[i], case .affine = nodes[i].primitive { heldAffine = true } else { heldAffine = false }
+                if wanted[i], case .warp = nodes[i].primitive { heldAffine = true } else { heldAffine = false }
                 plan.nodes[i].readsSamples = heldAffine || readers[i] && wanted[nodes[i].inputs[0]]
             }
             return plan
@@ -149,7 +149,7 @@ extension Plan {
                 return (nil, converted ? "a profile converts its source" : "premultiplied alpha changes its picks")
             }
             reason = "picks samples"
-        case .affine:
+        case .warp:
             // Its taps read the samples through a table; its result rounds to them, as the output would round it.
             guard !converted, node.primitive.readsSamples(format), node.post.isEmpty else {
                 return (nil, "computes new values")

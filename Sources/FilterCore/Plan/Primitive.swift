@@ -41,9 +41,9 @@ package enum Primitive: Equatable, Sendable {
     case rotate(quarterTurns: Int)
     /// Rows become columns: out(x, y) = in(y, x).
     case transpose
-    /// Each output pixel samples the input at `map`(its centre) with `kernel` (2D, widened where the map shrinks);
-    /// samples outside the input read `background`.
-    case affine(AffineMap, kernel: ResampleKernel, background: RGBA)
+    /// Each output pixel samples the input at `map`(its centre), affine or projective, with `kernel` (2D, widened
+    /// where the map shrinks); samples outside the input, or behind the view, read `background`.
+    case warp(WarpMap, kernel: ResampleKernel, background: RGBA)
     /// The input placed at (left, top) on a node-sized canvas of `color`.
     case pad(top: Int, left: Int, color: RGBA)
     /// Inputs (source, backdrop): separable blend mode with source alpha scaled by `opacity`.
@@ -66,7 +66,7 @@ package enum Primitive: Equatable, Sendable {
     /// shrinks nowhere (a rotation, a shear, an enlargement) with bilinear, bicubic or Lanczos-3 taps, whose band of
     /// input rows is then held at 1–4 bytes a pixel rather than 16.
     package func readsSamples(_ format: PixelFormat) -> Bool {
-        guard case let .affine(map, kernel, _) = self, format.depth == 8, !format.isFloat else { return false }
+        guard case let .warp(map, kernel, _) = self, map.isAffine, format.depth == 8, !format.isFloat else { return false }
         let scale = map.kernelScale
         return kernel != .nearest && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
     }
@@ -89,7 +89,7 @@ package enum Primitive: Equatable, Sendable {
             return blur.inputRows(for: 0..<1).hi - 1
         case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
         case .boxReduce: return nil
-        case .rotate, .transpose, .affine: return nil
+        case .rotate, .transpose, .warp: return nil
         }
     }
 }

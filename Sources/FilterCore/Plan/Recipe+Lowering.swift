@@ -133,7 +133,7 @@ extension Plan {
             case .blend: result = inputs[1]  // αo = αs + αb(1 − αs) is 1 wherever the backdrop is opaque
             case .blendWithMask: result = inputs[0] || inputs[1]
             case .pad(_, _, let color): result = inputs[0] || color.a < 1
-            case let .affine(map, kernel, background):
+            case let .warp(map, kernel, background):
                 let input = nodes[node.inputs[0]]
                 result = inputs[0] || (background.a < 1 && !map.covers(outWidth: node.width, outHeight: node.height,
                                                                         inWidth: input.width, inHeight: input.height,

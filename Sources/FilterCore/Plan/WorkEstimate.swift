@@ -68,9 +68,7 @@ package struct WorkEstimate: Sendable {
                                             : Double(input.height) / Double(node.height)
             return 2 * kernel.radius * max(1, ratio)
         case let .boxReduce(x, y): return Double(x * y)
-        case let .affine(map, kernel, _):
-            let scale = map.kernelScale
-            return kernel == .nearest ? 1 : (2 * kernel.radius * scale.x + 1) * (2 * kernel.radius * scale.y + 1)
+        case let .warp(map, kernel, _): return map.meanTaps(width: node.width, height: node.height, kernel: kernel)
         case .point(let ops): return Double(ops.count)
         default: return 1
         }

@@ -50,6 +50,8 @@ package enum FilterSynonyms {
         add(["smartcrop", "autocrop", "fit", "cover", "contain", "letterbox", "thumbnailcrop"], Meaning(.resize, "fit"))
         add(["findtrim", "trimborder", "cropborder", "removeborder"], Meaning(.trim))
         add(["warp", "transform", "shear", "skew"], Meaning(.affine))
+        add(["perspectivecorrection", "keystone", "homography", "warpperspective", "quad", "deskewdocument"],
+            Meaning(.perspective))
         add(["binarize", "binarise"], Meaning(.threshold))
         add(["kernel", "filter2d", "conv"], Meaning(.convolve))
         add(["vignetting"], Meaning(.vignette))

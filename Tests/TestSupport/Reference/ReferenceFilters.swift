@@ -293,6 +293,21 @@ package enum ReferenceFilters {
         case .affine:
             return warp(image, forward: p.numbers("matrix"), width: p.int("width") == 0 ? image.width : p.int("width"),
                         height: p.int("height") == 0 ? image.height : p.int("height"), p: p, space: space)
+        case .perspective:
+            let corners = p.numbers("corners")
+            if corners.isEmpty {
+                return projective(image, outputToInput: inverse3(p.numbers("matrix")),
+                                  width: p.int("width") == 0 ? image.width : p.int("width"),
+                                  height: p.int("height") == 0 ? image.height : p.int("height"), p: p, space: space)
+            }
+            func side(_ j: Int, _ k: Int) -> Double {
+                hypot(corners[2 * j] - corners[2 * k], corners[2 * j + 1] - corners[2 * k + 1])
+            }
+            let outW = p.int("width") == 0 ? max(1, Int(((side(0, 1) + side(3, 2)) / 2).rounded())) : p.int("width")
+            let outH = p.int("height") == 0 ? max(1, Int(((side(0, 3) + side(1, 2)) / 2).rounded())) : p.int("height")
+            let (w, h) = (Double(outW), Double(outH))
+            return projective(image, outputToInput: homography(from: [0, 0, w, 0, w, h, 0, h], to: corners),
+                              width: outW, height: outH, p: p, space: space)
         case .transpose:
             return mapped(image.height, image.width) { x, y in image[y, x] }
         case .pad:
@@ -493,17 +508,87 @@ package enum ReferenceFilters {
                      space: WorkingSpace) -> ReferenceImage {
         let det = m[0] * m[4] - m[1] * m[3]
         let inv = [m[4] / det, -m[1] / det, -m[3] / det, m[0] / det]
-        let kernel = p.string("kernel")
-        let background = working(p.color("background"), space)
         let sx = max(1, (inv[0] * inv[0] + inv[1] * inv[1]).squareRoot())
         let sy = max(1, (inv[2] * inv[2] + inv[3] * inv[3]).squareRoot())
+        return resampled(image, width: width, height: height, p: p, space: space) { x, y in
+            let ox = x - m[2], oy = y - m[5]
+            return (inv[0] * ox + inv[1] * oy, inv[2] * ox + inv[3] * oy, sx, sy)
+        }
+    }
+
+    /// A projective warp from its definition: the output → input homography `hInv` (row-major 3×3) taken at each
+    /// pixel centre, background where its denominator is ≤ 0; the kernel widened along each input axis by the
+    /// length of the map's Jacobian row, measured by central differences, from 1 to 16.
+    static func projective(_ image: ReferenceImage, outputToInput hInv: [Double], width: Int, height: Int, p: Params,
+                           space: WorkingSpace) -> ReferenceImage {
+        var m = hInv
+        // A homography and its negation are one map; the view is the side where the centre's denominator is > 0.
+        if m[6] * Double(width) / 2 + m[7] * Double(height) / 2 + m[8] < 0 { m = m.map { -$0 } }
+        func at(_ x: Double, _ y: Double) -> (Double, Double)? {
+            let w = m[6] * x + m[7] * y + m[8]
+            guard w > 0 else { return nil }
+            return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+        }
+        return resampled(image, width: width, height: height, p: p, space: space) { x, y in
+            guard let q = at(x, y), let right = at(x + 1e-4, y), let left = at(x - 1e-4, y),
+                  let down = at(x, y + 1e-4), let up = at(x, y - 1e-4) else { return nil }
+            let dxdx = (right.0 - left.0) / 2e-4, dxdy = (down.0 - up.0) / 2e-4
+            let dydx = (right.1 - left.1) / 2e-4, dydy = (down.1 - up.1) / 2e-4
+            return (q.0, q.1, min(16, max(1, (dxdx * dxdx + dxdy * dxdy).squareRoot())),
+                    min(16, max(1, (dydx * dydx + dydy * dydy).squareRoot())))
+        }
+    }
+
+    /// The homography taking four points `from` onto four points `to` (x, y each), solved as the 8×8 linear system
+    /// of the direct linear transform with h₃₃ = 1 (Hartley & Zisserman §4.1), by Gaussian elimination.
+    package static func homography(from: [Double], to: [Double]) -> [Double] {
+        var a = [[Double]]()
+        for k in 0..<4 {
+            let (x, y, u, v) = (from[2 * k], from[2 * k + 1], to[2 * k], to[2 * k + 1])
+            a.append([x, y, 1, 0, 0, 0, -u * x, -u * y, u])
+            a.append([0, 0, 0, x, y, 1, -v * x, -v * y, v])
+        }
+        return solve(a) + [1]
+    }
+
+    /// The inverse of a 3×3 matrix by Gauss–Jordan elimination with partial pivoting.
+    static func inverse3(_ m: [Double]) -> [Double] {
+        var columns = [[Double]]()
+        for k in 0..<3 {
+            let rows = (0..<3).map { r in [m[3 * r], m[3 * r + 1], m[3 * r + 2], r == k ? 1.0 : 0.0] }
+            columns.append(solve(rows))
+        }
+        return (0..<3).flatMap { r in (0..<3).map { c in columns[c][r] } }
+    }
+
+    /// Solves the augmented system `a` (n rows of n coefficients and the right-hand side).
+    static func solve(_ system: [[Double]]) -> [Double] {
+        var a = system
+        let n = a.count
+        for c in 0..<n {
+            let pivot = (c..<n).max { abs(a[$0][c]) < abs(a[$1][c]) }!
+            a.swapAt(c, pivot)
+            for r in 0..<n where r != c {
+                let f = a[r][c] / a[c][c]
+                for k in c...n { a[r][k] -= f * a[c][k] }
+            }
+        }
+        return (0..<n).map { a[$0][n] / a[$0][$0] }
+    }
+
+    /// Each output pixel sampled at `map`(its centre) = (x, y, kernel scale on x, on y), or background where nil:
+    /// the 2D kernel widened by the scales, taps outside the input reading background.
+    static func resampled(_ image: ReferenceImage, width: Int, height: Int, p: Params, space: WorkingSpace,
+                          map: (Double, Double) -> (Double, Double, Double, Double)?) -> ReferenceImage {
+        let kernel = p.string("kernel")
+        let background = working(p.color("background"), space)
         let radius: Double = ["nearest": 0.5, "bilinear": 1, "bicubic": 2, "lanczos3": 3][kernel]!
         func sample(_ i: Int, _ j: Int) -> SIMD4<Double> {
             i >= 0 && j >= 0 && i < image.width && j < image.height ? image[i, j] : background
         }
         return mapped(width, height) { x, y in
-            let ox = Double(x) + 0.5 - m[2], oy = Double(y) + 0.5 - m[5]
-            let qx = inv[0] * ox + inv[1] * oy, qy = inv[2] * ox + inv[3] * oy
+            guard let (qx, qy, sx, sy) = map(Double(x) + 0.5, Double(y) + 0.5),
+                  abs(qx) < 1e9, abs(qy) < 1e9 else { return background }
             if kernel == "nearest" { return sample(Int(floor(qx)), Int(floor(qy))) }
             var sum = SIMD4<Double>(), total = 0.0
             for j in Int(floor(qy - radius * sy - 1))...Int(ceil(qy + radius * sy + 1)) {

@@ -1,21 +1,22 @@
 import CKernels
 import FilterCore
 
-/// Affine resampling (rotate by any angle, affine): every output pixel samples the input at the map's position with
-/// the 2D kernel, widened where the map shrinks; taps outside the input read the background colour.
+/// Warping (rotate by any angle, affine, perspective): every output pixel samples the input at the map's position
+/// with the 2D kernel, widened where the map shrinks; taps outside the input, and pixels behind the view, read the
+/// background colour.
 ///
 /// A rotation reads input rows along a slanted line, so a strip of output needs a band of input as tall as the
 /// image is wide times the sine of the angle — up to the whole input. Where the plan lets it
 /// (`Plan.Node.readsSamples`), that band stays the source's 8-bit samples and each tap is read through a table;
 /// otherwise it is working floats, four times the bytes of an RGBA photo and five times an RGB one's.
-final class AffineStage: Stage {
-    let map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, inputWidth: Int, inputHeight: Int
+final class WarpStage: Stage {
+    let map: WarpMap, kernel: ResampleKernel, background: SIMD4<Float>, inputWidth: Int, inputHeight: Int
     /// When the input arrives as 8-bit samples: their format and the working value of each code (colour codes, then
     /// alpha codes).
     let samples: (format: PixelFormat, table: [Float])?
     let space: WorkingSpace
 
-    init(map: AffineMap, kernel: ResampleKernel, background: SIMD4<Float>, input: Plan.Node, node: Plan.Node,
+    init(map: WarpMap, kernel: ResampleKernel, background: SIMD4<Float>, input: Plan.Node, node: Plan.Node,
          space: WorkingSpace, stats: RenderStats) {
         self.map = map
         self.kernel = kernel
@@ -85,8 +86,8 @@ final class AffineStage: Stage {
                         width w: Int, height h: Int, background: SIMD4<Float>,
                         wx: UnsafeMutablePointer<Double>, wy: UnsafeMutablePointer<Double>,
                         pixel: (Int, Int) -> SIMD4<Float>) -> SIMD4<Float> {
-        let tx = AffineTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
-        let ty = AffineTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
+        let tx = WarpTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
+        let ty = WarpTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
         guard tx.count > 0, ty.count > 0 else { return background }
         var sum = SIMD4<Double>()
         for j in 0..<ty.count {
@@ -121,12 +122,10 @@ final class AffineStage: Stage {
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, w = inputWidth, h = inputHeight
-        let map = map, kernel = kernel, background = background
-        let scale = map.kernelScale, support = (kernel.radius * scale.x, kernel.radius * scale.y)
-        let capacityX = AffineTaps.capacity(kernel, scale: scale.x), capacityY = AffineTaps.capacity(kernel, scale: scale.y)
-        // A bicubic map that shrinks nowhere (a rotation: its scale is 1 to rounding, an enlargement) reads a 4×4
-        // window whose weights have a closed form: away from the edges it needs no kernel evaluation in double.
-        let closedForm = kernel == .bicubic && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
+        let map = map, kernel = kernel, background = background, affine = map.isAffine
+        // An affine map's widening is the same everywhere; a projective one's bound sizes the tap buffers.
+        let bound = map.kernelScale
+        let capacityX = WarpTaps.capacity(kernel, scale: bound.x), capacityY = WarpTaps.capacity(kernel, scale: bound.y)
         parallelRows(rows) { chunk in
             let wx = UnsafeMutablePointer<Double>.allocate(capacity: capacityX)
             let wy = UnsafeMutablePointer<Double>.allocate(capacity: capacityY)
@@ -136,19 +135,33 @@ final class AffineStage: Stage {
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
+                let cy = Double(y) + 0.5
                 for x in 0..<width {
-                    let p = map.input(Double(x) + 0.5, Double(y) + 0.5)
-                    if closedForm, let v = Self.cubicInterior(p, input, width: w, height: h) {
+                    let cx = Double(x) + 0.5
+                    let p: (x: Double, y: Double)
+                    if affine {
+                        p = map.input(cx, cy)
+                    } else if let q = map.point(cx, cy) {
+                        p = q
+                    } else {
+                        out[x] = background
+                        continue
+                    }
+                    let scale = map.scale(at: cx, cy, p)
+                    // A bicubic sample that shrinks nowhere (a rotation, an enlargement) reads a 4×4 window whose
+                    // weights have a closed form: away from the edges it needs no kernel evaluation in double.
+                    if kernel == .bicubic, scale.x < 1 + 1e-9, scale.y < 1 + 1e-9,
+                       let v = Self.cubicInterior(p, input, width: w, height: h) {
                         out[x] = v
                         continue
                     }
                     // A rotated canvas is about half background: no weights for those.
-                    if kernel != .nearest && Self.outside(p, support: support, width: w, height: h) {
+                    if Self.outside(p, support: (kernel.radius * scale.x, kernel.radius * scale.y), width: w, height: h) {
                         out[x] = background
                         continue
                     }
-                    let tx = AffineTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
-                    let ty = AffineTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
+                    let tx = WarpTaps.at(p.x, kernel: kernel, scale: scale.x, into: wx)
+                    let ty = WarpTaps.at(p.y, kernel: kernel, scale: scale.y, into: wy)
                     if tx.count > 0 && ty.count > 0 && tx.first >= 0 && tx.first + tx.count <= w && ty.first >= 0
                         && ty.first + ty.count <= h {
                         // Every tap inside the input (most of the image): float weights, no bounds checks.
@@ -178,7 +191,7 @@ final class AffineStage: Stage {
                                     rounding: PixelConverter?, into output: UnsafeMutableRawPointer) {
         let width = width, w = inputWidth, h = inputHeight, map = map, kernel = kernel, background = background
         let scale = map.kernelScale, channels = format.channels
-        let capacityX = AffineTaps.capacity(kernel, scale: scale.x), capacityY = AffineTaps.capacity(kernel, scale: scale.y)
+        let capacityX = WarpTaps.capacity(kernel, scale: scale.x), capacityY = WarpTaps.capacity(kernel, scale: scale.y)
         let rowBytes = width * pixelBytes
         table.withUnsafeBufferPointer { table in Self.lanczosWeights.withUnsafeBufferPointer { lanczos in
             var source = fr_affine_source()
