@@ -66,7 +66,9 @@ let package = Package(
         .target(name: "CKernels"),
 
         // MARK: - Implementation
-        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels"]),
+        // Text set by Pango (HarfBuzz shaping, fontconfig fonts) and rasterised by cairo, both loaded on first use.
+        .target(name: "CText", dependencies: ["CLazyLibraries"]),
+        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),

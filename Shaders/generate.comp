@@ -1,5 +1,6 @@
 #version 450
-// Generators. ints.x: 0 solid, 1 linear gradient, 2 radial gradient, 3 checkerboard (ints.y: square size).
+// Generators. ints.x: 0 solid, 1 linear gradient, 2 radial gradient, 3 checkerboard (ints.y: square size), 4 text
+// (ints.yzw: the block's left, top and width, f2.x its height; params: its coverage, row by row, in 0…1).
 // f0, f1: the two colours (working values); f2: geometry (x0, y0, x1, y1) or (cx, cy, radius, −).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
@@ -27,6 +28,12 @@ void main() {
             float px = float(p.x) + 0.5 - pc.f2.x * w, py = float(p.y) + 0.5 - pc.f2.y * h;
             float t = min(sqrt(px * px + py * py) / (pc.f2.z * halfDiagonal), 1.0);
             result = a + (b - a) * t;
+            break;
+        }
+        case 4: {
+            ivec2 q = p - pc.ints.yz;
+            bool inside = q.x >= 0 && q.y >= 0 && q.x < pc.ints.w && float(q.y) < pc.f2.x;
+            result = inside ? a * params[q.y * pc.ints.w + q.x] : vec4(0.0);
             break;
         }
         default: {

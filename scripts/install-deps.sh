@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
 set -euo pipefail
-packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libgif-dev libjxl-dev pkg-config)
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libgif-dev libjxl-dev pkg-config libpangocairo-1.0-0 fonts-dejavu-core)
 # The test suite runs the Vulkan tests under Khronos validation.
 # dwebp, webpmux (the webp package) and tiffcp (libtiff-tools) are the independent tools the codecs' tests use;
 # djxl/cjxl (libjxl-tools), heif-convert and heif-enc (libheif-examples) decode and encode HEIC/AVIF independently of our code;
 # Debian's Pillow (python3-pil) reads GIFs independently of giflib;
 # ffmpeg's lut3d filter is the independent .cube implementation the LUT tests compare with.
 # ExifTool (libimage-exiftool-perl) reads the EXIF and XMP the metadata tests write.
-if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg libimage-exiftool-perl); fi
+# Text is loaded at run time from libpangocairo (no headers needed to build); pango-view (pango1.0-tools) is the
+# independent renderer the text tests compare with, Lohit Devanagari and Droid Sans Fallback (CJK) the fonts its
+# multi-script string falls back to beside DejaVu (Latin, Arabic).
+if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg libimage-exiftool-perl pango1.0-tools fonts-lohit-deva fonts-droid-fallback); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

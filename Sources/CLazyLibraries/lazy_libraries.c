@@ -4,7 +4,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-// The functions of each library the codecs call (Sources/HEIFCodec, Sources/JXLCodec): a call to one not listed
+// The functions of each library the codecs and text call (Sources/HEIFCodec, Sources/JXLCodec, Sources/CText): a
+// call to one not listed
 // fails to link, so the lists cannot fall behind the code.
 #define HEIF_FUNCTIONS(X) \
     X(heif_context_add_XMP_metadata) \
@@ -103,6 +104,47 @@
     X(JxlThreadParallelRunnerDefaultNumWorkerThreads) \
     X(JxlThreadParallelRunnerDestroy)
 
+#define PANGO_FUNCTIONS(X) \
+    X(cairo_create) \
+    X(cairo_destroy) \
+    X(cairo_font_options_create) \
+    X(cairo_font_options_destroy) \
+    X(cairo_font_options_set_antialias) \
+    X(cairo_font_options_set_hint_metrics) \
+    X(cairo_font_options_set_hint_style) \
+    X(cairo_image_surface_create) \
+    X(cairo_image_surface_get_data) \
+    X(cairo_image_surface_get_stride) \
+    X(cairo_move_to) \
+    X(cairo_surface_destroy) \
+    X(cairo_surface_flush) \
+    X(cairo_surface_status) \
+    X(g_free) \
+    X(g_object_unref) \
+    X(pango_cairo_context_set_font_options) \
+    X(pango_cairo_context_set_resolution) \
+    X(pango_context_set_round_glyph_positions) \
+    X(pango_cairo_font_map_new) \
+    X(pango_cairo_show_layout) \
+    X(pango_font_description_free) \
+    X(pango_font_description_new) \
+    X(pango_font_description_set_absolute_size) \
+    X(pango_font_description_set_family) \
+    X(pango_font_description_set_style) \
+    X(pango_font_description_set_weight) \
+    X(pango_font_family_get_name) \
+    X(pango_font_map_create_context) \
+    X(pango_font_map_list_families) \
+    X(pango_layout_get_extents) \
+    X(pango_layout_get_unknown_glyphs_count) \
+    X(pango_layout_new) \
+    X(pango_layout_set_alignment) \
+    X(pango_layout_set_font_description) \
+    X(pango_layout_set_line_spacing) \
+    X(pango_layout_set_text) \
+    X(pango_layout_set_width) \
+    X(pango_layout_set_wrap)
+
 // A pointer per function, and a trampoline under the function's own name that jumps through it: the jump keeps
 // every argument register and the return address as the caller left them, so one stub serves any signature.
 // Hidden, so the libraries' own calls to their functions never land here.
@@ -110,6 +152,7 @@
 HEIF_FUNCTIONS(POINTER)
 JXL_FUNCTIONS(POINTER)
 JXL_THREADS_FUNCTIONS(POINTER)
+PANGO_FUNCTIONS(POINTER)
 
 #if defined(__x86_64__)
 #define TRAMPOLINE(name)                                                                                           \
@@ -126,6 +169,7 @@ JXL_THREADS_FUNCTIONS(POINTER)
 HEIF_FUNCTIONS(TRAMPOLINE)
 JXL_FUNCTIONS(TRAMPOLINE)
 JXL_THREADS_FUNCTIONS(TRAMPOLINE)
+PANGO_FUNCTIONS(TRAMPOLINE)
 
 #define STRING(x) #x
 #define NUMBER(x) STRING(x)
@@ -200,3 +244,25 @@ int fr_lazy_load_jxl(void) {
 }
 
 const char *fr_lazy_jxl_error(void) { return jxl_error; }
+
+static pthread_once_t pango_once = PTHREAD_ONCE_INIT;
+static int pango_loaded;
+static char pango_error[512] = "not loaded";
+
+// pangocairo brings Pango, cairo, GLib and GObject as its dependencies; lookups through its handle search them too.
+static void load_pango(void) {
+    static const char *const names[] = {"libpangocairo-1.0.so.0", "libpangocairo-1.0.so", NULL};
+    char *error = pango_error;
+    const char *which = names[0];
+    void *library = open_library(names, pango_error, sizeof pango_error);
+    if (!library) return;
+    PANGO_FUNCTIONS(RESOLVE)
+    pango_loaded = 1;
+}
+
+int fr_lazy_load_pango(void) {
+    pthread_once(&pango_once, load_pango);
+    return pango_loaded;
+}
+
+const char *fr_lazy_pango_error(void) { return pango_error; }

@@ -188,6 +188,17 @@ enum GeneratorKernel {
             let a = first.working(space), b = second.working(space)
             let rowParity = (y / size) & 1
             for x in 0..<width { out[x] = ((x / size) & 1) == rowParity ? a : b }
+        case .text(let block):
+            let colour = block.color.working(space) / 255
+            out.update(repeating: .zero, count: width)
+            let row = y - block.y
+            guard row >= 0, row < block.height else { return }
+            let first = max(0, block.x), last = min(width, block.x + block.width)
+            guard first < last else { return }
+            block.coverage.withUnsafeBufferPointer { coverage in
+                let line = coverage.baseAddress! + row * block.width - block.x
+                for x in first..<last { out[x] = colour * Float(line[x]) }
+            }
         }
     }
 }

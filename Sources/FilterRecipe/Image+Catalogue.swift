@@ -692,6 +692,33 @@ extension Image {
         try applying(.checkerboard, ["width": .number(Double(width)), "height": .number(Double(height)), "size": .number(Double(size)), "first": .color(first), "second": .color(second)])
     }
 
+    /// Text set with real shaping (Pango, HarfBuzz), for captions and watermarks.
+    ///
+    /// Formula: the string laid out by Pango (HarfBuzz shaping, Unicode bidi, fontconfig fallback for scripts the font lacks), unhinted outlines and metrics at fractional positions, rasterised by cairo with grey antialiasing into coverage c; out = color × c (premultiplied), transparent elsewhere; the layout box (from its origin to the widest line or wrapWidth, and to the last line; ink past it kept) placed at position, margin × the shorter side from the edges; em size = relativeSize × height, or size × dpi / 72 pixels
+    ///
+    /// `self` gives the size when width or height is 0.
+    ///
+    /// - Parameters:
+    ///   - width: Width (0: the input's); an integer in 0...1000000, default 0.
+    ///   - height: Height (0: the input's); an integer in 0...1000000, default 0.
+    ///   - text: The string (UTF-8; \n breaks lines); a string of at most 4096 bytes (UTF-8).
+    ///   - font: Font family (fontconfig's name, or sans-serif, serif, monospace); a string of at most 256 bytes (UTF-8), default "DejaVu Sans".
+    ///   - size: Em size in points; a number in 1...2000, default 24.
+    ///   - dpi: Points to pixels: size × dpi / 72 (72: a point is a pixel); a number in 18...2400, default 72.
+    ///   - relativeSize: Em size as a fraction of the canvas height, so a watermark scales with the image (0: size and dpi); a number in 0...1, default 0.
+    ///   - weight: Font weight; one of "thin", "extralight", "light", "normal", "medium", "semibold", "bold", "extrabold", "black", default "normal".
+    ///   - italic: The family's italic face; true or false, default false.
+    ///   - color: Text colour; a colour: [r, g, b], [r, g, b, a] in 0...1 or "#rrggbb[aa]", default RGBA(1, 1, 1, 1).
+    ///   - align: Alignment of the lines within the block; one of "left", "centre", "right", default "left".
+    ///   - wrapWidth: Break lines longer than this many pixels (0: never); an integer in 0...100000, default 0.
+    ///   - lineSpacing: Line height as a factor of the font's (0: the font's own); a number in 0...10, default 0.
+    ///   - position: Where the block sits on the canvas; one of "centre", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest", default "centre".
+    ///   - margin: Space between the block and the edges, as a fraction of the shorter side; a number in 0...0.5, default 0.
+    /// - Throws: `RecipeError` naming this call when a value is out of its range.
+    public func text(width: Int = 0, height: Int = 0, text: String, font: String = "DejaVu Sans", size: Double = 24.0, dpi: Double = 72.0, relativeSize: Double = 0.0, weight: TextWeight = .normal, italic: Bool = false, color: RGBA = RGBA(1.0, 1.0, 1.0, 1.0), align: TextAlign = .left, wrapWidth: Int = 0, lineSpacing: Double = 0.0, position: TextPosition = .centre, margin: Double = 0.0) throws -> Image {
+        try applying(.text, ["width": .number(Double(width)), "height": .number(Double(height)), "text": .string(text), "font": .string(font), "size": .number(size), "dpi": .number(dpi), "relativeSize": .number(relativeSize), "weight": .string(weight.rawValue), "italic": .boolean(italic), "color": .color(color), "align": .string(align.rawValue), "wrapWidth": .number(Double(wrapWidth)), "lineSpacing": .number(lineSpacing), "position": .string(position.rawValue), "margin": .number(margin)])
+    }
+
 
     /// lut's interpolation: how a 3d table is read between its grid points.
     public enum LutInterpolation: String, CaseIterable, Sendable {
@@ -758,5 +785,38 @@ extension Image {
         case fit = "fit"
         case crop = "crop"
         case inside = "inside"
+    }
+
+    /// text's weight: font weight.
+    public enum TextWeight: String, CaseIterable, Sendable {
+        case thin = "thin"
+        case extralight = "extralight"
+        case light = "light"
+        case normal = "normal"
+        case medium = "medium"
+        case semibold = "semibold"
+        case bold = "bold"
+        case extrabold = "extrabold"
+        case black = "black"
+    }
+
+    /// text's align: alignment of the lines within the block.
+    public enum TextAlign: String, CaseIterable, Sendable {
+        case left = "left"
+        case centre = "centre"
+        case right = "right"
+    }
+
+    /// text's position: where the block sits on the canvas.
+    public enum TextPosition: String, CaseIterable, Sendable {
+        case centre = "centre"
+        case north = "north"
+        case northeast = "northeast"
+        case east = "east"
+        case southeast = "southeast"
+        case south = "south"
+        case southwest = "southwest"
+        case west = "west"
+        case northwest = "northwest"
     }
 }

@@ -214,6 +214,7 @@ extension VulkanRun {
             add(.blendWithMask)
         case .generate(let generator):
             let space = plan.workingSpace
+            var coverage: [Float] = []
             switch generator {
             case .solid(let c):
                 push.ints.x = 0
@@ -229,8 +230,13 @@ extension VulkanRun {
             case let .checkerboard(size, first, second):
                 push.ints = SIMD4(3, Int32(size), 0, 0)
                 push.f0 = first.working(space); push.f1 = second.working(space)
+            case .text(let block):
+                push.ints = SIMD4(4, Int32(block.x), Int32(block.y), Int32(block.width))
+                push.f0 = block.color.working(space)
+                push.f2.x = Float(block.height)
+                coverage = block.coverage.map { Float($0) / 255 }
             }
-            add(.generate, reading: [])
+            add(.generate, reading: [], params: coverage)
         }
         // Per-pixel steps fused into the node's store go into its last kernel, parameters after the kernel's own.
         if !node.post.isEmpty, case .dispatch(var last)? = steps.last {

@@ -13,6 +13,7 @@ package enum ParameterSweep {
         .convolve: ["kernel": .numbers([1, 2, 1, 0, 0, 0, -1, -2, -1]), "normalize": false, "bias": 0.5],
         .linearGradient: ["from": .color(RGBA(1, 0, 0, 1)), "to": .color(RGBA(0, 0, 1, 0.5)), "y1": 1],
         .checkerboard: ["size": 5],
+        .text: ["text": "Ég ⅓ fi", "size": 14, "color": .color(RGBA(1, 0.6, 0.1, 0.8))],
         .rotate: ["degrees": 33, "background": .color(RGBA(0.9, 0.2, 0.1, 0.5))],
         .lut: ["path": .string(Fixtures.path("lut/twist_9.cube"))],
         .affine: ["matrix": .numbers([0.81, 0.29, 2.13, -0.21, 0.93, 3.37]), "background": .color(RGBA(0.1, 0.3, 0.9, 1))],
@@ -26,6 +27,8 @@ package enum ParameterSweep {
         "pad.top": 20, "pad.right": 20, "pad.bottom": 20, "pad.left": 20,
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
         "affine.width": 60, "affine.height": 60, "perspective.width": 60, "perspective.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
+        "text.width": 60, "text.height": 60, "text.size": 30, "text.dpi": 144, "text.relativeSize": 0.6, "text.wrapWidth": 30,
+        "text.lineSpacing": 2,
     ]
 
     package static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {

@@ -41,6 +41,19 @@ def motion_kernel(radius, degrees):
     return k
 
 
+# A photographed façade's quadrilateral (top narrower than the bottom, a slight turn), as fractions of W and H.
+KEYSTONE = ["W*0.12", "H*0.06", "W*0.9", "H*0.02", "W*0.99", "H*0.97", "W*0.02", "H*0.93"]
+
+
+def keystone_corners(w, h):
+    return [eval(v, {"W": w, "H": h}) for v in KEYSTONE]
+
+
+def keystone_size(c):
+    side = lambda j, k: math.hypot(c[2 * j] - c[2 * k], c[2 * j + 1] - c[2 * k + 1])
+    return round((side(0, 1) + side(3, 2)) / 2), round((side(0, 3) + side(1, 2)) / 2)
+
+
 # name → filterrun steps (each a dict; "W"/"H" in crop values are filled with the image size by recipe()).
 OPS = {
     "crop 50 %": [{"op": "crop", "x": "W/4", "y": "H/4", "width": "W/2", "height": "H/2"}],
@@ -70,6 +83,7 @@ OPS = {
     "grayscale": [{"op": "grayscale"}],
     "threshold": [{"op": "threshold", "level": 0.5}],
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
+    "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
     "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
                        {"op": "resize", "scale": 0.9, "kernel": "bilinear"},
                        {"op": "convolve", "kernel": flat(BENCH_SHARPEN)}],
@@ -78,6 +92,8 @@ OPS = {
 
 def recipe(op, width, height):
     def value(v):
+        if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            return [eval(x, {"W": width, "H": height}) for x in v]
         return int(eval(v, {"W": width, "H": height})) if isinstance(v, str) and ("W" in v or "H" in v) else v
     steps = [{k: value(v) for k, v in step.items()} for step in OPS[op]]
     return json.dumps({"version": 1, "workingSpace": "srgb", "steps": steps})
@@ -153,6 +169,13 @@ def opencv(op, src, dst):
         m[0, 2] += (nw - w) / 2
         m[1, 2] += (nh - h) / 2
         im = cv2.warpAffine(im, m, (nw, nh), flags=cv2.INTER_CUBIC)
+    elif op == "perspective bicubic":
+        # OpenCV puts pixel centres at integers: corners (edges) shift by half a pixel.
+        c = np.array(keystone_corners(w, h), np.float64).reshape(4, 2) - 0.5
+        nw, nh = keystone_size(keystone_corners(w, h))
+        rect = np.array([[0, 0], [nw, 0], [nw, nh], [0, nh]], np.float64) - 0.5
+        m = cv2.getPerspectiveTransform(c.astype(np.float32), rect.astype(np.float32))
+        im = cv2.warpPerspective(im, m, (nw, nh), flags=cv2.INTER_CUBIC)
     elif op == "vips benchmark":
         im = im[100:h - 100, 100:w - 100]
         im = cv2.resize(im, (round((w - 200) * 0.9), round((h - 200) * 0.9)), interpolation=cv2.INTER_LINEAR)

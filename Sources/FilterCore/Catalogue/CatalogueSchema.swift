@@ -74,6 +74,9 @@ package enum CatalogueSchema {
         case .file(let extensions):
             schema["type"] = "string"
             schema["pattern"] = .string("\\.(" + extensions.joined(separator: "|") + ")$")
+        case .text(let maxBytes):
+            schema["type"] = "string"
+            schema["maxLength"] = .number(Double(maxBytes))
         case .color:
             schema["oneOf"] = [
                 ["type": "array", "minItems": 3, "maxItems": 4, "items": ["type": "number", "minimum": 0, "maximum": 1]],

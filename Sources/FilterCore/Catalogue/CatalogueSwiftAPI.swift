@@ -97,6 +97,7 @@ package enum CatalogueSwiftAPI {
                     ".points(\(name).map { [$0.x, $0.y] })")
         case (.color, .color(let c)): return ("RGBA", "RGBA(\(c.r), \(c.g), \(c.b), \(c.a))", ".color(\(name))")
         case (.file, .string): return ("String", "", ".string(\(name))")
+        case (.text, .string(let v)): return ("String", v.isEmpty ? "" : "\"\(v)\"", ".string(\(name))")
         default: fatalError("the catalogue declares \(spec.id.rawValue).\(name) with a default of another type")
         }
     }

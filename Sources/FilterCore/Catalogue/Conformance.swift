@@ -116,6 +116,8 @@ extension FilterID {
                                  "multiplies alpha; colour kept")
         case .solidColor, .linearGradient, .radialGradient, .checkerboard:
             return c("own definition (colours interpolated in the working space)", "none", "colours as given")
+        case .text: return c("pango-view (Pango with cairo, unhinted, subpixel positions, grey antialiasing): the same coverage", "transparent "
+                             + "around the block", "colour × coverage, premultiplied", ["TextTests"])
         }
     }
 }

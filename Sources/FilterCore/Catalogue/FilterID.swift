@@ -12,7 +12,7 @@ public enum FilterID: String, CaseIterable, Sendable {
     // Compositing
     case blend, blendWithMask, over, setAlpha
     // Generators
-    case solidColor, linearGradient, radialGradient, checkerboard
+    case solidColor, linearGradient, radialGradient, checkerboard, text
 
     public var spec: FilterSpec {
         switch self {
@@ -70,6 +70,7 @@ public enum FilterID: String, CaseIterable, Sendable {
         case .linearGradient: return GeneratorFilters.linearGradient
         case .radialGradient: return GeneratorFilters.radialGradient
         case .checkerboard: return GeneratorFilters.checkerboard
+        case .text: return GeneratorFilters.text
         }
     }
 }

@@ -81,4 +81,59 @@ enum GeneratorFilters {
     ) { b, p, i in
         try make(&b, p, i, .checkerboard(size: p.int("size"), first: p.color("first"), second: p.color("second")))
     }
+
+    static let weights: [(String, Int)] = [("thin", 100), ("extralight", 200), ("light", 300), ("normal", 400),
+                                           ("medium", 500), ("semibold", 600), ("bold", 700), ("extrabold", 800),
+                                           ("black", 900)]
+
+    static let text = FilterSpec(
+        .text, .generator, "Text set with real shaping (Pango, HarfBuzz), for captions and watermarks.",
+        formula: "the string laid out by Pango (HarfBuzz shaping, Unicode bidi, fontconfig fallback for scripts the "
+            + "font lacks), unhinted outlines and metrics at fractional positions, rasterised by cairo with grey "
+            + "antialiasing into coverage c; out = color × c (premultiplied), transparent elsewhere; the "
+            + "layout box (from its origin to the widest line or wrapWidth, and to the last line; ink past it kept) "
+            + "placed at position, margin × the shorter side from the edges; em size = relativeSize × height, or "
+            + "size × dpi / 72 pixels",
+        inputs: ["size"],
+        params: sizeParams + [
+            .text("text", default: "", maxBytes: 4096, "The string (UTF-8; \\n breaks lines)"),
+            .text("font", default: "DejaVu Sans", maxBytes: 256,
+                  "Font family (fontconfig's name, or sans-serif, serif, monospace)"),
+            .number("size", 1...2000, default: 24, "Em size in points"),
+            .number("dpi", 18...2400, default: 72, "Points to pixels: size × dpi / 72 (72: a point is a pixel)"),
+            .number("relativeSize", 0...1, default: 0,
+                    "Em size as a fraction of the canvas height, so a watermark scales with the image (0: size and dpi)"),
+            .choice("weight", weights.map(\.0), default: "normal", "Font weight"),
+            .boolean("italic", default: false, "The family's italic face"),
+            .color("color", default: .white, "Text colour"),
+            .choice("align", ["left", "centre", "right"], default: "left", "Alignment of the lines within the block"),
+            .integer("wrapWidth", 0...100_000, default: 0, "Break lines longer than this many pixels (0: never)"),
+            .number("lineSpacing", 0...10, default: 0, "Line height as a factor of the font's (0: the font's own)"),
+            .choice("position", ResizePosition.allCases.filter { $0.strategy == nil }.map(\.rawValue), default: "centre",
+                    "Where the block sits on the canvas"),
+            .number("margin", 0...0.5, default: 0, "Space between the block and the edges, as a fraction of the shorter side"),
+        ],
+        tolerance: 1,
+        check: { p in p.string("text").isEmpty ? ["give the text to set (\"text\": \"© 2026\")"] : [] }
+    ) { b, p, i in
+        let (w, h) = try size(b, p, i)
+        let em = p.number("relativeSize") > 0 ? p.number("relativeSize") * Double(h) : p.number("size") * p.number("dpi") / 72
+        let style = TextStyle(
+            text: p.string("text"), family: p.string("font"), size: em,
+            weight: weights.first { $0.0 == p.string("weight") }?.1 ?? 400, italic: p.bool("italic"),
+            alignment: p.string("align") == "centre" ? .centre : p.string("align") == "right" ? .right : .left,
+            wrapWidth: p.int("wrapWidth"), lineSpacing: p.number("lineSpacing"))
+        let set = try TextSetter.set(style)
+        let position = ResizePosition(rawValue: p.string("position")) ?? .centre
+        let margin = Int((p.number("margin") * Double(min(w, h))).rounded())
+        func place(_ excess: Int, horizontal: Bool) -> Int {
+            let offset = position.offset(excess: excess, horizontal: horizontal)
+            // The margin pushes away from the edge the block sits against; a centred block stays centred.
+            return offset == 0 && excess != 0 ? margin : offset == excess && excess != 0 ? excess - margin : offset
+        }
+        let block = TextBlock(width: set.width, height: set.height, coverage: set.coverage,
+                              x: place(w - set.box.width, horizontal: true) + set.offset.x,
+                              y: place(h - set.box.height, horizontal: false) + set.offset.y, color: p.color("color"))
+        return b.add(.generate(.text(block)), [], width: w, height: h)
+    }
 }

@@ -13,6 +13,8 @@ public struct ParamSpec: Sendable {
         /// A file beside the recipe (a relative path is resolved against the recipe's folder), with one of
         /// `extensions`.
         case file(extensions: [String])
+        /// Free text (a string to set, a font family) of at most `maxBytes` UTF-8 bytes, without NUL.
+        case text(maxBytes: Int)
     }
 
     public let name: String
@@ -53,6 +55,10 @@ public struct ParamSpec: Sendable {
         ParamSpec(name, .file(extensions: extensions), default: .string(""), summary)
     }
 
+    public static func text(_ name: String, default value: String, maxBytes: Int, _ summary: String) -> ParamSpec {
+        ParamSpec(name, .text(maxBytes: maxBytes), default: .string(value), summary)
+    }
+
     public static func boolean(_ name: String, default value: Bool, _ summary: String) -> ParamSpec {
         ParamSpec(name, .boolean, default: .boolean(value), summary)
     }
@@ -70,6 +76,7 @@ public struct ParamSpec: Sendable {
         case .color: return "a colour: [r, g, b], [r, g, b, a] in 0...1 or \"#rrggbb[aa]\""
         case .file(let extensions):
             return "the path of a " + extensions.map { ".\($0)" }.joined(separator: " or ") + " file (relative to the recipe's folder)"
+        case .text(let maxBytes): return "a string of at most \(maxBytes) bytes (UTF-8)"
         }
     }
 

@@ -19,6 +19,7 @@ extension Plan {
             case .generate(let generator):
                 switch generator {
                 case .solid(let c): result = c.isNeutral
+                case .text(let block): result = block.color.isNeutral
                 case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
                     result = a.isNeutral && b.isNeutral
                 }

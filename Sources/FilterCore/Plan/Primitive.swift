@@ -122,4 +122,6 @@ package enum Generator: Equatable, Sendable {
     /// Colour interpolated with distance from (cx, cy) over radius × the half-diagonal.
     case radial(cx: Float, cy: Float, radius: Float, from: RGBA, to: RGBA)
     case checkerboard(size: Int, first: RGBA, second: RGBA)
+    /// Set text: its colour times its coverage, transparent elsewhere.
+    case text(TextBlock)
 }

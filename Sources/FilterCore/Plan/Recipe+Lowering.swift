@@ -146,6 +146,7 @@ extension Plan {
             case .generate(let g):
                 switch g {
                 case .solid(let c): result = c.a < 1
+                case .text: result = true  // transparent around the glyphs
                 case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
                     result = a.a < 1 || b.a < 1
                 }

@@ -52,6 +52,7 @@ package enum FilterSynonyms {
         add(["warp", "transform", "shear", "skew"], Meaning(.affine))
         add(["perspectivecorrection", "keystone", "homography", "warpperspective", "quad", "deskewdocument"],
             Meaning(.perspective))
+        add(["caption", "watermark", "label", "annotate", "drawtext", "puttext", "typeset"], Meaning(.text))
         add(["binarize", "binarise"], Meaning(.threshold))
         add(["kernel", "filter2d", "conv"], Meaning(.convolve))
         add(["vignetting"], Meaning(.vignette))

@@ -313,6 +313,9 @@ enum ParamDecoding {
             guard let path = value.string, !path.isEmpty, path.utf8.count <= 4096, !path.contains("\u{0}"),
                   extensions.contains((path as NSString).pathExtension.lowercased()) else { return nil }
             return .string(path)
+        case .text(let maxBytes):
+            guard let text = value.string, text.utf8.count <= maxBytes, !text.contains("\u{0}") else { return nil }
+            return .string(text)
         }
     }
 

@@ -308,6 +308,9 @@ package enum ReferenceFilters {
             let (w, h) = (Double(outW), Double(outH))
             return projective(image, outputToInput: homography(from: [0, 0, w, 0, w, h, 0, h], to: corners),
                               width: outW, height: outH, p: p, space: space)
+        case .text:
+            let w = p.int("width") == 0 ? image.width : p.int("width"), h = p.int("height") == 0 ? image.height : p.int("height")
+            return TextReference.render(p, width: w, height: h, space: space)
         case .transpose:
             return mapped(image.height, image.width) { x, y in image[y, x] }
         case .pad:
