@@ -96,9 +96,25 @@ final class OptimizerTests: XCTestCase {
         }
     }
 
+    /// A flip stays before a nearest shrink: at 2× every sample lies exactly between two pixels and nearest takes
+    /// one side, so flipping the small result would pick the other pixels (seed 114 below).
+    func testAFlipDoesNotMovePastANearestShrink() throws {
+        let image = try TestImages.small()[3].image
+        for direction in ["horizontal", "vertical"] {
+            let recipe = Recipe.chain([(.flip, ["direction": .string(direction)]), (.resize, ["scale": 0.5, "kernel": "nearest"])])
+            let plain = try Renderer(backend: .cpu, options: .init(optimize: false)).render(recipe, images: ["main": image])
+            let optimised = try Renderer(backend: .cpu).render(recipe, images: ["main": image])
+            XCTAssertEqual(try optimised.samples(), try plain.samples(), direction)
+        }
+        // Bilinear samples sit symmetrically: there the flip still moves to the small result.
+        let log = Optimizer.optimize(try Recipe.chain([(.flip, [:]), (.resize, ["scale": 0.5])]).plan(inputSizes: ["main": (40, 28)])).log
+        XCTAssertTrue(log.contains { $0.contains("moved after") }, "\(log)")
+    }
+
     /// Random chains of 2–12 steps drawn from every single-input filter's swept parameter sets (seed 22 caught a
     /// composition of turns dropping per-pixel steps fused into a turn's store; seed 54 caught default levels being
-    /// dropped as an identity although they clamp; seed 109 a CPU scheduling bug, see InvariantTests).
+    /// dropped as an identity although they clamp; seed 109 a CPU scheduling bug, see InvariantTests; seed 114 a
+    /// flip moved past a nearest shrink).
     func testRandomChainsGiveTheSamePixelsOptimised() throws {
         let pool: [(FilterID, [String: ParamValue])] = FilterID.allCases
             // autoLevels takes its gain from the image (up to 255× on a nearly flat one), so it magnifies the float

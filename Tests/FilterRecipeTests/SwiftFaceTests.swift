@@ -32,6 +32,8 @@ final class SwiftFaceTests: XCTestCase {
             "vignette": try main.exposure(ev: 0.2).vignette(radius: 0.9, intensity: 0.6),
             "vintage": srgb(try main.curves(points: [(0, 0.08), (0.5, 0.52), (1, 0.94)])
                 .colorControls(contrast: 0.95, saturation: 0.75).sepia(intensity: 0.35).vignette(radius: 1.1, intensity: 0.45)),
+            "caption": try main.text(text: "© FilterRecipe 2026", relativeSize: 0.04, weight: .semibold,
+                                     color: RGBA(1, 1, 1, 0.75), position: .southeast, margin: 0.02).over(backdrop: main),
             "watermark": try Image(input: "watermark").pad(top: 16, left: 16).blend(backdrop: main, opacity: 0.6),
             "web-thumbnail": try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6),
             "web-thumbnail-srgb": srgb(try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6)),

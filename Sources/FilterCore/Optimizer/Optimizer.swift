@@ -227,7 +227,7 @@ package struct Optimizer {
     private mutating func shrinkAtDecode() {
         for s in nodes.indices {
             guard case .source = nodes[s].primitive, !consumers(of: s).isEmpty, consumers(of: s).count == 1 else { continue }
-            let chain = resampleChain(after: s, allowNearest: false)
+            let chain = resampleChain(after: s)
             guard !chain.isEmpty else { continue }
             let source = nodes[s], target = nodes[chain.last!]
             func factor(_ from: Int, _ to: Int) -> Int { from >= 2 * Self.shrinkGap * to ? from / to / Self.shrinkGap : 1 }
@@ -312,7 +312,7 @@ package struct Optimizer {
                 previous = next
                 next = consumers(of: next)[0]
             }
-            let chain = resampleChain(after: previous, allowNearest: false)
+            let chain = resampleChain(after: previous)
             guard let last = chain.last else { continue }
             let upright = nodes[geometry.last ?? s], target = nodes[last]
             let shrink = min(Double(upright.width) / Double(max(1, target.width)),
@@ -351,13 +351,16 @@ package struct Optimizer {
 
     /// A flip, turn or transpose read only by a resample chain that shrinks the image runs after the chain
     /// instead, on the small result (the chain resamples the other axis where the turn swaps axes). Resampling's
-    /// sample positions are symmetric, so both orders give the same image up to float rounding; a sideways
+    /// sample positions are symmetric, so both orders give the same image up to float rounding (nearest's are not
+    /// at ties, so it stays where it is); a sideways
     /// photo's orientation then costs a turn of the thumbnail, not of the photo, and the source reaches the
     /// resample directly, so shrinking on decode applies.
     private mutating func moveTurnsPastShrinks() {
         for g in nodes.indices {
             guard let turn = Orientation(nodes[g].primitive), nodes[g].post.isEmpty, consumers(of: g).count == 1 else { continue }
-            let chain = resampleChain(after: g, allowNearest: true)
+            // Not past nearest: its ties (a sample exactly between two pixels, every sample at a 2× shrink) go to
+            // one side, so a mirrored image picks the other pixels (seed 114 of the random chains).
+            let chain = resampleChain(after: g)
             guard let last = chain.last, chain.allSatisfy({ nodes[$0].post.isEmpty }),
                   nodes[last].width * nodes[last].height < nodes[g].width * nodes[g].height else { continue }
             let swaps = turn.swapsAxes
@@ -393,14 +396,14 @@ package struct Optimizer {
         }
     }
 
-    /// The resample nodes (one per axis, at most two, not yet reduced) that read `start` and then each other, each
-    /// read by nothing else: the shape every shrink rewrite looks for.
-    private func resampleChain(after start: Int, allowNearest: Bool) -> [Int] {
+    /// The resample nodes (one per axis, at most two, not yet reduced, not nearest: its ties are one-sided) that read
+    /// `start` and then each other, each read by nothing else: the shape every shrink rewrite looks for.
+    private func resampleChain(after start: Int) -> [Int] {
         var chain = [Int]()
         guard consumers(of: start).count == 1 else { return chain }
         var next = consumers(of: start)[0], previous = start
         while chain.count < 2, case .resample(let axis, let kernel, nil) = nodes[next].primitive,
-              allowNearest || kernel != .nearest, readOnlyBy(next, previous) {
+              kernel != .nearest, readOnlyBy(next, previous) {
             if let last = chain.last, case .resample(axis, _, _) = nodes[last].primitive { break }
             chain.append(next)
             previous = next
