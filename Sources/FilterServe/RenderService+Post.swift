@@ -18,7 +18,7 @@ extension RenderService {
         var signature: String?
     }
 
-    func renderPosted(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func renderPosted(_ request: Request, _ context: ServeContext) async throws -> Response {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
               let boundary = type.split(separator: ";").lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
                 .first(where: { $0.hasPrefix("boundary=") })?.dropFirst("boundary=".count) else {
@@ -55,7 +55,9 @@ extension RenderService {
         let (format, negotiated) = try outputFormat(form.format, accept: request.headers[.accept], fallback: .png)
         let renderer = self.renderer
         let name = recipe.inputs.first ?? "main"
-        let data = try await queued { try renderer.render(recipe, sources: [name: input], as: format, control: $0).data }
+        let data = try await whileConnected(context) {
+            try await queued { try renderer.render(recipe, sources: [name: input], as: format, control: $0).data }
+        }
         metrics.bytesOut.increment(by: Int64(data.count))
         var headers: HTTPFields = [.contentType: format.mediaType, .contentLength: String(data.count), .cacheControl: "no-store"]
         if negotiated { headers[.vary] = "Accept" }

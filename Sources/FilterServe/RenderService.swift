@@ -27,8 +27,8 @@ public struct RenderService: Sendable {
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
     }
 
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
         router.add(middleware: CountingMiddleware(metrics: metrics))
         router.get("healthz") { _, _ in "ok\n" }
         router.get("readyz") { _, _ -> Response in
@@ -49,11 +49,12 @@ public struct RenderService: Sendable {
 
     /// An application serving `router()` at the configured address.
     public func application() -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                                           serverName: "filterserve"))
+        Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [HangUpWatcher()])),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                         serverName: "filterserve"))
     }
 
-    func render(_ request: Request, _ context: BasicRequestContext, head: Bool) async throws -> Response {
+    func render(_ request: Request, _ context: ServeContext, head: Bool) async throws -> Response {
         let signature = try context.parameters.require("signature")
         let preset = try context.parameters.require("preset")
         let sourceParts = context.parameters.getCatchAll()
@@ -87,9 +88,11 @@ public struct RenderService: Sendable {
         }
 
         let renderer = self.renderer
-        let data = try await queued {
-            try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": .file(sourcePath)], as: fileFormat,
-                                control: $0).data
+        let data = try await whileConnected(context) {
+            try await queued {
+                try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": .file(sourcePath)], as: fileFormat,
+                                    control: $0).data
+            }
         }
         metrics.bytesOut.increment(by: Int64(data.count))
         headers[.contentType] = fileFormat.mediaType
@@ -106,9 +109,14 @@ public struct RenderService: Sendable {
     }
 
     /// `work` run when the queue has a slot (503 when it cannot wait), on a thread of its own (the engine blocks;
-    /// the server's tasks must not), cancelled at the deadline.
+    /// the server's tasks must not), cancelled at the deadline or when the request's task is (its client went away).
     func queued(_ work: @escaping @Sendable (RenderControl) throws -> Data) async throws -> Data {
-        guard await queue.enter() else {
+        let entered: Bool
+        do { entered = try await queue.enter() } catch {
+            metrics.abandoned.increment()
+            throw error
+        }
+        guard entered else {
             throw ServeError(.serviceUnavailable, "the render queue is full; try again shortly", headers: [.retryAfter: "1"])
         }
         metrics.queueDepth.set(Double(await queue.depth))
@@ -130,12 +138,20 @@ public struct RenderService: Sendable {
             control.cancel()
         }
         defer { deadline.cancel() }
-        let result: Result<Data, any Error> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: Result { try work(control) })
+        let result: Result<Data, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: Result { try work(control) })
+                }
             }
+        } onCancel: {
+            control.cancel()
         }
         metrics.renderSeconds.record(ContinuousClock.now - began)
+        if case .failure(RenderError.cancelled) = result, Task.isCancelled {
+            metrics.abandoned.increment()
+            throw CancellationError()
+        }
         do { return try result.get() } catch { throw served(error) }
     }
 
@@ -182,7 +198,7 @@ public struct RenderService: Sendable {
 
 /// Counts every answered request by status and preset.
 struct CountingMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeContext
     let metrics: ServeMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -8,6 +8,7 @@ final class ServeMetrics: Sendable {
     let queueDepth: Gauge
     let bytesOut: Counter
     let notModified: Counter
+    let abandoned: Counter
 
     init() {
         renderSeconds = registry.makeDurationHistogram(
@@ -17,6 +18,8 @@ final class ServeMetrics: Sendable {
         queueDepth = registry.makeGauge(name: "filterserve_queue_depth", help: "Renders running plus requests waiting for one")
         bytesOut = registry.makeCounter(name: "filterserve_bytes_out_total", help: "Bytes of rendered images sent")
         notModified = registry.makeCounter(name: "filterserve_not_modified_total", help: "Requests answered 304 from the client's cache")
+        abandoned = registry.makeCounter(name: "filterserve_abandoned_total",
+                                         help: "Requests whose client went away before their answer: render stopped or never started")
     }
 
     /// One more request answered with `status` (for `preset`, or "-" outside renders).

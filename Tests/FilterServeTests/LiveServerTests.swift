@@ -69,4 +69,61 @@ final class LiveServerTests: XCTestCase {
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0, "SIGTERM drains and exits cleanly")
     }
+
+    /// A client that hangs up mid-render stops the render: the server counts the request abandoned long before the
+    /// render could have finished, and answers the next request.
+    func testAClientThatHangsUpStopsItsRender() throws {
+        let presets = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: presets) }
+        // Seconds of work on a small photo: enlarged 8×, zoom-blurred along 100 % of the way to the centre.
+        try Data(#"{"version": 1, "steps": [{"op": "resize", "scale": 8}, {"op": "zoomBlur", "amount": 100}, {"op": "resize", "scale": 0.125}]}"#.utf8)
+            .write(to: presets.appendingPathComponent("slow.json"))
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["--port", String(port), "--allow-unsigned", "--presets", presets.path,
+                             "--sources", Fixtures.path("photos"), "--deadline", "120"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = get(base + "/healthz")?.status == 200
+            if !ready { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        XCTAssertTrue(ready)
+
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        XCTAssertTrue(connected)
+        let request = "GET /r/_/slow/chelsea_451x300_rgb8.png?format=png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        Thread.sleep(forTimeInterval: 0.5)
+        close(fd)
+        let began = Date()
+        var abandoned = false
+        while !abandoned && Date().timeIntervalSince(began) < 15 {
+            Thread.sleep(forTimeInterval: 0.2)
+            var request = URLRequest(url: URL(string: base + "/metrics")!)
+            request.timeoutInterval = 5
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var text = ""
+            URLSession.shared.dataTask(with: request) { data, _, _ in
+                text = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                done.signal()
+            }.resume()
+            done.wait()
+            abandoned = text.split(separator: "\n").contains { $0.hasPrefix("filterserve_abandoned_total") && $0.hasSuffix(" 1") }
+        }
+        XCTAssertTrue(abandoned, "the render was stopped when its client hung up")
+        XCTAssertEqual(get(base + "/healthz")?.status, 200)
+    }
 }

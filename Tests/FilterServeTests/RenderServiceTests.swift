@@ -170,14 +170,34 @@ final class RenderServiceTests: XCTestCase {
     /// One slot and no room to wait: a second render is turned away at once.
     func testTheQueueTurnsAwayWhatItCannotHold() async throws {
         let queue = RenderQueue(slots: 1, maxWaiting: 0)
-        let first = await queue.enter()
-        let second = await queue.enter()
+        let first = try await queue.enter()
+        let second = try await queue.enter()
         XCTAssertTrue(first)
         XCTAssertFalse(second)
         let saturated = await queue.isSaturated
         XCTAssertTrue(saturated)
         await queue.leave()
-        let again = await queue.enter()
+        let again = try await queue.enter()
         XCTAssertTrue(again)
+    }
+
+    /// A request waiting for a slot whose client goes away (its task cancelled) leaves the line at once, and the
+    /// line moves on without it.
+    func testAWaitingRequestThatIsCancelledLeavesTheLine() async throws {
+        let queue = RenderQueue(slots: 1, maxWaiting: 2)
+        let first = try await queue.enter()
+        XCTAssertTrue(first)
+        let waiter = Task { try await queue.enter() }
+        while await queue.depth < 2 { await Task.yield() }
+        waiter.cancel()
+        do {
+            _ = try await waiter.value
+            XCTFail("a cancelled wait should throw")
+        } catch is CancellationError {}
+        let depth = await queue.depth
+        XCTAssertEqual(depth, 1, "only the running render is left")
+        await queue.leave()
+        let next = try await queue.enter()
+        XCTAssertTrue(next, "the slot is free again")
     }
 }
