@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: - System libraries
@@ -102,6 +103,7 @@ let package = Package(
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterserve", dependencies: [
             "FilterServe", "FilterRecipe",

@@ -47,6 +47,12 @@ extension RenderService {
         let input: ImageInput
         switch (form.image, form.source) {
         case let (image?, nil): input = .encoded(image, name: "upload")
+        case let (nil, source?) where source.hasPrefix("@"):
+            let parts = source.split(separator: "/", omittingEmptySubsequences: false)
+            let fetched = try await whileConnected(context) {
+                try await fetcher.fetch(origin: String(parts[0].dropFirst()), path: Array(parts.dropFirst()))
+            }
+            input = .encoded(fetched.data, name: source)
         case let (nil, source?):
             guard let path = sources.file(source.split(separator: "/")) else { throw ServeError(.notFound, "no source \"\(source)\"") }
             input = .file(path)

@@ -14,6 +14,7 @@ public struct RenderService: Sendable {
     let presets: SourceRoot
     let sources: SourceRoot
     let queue: RenderQueue
+    let fetcher: OriginFetcher
     let metrics = ServeMetrics()
 
     public init(_ configuration: ServeConfiguration) throws {
@@ -25,6 +26,7 @@ public struct RenderService: Sendable {
         presets = try SourceRoot(configuration.presets)
         sources = try SourceRoot(configuration.sources)
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
+        fetcher = try OriginFetcher(configuration)
     }
 
     public func router() -> Router<ServeContext> {
@@ -74,12 +76,24 @@ public struct RenderService: Sendable {
               let recipePath = presets.file([Substring(preset + ".json")]) else {
             throw ServeError(.notFound, "no preset named \"\(preset)\"")
         }
-        guard let sourcePath = sources.file(sourceParts) else { throw ServeError(.notFound, "no source \"\(source)\"") }
+        // A source is a file under the sources folder, or `@ORIGIN/PATH` fetched from a configured origin.
+        let input: ImageInput, validator: String
+        if let first = sourceParts.first, first.hasPrefix("@") {
+            let fetched = try await whileConnected(context) {
+                try await fetcher.fetch(origin: String(first.dropFirst()), path: Array(sourceParts.dropFirst()))
+            }
+            input = .encoded(fetched.data, name: source)
+            validator = fetched.validator
+        } else {
+            guard let sourcePath = sources.file(sourceParts) else { throw ServeError(.notFound, "no source \"\(source)\"") }
+            input = .file(sourcePath)
+            validator = try fileValidator(sourcePath)
+        }
         // Without WebP, the source's own format: PNG stays PNG, anything else becomes JPEG.
-        let own: ImageFileFormat = ImageFileFormat.from(extensionOf: sourcePath) == .png ? .png : .jpeg
+        let own: ImageFileFormat = ImageFileFormat.from(extensionOf: source) == .png ? .png : .jpeg
         let (fileFormat, negotiated) = try outputFormat(format, accept: request.headers[.accept], fallback: own)
 
-        let tag = try etag(payload: payload, format: fileFormat, files: [sourcePath, recipePath])
+        let tag = try etag(payload: payload, format: fileFormat, validators: [validator, try fileValidator(recipePath)])
         var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl]
         if negotiated { headers[.vary] = "Accept" }
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
@@ -90,7 +104,7 @@ public struct RenderService: Sendable {
         let renderer = self.renderer
         let data = try await whileConnected(context) {
             try await queued {
-                try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": .file(sourcePath)], as: fileFormat,
+                try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": input], as: fileFormat,
                                     control: $0).data
             }
         }
@@ -184,15 +198,18 @@ public struct RenderService: Sendable {
         return (accept?.contains("image/webp") == true ? .webp : fallback, true)
     }
 
-    /// A strong validator: the signed payload, the format, and the size and modification time of every file read.
-    func etag(payload: String, format: ImageFileFormat, files: [String]) throws -> String {
-        var text = payload + "\u{0}" + format.rawValue
-        for file in files {
-            var info = stat()
-            guard stat(file, &info) == 0 else { throw ServeError(.notFound, "a file vanished") }
-            text += "\u{0}\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        }
+    /// A strong validator: the signed payload, the format, and a validator of everything read (a file's size and
+    /// modification time, a fetched source's digest).
+    func etag(payload: String, format: ImageFileFormat, validators: [String]) throws -> String {
+        let text = ([payload, format.rawValue] + validators).joined(separator: "\u{0}")
         return "\"" + SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined().prefix(32) + "\""
+    }
+
+    /// A file's size and modification time.
+    func fileValidator(_ file: String) throws -> String {
+        var info = stat()
+        guard stat(file, &info) == 0 else { throw ServeError(.notFound, "a file vanished") }
+        return "\(info.st_size)\u{0}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 }
 

@@ -9,6 +9,14 @@ public struct ServeConfiguration: Sendable {
     public var presets = "recipes"
     /// Root folder of the source images; a URL never reaches outside it.
     public var sources = "samples"
+    /// HTTP(S) origins by name: a source `@NAME/PATH` is PATH under the named base URL. None by default.
+    public var origins: [String: String] = [:]
+    /// Let origins resolve to loopback, private, link-local and other reserved addresses (off: SSRF guard).
+    public var allowPrivateOrigins = false
+    /// Largest source fetched from an origin, in bytes (the body is cut off while it streams).
+    public var maxSourceBytes = 64 << 20
+    /// Seconds an origin may take to answer.
+    public var originTimeoutSeconds = 10
     /// Signing secrets, newest first: a URL signed with any of them is accepted (rotation), new URLs use the first.
     public var keys: [String] = []
     /// Accept URLs whose signature is `_` (for development; off unless asked for).

@@ -36,6 +36,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
     @Option(help: "Cache-Control of rendered images.") var cacheControl = "public, max-age=86400"
+    @Option(name: .customLong("origin"), help: ArgumentHelp(
+        "An HTTP(S) origin sources may come from, as @NAME/PATH (repeatable; also FILTERSERVE_ORIGINS, comma-separated).",
+        valueName: "NAME=URL"))
+    var origins: [String] = []
+    @Flag(help: "Let origins resolve to loopback, private or link-local addresses (off: the SSRF guard).")
+    var allowPrivateOrigins = false
+    @Option(help: "Largest source fetched from an origin, in bytes.") var maxSourceBytes = 64 << 20
+    @Option(help: "Seconds an origin may take to answer.") var originTimeout = 10
 
     func run() async throws {
         var settings = ServeConfiguration()
@@ -52,6 +60,15 @@ struct Serve: AsyncParsableCommand {
         settings.maxWaiting = maxWaiting
         settings.deadline = .seconds(deadline)
         settings.cacheControl = cacheControl
+        let environmentOrigins = ProcessInfo.processInfo.environment["FILTERSERVE_ORIGINS"]?.split(separator: ",").map(String.init) ?? []
+        for entry in origins + environmentOrigins {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("--origin expects NAME=URL, got \(entry)") }
+            settings.origins[parts[0]] = parts[1]
+        }
+        settings.allowPrivateOrigins = allowPrivateOrigins
+        settings.maxSourceBytes = maxSourceBytes
+        settings.originTimeoutSeconds = originTimeout
         let service: RenderService
         do { service = try RenderService(settings) } catch {
             throw ValidationError("\(error)")
