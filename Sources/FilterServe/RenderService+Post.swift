@@ -29,9 +29,12 @@ extension RenderService {
             throw ServeError(.contentTooLarge, "the upload is over \(configuration.maxUploadBytes) bytes")
         }
         let form: PostedForm
+        let separator = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard MultipartGuard.isSafe(body, boundary: separator) else {
+            throw ServeError(.badRequest, "the form is malformed: a part header name holds a byte that is not ASCII")
+        }
         do {
-            form = try FormDataDecoder().decode(PostedForm.self, from: body,
-                                                boundary: boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            form = try FormDataDecoder().decode(PostedForm.self, from: body, boundary: separator)
         } catch { throw ServeError(.badRequest, "the form needs a recipe field and an image (or source) field") }
         let recipe: Recipe
         do { recipe = try Recipe(json: Data(form.recipe.utf8)) } catch {

@@ -32,21 +32,34 @@ public struct RenderService: Sendable {
     public func router() -> Router<ServeContext> {
         let router = Router(context: ServeContext.self)
         router.add(middleware: CountingMiddleware(metrics: metrics))
-        router.get("healthz") { _, _ in "ok\n" }
-        router.get("readyz") { _, _ -> Response in
-            let saturated = await queue.isSaturated
-            return Response(status: saturated ? .serviceUnavailable : .ok,
-                            body: .init(byteBuffer: ByteBuffer(string: saturated ? "saturated\n" : "ready\n")))
-        }
-        router.get("metrics") { _, _ -> Response in
-            metrics.queueDepth.set(Double(await queue.depth))
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
+        router.add(middleware: EndpointMiddleware())
+        // The operations endpoints, each answering HEAD as GET without the body.
+        let operations: [(String, @Sendable (Request, ServeContext) async throws -> Response)] = [
+            ("healthz", { _, _ in Self.text("ok\n") }),
+            ("readyz", { _, _ in
+                let saturated = await queue.isSaturated
+                return Self.text(saturated ? "saturated\n" : "ready\n", status: saturated ? .serviceUnavailable : .ok)
+            }),
+            ("metrics", { _, _ in
+                metrics.queueDepth.set(Double(await queue.depth))
+                return Self.text(metrics.text, type: "text/plain; version=0.0.4")
+            }),
+        ]
+        for (path, answer) in operations {
+            router.get(RouterPath(path), use: answer)
+            router.head(RouterPath(path)) { request, context in
+                let response = try await answer(request, context)
+                return Response(status: response.status, headers: response.headers, body: .init())
+            }
         }
         router.get("r/:signature/:preset/**") { request, context in try await render(request, context, head: false) }
         router.head("r/:signature/:preset/**") { request, context in try await render(request, context, head: true) }
         router.post("render") { request, context in try await renderPosted(request, context) }
         return router
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status = .ok, type: String = "text/plain") -> Response {
+        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// An application serving `router()` at the configured address.

@@ -126,4 +126,49 @@ final class LiveServerTests: XCTestCase {
         XCTAssertTrue(abandoned, "the render was stopped when its client hung up")
         XCTAssertEqual(get(base + "/healthz")?.status, 200)
     }
+
+    /// The running server keeps docs/openapi.yaml: schemathesis (PyPI, installed by scripts/test.sh into
+    /// .build/test-venv) generates requests from it — valid, invalid and every method the document leaves out — and
+    /// checks each answer's status, content type, headers and JSON against it, and that none is a server error.
+    /// (Left out: positive_data_acceptance, since a recipe valid by its schema may still be refused for the image it
+    /// meets.) It found a parser crash in the form decoder (see MultipartGuard).
+    func testTheServerKeepsItsOpenAPIDocument() throws {
+        let schemathesis = Fixtures.repository.appendingPathComponent(".build/test-venv/bin/schemathesis").path
+        guard FileManager.default.isExecutableFile(atPath: schemathesis) else {
+            throw XCTSkip("schemathesis is not installed (scripts/test.sh installs it into .build/test-venv)")
+        }
+        let port = try freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.binary)
+        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes",
+                            "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
+                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = get(base + "/healthz")?.status == 200
+            if !ready { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        XCTAssertTrue(ready)
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: schemathesis)
+        run.arguments = ["run", Fixtures.repository.appendingPathComponent("docs/openapi.yaml").path, "--url", base,
+                         "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", "150",
+                         "--seed", "20261126", "--workers", "2", "--no-color"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCHEMATHESIS_TELEMETRY"] = "false"
+        run.environment = environment
+        let output = Pipe()
+        run.standardOutput = output
+        run.standardError = output
+        try run.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+        XCTAssertEqual(run.terminationStatus, 0, String(text.suffix(6000)))
+        XCTAssertTrue(server.isRunning, "the server survived every generated request")
+    }
 }

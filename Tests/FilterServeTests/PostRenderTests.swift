@@ -101,6 +101,11 @@ final class PostRenderTests: XCTestCase {
                 (self.headers, self.form(["recipe": self.recipe, "source": "../recipes/vignette.json"]), .notFound, "no source"),
                 (self.headers, self.form(["recipe": self.recipe], image: self.photo), .contentTooLarge, "over 50000 bytes"),
                 ([.contentType: "application/json"], ByteBuffer(string: self.recipe), .unsupportedMediaType, "multipart/form-data"),
+                // A part header name with a byte over 0x7F crashed the form parser (MultipartKit 4.7.1): the server
+                // would have stopped. Found by schemathesis.
+                (self.headers, ByteBuffer(bytes: Array("--\(self.boundary)\r\nContent-Disposition: form-data; name=\"recipe\"\r\n".utf8)
+                                          + [0xC3, 0xA9, 0x3A, 0x20, 0x78, 0x0D, 0x0A, 0x0D, 0x0A] + Array("{}\r\n--\(self.boundary)--\r\n".utf8)),
+                 .badRequest, "not ASCII"),
             ]
             for (headers, body, status, text) in cases {
                 try await client.execute(uri: "/render", method: .post, headers: headers, body: body) { response in
