@@ -24,10 +24,7 @@ extension RenderService {
                 .first(where: { $0.hasPrefix("boundary=") })?.dropFirst("boundary=".count) else {
             throw ServeError(.unsupportedMediaType, "send multipart/form-data with the fields recipe and image (or source)")
         }
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: configuration.maxUploadBytes) } catch {
-            throw ServeError(.contentTooLarge, "the upload is over \(configuration.maxUploadBytes) bytes")
-        }
+        let body = try await upload(request, context)
         let form: PostedForm
         let separator = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         guard MultipartGuard.isSafe(body, boundary: separator) else {
@@ -71,5 +68,31 @@ extension RenderService {
         var headers: HTTPFields = [.contentType: format.mediaType, .contentLength: String(data.count), .cacheControl: "no-store"]
         if negotiated { headers[.vary] = "Accept" }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request's body, at most `maxUploadBytes` (413 beyond) and within `uploadTimeoutSeconds` in all (408
+    /// beyond: a client trickling its body, byte by byte, never goes idle, so the idle timeout alone would not end it).
+    func upload(_ request: Request, _ context: ServeContext) async throws -> ByteBuffer {
+        let limit = configuration.maxUploadBytes, seconds = configuration.uploadTimeoutSeconds
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                do { return try await request.body.collect(upTo: limit) } catch is CancellationError { throw CancellationError() } catch {
+                    throw ServeError(.contentTooLarge, "the upload is over \(limit) bytes")
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let body = try await group.next() ?? nil else {
+                // The 408 goes out, then the connection closes: the rest of a trickled body is not waited for.
+                if let channel = context.channel {
+                    channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+                }
+                throw ServeError(.requestTimeout, "the upload took longer than \(seconds) s", headers: [.connection: "close"])
+            }
+            return body
+        }
     }
 }

@@ -64,7 +64,9 @@ public struct RenderService: Sendable {
 
     /// An application serving `router()` at the configured address.
     public func application() -> some ApplicationProtocol {
-        Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [HangUpWatcher()])),
+        Application(router: router(),
+                    server: .http1(configuration: .init(additionalChannelHandlers: [HangUpWatcher()],
+                                                        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                          serverName: "filterserve"))
     }

@@ -23,6 +23,10 @@ public struct ServeConfiguration: Sendable {
     public var allowUnsigned = false
     /// Accept `POST /render` with any recipe (otherwise each recipe must carry a signature).
     public var allowRecipes = false
+    /// Seconds a connection may stay silent (no request, or a request that stopped sending) before it is closed.
+    public var idleTimeoutSeconds = 30
+    /// Seconds an upload may take in all: a client trickling its body (slow loris) is answered 408 then.
+    public var uploadTimeoutSeconds = 60
     /// Largest upload `POST /render` reads.
     public var maxUploadBytes = 32 << 20
     /// Sources larger than this many pixels are refused from their header, before decoding.

@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     var allowPrivateOrigins = false
     @Option(help: "Largest source fetched from an origin, in bytes.") var maxSourceBytes = 64 << 20
     @Option(help: "Seconds an origin may take to answer.") var originTimeout = 10
+    @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
+    @Option(help: "Seconds an upload may take in all (slow clients get 408).") var uploadTimeout = 60
 
     func run() async throws {
         var settings = ServeConfiguration()
@@ -69,6 +71,8 @@ struct Serve: AsyncParsableCommand {
         settings.allowPrivateOrigins = allowPrivateOrigins
         settings.maxSourceBytes = maxSourceBytes
         settings.originTimeoutSeconds = originTimeout
+        settings.idleTimeoutSeconds = idleTimeout
+        settings.uploadTimeoutSeconds = uploadTimeout
         let service: RenderService
         do { service = try RenderService(settings) } catch {
             throw ValidationError("\(error)")

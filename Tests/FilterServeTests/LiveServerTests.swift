@@ -171,4 +171,65 @@ final class LiveServerTests: XCTestCase {
         XCTAssertEqual(run.terminationStatus, 0, String(text.suffix(6000)))
         XCTAssertTrue(server.isRunning, "the server survived every generated request")
     }
+
+    /// A slow client cannot hold the server: an upload trickled a byte at a time is answered 408 when its time is
+    /// up and its connection closed; a connection that sends nothing is closed when idle.
+    func testSlowClientsAreCutOff() throws {
+        let port = try freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.binary)
+        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes", "--upload-timeout", "1",
+                            "--idle-timeout", "2", "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
+                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = get("http://127.0.0.1:\(port)/healthz")?.status == 200
+            if !ready { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        XCTAssertTrue(ready)
+
+        func connected() -> Int32 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            return fd
+        }
+        /// What the server sends within `seconds`, and whether it closed the connection.
+        func read(_ fd: Int32, for seconds: Double, trickling: Bool) -> (text: String, closed: Bool) {
+            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
+            let began = Date()
+            while Date().timeIntervalSince(began) < seconds {
+                if trickling { _ = send(fd, "x", 1, Int32(MSG_NOSIGNAL)) }
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n == 0 { return (String(decoding: received, as: UTF8.self), true) }
+                if n > 0 { received += buffer[0..<n] }
+            }
+            return (String(decoding: received, as: UTF8.self), false)
+        }
+
+        let trickler = connected()
+        defer { close(trickler) }
+        let head = "POST /render HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+            + "Content-Length: 100000\r\n\r\n"
+        _ = head.withCString { send(trickler, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let trickled = read(trickler, for: 6, trickling: true)
+        XCTAssertTrue(trickled.text.hasPrefix("HTTP/1.1 408"), trickled.text)
+        XCTAssertTrue(trickled.closed, "the connection is closed after the 408")
+
+        let silent = connected()
+        defer { close(silent) }
+        XCTAssertTrue(read(silent, for: 6, trickling: false).closed, "an idle connection is closed")
+        XCTAssertEqual(get("http://127.0.0.1:\(port)/healthz")?.status, 200)
+    }
 }
