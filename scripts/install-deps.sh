@@ -11,7 +11,8 @@ packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev
 # Text is loaded at run time from libpangocairo (no headers needed to build); pango-view (pango1.0-tools) is the
 # independent renderer the text tests compare with, Lohit Devanagari and Droid Sans Fallback (CJK) the fonts its
 # multi-script string falls back to beside DejaVu (Latin, Arabic).
-if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg libimage-exiftool-perl pango1.0-tools fonts-lohit-deva fonts-droid-fallback python3-venv); fi
+# chromium and chromium-driver run filterserve's playground in a real browser (Selenium, from PyPI, drives them).
+if [ "${FILTERRECIPE_TEST_DEPS:-0}" = 1 ]; then packages+=(vulkan-validationlayers webp libtiff-tools libheif-examples libjxl-tools python3-pil ffmpeg libimage-exiftool-perl pango1.0-tools fonts-lohit-deva fonts-droid-fallback python3-venv chromium chromium-driver); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

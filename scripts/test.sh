@@ -6,10 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILTERRECIPE_TEST_DEPS=1 bash scripts/install-deps.sh
-# schemathesis (PyPI) checks filterserve against docs/openapi.yaml (LiveServerTests); kept in its own venv.
-if [ ! -x .build/test-venv/bin/schemathesis ]; then
-    python3 -m venv .build/test-venv && .build/test-venv/bin/pip install -q "schemathesis==4.32.5" \
-        || echo "schemathesis could not be installed: the OpenAPI test will be skipped" >&2
+# schemathesis checks filterserve against docs/openapi.yaml and Selenium drives the playground in chromium
+# (LiveServerTests); both from PyPI, kept in their own venv.
+if [ ! -x .build/test-venv/bin/schemathesis ] || [ ! -d .build/test-venv/lib/python3*/site-packages/selenium ]; then
+    python3 -m venv .build/test-venv && .build/test-venv/bin/pip install -q "schemathesis==4.32.5" "selenium==4.27.1" \
+        || echo "schemathesis or selenium could not be installed: their tests will be skipped" >&2
 fi
 # Every Vulkan test runs under Khronos validation (core and synchronization); any message fails the test that caused it
 # (the Vulkan backend's tests run a second time under GPU-assisted validation, below).

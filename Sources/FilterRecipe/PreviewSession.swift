@@ -1,5 +1,6 @@
 import FilterCore
 import Foundation
+import PNGCodec
 
 /// A long-lived context for editing apps (Core Image's context, GEGL's cache): inputs are decoded once, at a
 /// preview size (shrinking while decoding where the format allows); every node's result is cached, keyed by the
@@ -66,6 +67,22 @@ public final class PreviewSession: @unchecked Sendable {  // every mutable field
     /// result is in `format` (default: the first input's layout as 8-bit RGBA).
     public func render(_ image: Image, format: PixelFormat = .rgba8) throws -> PixelBuffer {
         try render(image.recipe, format: format)
+    }
+
+    /// The render as PNG bytes (8-bit, tagged sRGB), for a browser or another remote viewer.
+    public func renderPNG(_ recipe: Recipe) throws -> Data {
+        let buffer = try render(recipe, format: .rgba8)
+        do {
+            let file = try OutputFile(inMemoryNamed: "preview")
+            defer { file.abandon() }
+            let encoder = try PNGEncoder(output: file, width: buffer.width, height: buffer.height, format: buffer.format,
+                                         tagSRGB: true)
+            try encoder.writeRows(of: buffer, rows: 0..<buffer.height)
+            try encoder.finish()
+            return try file.contents()
+        } catch let error as OutputError {
+            throw RenderError.output(error)
+        }
     }
 
     public func render(_ recipe: Recipe, format: PixelFormat = .rgba8) throws -> PixelBuffer {

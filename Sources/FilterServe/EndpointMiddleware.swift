@@ -10,7 +10,8 @@ struct EndpointMiddleware: RouterMiddleware {
     static func methods(for path: String) -> [HTTPRequest.Method]? {
         switch path {
         case "/healthz", "/readyz", "/metrics": return [.get, .head]
-        case "/render": return [.post]
+        case "/render", "/playground/preview", "/playground/upload": return [.post]
+        case "/", "/playground/schema.json", "/playground/sources", "/playground/presets": return [.get, .head]
         default: return path.hasPrefix("/r/") ? [.get, .head] : nil
         }
     }

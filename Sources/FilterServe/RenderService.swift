@@ -15,6 +15,7 @@ public struct RenderService: Sendable {
     let sources: SourceRoot
     let queue: RenderQueue
     let fetcher: OriginFetcher
+    let playground: Playground?
     let metrics = ServeMetrics()
 
     public init(_ configuration: ServeConfiguration) throws {
@@ -27,6 +28,8 @@ public struct RenderService: Sendable {
         sources = try SourceRoot(configuration.sources)
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
         fetcher = try OriginFetcher(configuration)
+        playground = configuration.playground
+            ? try Playground(sources: sources, presets: presets, signer: signer, maxUploadBytes: configuration.maxUploadBytes) : nil
     }
 
     public func router() -> Router<ServeContext> {
@@ -55,6 +58,9 @@ public struct RenderService: Sendable {
         router.get("r/:signature/:preset/**") { request, context in try await render(request, context, head: false) }
         router.head("r/:signature/:preset/**") { request, context in try await render(request, context, head: true) }
         router.post("render") { request, context in try await renderPosted(request, context) }
+        if let playground {
+            playground.add(to: router) { work in try await queued(work) }
+        }
         return router
     }
 
@@ -186,6 +192,7 @@ public struct RenderService: Sendable {
 
     /// An engine error as an HTTP answer, its message free of the served folders' paths.
     func served(_ error: any Error) -> ServeError {
+        if let served = error as? ServeError { return served }
         let message = sources.redacted(presets.redacted("\(error)"))
         switch error {
         case RenderError.input(let failure) where failure.kind == .tooLarge:

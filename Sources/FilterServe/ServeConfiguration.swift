@@ -23,6 +23,9 @@ public struct ServeConfiguration: Sendable {
     public var allowUnsigned = false
     /// Accept `POST /render` with any recipe (otherwise each recipe must carry a signature).
     public var allowRecipes = false
+    /// Serve the recipe playground at `/` (for recipe authors on their own machine: it renders any recipe and signs
+    /// it with the first key).
+    public var playground = false
     /// Seconds a connection may stay silent (no request, or a request that stopped sending) before it is closed.
     public var idleTimeoutSeconds = 30
     /// Seconds an upload may take in all: a client trickling its body (slow loris) is answered 408 then.

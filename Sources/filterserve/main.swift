@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     var allowPrivateOrigins = false
     @Option(help: "Largest source fetched from an origin, in bytes.") var maxSourceBytes = 64 << 20
     @Option(help: "Seconds an origin may take to answer.") var originTimeout = 10
+    @Flag(help: "Serve the recipe playground at / (for recipe authors on their own machine; it signs what it renders).")
+    var playground = false
     @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
     @Option(help: "Seconds an upload may take in all (slow clients get 408).") var uploadTimeout = 60
 
@@ -72,6 +74,7 @@ struct Serve: AsyncParsableCommand {
         settings.maxSourceBytes = maxSourceBytes
         settings.originTimeoutSeconds = originTimeout
         settings.idleTimeoutSeconds = idleTimeout
+        settings.playground = playground
         settings.uploadTimeoutSeconds = uploadTimeout
         let service: RenderService
         do { service = try RenderService(settings) } catch {

@@ -140,7 +140,7 @@ final class LiveServerTests: XCTestCase {
         let port = try freePort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.binary)
-        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes",
+        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes", "--playground",
                             "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
                             "--sources", Fixtures.repository.appendingPathComponent("samples").path]
         server.standardOutput = FileHandle.nullDevice
@@ -231,5 +231,46 @@ final class LiveServerTests: XCTestCase {
         defer { close(silent) }
         XCTAssertTrue(read(silent, for: 6, trickling: false).closed, "an idle connection is closed")
         XCTAssertEqual(get("http://127.0.0.1:\(port)/healthz")?.status, 200)
+    }
+
+    /// The playground in a real browser: chromium (Debian) driven by Selenium (PyPI) through
+    /// scripts/playground-browser-test.py loads the page, moves the last slider, and sees the preview change with the
+    /// re-render taking the unchanged nodes from the preview session's cache (the statistics the server sent).
+    func testThePlaygroundWorksInABrowser() throws {
+        let python = Fixtures.repository.appendingPathComponent(".build/test-venv/bin/python").path
+        let selenium = (try? FileManager.default.contentsOfDirectory(atPath: Fixtures.repository.appendingPathComponent(".build/test-venv/lib").path))?
+            .contains { FileManager.default.fileExists(atPath: Fixtures.repository.appendingPathComponent(".build/test-venv/lib/\($0)/site-packages/selenium").path) } ?? false
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), selenium else {
+            throw XCTSkip("needs chromium, chromium-driver and selenium (scripts/test.sh installs them)")
+        }
+        let port = try freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.binary)
+        server.arguments = ["--port", String(port), "--allow-unsigned", "--playground", "--key", "playground-test",
+                            "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
+                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = get(base + "/healthz")?.status == 200
+            if !ready { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        XCTAssertTrue(ready)
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: python)
+        browser.arguments = [Fixtures.repository.appendingPathComponent("scripts/playground-browser-test.py").path, base]
+        let output = Pipe()
+        browser.standardOutput = output
+        browser.standardError = output
+        try browser.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        XCTAssertEqual(browser.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("\"previewChanged\": true"), text)
     }
 }

@@ -49,7 +49,10 @@ package enum CatalogueSchema {
     }
 
     static func paramSchema(_ param: ParamSpec) -> JSONValue {
-        var schema: [String: JSONValue] = ["description": .string("\(param.summary) (default \(param.defaultValue.jsonObject))")]
+        let fallback = JSONValue(param.defaultValue)
+        var schema: [String: JSONValue] = ["description": .string("\(param.summary) (default \(fallback.text))")]
+        // A file has no default (the empty string stands for "none given").
+        if case .file = param.kind {} else { schema["default"] = fallback }
         switch param.kind {
         case .number(let r) where param.acceptsNumericString:
             schema["oneOf"] = [["type": "number", "minimum": .number(r.lowerBound), "maximum": .number(r.upperBound)],

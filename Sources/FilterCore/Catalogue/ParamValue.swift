@@ -9,18 +9,6 @@ public enum ParamValue: Equatable, Sendable {
     /// sRGB-encoded, straight-alpha RGBA in 0...1 (written `[r, g, b, a]`, `[r, g, b]` or `"#rrggbb[aa]"`).
     case color(RGBA)
 
-    /// The value as JSON-compatible Foundation objects (for `JSONSerialization`; `Encodable` writes the same JSON).
-    package var jsonObject: Any {
-        switch self {
-        case .number(let v): return Self.isWhole(v) ? Int(v) as Any : v
-        case .boolean(let v): return v
-        case .string(let v): return v
-        case .numbers(let v): return v
-        case .points(let v): return v
-        case .color(let c): return [c.r, c.g, c.b, c.a]
-        }
-    }
-
     /// Whole numbers are written without a fraction, as recipes write them.
     static func isWhole(_ v: Double) -> Bool { v.rounded() == v && abs(v) < 1e15 }
 }

@@ -31,6 +31,25 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 
+    /// A parameter value as a recipe writes it.
+    init(_ value: ParamValue) {
+        switch value {
+        case .number(let v): self = .number(v)
+        case .boolean(let v): self = .bool(v)
+        case .string(let v): self = .string(v)
+        case .numbers(let v): self = .array(v.map(JSONValue.number))
+        case .points(let v): self = .array(v.map { .array($0.map(JSONValue.number)) })
+        case .color(let c): self = .array([c.r, c.g, c.b, c.a].map(JSONValue.number))
+        }
+    }
+
+    /// Compact JSON text, as a recipe writes the value.
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     var number: Double? { if case .number(let v) = self { return v }; return nil }
     var string: String? { if case .string(let v) = self { return v }; return nil }
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The playground in a real browser (Debian's chromium and chromedriver, driven by Selenium from PyPI).
+
+Usage: playground-browser-test.py BASE_URL. Loads the page, waits for the first preview, moves the last slider
+(the recipe's last step, so everything before it can come from the preview session's cache) with the keyboard, and
+checks that the preview changed and that the re-render took nodes from the cache. Prints one JSON line; exits 1 on
+a failed check.
+"""
+import json
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+base = sys.argv[1]
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+result = {}
+try:
+    driver.get(base + "/?preset=portrait-glow")
+    wait = WebDriverWait(driver, 60)
+    renders = lambda: int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-renders") or 0)
+    wait.until(lambda d: renders() >= 1)
+    preview = driver.find_element(By.ID, "preview")
+    first = preview.get_attribute("src")
+    sliders = driver.find_elements(By.CSS_SELECTOR, "#sliders input[type=range]")
+    result["sliders"] = len(sliders)
+    last = sliders[-1]
+    result["slider"] = last.get_attribute("data-param")
+    before = float(last.get_attribute("value"))
+    done = renders()
+    last.send_keys(Keys.ARROW_RIGHT * 40)
+    wait.until(lambda d: renders() > done and preview.get_attribute("src") != first)
+    # Let the last answer (a later key may have asked again) settle.
+    wait.until(lambda d: json.loads(driver.find_element(By.ID, "stats").text or "{}").get("nodesRun") is not None)
+    result["moved"] = [before, float(last.get_attribute("value"))]
+    result["statistics"] = json.loads(driver.find_element(By.ID, "stats").text)
+    result["previewChanged"] = preview.get_attribute("src") != first
+    result["problems"] = driver.find_element(By.ID, "problems").text
+finally:
+    driver.quit()
+print(json.dumps(result))
+ok = (result.get("previewChanged") and result["moved"][1] > result["moved"][0]
+      and result["statistics"].get("nodesFromCache", 0) > 0 and not result.get("problems"))
+sys.exit(0 if ok else 1)
