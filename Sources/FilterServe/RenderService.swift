@@ -208,8 +208,9 @@ public struct RenderService: Sendable {
         }
     }
 
-    /// The format asked for, else WebP when the client accepts it, else `fallback`; and whether it was negotiated
-    /// (the response then varies by Accept).
+    /// The format asked for; else, of the negotiated formats (`--negotiate`, WebP then AVIF by default), the one the
+    /// client's Accept names with the highest quality (ties go to the server's order; `image/*` and `*/*` name
+    /// none of them); else `fallback`. And whether it was negotiated (the response then varies by Accept).
     func outputFormat(_ asked: String?, accept: String?, fallback: ImageFileFormat) throws -> (ImageFileFormat, Bool) {
         if let asked {
             guard let format = ImageFileFormat(word: asked), format.isWritten else {
@@ -217,7 +218,26 @@ public struct RenderService: Sendable {
             }
             return (format, false)
         }
-        return (accept?.contains("image/webp") == true ? .webp : fallback, true)
+        let weights = Self.acceptWeights(accept ?? "")
+        let best = configuration.negotiated.enumerated()
+            .compactMap { entry -> (ImageFileFormat, Double, Int)? in
+                guard let q = weights[entry.element.mediaType], q > 0 else { return nil }
+                return (entry.element, q, entry.offset)
+            }
+            .max { ($0.1, -$0.2) < ($1.1, -$1.2) }
+        return (best?.0 ?? fallback, true)
+    }
+
+    /// Media types of an Accept header with their quality (RFC 9110 §12.5.1; 1 when not given).
+    static func acceptWeights(_ header: String) -> [String: Double] {
+        var weights = [String: Double]()
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
+            let q = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            weights[type] = max(weights[type] ?? 0, min(max(q, 0), 1))
+        }
+        return weights
     }
 
     /// A strong validator: the signed payload, the format, and a validator of everything read (a file's size and

@@ -1,3 +1,4 @@
+import FilterRecipe
 import Foundation
 
 /// Everything `filterserve` can be told, by flags or the environment; the defaults serve `recipes/` as presets and
@@ -39,6 +40,8 @@ public struct ServeConfiguration: Sendable {
     public var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     /// A render still running after this is cancelled (503).
     public var deadline: Duration = .seconds(30)
+    /// Formats offered by content negotiation, in the server's order of preference (ties in Accept's quality).
+    public var negotiated: [ImageFileFormat] = [.webp, .avif]
     /// Sent with every rendered image (and its 304s).
     public var cacheControl = "public, max-age=86400"
 

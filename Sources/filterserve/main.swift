@@ -36,6 +36,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
     @Option(help: "Cache-Control of rendered images.") var cacheControl = "public, max-age=86400"
+    @Option(help: "Formats offered when a URL names none, by the client's Accept, in order of preference (comma-separated; default webp,avif).")
+    var negotiate = "webp,avif"
     @Option(name: .customLong("origin"), help: ArgumentHelp(
         "An HTTP(S) origin sources may come from, as @NAME/PATH (repeatable; also FILTERSERVE_ORIGINS, comma-separated).",
         valueName: "NAME=URL"))
@@ -64,6 +66,12 @@ struct Serve: AsyncParsableCommand {
         settings.maxWaiting = maxWaiting
         settings.deadline = .seconds(deadline)
         settings.cacheControl = cacheControl
+        settings.negotiated = try negotiate.split(separator: ",").map { word in
+            guard let format = ImageFileFormat(word: String(word).trimmingCharacters(in: .whitespaces)), format.isWritten else {
+                throw ValidationError("--negotiate takes formats written here (\(ImageFileFormat.formatWords.joined(separator: ", "))), got \(word)")
+            }
+            return format
+        }
         let environmentOrigins = ProcessInfo.processInfo.environment["FILTERSERVE_ORIGINS"]?.split(separator: ",").map(String.init) ?? []
         for entry in origins + environmentOrigins {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)

@@ -155,6 +155,21 @@ final class RenderServiceTests: XCTestCase {
         }
     }
 
+    /// Accept's qualities choose among the negotiated formats; ties go to the server's order; wildcards and q=0
+    /// choose none of them.
+    func testAcceptQualitiesChooseTheFormat() throws {
+        let service = try service { $0.allowUnsigned = true }
+        let cases: [(String, ImageFileFormat)] = [
+            ("image/avif,image/webp,*/*", .webp), ("image/avif,image/webp;q=0.9", .avif), ("image/webp;q=0, image/avif;q=0.2", .avif),
+            ("image/webp;q=0", .png), ("image/*,*/*;q=0.8", .png), ("", .png), ("IMAGE/WEBP ; Q=0.5", .webp),
+        ]
+        for (accept, expected) in cases {
+            XCTAssertEqual(try service.outputFormat(nil, accept: accept, fallback: .png).0, expected, accept)
+        }
+        let avifFirst = try self.service { $0.allowUnsigned = true; $0.negotiated = [.avif, .webp] }
+        XCTAssertEqual(try avifFirst.outputFormat(nil, accept: "image/avif,image/webp", fallback: .png).0, .avif)
+    }
+
     /// A source over the pixel limit is refused from its header (413), and the message names it by its URL path.
     func testOversizedSourcesAreRefusedBeforeDecoding() async throws {
         try await test(try service { $0.allowUnsigned = true; $0.maxPixels = 10_000 }) { client in
