@@ -41,33 +41,34 @@ struct RenderOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Say why the backend was chosen on every run (by default once, when it is first found).")
     var verbose = false
 
-    // Numeric options are read as text (so "-1" is a value, not an option) and checked by `NumericOption`.
-    @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: String?
+    // Numbers take the next argument whatever it looks like (so "-1" is a value, refused by `validate()` with the
+    // accepted range, rather than an unknown option).
+    @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
     @Option(help: ArgumentHelp("Output format: \(ImageFileFormat.formatWords.joined(separator: ", ")) (default: the output's extension; in a batch, each input's).",
                                valueName: "format"))
     var format: String?
     @Flag(help: "Write the format --format names even when the output's extension names another.") var forceFormat = false
     @Option(parsing: .unconditional, help: "PNG zlib level 0-9 (default 5; 6 is libpng's default), compressed on every core.")
-    var compression: String?
+    var compression: Int?
     @Option(help: "PNG row filter: \(PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ")) (default all: libpng's per-row choice).")
-    var filter: String?
-    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and JPEG XL quality 1-100 (default 90 for JPEG and JPEG XL, 80 for WebP, 50 for AVIF).") var quality: String?
+    var filter: PNGWriteOptions.Filter?
+    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and JPEG XL quality 1-100 (default 90 for JPEG and JPEG XL, 80 for WebP, 50 for AVIF).") var quality: Int?
     @Flag(help: "WebP, AVIF and JPEG XL: lossless (every pixel kept).") var lossless = false
     @Option(parsing: .unconditional, help: "WebP lossless: 0-100, how far pixels may move to compress better (default 100: none).")
-    var nearLossless: String?
-    @Option(parsing: .unconditional, help: "WebP, AVIF and JPEG XL: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9; default 4, 4, 7).") var effort: String?
-    @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: String?
-    @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: String?
+    var nearLossless: Int?
+    @Option(parsing: .unconditional, help: "WebP, AVIF and JPEG XL: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9; default 4, 4, 7).") var effort: Int?
+    @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: Int?
+    @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: Int?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")
-    var tiffCompression: String?
+    var tiffCompression: TIFFWriteOptions.Compression?
     @Option(help: "JPEG and AVIF chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (JPEG: default 444 at quality 90 and above, 420 below; AVIF: 420, lossless 444).")
-    var subsampling: String?
+    var subsampling: JPEGWriteOptions.Subsampling?
     @Flag(help: "JPEG: write a progressive file.") var progressive = false
     @Flag(help: "JPEG: fit the Huffman tables to the image (a few percent smaller, a little slower).") var optimizeCoding = false
     @Option(help: "JPEG: colour transparent pixels are flattened onto: white (default), black, #rrggbb or r,g,b in 0-1.")
-    var background: String?
+    var background: RGBA?
     @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
-    @Option(parsing: .unconditional, help: "Which page of a multi-page TIFF input to read, from 0 (default 0).") var page: String?
+    @Option(parsing: .unconditional, help: "Which page of a multi-page TIFF input to read, from 0 (default 0).") var page: Int?
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?
     @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false
@@ -75,28 +76,45 @@ struct RenderOptions: ParsableArguments {
     var keepMetadata = false
     @Flag(help: "With --keep-metadata: leave out the location (EXIF GPS, and XMP that holds GPS properties).")
     var stripLocation = false
-    @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: String?
+    @Option(parsing: .unconditional, help: "Refuse images with more pixels than this (default 2^28).") var maxPixels: Int?
     @Option(parsing: .unconditional, help: "Refuse work needing more bytes held at once than this: interlaced images decoded whole, graphs whose strips add up (default 1 GiB).")
-    var maxMemory: String?
+    var maxMemory: Int?
     @Option(parsing: .unconditional, help: "Refuse renders costing more pixel-taps (pixels × kernel taps over the graph) than this, e.g. 1e11, or 'none' (default 4e10).")
-    var maxWork: String?
+    var maxWork: WorkLimit?
     @Option(help: "Damage in an input that stops its decoding: \(FailOn.allCases.map(\.rawValue).joined(separator: ", ")) (default error: truncation and corrupt data). Damage let pass is named in a warning.")
     var failOn: FailOn = .default
     @Flag(help: "Replace existing outputs (regular files only; their mode is kept).") var force = false
     @Flag(help: "Batch: include images in subdirectories.") var recursive = false
-    @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: String?
+    @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: Int?
     @Flag(name: [.short, .long], help: "Batch: no progress output.") var quiet = false
     @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
     var shard: String?
     @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?
-    @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: String?
-    @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: String?
+    @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: Int?
+    @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: Int?
 
     static var extensionList: String { ImageFileFormat.allCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ") }
 
-    /// An optional value given with `=` must be one of its words: `--explain=bogus` is an error, not a bare flag.
-    /// (A value after a space that is not one of them is the next argument, as `--explain out.png` must be.)
+    /// Each number within its range, and an optional value given with `=` one of its words: `--explain=bogus` is an
+    /// error, not a bare flag (a value after a space that is not one of them is the next argument, as
+    /// `--explain out.png` must be).
     func validate() throws {
+        try Self.check("--depth", depth, allowed: [8, 16])
+        try Self.check("--compression", compression, 0...9)
+        try Self.check("--quality", quality, 1...100)
+        try Self.check("--near-lossless", nearLossless, 0...100)
+        try Self.check("--effort", effort, 0...9)  // each format's own range is checked against the output's format
+        try Self.check("--alpha-quality", alphaQuality, 0...100)
+        try Self.check("--bit-depth", bitDepth, allowed: [8, 10, 12])
+        try Self.check("--page", page, 0...65_535)
+        try Self.check("--max-pixels", maxPixels, 1...(1 << 40))
+        try Self.check("--max-memory", maxMemory, 1...(1 << 50))
+        try Self.check("--jobs", jobs, 1...1024)
+        try Self.check("--max-recipe-bytes", maxRecipeBytes, 1...(1 << 30))
+        try Self.check("--max-nodes", maxNodes, 1...1_000_000)
+        if case .taps(let taps) = maxWork, !(1...1e18).contains(taps) {
+            throw ValidationError("--max-work must be a number from 1 to 1e18 (e.g. 1e11) or none, got \"\(taps)\"")
+        }
         for argument in CommandLine.arguments.dropFirst() {
             for (option, words) in [("--explain", ExplainDetail.allCases.map(\.rawValue)),
                                     ("--stats", StatsFormat.allCases.map(\.rawValue))] {
@@ -105,10 +123,51 @@ struct RenderOptions: ParsableArguments {
             }
         }
     }
+
+    static func check(_ option: String, _ value: Int?, _ range: ClosedRange<Int>) throws {
+        guard let value, !range.contains(value) else { return }
+        throw ValidationError("\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(value)\"")
+    }
+
+    static func check(_ option: String, _ value: Int?, allowed: [Int]) throws {
+        guard let value, !allowed.contains(value) else { return }
+        throw ValidationError("\(option) must be \(allowed.map(String.init).joined(separator: ", ").replacingLastComma()), got \"\(value)\"")
+    }
+}
+
+/// `--max-work`: a number of pixel-taps, or none.
+enum WorkLimit: ExpressibleByArgument {
+    case taps(Double), none
+
+    init?(argument: String) {
+        if argument == "none" { self = .none; return }
+        guard let taps = Double(argument.trimmingCharacters(in: .whitespaces)), taps.isFinite else { return nil }
+        self = .taps(taps)
+    }
+
+    var limit: Double? { if case .taps(let taps) = self { return taps }; return nil }
+}
+
+extension String {
+    /// "8, 10, 12" as "8, 10 or 12".
+    func replacingLastComma() -> String {
+        guard let range = range(of: ", ", options: .backwards) else { return self }
+        return replacingCharacters(in: range, with: " or ")
+    }
 }
 
 extension FailOn: ExpressibleByArgument {}
 extension Backend: ExpressibleByArgument {}
+extension PNGWriteOptions.Filter: ExpressibleByArgument {}
+extension TIFFWriteOptions.Compression: ExpressibleByArgument {}
+extension JPEGWriteOptions.Subsampling: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: Int(argument) ?? -1) }
+    public static var allValueStrings: [String] { allCases.map { String($0.rawValue) } }
+}
+extension RGBA: ExpressibleByArgument {
+    /// white, black, #rrggbb or r,g,b in 0-1.
+    public init?(argument: String) { self.init(parsing: argument) }
+}
 
 /// `--input NAME=PATH` entries (repeatable), as the render and `stats` read them.
 enum NamedInputs {

@@ -28,8 +28,7 @@ struct RenderRun {
                              : "expected an OUTPUT after \(paths[0]) (filterrun --help shows the usage)")
         }
         let output = paths.removeLast()
-        let numbers: Numbers
-        do { numbers = try Numbers(o) } catch { return fail(2, "\(error)") }
+        let numbers = Numbers(o)
 
         var fileFormat: ImageFileFormat?
         if let format = o.format {
@@ -187,48 +186,25 @@ struct RenderRun {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
-        if let filter = o.filter {
-            guard let parsed = PNGWriteOptions.Filter(rawValue: filter) else {
-                throw NumericOption.Failure(description: "--filter must be one of "
-                    + PNGWriteOptions.Filter.allCases.map(\.rawValue).joined(separator: ", ") + ", got \"\(filter)\"")
-            }
-            png.filter = parsed
-        }
+        png.filter = o.filter ?? png.filter
         var jpeg = JPEGWriteOptions(quality: numbers.quality ?? 90, progressive: o.progressive, optimizeCoding: o.optimizeCoding)
-        if let subsampling = o.subsampling {
-            guard let parsed = Int(subsampling).flatMap(JPEGWriteOptions.Subsampling.init(rawValue:)) else {
-                throw NumericOption.Failure(description: "--subsampling must be "
-                    + JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ") + ", got \"\(subsampling)\"")
-            }
-            jpeg.subsampling = parsed
-        }
-        if let background = o.background {
-            guard let color = RGBA(parsing: background) else {
-                throw NumericOption.Failure(description: "--background must be white, black, #rrggbb or r,g,b with values in 0-1, got \"\(background)\"")
-            }
-            jpeg.background = color
-        }
+        jpeg.subsampling = o.subsampling ?? jpeg.subsampling
+        jpeg.background = o.background ?? jpeg.background
         var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
-        webp.nearLossless = try o.nearLossless.map { try NumericOption.integer("--near-lossless", $0, in: 0...100) } ?? webp.nearLossless
-        let effort = try o.effort.map { try NumericOption.integer("--effort", $0, in: target == .avif ? 0...9 : target == .jxl ? 1...9 : 0...6) }
-        webp.effort = effort ?? webp.effort
-        webp.alphaQuality = try o.alphaQuality.map { try NumericOption.integer("--alpha-quality", $0, in: 0...100) } ?? webp.alphaQuality
-        var tiff = TIFFWriteOptions.default
-        if let text = o.tiffCompression {
-            guard let compression = TIFFWriteOptions.Compression(rawValue: text) else {
-                throw NumericOption.Failure(description: "--tiff-compression must be one of "
-                    + TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ") + ", got \"\(text)\"")
-            }
-            tiff.compression = compression
+        webp.nearLossless = o.nearLossless ?? webp.nearLossless
+        // --effort's range is the output format's (validate() checked the widest, 0-9).
+        let range = target == .avif ? 0...9 : target == .jxl ? 1...9 : 0...6
+        if let effort = o.effort, !range.contains(effort) {
+            throw OptionProblem(description: "--effort must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(effort)\"")
         }
+        let effort = o.effort
+        webp.effort = effort ?? webp.effort
+        webp.alphaQuality = o.alphaQuality ?? webp.alphaQuality
+        var tiff = TIFFWriteOptions.default
+        tiff.compression = o.tiffCompression ?? tiff.compression
         var avif = AVIFWriteOptions(quality: numbers.quality ?? AVIFWriteOptions.default.quality, lossless: o.lossless)
         avif.effort = effort ?? avif.effort
-        avif.bitDepth = try o.bitDepth.map { text in
-            guard let depth = Int(text), [8, 10, 12].contains(depth) else {
-                throw NumericOption.Failure(description: "--bit-depth must be 8, 10 or 12, got \"\(text)\"")
-            }
-            return depth
-        } ?? avif.bitDepth
+        avif.bitDepth = o.bitDepth ?? avif.bitDepth
         if let chosen = jpeg.subsampling { avif.chroma = String(chosen.rawValue) }
         var jxl = JXLWriteOptions(quality: numbers.quality ?? JXLWriteOptions.default.quality, lossless: o.lossless)
         jxl.effort = effort ?? jxl.effort
@@ -269,7 +245,7 @@ struct RenderRun {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// The numeric options, checked: each error names the option, what it got and the accepted range.
+    /// The numeric options with their defaults (`RenderOptions.validate()` has checked their ranges).
     struct Numbers {
         var depth: Int?
         var compression: Int?
@@ -282,19 +258,20 @@ struct RenderRun {
         var maxNodes = RecipeLimits.default.maxNodes
         var page = 0
 
-        init(_ o: RenderOptions) throws {
-            depth = try o.depth.map { try NumericOption.integer("--depth", $0, allowed: [8, 16]) }
-            compression = try o.compression.map { try NumericOption.integer("--compression", $0, in: 0...9) }
-            quality = try o.quality.map { try NumericOption.integer("--quality", $0, in: 1...100) }
-            maxPixels = try o.maxPixels.map { try NumericOption.integer("--max-pixels", $0, in: 1...(1 << 40)) } ?? maxPixels
-            maxMemory = try o.maxMemory.map { try NumericOption.integer("--max-memory", $0, in: 1...(1 << 50)) } ?? maxMemory
-            if let text = o.maxWork {
-                maxWork = text == "none" ? nil : try NumericOption.real("--max-work", text, in: 1...1e18, or: "none")
-            }
-            jobs = try o.jobs.map { try NumericOption.integer("--jobs", $0, in: 1...1024) } ?? jobs
-            maxRecipeBytes = try o.maxRecipeBytes.map { try NumericOption.integer("--max-recipe-bytes", $0, in: 1...(1 << 30)) } ?? maxRecipeBytes
-            maxNodes = try o.maxNodes.map { try NumericOption.integer("--max-nodes", $0, in: 1...1_000_000) } ?? maxNodes
-            page = try o.page.map { try NumericOption.integer("--page", $0, in: 0...65_535) } ?? page
+        init(_ o: RenderOptions) {
+            depth = o.depth
+            compression = o.compression
+            quality = o.quality
+            maxPixels = o.maxPixels ?? maxPixels
+            maxMemory = o.maxMemory ?? maxMemory
+            if let limit = o.maxWork { maxWork = limit.limit }
+            jobs = o.jobs ?? jobs
+            maxRecipeBytes = o.maxRecipeBytes ?? maxRecipeBytes
+            maxNodes = o.maxNodes ?? maxNodes
+            page = o.page ?? page
         }
     }
+
+    /// A combination of options the parser cannot judge alone (it depends on the output's format).
+    struct OptionProblem: Error, CustomStringConvertible { let description: String }
 }
