@@ -3,6 +3,7 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// The HTTP face of the engine: `GET|HEAD /r/{signature}/{preset}/{source…}` renders a preset recipe on a source
@@ -256,18 +257,37 @@ public struct RenderService: Sendable {
 }
 
 /// Counts every answered request by status and preset.
+/// Counts every answered request by status and preset, and logs it: one structured line a request (swift-log
+/// metadata, with Hummingbird's request id), errors at their message.
 struct CountingMiddleware: RouterMiddleware {
     typealias Context = ServeContext
     let metrics: ServeMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let preset = request.uri.path.hasPrefix("/r/") ? String(request.uri.path.split(separator: "/").dropFirst(2).first ?? "-") : "-"
+        let began = ContinuousClock.now
+        func log(_ status: HTTPResponse.Status, _ message: String? = nil) {
+            let elapsed = ContinuousClock.now - began
+            var metadata: Logger.Metadata = [
+                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+                "status": .stringConvertible(status.code), "preset": .string(preset),
+                "ms": .string(String(format: "%.1f", elapsed / .milliseconds(1))),
+            ]
+            if let message { metadata["error"] = .string(message) }
+            context.logger.log(level: status.code >= 500 ? .error : .info, "answered", metadata: metadata)
+        }
         do {
             let response = try await next(request, context)
             metrics.request(status: Int(response.status.code), preset: preset)
+            log(response.status)
             return response
+        } catch let error as ServeError {
+            metrics.request(status: Int(error.status.code), preset: preset)
+            log(error.status, error.message)
+            throw error
         } catch let error as any HTTPResponseError {
             metrics.request(status: Int(error.status.code), preset: preset)
+            log(error.status)
             throw error
         }
     }
