@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PNGCodec
 import TestSupport
 import XCTest
 
@@ -112,6 +113,27 @@ final class PostRenderTests: XCTestCase {
                     XCTAssertEqual(response.status, status, text)
                     XCTAssertTrue(String(buffer: response.body).contains(text), String(buffer: response.body))
                 }
+            }
+        }
+    }
+
+    /// A decompression bomb — a small PNG that inflates to 60 megapixels of grey — is refused from its header
+    /// (413) before a row is inflated, however little it weighs.
+    func testADecompressionBombIsRefusedFromItsHeader() async throws {
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let bombPath = scratch.appendingPathComponent("bomb.png").path
+        let bomb = PixelBuffer(width: 10_000, height: 6_000, format: .grey8)
+        try bomb.mutableHostBytes().initializeMemory(as: UInt8.self, repeating: 0, count: 10_000 * 6_000)
+        try PNGEncoder.encode(bomb, to: bombPath)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bombPath))
+        XCTAssertLessThan(bytes.count, 1 << 20, "60 MB of pixels in under a megabyte")
+        let service = try service { $0.allowRecipes = true }
+        try await Application(router: service.router()).test(.router) { client in
+            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                     body: self.form(["recipe": self.recipe], image: bytes)) { response in
+                XCTAssertEqual(response.status, .contentTooLarge, String(buffer: response.body))
+                XCTAssertTrue(String(buffer: response.body).contains("10000×6000"), String(buffer: response.body))
             }
         }
     }
