@@ -42,17 +42,18 @@ final class LiveServerTests: XCTestCase {
         return result
     }
 
-    func testStartsRendersAndStopsCleanlyOnSIGTERM() throws {
+    static let recipes = Fixtures.repository.appendingPathComponent("recipes").path
+    static let samples = Fixtures.repository.appendingPathComponent("samples").path
+
+    /// filterserve started on a free port with `arguments` (and its output discarded), once it answers /healthz.
+    func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, base: String) {
         let port = try freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--port", String(port), "--allow-unsigned",
-                             "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
-                             "--sources", Fixtures.path("photos")]
+        process.arguments = ["--port", String(port)] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
         let base = "http://127.0.0.1:\(port)"
         var ready = false
         for _ in 0..<100 where !ready {
@@ -60,6 +61,13 @@ final class LiveServerTests: XCTestCase {
             if !ready { Thread.sleep(forTimeInterval: 0.1) }
         }
         XCTAssertTrue(ready, "the server answers /healthz within 10 s")
+        return (process, port, base)
+    }
+
+    func testStartsRendersAndStopsCleanlyOnSIGTERM() throws {
+        let (process, _, base) = try startServer(["--allow-unsigned", "--presets", Self.recipes, "--sources",
+                                                  Fixtures.path("photos")])
+        defer { if process.isRunning { process.terminate() } }
         let image = get(base + "/r/_/web-thumbnail/chelsea_451x300_rgb8.png", accept: "image/webp")
         XCTAssertEqual(image?.status, 200)
         XCTAssertEqual(image?.type, "image/webp")
@@ -78,22 +86,9 @@ final class LiveServerTests: XCTestCase {
         // Seconds of work on a small photo: enlarged 8×, zoom-blurred along 100 % of the way to the centre.
         try Data(#"{"version": 1, "steps": [{"op": "resize", "scale": 8}, {"op": "zoomBlur", "amount": 100}, {"op": "resize", "scale": 0.125}]}"#.utf8)
             .write(to: presets.appendingPathComponent("slow.json"))
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--port", String(port), "--allow-unsigned", "--presets", presets.path,
-                             "--sources", Fixtures.path("photos"), "--deadline", "120"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, port, base) = try startServer(["--allow-unsigned", "--presets", presets.path, "--sources",
+                                                     Fixtures.path("photos"), "--deadline", "120"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let base = "http://127.0.0.1:\(port)"
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready = get(base + "/healthz")?.status == 200
-            if !ready { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        XCTAssertTrue(ready)
 
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -137,23 +132,9 @@ final class LiveServerTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: schemathesis) else {
             throw XCTSkip("schemathesis is not installed (scripts/test.sh installs it into .build/test-venv)")
         }
-        let port = try freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.binary)
-        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes", "--playground",
-                            "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
-                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, _, base) = try startServer(["--allow-unsigned", "--allow-recipes", "--playground", "--presets",
+                                                 Self.recipes, "--sources", Self.samples])
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        let base = "http://127.0.0.1:\(port)"
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready = get(base + "/healthz")?.status == 200
-            if !ready { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        XCTAssertTrue(ready)
         let run = Process()
         run.executableURL = URL(fileURLWithPath: schemathesis)
         run.arguments = ["run", Fixtures.repository.appendingPathComponent("docs/openapi.yaml").path, "--url", base,
@@ -175,22 +156,9 @@ final class LiveServerTests: XCTestCase {
     /// A slow client cannot hold the server: an upload trickled a byte at a time is answered 408 when its time is
     /// up and its connection closed; a connection that sends nothing is closed when idle.
     func testSlowClientsAreCutOff() throws {
-        let port = try freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.binary)
-        server.arguments = ["--port", String(port), "--allow-unsigned", "--allow-recipes", "--upload-timeout", "1",
-                            "--idle-timeout", "2", "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
-                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, port, base) = try startServer(["--allow-unsigned", "--allow-recipes", "--upload-timeout", "1",
+                                                    "--idle-timeout", "2", "--presets", Self.recipes, "--sources", Self.samples])
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready = get("http://127.0.0.1:\(port)/healthz")?.status == 200
-            if !ready { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        XCTAssertTrue(ready)
 
         func connected() -> Int32 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -230,7 +198,7 @@ final class LiveServerTests: XCTestCase {
         let silent = connected()
         defer { close(silent) }
         XCTAssertTrue(read(silent, for: 6, trickling: false).closed, "an idle connection is closed")
-        XCTAssertEqual(get("http://127.0.0.1:\(port)/healthz")?.status, 200)
+        XCTAssertEqual(get(base + "/healthz")?.status, 200)
     }
 
     /// The playground in a real browser: chromium (Debian) driven by Selenium (PyPI) through
@@ -244,23 +212,9 @@ final class LiveServerTests: XCTestCase {
               FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), selenium else {
             throw XCTSkip("needs chromium, chromium-driver and selenium (scripts/test.sh installs them)")
         }
-        let port = try freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.binary)
-        server.arguments = ["--port", String(port), "--allow-unsigned", "--playground", "--key", "playground-test",
-                            "--presets", Fixtures.repository.appendingPathComponent("recipes").path,
-                            "--sources", Fixtures.repository.appendingPathComponent("samples").path]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, _, base) = try startServer(["--allow-unsigned", "--playground", "--key", "playground-test",
+                                                 "--presets", Self.recipes, "--sources", Self.samples])
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        let base = "http://127.0.0.1:\(port)"
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready = get(base + "/healthz")?.status == 200
-            if !ready { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        XCTAssertTrue(ready)
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: python)
         browser.arguments = [Fixtures.repository.appendingPathComponent("scripts/playground-browser-test.py").path, base]
