@@ -142,6 +142,7 @@ let package = Package(
         .testTarget(name: "FilterServeTests", dependencies: [
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "FilterCore"]),
     ],

@@ -69,13 +69,21 @@ public struct RenderService: Sendable {
         Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// The service's logger, at the configured level.
+    var logger: Logger {
+        var logger = Logger(label: "filterserve")
+        logger.logLevel = configuration.logLevel
+        return logger
+    }
+
     /// An application serving `router()` at the configured address.
     public func application() -> some ApplicationProtocol {
         Application(router: router(),
                     server: .http1(configuration: .init(additionalChannelHandlers: [HangUpWatcher()],
                                                         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                         serverName: "filterserve"))
+                                         serverName: "filterserve"),
+                    logger: logger)
     }
 
     func render(_ request: Request, _ context: ServeContext, head: Bool) async throws -> Response {

@@ -1,5 +1,6 @@
 import FilterRecipe
 import Foundation
+import Logging
 
 /// Everything `filterserve` can be told, by flags or the environment; the defaults serve `recipes/` as presets and
 /// `samples/` as sources on the loopback interface.
@@ -42,6 +43,8 @@ public struct ServeConfiguration: Sendable {
     public var deadline: Duration = .seconds(30)
     /// Formats offered by content negotiation, in the server's order of preference (ties in Accept's quality).
     public var negotiated: [ImageFileFormat] = [.webp, .avif]
+    /// Least severe log messages written (`info`: one line a request).
+    public var logLevel: Logger.Level = .info
     /// Sent with every rendered image (and its 304s).
     public var cacheControl = "public, max-age=86400"
 

@@ -3,6 +3,7 @@ import FilterRecipe
 import FilterServe
 import Foundation
 import Hummingbird
+import Logging
 
 /// `filterserve`: recipes as an HTTP service. With no options it serves recipes/ as presets and samples/ as sources
 /// on 127.0.0.1:8080 (add --allow-unsigned to try it without keys); SIGTERM drains the renders in flight.
@@ -46,6 +47,8 @@ struct Serve: AsyncParsableCommand {
     var allowPrivateOrigins = false
     @Option(help: "Largest source fetched from an origin, in bytes.") var maxSourceBytes = 64 << 20
     @Option(help: "Seconds an origin may take to answer.") var originTimeout = 10
+    @Option(help: "Least severe log messages written: trace, debug, info (one line a request), notice, warning, error.")
+    var logLevel = "info"
     @Flag(help: "Serve the recipe playground at / (for recipe authors on their own machine; it signs what it renders).")
     var playground = false
     @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = 30
@@ -84,6 +87,10 @@ struct Serve: AsyncParsableCommand {
         settings.idleTimeoutSeconds = idleTimeout
         settings.playground = playground
         settings.uploadTimeoutSeconds = uploadTimeout
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error or critical, got \(logLevel)")
+        }
+        settings.logLevel = level
         let service: RenderService
         do { service = try RenderService(settings) } catch {
             throw ValidationError("\(error)")

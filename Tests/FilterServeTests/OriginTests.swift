@@ -71,13 +71,13 @@ final class OriginTests: XCTestCase {
     }
 
     func get(_ service: RenderService, _ path: String, _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
-        try await Application(router: service.router()).test(.router) { client in
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
             try await client.execute(uri: path, method: .get) { try check($0) }
         }
     }
 
     func testOriginsAreFetchedWithinTheirLimits() async throws {
-        try await Application(router: originRouter()).test(.live) { origin in
+        try await Application(router: originRouter(), logger: .quiet).test(.live) { origin in
             let base = "http://127.0.0.1:\(origin.port!)/img/"
             let open = try self.service(origin: base) { $0.allowPrivateOrigins = true }
             try await self.get(open, "/r/_/web-thumbnail/@local/chelsea.png?format=png") { response in

@@ -48,7 +48,7 @@ final class PostRenderTests: XCTestCase {
     }
 
     func testFreeRecipesOnlyWhenAllowed() async throws {
-        let refused = Application(router: try service().router())
+        let refused = Application(router: try service().router(), logger: .quiet)
         try await refused.test(.router) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe], image: self.photo)) { response in
@@ -56,7 +56,7 @@ final class PostRenderTests: XCTestCase {
                 XCTAssertTrue(String(buffer: response.body).contains("signed recipes"))
             }
         }
-        let allowed = Application(router: try service { $0.allowRecipes = true }.router())
+        let allowed = Application(router: try service { $0.allowRecipes = true }.router(), logger: .quiet)
         try await allowed.test(.router) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
@@ -78,7 +78,7 @@ final class PostRenderTests: XCTestCase {
         let canonical = String(decoding: try Recipe(json: Data(recipe.utf8)).jsonData(), as: UTF8.self)
         let signature = try XCTUnwrap(service.signer.signature(for: URLSigner.recipePayload(canonical)))
         let other = #"{"version": 1, "steps": [{"op": "resize", "width": 4000}]}"#
-        try await Application(router: service.router()).test(.router) { client in
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe, "signature": signature, "format": "jpeg"], image: self.photo)) { response in
                 XCTAssertEqual(response.status, .ok, String(buffer: response.body))
@@ -94,7 +94,7 @@ final class PostRenderTests: XCTestCase {
 
     func testBadRequestsAreNamed() async throws {
         let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
-        try await Application(router: service.router()).test(.router) { client in
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
             let cases: [(HTTPFields, ByteBuffer, HTTPResponse.Status, String)] = [
                 (self.headers, self.form(["recipe": #"{"version": 1, "steps": [{"op": "blur"}]}"#, "source": "chelsea_451x300_rgb8.png"]),
                  .badRequest, "steps[0].op"),
@@ -129,7 +129,7 @@ final class PostRenderTests: XCTestCase {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: bombPath))
         XCTAssertLessThan(bytes.count, 1 << 20, "60 MB of pixels in under a megabyte")
         let service = try service { $0.allowRecipes = true }
-        try await Application(router: service.router()).test(.router) { client in
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe], image: bytes)) { response in
                 XCTAssertEqual(response.status, .contentTooLarge, String(buffer: response.body))

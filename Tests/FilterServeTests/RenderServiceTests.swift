@@ -4,6 +4,7 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import TestSupport
 import XCTest
@@ -23,7 +24,7 @@ final class RenderServiceTests: XCTestCase {
     }
 
     func test(_ service: RenderService, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: service.router())
+        let app = Application(router: service.router(), logger: .quiet)
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -214,5 +215,14 @@ final class RenderServiceTests: XCTestCase {
         await queue.leave()
         let next = try await queue.enter()
         XCTAssertTrue(next, "the slot is free again")
+    }
+}
+
+extension Logger {
+    /// The tests' servers log warnings and errors only: the access log's line a request is noise in test output.
+    static var quiet: Logger {
+        var logger = Logger(label: "filterserve-test")
+        logger.logLevel = .warning
+        return logger
     }
 }
