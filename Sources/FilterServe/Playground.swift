@@ -19,6 +19,8 @@ final class Playground: Sendable {
     let presets: SourceRoot
     let signer: URLSigner
     let maxUploadBytes: Int
+    /// The service's renderer: its pixel limit applies to sources and uploads alike.
+    let renderer: Renderer
     private let uploads: URL
     private struct State {
         var sessions: [(source: String, session: PreviewSession)] = []
@@ -26,7 +28,8 @@ final class Playground: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init(sources: SourceRoot, presets: SourceRoot, signer: URLSigner, maxUploadBytes: Int) throws {
+    init(sources: SourceRoot, presets: SourceRoot, signer: URLSigner, maxUploadBytes: Int, renderer: Renderer) throws {
+        self.renderer = renderer
         self.sources = sources
         self.presets = presets
         self.signer = signer
@@ -125,7 +128,10 @@ final class Playground: Sendable {
             return entry.session
         }) { return (open, path) }
         let session: PreviewSession
-        do { session = try PreviewSession(inputs: ["main": path], previewWidth: Self.previewWidth, cacheBudget: 128 << 20) } catch {
+        do {
+            session = try PreviewSession(inputs: ["main": path], previewWidth: Self.previewWidth, renderer: renderer,
+                                         cacheBudget: 128 << 20)
+        } catch {
             throw ServeError(.unprocessableContent, sources.redacted("\(error)"))
         }
         state.withLockedValue { state in

@@ -30,7 +30,8 @@ public struct RenderService: Sendable {
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
         fetcher = try OriginFetcher(configuration)
         playground = configuration.playground
-            ? try Playground(sources: sources, presets: presets, signer: signer, maxUploadBytes: configuration.maxUploadBytes) : nil
+            ? try Playground(sources: sources, presets: presets, signer: signer, maxUploadBytes: configuration.maxUploadBytes,
+                             renderer: Self.renderer(maxPixels: configuration.maxPixels)) : nil
     }
 
     public func router() -> Router<ServeContext> {
@@ -146,9 +147,11 @@ public struct RenderService: Sendable {
     }
 
     /// The renderer every request uses: the CPU, the pixel limit checked from the header.
-    var renderer: Renderer {
+    var renderer: Renderer { Self.renderer(maxPixels: configuration.maxPixels) }
+
+    static func renderer(maxPixels: Int) -> Renderer {
         var options = Renderer.Options()
-        options.maxPixels = configuration.maxPixels
+        options.maxPixels = maxPixels
         return Renderer(backend: .cpu, options: options)
     }
 
