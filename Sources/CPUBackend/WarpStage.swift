@@ -123,7 +123,7 @@ final class WarpStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, w = inputWidth, h = inputHeight
         let map = map, kernel = kernel, background = background, affine = map.isAffine
-        // An affine map's widening is the same everywhere; a projective one's bound sizes the tap buffers.
+        // An affine map's widening is the same everywhere (`bound`); a projective one's bound sizes the tap buffers.
         let bound = map.kernelScale
         let capacityX = WarpTaps.capacity(kernel, scale: bound.x), capacityY = WarpTaps.capacity(kernel, scale: bound.y)
         parallelRows(rows) { chunk in
@@ -147,7 +147,7 @@ final class WarpStage: Stage {
                         out[x] = background
                         continue
                     }
-                    let scale = map.scale(at: cx, cy, p)
+                    let scale = affine ? bound : map.scale(at: cx, cy, p)
                     // A bicubic sample that shrinks nowhere (a rotation, an enlargement) reads a 4×4 window whose
                     // weights have a closed form: away from the edges it needs no kernel evaluation in double.
                     if kernel == .bicubic, scale.x < 1 + 1e-9, scale.y < 1 + 1e-9,

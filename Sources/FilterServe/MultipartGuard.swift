@@ -7,8 +7,13 @@ import NIOCore
 /// must be ASCII, as RFC 7578 part headers are.
 enum MultipartGuard {
     static func isSafe(_ body: ByteBuffer, boundary: String) -> Bool {
-        let bytes = Array(body.readableBytesView), delimiter = Array(("--" + boundary).utf8)
-        guard !delimiter.isEmpty, delimiter.count > 2 else { return false }
+        let delimiter = Array(("--" + boundary).utf8)
+        guard delimiter.count > 2 else { return false }
+        // Read in place: an upload may be tens of megabytes.
+        return body.withUnsafeReadableBytes { safe($0.assumingMemoryBound(to: UInt8.self), delimiter) }
+    }
+
+    private static func safe(_ bytes: UnsafeBufferPointer<UInt8>, _ delimiter: [UInt8]) -> Bool {
         var start = 0
         while let found = find(delimiter, in: bytes, from: start) {
             var i = found + delimiter.count
@@ -25,7 +30,7 @@ enum MultipartGuard {
         return true
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
         var i = start
         while i <= haystack.count - needle.count {

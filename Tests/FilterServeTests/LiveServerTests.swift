@@ -64,6 +64,21 @@ final class LiveServerTests: XCTestCase {
         return (process, port, base)
     }
 
+    /// A test tool run to its end: its exit status and its output (standard output and error together).
+    func tool(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     func testStartsRendersAndStopsCleanlyOnSIGTERM() throws {
         let (process, _, base) = try startServer(["--allow-unsigned", "--presets", Self.recipes, "--sources",
                                                   Fixtures.path("photos")])
@@ -135,21 +150,11 @@ final class LiveServerTests: XCTestCase {
         let (server, _, base) = try startServer(["--allow-unsigned", "--allow-recipes", "--playground", "--presets",
                                                  Self.recipes, "--sources", Self.samples])
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: schemathesis)
-        run.arguments = ["run", Fixtures.repository.appendingPathComponent("docs/openapi.yaml").path, "--url", base,
-                         "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", "150",
-                         "--seed", "20261126", "--workers", "2", "--no-color"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SCHEMATHESIS_TELEMETRY"] = "false"
-        run.environment = environment
-        let output = Pipe()
-        run.standardOutput = output
-        run.standardError = output
-        try run.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        XCTAssertEqual(run.terminationStatus, 0, String(text.suffix(6000)))
+        let (status, text) = try tool(schemathesis, [
+            "run", Fixtures.repository.appendingPathComponent("docs/openapi.yaml").path, "--url", base,
+            "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", "150",
+            "--seed", "20261126", "--workers", "2", "--no-color"], environment: ["SCHEMATHESIS_TELEMETRY": "false"])
+        XCTAssertEqual(status, 0, String(text.suffix(6000)))
         XCTAssertTrue(server.isRunning, "the server survived every generated request")
     }
 
@@ -215,16 +220,8 @@ final class LiveServerTests: XCTestCase {
         let (server, _, base) = try startServer(["--allow-unsigned", "--playground", "--key", "playground-test",
                                                  "--presets", Self.recipes, "--sources", Self.samples])
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        let browser = Process()
-        browser.executableURL = URL(fileURLWithPath: python)
-        browser.arguments = [Fixtures.repository.appendingPathComponent("scripts/playground-browser-test.py").path, base]
-        let output = Pipe()
-        browser.standardOutput = output
-        browser.standardError = output
-        try browser.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        browser.waitUntilExit()
-        XCTAssertEqual(browser.terminationStatus, 0, text)
+        let (status, text) = try tool(python, [Fixtures.repository.appendingPathComponent("scripts/playground-browser-test.py").path, base])
+        XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("\"previewChanged\": true"), text)
     }
 }
