@@ -137,7 +137,12 @@ package enum CPURenderer {
             let made = try makeStage(node.postOnConversion ? node.withoutPost : node, inputs: inputs,
                                      inputNodes: node.inputs.map { plan.nodes[$0] },
                                      plan: plan, sources: sources, conversions: conversions, stats: stats)
-            made.region = { rows, input in plan.inputRows(of: index, input: input, for: rows) }
+            // A rule that reads rows out of order (a vertical flip, a turn) holds the whole input: consumers pull
+            // rows top to bottom.
+            let whole = plan.rowRule(of: index).holdsWhole
+            made.region = { rows, input in
+                whole ? 0..<plan.nodes[node.inputs[input]].height : plan.inputRows(of: index, input: input, for: rows)
+            }
             if case .samples(let format, _) = node.representation, !node.post.isEmpty, !node.postOnConversion {
                 made.postTable = SampleTable(node.post, format: format, space: plan.workingSpace)
             }

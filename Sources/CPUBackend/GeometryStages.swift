@@ -63,10 +63,6 @@ final class ReorientStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
-        mapping == .flipHorizontal ? super.inputRows(for: rows, input: input) : 0..<inputHeight
-    }
-
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
         let input = inputs[0], bpp = pixelBytes, w = inputWidth, h = inputHeight, mapping = mapping
         let stride = input.rowBytes, outStride = width * bpp, width = width

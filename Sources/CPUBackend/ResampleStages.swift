@@ -60,8 +60,6 @@ final class VerticalResampleStage: Stage {
 
     override var pullsInputs: Bool { spans != nil }
 
-    override func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> { weights.inputRange(for: rows) }
-
     /// Each output row's nonzero-weight input rows, or nil when some input row between them is read by none.
     private static func contiguousSpans(_ weights: ResampleWeights) -> [ClosedRange<Int>]? {
         var spans: [ClosedRange<Int>] = []

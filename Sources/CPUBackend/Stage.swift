@@ -45,13 +45,13 @@ class Stage {
         return positions.count - 1
     }
 
-    /// Which rows of each input the stage reads: its node's `Plan.inputRows`, the rule both backends and `--explain`
-    /// read, set by the renderer on the stage that finishes a node.
+    /// Which rows of each input the stage reads: its node's row rule (`Plan.inputRows`, or the whole input where the
+    /// rule holds it), the rule both backends and `--explain` read, set by the renderer on the stage that finishes a
+    /// node.
     var region: ((Range<Int>, Int) -> Range<Int>?)?
 
     /// Input rows needed for output rows `rows`: the plan's rule; the same rows for a stage inside a node (a
-    /// separable filter's horizontal pass). Stages override it only where the CPU reads differently (a turn holds
-    /// its whole input).
+    /// separable filter's horizontal pass).
     func inputRows(for rows: Range<Int>, input: Int) -> Range<Int> {
         region?(rows, input) ?? rows
     }

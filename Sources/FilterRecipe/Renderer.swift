@@ -307,8 +307,10 @@ public struct Renderer: Sendable {
     /// The input held whole to be turned upright (EXIF 5–8), if the plan turns one: the source its uprighting
     /// step reads.
     static func turnedSource(_ plan: Plan, _ decoders: [String: any ImageDecoder]) -> (any ImageDecoder)? {
-        guard var node = plan.nodes.first(where: { $0.op.hasPrefix("orient (EXIF") && $0.primitive.verticalReach == nil })
-        else { return nil }
+        guard let turning = plan.nodes.indices.first(where: {
+            plan.nodes[$0].op.hasPrefix("orient (EXIF") && plan.rowRule(of: $0).holdsWhole
+        }) else { return nil }
+        var node = plan.nodes[turning]
         while true {
             if case .source(let name) = node.primitive { return decoders[name] }
             guard let input = node.inputs.first else { return nil }

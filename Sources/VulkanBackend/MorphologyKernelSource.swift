@@ -18,14 +18,3 @@ enum MorphologyKernelSource {
         }
     }
 }
-
-extension VulkanRun {
-    /// Whether the primitive runs as two passes with a temporary buffer shaped like its input's band between them.
-    static func holdsTemporary(_ primitive: Primitive) -> Bool {
-        switch primitive {
-        case .separableConvolution, .boxBlur: return true
-        case .morphology(let morphology): return MorphologyKernelSource.passes(morphology).count > 1
-        default: return false
-        }
-    }
-}

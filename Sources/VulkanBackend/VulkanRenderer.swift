@@ -140,7 +140,7 @@ final class VulkanRun {
     /// Half-float working buffers serve renders whose inputs and output are all 8-bit: half's 11-bit mantissa
     /// keeps values within 0.12 of an 8-bit code (float32 registers do the arithmetic), while 16-bit images and
     /// float buffers (copied into working buffers as they are) keep float32. So do plans with a node that
-    /// amplifies small differences of what it reads — unsharp masking (amount up to 10, a threshold step),
+    /// amplifies small differences of what it reads (its descriptor's `amplifiesDifferences`) — unsharp masking (amount up to 10, a threshold step),
     /// luminance sharpening, arbitrary convolution kernels, Sobel's gradients and local tone's detail gain — where
     /// half's rounding reached 2–18 codes in the cross-backend tests (Sobel 2 codes on an H100); and plans with a
     /// step function (threshold, posterize), which turns half's rounding of its input into whole steps (24 samples
@@ -148,12 +148,7 @@ final class VulkanRun {
     static func halfWorking(sources: [PixelFormat], output: PixelFormat, plan: Plan) -> Bool {
         guard !float32Only else { return false }
         let amplifies = plan.nodes.contains { node in
-            if case .point(let ops) = node.primitive, ops.contains(where: \.isStep) { return true }
-            if node.post.contains(where: \.isStep) { return true }
-            switch node.primitive {
-            case .unsharpCombine, .sharpenLuminance, .convolve, .sobel, .toneAdjust: return true
-            default: return false
-            }
+            node.primitive.descriptor.amplifiesDifferences || node.post.contains(where: \.isStep)
         }
         return !amplifies && !output.isFloat && output.bytesPerSample == 1
             && sources.allSatisfy { !$0.isFloat && $0.bytesPerSample == 1 }

@@ -12,6 +12,19 @@ extension VulkanRun {
         }
     }
 
+    /// Whether the primitive runs as two passes with a temporary buffer shaped like its input's band between them
+    /// (beside the encoding below, which makes those passes).
+    static func holdsTemporary(_ primitive: Primitive) -> Bool {
+        switch primitive {
+        case .separableConvolution, .boxBlur: return true
+        case .morphology(let morphology): return MorphologyKernelSource.passes(morphology).count > 1
+        case .source, .point, .convolve, .unsharpCombine, .sharpenLuminance, .sobel, .median, .lineBlur, .bilateral,
+             .toneAdjust, .resample, .boxReduce, .crop, .flip, .rotate, .transpose, .warp, .pad, .blend, .blendWithMask,
+             .generate:
+            return false
+        }
+    }
+
     private func label(_ node: Plan.Node) -> String { "\(node.origin)\u{1F}\(node.op)" }
 
     /// Sizes and band rows of the node and of the inputs it reads.

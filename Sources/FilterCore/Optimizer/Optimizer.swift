@@ -141,10 +141,9 @@ package struct Optimizer {
         for i in nodes.indices where inputsStillUsed(i) {
             guard case .point(let ops) = nodes[i].primitive, !ops.isEmpty, let input = nodes[i].inputs.first,
                   readOnlyBy(i, input), nodes[input].post.isEmpty else { continue }
-            switch nodes[input].primitive {
-            case .point, .source: continue  // chains fuse as chains; decoding keeps its own stage
-            default: break
-            }
+            // Chains fuse as chains; decoding keeps its own stage.
+            if case .point = nodes[input].primitive { continue }
+            if nodes[input].primitive.sourceName != nil { continue }
             nodes[input].post = ops
             nodes[input].origin = "\(nodes[input].origin)+\(nodes[i].origin)"
             nodes[input].op = "\(nodes[input].op)+\(nodes[i].op)"
@@ -159,15 +158,7 @@ package struct Optimizer {
     private mutating func removeIdentities() {
         for i in nodes.indices {
             guard let input = nodes[i].inputs.first else { continue }
-            let sameSize = nodes[input].width == nodes[i].width && nodes[input].height == nodes[i].height
-            let identity: Bool
-            switch nodes[i].primitive {
-            case .resample(let axis, _, _):
-                identity = axis == .horizontal ? nodes[input].width == nodes[i].width : nodes[input].height == nodes[i].height
-            case .crop(let x, let y): identity = x == 0 && y == 0 && sameSize
-            case .pad(let top, let left, _): identity = top == 0 && left == 0 && sameSize
-            default: identity = false
-            }
+            let identity = nodes[i].primitive.descriptor.isIdentity(NodeShape(of: i, in: nodes))
             guard identity, nodes[i].post.isEmpty, inputsStillUsed(i) else { continue }
             note("bypassed \(name(i)): same size in and out")
             redirect(i, to: input)
@@ -191,7 +182,7 @@ package struct Optimizer {
                     note("\(name(input)) then \(name(i)) cancel out")
                     redirect(i, to: nodes[input].inputs[0])
                 } else if let primitive = combined.primitive {
-                    note("composed \(name(input)) and \(name(i)) into \(primitive.summary)")
+                    note("composed \(name(input)) and \(name(i)) into \(primitive.descriptor.summary)")
                     nodes[i].primitive = primitive
                     nodes[i].inputs = nodes[input].inputs
                 }

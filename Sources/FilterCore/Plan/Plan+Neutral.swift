@@ -4,30 +4,11 @@ extension Plan {
     /// True when every pixel of the output has R = G = B whatever the pixels of the sources, given which sources
     /// are grey. Conservative: false where a step might make colour.
     package func outputIsNeutral(sourceIsGrey: [String: Bool]) -> Bool {
-        carriedForward { node, inputs in
-            let result: Bool
-            switch node.primitive {
-            case .source(let name): result = sourceIsGrey[name] ?? false
-            case .sobel: result = true
-            case .point(let ops): result = ops.reduce(inputs[0]) { $1.keepsNeutral(from: $0) }
-            case .pad(_, _, let colour): result = inputs[0] && colour.isNeutral
-            case .warp(_, _, let background): result = inputs[0] && background.isNeutral
-            case .blend(let mode, _):
-                // Separable modes treat the channels alike; the others mix them.
-                result = inputs.allSatisfy { $0 } && ![.hue, .saturation, .color, .luminosity].contains(mode)
-            case .blendWithMask: result = inputs[0] && inputs[1]  // the mask only weighs the two
-            case .generate(let generator):
-                switch generator {
-                case .solid(let c): result = c.isNeutral
-                case .text(let block): result = block.color.isNeutral
-                case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
-                    result = a.isNeutral && b.isNeutral
-                }
-            case .separableConvolution, .boxBlur, .convolve, .unsharpCombine, .sharpenLuminance, .median, .morphology, .lineBlur, .bilateral, .toneAdjust, .resample,
-                 .boxReduce, .crop, .flip, .rotate, .transpose:
-                // Each channel by the same rule (the luminance sharpen adds one amount to all three).
-                result = inputs.allSatisfy { $0 }
-            }
+        carriedForward { index, inputs in
+            let node = nodes[index]
+            // A source's one "input" is whether its file is grey.
+            let given = node.primitive.sourceName.map { [sourceIsGrey[$0] ?? false] } ?? inputs
+            let result = node.primitive.descriptor.keepsNeutral(given)
             return node.post.reduce(result) { $1.keepsNeutral(from: $0) }
         }
     }

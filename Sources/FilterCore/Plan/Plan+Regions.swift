@@ -5,51 +5,15 @@ extension Plan {
     /// when the node reads the input at all); nil when the node does not read that input's pixels (a generator's
     /// sizing input).
     package func inputRows(of index: Int, input k: Int, for rows: Range<Int>) -> Range<Int>? {
-        let node = nodes[index]
-        let input = nodes[node.inputs[k]]
-        let height = input.height
-        func band(_ lo: Int, _ hi: Int) -> Range<Int> {
-            let first = min(max(lo, 0), height - 1)
-            return first..<max(first + 1, min(hi, height))
-        }
-        let (a, b) = (rows.lowerBound, rows.upperBound)
-        switch node.primitive {
-        case .generate, .source:
-            return nil
-        case .point, .unsharpCombine, .toneAdjust, .blend, .blendWithMask:
-            return band(a, b)
-        case .boxBlur(let r):
-            // From the start of the running-sum segment the band begins in (Primitive.boxSegment).
-            let segment = Primitive.boxSegment(radius: r)
-            return band(a / segment * segment - r, b + r)
-        case .separableConvolution, .median, .morphology, .bilateral, .convolve, .sharpenLuminance, .sobel:
-            // The window's rows above and below, declared once (Primitive.verticalReach) for both backends.
-            guard let reach = node.primitive.verticalReach else { return 0..<height }
-            return band(a - reach, b + reach)
-        case .lineBlur(let blur):
-            let needed = blur.inputRows(for: rows)
-            return band(needed.lo, needed.hi)
-        case let .resample(axis, kernel, reduced):
-            guard axis == .vertical else { return band(a, b) }
-            let weights = ResampleWeights(kernel: kernel, inSize: height, outSize: node.height, reduced: reduced)
-            let needed = weights.inputRange(for: rows)
-            return band(needed.lowerBound, needed.upperBound)
-        case .boxReduce(_, let y):
-            return band(a * y, b * y)
-        case .crop(_, let y):
-            return band(a + y, b + y)
-        case .pad(let top, _, _):
-            return band(a - top, b - top)
-        case .flip(let horizontal):
-            return horizontal ? band(a, b) : band(height - b, height - a)
-        case .rotate(let turns):
-            return turns == 2 ? band(height - b, height - a) : 0..<height
-        case .transpose:
-            return 0..<height
-        case let .warp(map, kernel, _):
-            let needed = map.inputRows(for: rows, outWidth: node.width, kernel: kernel)
-            return band(needed.lo, needed.hi)
-        }
+        let height = nodes[nodes[index].inputs[k]].height
+        guard let wanted = rowRule(of: index).rows(rows) else { return nil }
+        let first = min(max(wanted.lowerBound, 0), height - 1)
+        return first..<max(first + 1, min(wanted.upperBound, height))
+    }
+
+    /// How node `index` reads its inputs' rows (its descriptor's rule at its shape).
+    package func rowRule(of index: Int) -> RowRule {
+        nodes[index].primitive.descriptor.rowRule(shape(of: index))
     }
 
     /// For each node, the last node (in plan order) that reads its pixels when the nodes needed are those with rows

@@ -60,7 +60,7 @@ extension Plan {
             for (i, node) in nodes.enumerated() {
                 // A node whose fused steps wait for the conversion gives its consumers nothing they can move.
                 let inputs = node.inputs.map { candidate[$0].flatMap { $0.deferred ? nil : $0.held } }
-                let result = sampleCandidate(node, inputs: inputs, sources: sources, output: outputFormat,
+                let result = sampleCandidate(i, inputs: inputs, sources: sources, output: outputFormat,
                                              tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
                 if result.0 == nil, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
@@ -75,7 +75,7 @@ extension Plan {
             for i in nodes.indices.reversed() {
                 let consumers = nodes.indices.filter { nodes[$0].inputs.contains(i) }
                 if candidate[i] != nil {
-                    if i == output || nodes[i].primitive.verticalReach == nil
+                    if i == output || rowRule(of: i).reach == nil
                         || consumers.contains(where: { wanted[$0] || readers[$0] }) {
                         wanted[i] = true
                     } else {
@@ -96,10 +96,14 @@ extension Plan {
                 plan.nodes[i].representation = wanted[i] ? candidate[i]!.held : .working
                 plan.nodes[i].postOnConversion = wanted[i] && candidate[i]!.deferred
                 plan.nodes[i].representationReason = reasons[i]
-                // An affine held as samples reads them too; a reader does while its input stays samples.
-                let heldAffine: Bool
-                if wanted[i], case .warp = nodes[i].primitive { heldAffine = true } else { heldAffine = false }
-                plan.nodes[i].readsSamples = heldAffine || readers[i] && wanted[nodes[i].inputs[0]]
+                // A table reader held as samples reads them too; a reader does while its input stays samples.
+                let heldReader: Bool
+                if wanted[i], case .readsThroughTable = nodes[i].primitive.descriptor.onSamples {
+                    heldReader = true
+                } else {
+                    heldReader = false
+                }
+                plan.nodes[i].readsSamples = heldReader || readers[i] && wanted[nodes[i].inputs[0]]
             }
             return plan
         }
@@ -114,10 +118,11 @@ extension Plan {
     }
 
     /// The samples a node could be held in, and why (or why not). Without `tables` a node may not round.
-    private func sampleCandidate(_ node: Node, inputs: [Representation?], sources: [String: SampleLayout],
+    private func sampleCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
                                  output outputFormat: PixelFormat?, tables: Bool) -> (Choice?, String) {
+        let node = nodes[index]
         let held: Representation
-        if case .source(let name) = node.primitive {
+        if let name = node.primitive.sourceName {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
             held = .samples(layout.format, source: name)
         } else {
@@ -130,34 +135,34 @@ extension Plan {
         let converted = sources[source]?.converted ?? true
         var choice = Choice(held: held)
         var reason: String
-        switch node.primitive {
-        case .source:
+        switch node.primitive.descriptor.onSamples {
+        case .stored:
             reason = "stored samples"
-        case .crop, .flip, .rotate, .transpose:
+        case .moves:
             reason = "moves samples"
-        case .pad(_, _, let colour):
+        case .movesFilling(let colour):
             // A profile's stored samples may be inks: the colour is known only in working values.
             guard !converted else { return (nil, "a profile converts its source") }
             guard Self.holdsExactly(colour, format: format, space: workingSpace) else {
                 return (nil, "the pad colour is between two sample values")
             }
             reason = "moves samples"
-        case .median, .morphology:
+        case .picks:
             // Per channel, it picks one of its inputs: on samples that is the working values' pick, but for alpha
             // (working values are premultiplied) and a profile's inks.
             guard !converted, !format.hasAlpha else {
                 return (nil, converted ? "a profile converts its source" : "premultiplied alpha changes its picks")
             }
             reason = "picks samples"
-        case .warp:
+        case .readsThroughTable(let reads):
             // Its taps read the samples through a table; its result rounds to them, as the output would round it.
-            guard !converted, node.primitive.readsSamples(format), node.post.isEmpty else {
+            guard !converted, reads(format), node.post.isEmpty else {
                 return (nil, "computes new values")
             }
             guard tables else { return (nil, "its rounding would be read by later steps") }
             choice.rounds = true
             reason = "reads samples through a table and rounds once, as the output would"
-        case .point(let ops):
+        case .perPixel(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
             if Self.tabulates(ops, format: format) {
                 guard tables else { return (nil, "its table would round what later steps read") }
@@ -173,7 +178,7 @@ extension Plan {
                 reason = "its steps on each row's working values in cache, rounded once to the output's samples"
             }
             choice.rounds = true
-        default:
+        case .computes:
             return (nil, "computes new values")
         }
         guard !node.post.isEmpty else { return (choice, reason) }
@@ -182,7 +187,7 @@ extension Plan {
             return (choice, reason + ", its fused steps one table a channel")
         }
         // A node held whole is worth holding as samples even when its fused steps must wait for working values.
-        guard node.primitive.verticalReach == nil, !choice.rounds else {
+        guard rowRule(of: index).reach == nil, !choice.rounds else {
             return (nil, "its fused steps " + (converted ? "follow a profile's conversion" : "mix channels"))
         }
         choice.deferred = true

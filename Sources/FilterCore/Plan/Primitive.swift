@@ -61,38 +61,54 @@ package enum Primitive: Equatable, Sendable {
     /// however an image is cut into bands, so banded and whole renders agree to the bit.
     package static func boxSegment(radius r: Int) -> Int { min(256, max(32, 2 * r + 1)) }
 
-    /// Whether the CPU may hand this primitive its input as 8-bit stored samples of `format`, each tap read through
-    /// a table into working values, instead of converting the input to working floats first: an affine map that
-    /// shrinks nowhere (a rotation, a shear, an enlargement) with bilinear, bicubic or Lanczos-3 taps, whose band of
-    /// input rows is then held at 1–4 bytes a pixel rather than 16.
-    package func readsSamples(_ format: PixelFormat) -> Bool {
-        guard case let .warp(map, kernel, _) = self, map.isAffine, format.depth == 8, !format.isFloat else { return false }
-        let scale = map.kernelScale
-        return kernel != .nearest && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
-    }
-
-    /// Rows of input needed above and below an output row (for strip scheduling); nil when the whole input is
-    /// needed or the mapping is not a fixed band.
-    package var verticalReach: Int? {
+    /// What the planner, the region rule, the work estimate and `--explain` know of this primitive: its
+    /// descriptor (Sources/FilterCore/Primitives). The one switch over primitives outside the backends' factories.
+    package var descriptor: any PrimitiveDescriptor {
         switch self {
-        case .source, .point, .unsharpCombine, .toneAdjust, .crop, .pad, .blend, .blendWithMask, .generate: return 0
-        case .flip(let horizontal): return horizontal ? 0 : nil
-        case .separableConvolution(_, let v): return v.count / 2
-        case .boxBlur(let r): return r
-        case .convolve(_, let size, _, _): return size / 2
-        case .sharpenLuminance, .sobel: return 1
-        case .median(let r): return r
-        case .morphology(let m): return m.radius
-        case .bilateral(let b): return b.verticalReach
-        case .lineBlur(let blur):
-            guard case .motion = blur.path else { return nil }
-            return blur.inputRows(for: 0..<1).hi - 1
-        case .resample(let axis, _, _): return axis == .horizontal ? 0 : nil
-        case .boxReduce: return nil
-        case .rotate, .transpose, .warp: return nil
+        case .source(let name): return Primitives.Source(name: name)
+        case .point(let ops): return Primitives.PointSteps(ops: ops)
+        case let .separableConvolution(h, v): return Primitives.SeparableConvolution(horizontal: h, vertical: v)
+        case .boxBlur(let r): return Primitives.BoxBlur(radius: r)
+        case let .convolve(kernel, size, bias, preserveAlpha):
+            return Primitives.Convolve(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha)
+        case let .unsharpCombine(amount, threshold): return Primitives.UnsharpCombine(amount: amount, threshold: threshold)
+        case .sharpenLuminance(let amount): return Primitives.SharpenLuminance(amount: amount)
+        case .sobel: return Primitives.Sobel()
+        case .median(let r): return Primitives.Median(radius: r)
+        case .morphology(let m): return Primitives.MorphologyFilter(morphology: m)
+        case .lineBlur(let blur): return Primitives.LineBlurFilter(blur: blur)
+        case .bilateral(let b): return Primitives.BilateralFilter(bilateral: b)
+        case .toneAdjust(let tone): return Primitives.ToneAdjustFilter(tone: tone)
+        case let .resample(axis, kernel, reduced): return Primitives.Resample(axis: axis, kernel: kernel, reduced: reduced)
+        case let .boxReduce(x, y): return Primitives.BoxReduce(x: x, y: y)
+        case let .crop(x, y): return Primitives.Crop(x: x, y: y)
+        case .flip(let horizontal): return Primitives.Flip(horizontal: horizontal)
+        case .rotate(let turns): return Primitives.Rotate(quarterTurns: turns)
+        case .transpose: return Primitives.Transpose()
+        case let .warp(map, kernel, background): return Primitives.Warp(map: map, kernel: kernel, background: background)
+        case let .pad(top, left, color): return Primitives.Pad(top: top, left: left, color: color)
+        case let .blend(mode, opacity): return Primitives.Blend(mode: mode, opacity: opacity)
+        case .blendWithMask(let coverage): return Primitives.BlendWithMask(coverage: coverage)
+        case .generate(let generator): return Primitives.Generate(generator: generator)
         }
     }
+
+    /// The recipe input a source reads; nil for every other primitive.
+    package var sourceName: String? {
+        if case .source(let name) = self { return name }
+        return nil
+    }
+
+    /// Whether the CPU may hand this primitive its input as stored samples of `format`, each tap read through a
+    /// table into working values, instead of converting the input to working floats first.
+    package func readsSamples(_ format: PixelFormat) -> Bool {
+        guard case .readsThroughTable(let reads) = descriptor.onSamples else { return false }
+        return reads(format)
+    }
 }
+
+/// The descriptors of the primitives, one type each (Sources/FilterCore/Primitives).
+package enum Primitives {}
 
 /// Blend modes of the W3C Compositing spec, plus add and subtract (clamped to [0, 1] before compositing).
 public enum BlendMode: String, CaseIterable, Sendable {

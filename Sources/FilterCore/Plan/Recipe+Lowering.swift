@@ -80,12 +80,7 @@ extension Recipe {
                 builder.op = "orient (EXIF \(orientation))"
                 for step in Self.uprighting(orientation) {
                     let (w, h) = builder.size(ref)
-                    let swaps: Bool
-                    switch step {
-                    case .transpose: swaps = true
-                    case .rotate(let turns): swaps = turns % 2 == 1
-                    default: swaps = false
-                    }
+                    let swaps = Orientation(step)?.swapsAxes ?? false
                     ref = builder.add(step, [ref], width: swaps ? h : w, height: swaps ? w : h)
                 }
                 refs[name] = ref
@@ -125,43 +120,21 @@ extension Plan {
     /// Whether the output can hold transparency, given which sources have an alpha channel. Decides whether an
     /// opaque input gains an alpha channel in the output file.
     package func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
-        carriedForward { node, inputs in
-            let result: Bool
-            switch node.primitive {
-            case .source(let name): result = sourceHasAlpha[name] ?? true
-            case .sobel: result = false
-            case .blend: result = inputs[1]  // αo = αs + αb(1 − αs) is 1 wherever the backdrop is opaque
-            case .blendWithMask: result = inputs[0] || inputs[1]
-            case .pad(_, _, let color): result = inputs[0] || color.a < 1
-            case let .warp(map, kernel, background):
-                let input = nodes[node.inputs[0]]
-                result = inputs[0] || (background.a < 1 && !map.covers(outWidth: node.width, outHeight: node.height,
-                                                                        inWidth: input.width, inHeight: input.height,
-                                                                        kernel: kernel))
-            case let .convolve(kernel, _, _, preserveAlpha):
-                // Convolving alpha scales it by the kernel's sum.
-                result = inputs[0] || (!preserveAlpha && abs(kernel.reduce(0, +) - 1) > 1e-6)
-            case .point(let ops):
-                result = inputs[0] || ops.contains(where: \.changesAlpha)
-            case .generate(let g):
-                switch g {
-                case .solid(let c): result = c.a < 1
-                case .text: result = true  // transparent around the glyphs
-                case .linear(_, _, _, _, let a, let b), .radial(_, _, _, let a, let b), .checkerboard(_, let a, let b):
-                    result = a.a < 1 || b.a < 1
-                }
-            default: result = inputs.contains(true)
-            }
+        carriedForward { index, inputs in
+            let node = nodes[index]
+            // A source's one "input" is whether its file has alpha.
+            let given = node.primitive.sourceName.map { [sourceHasAlpha[$0] ?? true] } ?? inputs
+            let result = node.primitive.descriptor.mayHaveAlpha(given, shape(of: index))
             return result || node.post.contains(where: \.changesAlpha)
         }
     }
 
     /// A property of each node's result derived from its inputs' (nodes come after their inputs): `rule` gives
-    /// a node's value from its inputs' values; the output's value is returned.
-    func carriedForward<Value>(_ rule: (Node, [Value]) -> Value) -> Value {
+    /// node i's value from its inputs' values; the output's value is returned.
+    func carriedForward<Value>(_ rule: (Int, [Value]) -> Value) -> Value {
         var values = [Value]()
         values.reserveCapacity(nodes.count)
-        for node in nodes { values.append(rule(node, node.inputs.map { values[$0] })) }
+        for (i, node) in nodes.enumerated() { values.append(rule(i, node.inputs.map { values[$0] })) }
         return values[output]
     }
 }

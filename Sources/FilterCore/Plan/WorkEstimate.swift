@@ -29,7 +29,7 @@ package struct WorkEstimate: Sendable {
             // node's representation; a node that reads its whole input holds it in the input's.
             let strip = max(8.0, 1_048_576 / max(1, Double(node.width) * 16))
             let rowBytes = Double(node.width) * Double(node.representation.bytesPerPixel)
-            if let reach = node.primitive.verticalReach {
+            if let reach = plan.rowRule(of: index).reach {
                 bytes += rowBytes * (strip + 2 * Double(reach))
             } else if let input {
                 bytes += Double(input.width) * Double(input.height) * Double(input.representation.bytesPerPixel)
@@ -45,33 +45,7 @@ package struct WorkEstimate: Sendable {
     /// Input samples read per output pixel of node `index`, its fused per-pixel steps included.
     package static func taps(ofNode index: Int, in plan: Plan) -> Double {
         let node = plan.nodes[index]
-        return taps(node.primitive, node: node, input: node.inputs.first.map { plan.nodes[$0] }) + Double(node.post.count)
-    }
-
-    /// Input samples read per output pixel.
-    static func taps(_ primitive: Primitive, node: Plan.Node, input: Plan.Node?) -> Double {
-        switch primitive {
-        case .separableConvolution(let h, let v): return Double(h.count + v.count)
-        case .convolve(_, let size, _, _): return Double(size * size)
-        case .median(let r): return Double((2 * r + 1) * (2 * r + 1))
-        // The CPU reads each row's running extremes (about three values a pixel) for every row of the element.
-        case .morphology(let m): return Double(4 * (2 * m.radius + 1))
-        case .lineBlur(let blur): return 4 * blur.meanSamples(width: node.width, height: node.height)
-        // Each tap also weighs its likeness (an exponential): count it twice.
-        case .bilateral(let b): return Double(2 * b.taps.count)
-        case .toneAdjust: return 8
-        case .boxBlur: return 4
-        case .sharpenLuminance, .sobel: return 9
-        case let .resample(axis, kernel, _):
-            guard let input else { return 1 }
-            let ratio = axis == .horizontal ? Double(input.width) / Double(node.width)
-                                            : Double(input.height) / Double(node.height)
-            return 2 * kernel.radius * max(1, ratio)
-        case let .boxReduce(x, y): return Double(x * y)
-        case let .warp(map, kernel, _): return map.meanTaps(width: node.width, height: node.height, kernel: kernel)
-        case .point(let ops): return Double(ops.count)
-        default: return 1
-        }
+        return node.primitive.descriptor.taps(plan.shape(of: index)) + Double(node.post.count)
     }
 
     /// The refusal message for a limit of `limit` pixel-taps.

@@ -1,0 +1,29 @@
+extension Primitives {
+    /// Resampling along one axis to the node's size, optionally of a box-reduced input (`BoxReduction`).
+    package struct Resample: PrimitiveDescriptor {
+        package var axis: Primitive.Axis
+        package var kernel: ResampleKernel
+        package var reduced: BoxReduction?
+        package var summary: String {
+            "\(kernel.rawValue) resample \(axis.rawValue)" + (reduced.map { " (of a 1/\($0.factor) box reduction)" } ?? "")
+        }
+        package func rowRule(_ shape: NodeShape) -> RowRule {
+            guard axis == .vertical else { return .window(reach: 0) }
+            let weights = ResampleWeights(kernel: kernel, inSize: shape.input.height, outSize: shape.height, reduced: reduced)
+            return .streamed("the rows its taps reach") { weights.inputRange(for: $0) }
+        }
+        /// The kernel's width, widened by the shrink.
+        package func taps(_ shape: NodeShape) -> Double {
+            let ratio = axis == .horizontal ? Double(shape.input.width) / Double(shape.width)
+                                            : Double(shape.input.height) / Double(shape.height)
+            return 2 * kernel.radius * max(1, ratio)
+        }
+        package var onSamples: SampleAction { .computes }
+        package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }
+        package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool { inputs[0] }
+        package func isIdentity(_ shape: NodeShape) -> Bool {
+            axis == .horizontal ? shape.input.width == shape.width : shape.input.height == shape.height
+        }
+        package var amplifiesDifferences: Bool { false }
+    }
+}
