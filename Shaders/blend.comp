@@ -1,9 +1,10 @@
 #version 450
 // Blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
-// transparent outside its bounds. ints.x: mode (numbered by name in VulkanBackend/KernelCodes.swift); f0.x: source opacity.
+// transparent outside its bounds. ints.x: mode (BLEND_*); f0.x: source opacity.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 vec4 screen(vec4 b, vec4 s) { return b + s - b * s; }
@@ -50,24 +51,24 @@ vec3 setSat(vec3 c, float s) {
 
 vec4 blendFunction(int mode, vec4 b, vec4 s) {
     switch (mode) {
-        case 0: return s;
-        case 1: return b * s;
-        case 2: return screen(b, s);
-        case 3: return hardLight(s, b);
-        case 4: return softLight(b, s);
-        case 5: return hardLight(b, s);
-        case 6: return min(b, s);
-        case 7: return max(b, s);
-        case 8: return abs(b - s);
-        case 9: return b + s - 2.0 * b * s;
-        case 10: return min(b + s, vec4(1.0));
-        case 11: return max(b - s, vec4(0.0));
-        case 12: return vec4(colorDodge(b.r, s.r), colorDodge(b.g, s.g), colorDodge(b.b, s.b), 0.0);
-        case 13: return vec4(colorBurn(b.r, s.r), colorBurn(b.g, s.g), colorBurn(b.b, s.b), 0.0);
-        case 14: return vec4(setLum(setSat(s.rgb, sat(b.rgb)), lum(b.rgb)), 0.0);
-        case 15: return vec4(setLum(setSat(b.rgb, sat(s.rgb)), lum(b.rgb)), 0.0);
-        case 16: return vec4(setLum(s.rgb, lum(b.rgb)), 0.0);
-        default: return vec4(setLum(b.rgb, lum(s.rgb)), 0.0);
+        case BLEND_NORMAL: return s;
+        case BLEND_MULTIPLY: return b * s;
+        case BLEND_SCREEN: return screen(b, s);
+        case BLEND_OVERLAY: return hardLight(s, b);
+        case BLEND_SOFT_LIGHT: return softLight(b, s);
+        case BLEND_HARD_LIGHT: return hardLight(b, s);
+        case BLEND_DARKEN: return min(b, s);
+        case BLEND_LIGHTEN: return max(b, s);
+        case BLEND_DIFFERENCE: return abs(b - s);
+        case BLEND_EXCLUSION: return b + s - 2.0 * b * s;
+        case BLEND_ADD: return min(b + s, vec4(1.0));
+        case BLEND_SUBTRACT: return max(b - s, vec4(0.0));
+        case BLEND_COLOR_DODGE: return vec4(colorDodge(b.r, s.r), colorDodge(b.g, s.g), colorDodge(b.b, s.b), 0.0);
+        case BLEND_COLOR_BURN: return vec4(colorBurn(b.r, s.r), colorBurn(b.g, s.g), colorBurn(b.b, s.b), 0.0);
+        case BLEND_HUE: return vec4(setLum(setSat(s.rgb, sat(b.rgb)), lum(b.rgb)), 0.0);
+        case BLEND_SATURATION: return vec4(setLum(setSat(b.rgb, sat(s.rgb)), lum(b.rgb)), 0.0);
+        case BLEND_COLOR: return vec4(setLum(s.rgb, lum(b.rgb)), 0.0);
+        default: return vec4(setLum(b.rgb, lum(s.rgb)), 0.0);  // BLEND_LUMINOSITY
     }
 }
 

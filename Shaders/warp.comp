@@ -4,20 +4,21 @@
 // view (w ≤ 0), read the background.
 // f0, f1.xy: the map's rows [a, b, c, d, e, f] (output → input, corner origin); params[0..2]: its projective row
 // [g, h, i] (0, 0, 1 when affine); f1.zw: an affine map's kernel scale on x and y; params[3]: a projective map's
-// widening bound; f2: background (working value); ints.x: kernel (0 nearest, 1 bilinear, 2 bicubic, 3 lanczos3).
+// widening bound; f2: background (working value); ints.x: kernel (KERNEL_*).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 const float PI = 3.14159265358979;
 
-float radiusOf(int kernel) { return kernel == 1 ? 1.0 : (kernel == 2 ? 2.0 : 3.0); }
+float radiusOf(int kernel) { return kernel == KERNEL_BILINEAR ? 1.0 : (kernel == KERNEL_BICUBIC ? 2.0 : 3.0); }
 
 float weight(int kernel, float x) {
     x = abs(x);
-    if (kernel == 1) return max(0.0, 1.0 - x);
-    if (kernel == 2) {  // Catmull–Rom (a = −0.5)
+    if (kernel == KERNEL_BILINEAR) return max(0.0, 1.0 - x);
+    if (kernel == KERNEL_BICUBIC) {  // Catmull–Rom (a = −0.5)
         if (x < 1.0) return (1.5 * x - 2.5) * x * x + 1.0;
         if (x < 2.0) return ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0;
         return 0.0;
@@ -53,12 +54,12 @@ void main() {
     }
     int kernel = pc.ints.x;
     // Far outside the input every tap reads background; deciding it in float keeps int conversions defined.
-    vec2 reach = (kernel == 0 ? vec2(0.0) : radiusOf(kernel) * scale) + 1.0;
+    vec2 reach = (kernel == KERNEL_NEAREST ? vec2(0.0) : radiusOf(kernel) * scale) + 1.0;
     if (!(q.x > -reach.x && q.y > -reach.y && q.x < float(pc.size.z) + reach.x && q.y < float(pc.size.w) + reach.y)) {
         store(p, pc.f2);
         return;
     }
-    if (kernel == 0) {
+    if (kernel == KERNEL_NEAREST) {
         store(p, tap(int(floor(q.x)), int(floor(q.y))));
         return;
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The GLSL sources of Shaders/, embedded at build time, with `#include "x"` lines replaced by Shaders/include/x so
-/// every compiled source is self-contained (and its hash covers everything it uses).
+/// The GLSL sources of Shaders/, embedded at build time, with `#include "x"` lines replaced by Shaders/include/x (or,
+/// for `kernel_constants.glsl`, by the constants Swift generates: `KernelConstants`) so every compiled source is
+/// self-contained (and its hash covers everything it uses).
 enum ShaderLibrary {
     /// The expanded source of Shaders/`kernel`.comp (every kernel has its file: KernelInterfaceTests).
     static func source(_ kernel: Kernel) -> String {
@@ -14,6 +15,10 @@ enum ShaderLibrary {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("#include \"") else { lines.append(line); continue }
             let name = trimmed.dropFirst("#include \"".count).prefix { $0 != "\"" }
+            if name == "kernel_constants.glsl" {
+                lines.append(Substring(KernelConstants.glsl))
+                continue
+            }
             guard let included = ShaderSources.files["include/\(name)"] else {
                 preconditionFailure("no shader include \(name)")
             }

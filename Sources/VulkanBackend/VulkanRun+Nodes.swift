@@ -198,13 +198,13 @@ extension VulkanRun {
             push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
             add(.boxReduce)
         case .flip(let horizontal):
-            push.ints.x = horizontal ? 0 : 1
+            push.ints.x = (horizontal ? KernelConstants.Reorientation.flipHorizontal : .flipVertical).kernelCode
             add(.reorient)
         case .rotate(let quarterTurns):
-            push.ints.x = Int32(1 + quarterTurns)
+            push.ints.x = ([.rotate90, .rotate180, .rotate270] as [KernelConstants.Reorientation])[quarterTurns - 1].kernelCode
             add(.reorient)
         case .transpose:
-            push.ints.x = 5
+            push.ints.x = KernelConstants.Reorientation.transpose.kernelCode
             add(.reorient)
         case let .warp(map, kernel, background):
             let scale = map.kernelScale
@@ -230,21 +230,22 @@ extension VulkanRun {
             var coverage: [Float] = []
             switch generator {
             case .solid(let c):
-                push.ints.x = 0
+                push.ints.x = KernelConstants.GeneratorKind.solid.kernelCode
                 push.f0 = c.working(space)
             case let .linear(x0, y0, x1, y1, from, to):
-                push.ints.x = 1
+                push.ints.x = KernelConstants.GeneratorKind.linear.kernelCode
                 push.f0 = from.working(space); push.f1 = to.working(space)
                 push.f2 = SIMD4(x0, y0, x1, y1)
             case let .radial(cx, cy, radius, from, to):
-                push.ints.x = 2
+                push.ints.x = KernelConstants.GeneratorKind.radial.kernelCode
                 push.f0 = from.working(space); push.f1 = to.working(space)
                 push.f2 = SIMD4(cx, cy, radius, 0)
             case let .checkerboard(size, first, second):
-                push.ints = SIMD4(3, Int32(size), 0, 0)
+                push.ints = SIMD4(KernelConstants.GeneratorKind.checkerboard.kernelCode, Int32(size), 0, 0)
                 push.f0 = first.working(space); push.f1 = second.working(space)
             case .text(let block):
-                push.ints = SIMD4(4, Int32(block.x), Int32(block.y), Int32(block.width))
+                push.ints = SIMD4(KernelConstants.GeneratorKind.text.kernelCode, Int32(block.x), Int32(block.y),
+                                  Int32(block.width))
                 push.f0 = block.color.working(space)
                 push.f2.x = Float(block.height)
                 coverage = block.coverage.map { Float($0) / 255 }

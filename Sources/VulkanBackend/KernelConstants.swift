@@ -1,0 +1,60 @@
+import FilterCore
+
+/// The numbers kernels switch on, written once here: each list's order gives the codes the push constants carry, and
+/// `glsl` writes the same codes as named constants into the include `kernel_constants.glsl`, so shaders compare
+/// names (`BLEND_MULTIPLY`), never numbers. Reordering a list changes both sides together.
+enum KernelConstants {
+    /// Generators (Shaders/generate.comp).
+    enum GeneratorKind: String, CaseIterable { case solid, linear, radial, checkerboard, text }
+    /// The flips and turns of Shaders/reorient.comp.
+    enum Reorientation: String, CaseIterable { case flipHorizontal, flipVertical, rotate90, rotate180, rotate270, transpose }
+
+    /// Every named constant: (prefix, names in code order).
+    static var groups: [(prefix: String, names: [String])] {
+        [("BLEND", BlendMode.allCases.map(\.rawValue)),
+         ("KERNEL", ResampleKernel.allCases.map(\.rawValue)),
+         ("GENERATOR", GeneratorKind.allCases.map(\.rawValue)),
+         ("REORIENT", Reorientation.allCases.map(\.rawValue))]
+    }
+
+    /// The include's text: `const int PREFIX_NAME = code;` for every constant.
+    static let glsl: String = {
+        var lines = ["// Generated from Swift (KernelConstants.swift): the codes push constants carry."]
+        for group in groups {
+            for (code, name) in group.names.enumerated() {
+                lines.append("const int \(group.prefix)_\(constantName(name)) = \(code);")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    /// `softLight` → `SOFT_LIGHT`, `rotate90` → `ROTATE90`, `lanczos3` → `LANCZOS3`.
+    static func constantName(_ name: String) -> String {
+        var out = ""
+        for c in name {
+            if c.isUppercase { out += "_" }
+            out += c.uppercased()
+        }
+        return out
+    }
+
+    static func code<T: CaseIterable & Equatable>(_ value: T) -> Int32 {
+        Int32(T.allCases.firstIndex(of: value).map { T.allCases.distance(from: T.allCases.startIndex, to: $0) } ?? 0)
+    }
+}
+
+extension BlendMode {
+    var kernelCode: Int32 { KernelConstants.code(self) }
+}
+
+extension ResampleKernel {
+    var kernelCode: Int32 { KernelConstants.code(self) }
+}
+
+extension KernelConstants.GeneratorKind {
+    var kernelCode: Int32 { KernelConstants.code(self) }
+}
+
+extension KernelConstants.Reorientation {
+    var kernelCode: Int32 { KernelConstants.code(self) }
+}
