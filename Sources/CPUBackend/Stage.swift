@@ -106,7 +106,7 @@ class Stage {
             } else if !post.isEmpty {
                 applyPost(start..<stop, output.assumingMemoryBound(to: Float.self))
             }
-            stats.addTime(id: origin, op: op, backend: "cpu", seconds: monotonicSeconds() - began - pulledSeconds,
+            stats.addTime(id: origin, op: op, backend: .cpu, seconds: monotonicSeconds() - began - pulledSeconds,
                           bytes: (stop - start) * width * pixelBytes)
             if stop == height {
                 for input in inputs { input.stage.finish(consumer: input.consumer) }

@@ -5,13 +5,14 @@ public final class RenderStats: @unchecked Sendable {
     public struct NodeTiming: Sendable, Codable, CustomStringConvertible {
         public var id: String
         public var op: String
-        public var backend: String
+        /// The backend that ran it (`cpu` or `vulkan`).
+        public var backend: Backend
         public var seconds: Double
         /// Bytes of rows the node's stages wrote (on the CPU: working floats at 16 bytes a pixel, stored samples at
         /// 1–8), nil where not counted (Vulkan): what the representation a node is held in costs.
         public var bytesWritten: Int?
         public var description: String {
-            String(format: "%@ %@ [%@] %.3f s", id, op, backend, seconds)
+            String(format: "%@ %@ [%@] %.3f s", id, op, backend.rawValue, seconds)
                 + (bytesWritten.map { String(format: ", %.1f MiB written", Double($0) / 1_048_576) } ?? "")
         }
     }
@@ -43,7 +44,7 @@ public final class RenderStats: @unchecked Sendable {
 
     package init(timeDeviceSteps: Bool = false) { self.timeDeviceSteps = timeDeviceSteps }
 
-    package func addTime(id: String, op: String, backend: String, seconds: Double, bytes: Int? = nil) {
+    package func addTime(id: String, op: String, backend: Backend, seconds: Double, bytes: Int? = nil) {
         lock.withLock {
             if let i = nodes.firstIndex(where: { $0.id == id && $0.backend == backend }) {
                 nodes[i].seconds += seconds

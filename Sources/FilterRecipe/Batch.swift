@@ -99,7 +99,7 @@ public final class BatchRunner: Sendable {
         public var status: Status
         public var seconds: Double
         public var error: RenderError?
-        public var backend: String?
+        public var backend: Backend?
         /// The render's warnings and notes (a fallback from Vulkan to the CPU, a JPEG flattening alpha…).
         public var warnings: [String] = []
     }

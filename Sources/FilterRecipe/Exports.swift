@@ -16,6 +16,7 @@ public typealias RecipeLimits = FilterCore.RecipeLimits
 public typealias Params = FilterCore.Params
 public typealias ParamValue = FilterCore.ParamValue
 public typealias RGBA = FilterCore.RGBA
+public typealias Backend = FilterCore.Backend
 public typealias FilterID = FilterCore.FilterID
 public typealias FilterSpec = FilterCore.FilterSpec
 public typealias ParamSpec = FilterCore.ParamSpec

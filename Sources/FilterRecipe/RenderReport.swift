@@ -4,7 +4,8 @@ import Foundation
 /// What a render did and measured; `--stats` prints it. `description` is a one-line summary; `text` the
 /// `--stats` lines; the `Codable` form is the `--stats=json` schema.
 public struct RenderReport: Sendable, Codable, CustomStringConvertible {
-    public var backend: String
+    /// The backend that rendered (`cpu` or `vulkan`; `cpu` also when rows were only copied).
+    public var backend: Backend
     public var width: Int
     public var height: Int
     public var format: PixelFormat
@@ -33,7 +34,7 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
     /// The `--stats` text: backend, size, the times, memory, transfers and one line a node.
     public var text: String {
         var lines = [
-            "backend \(backend), \(width)×\(height) \(format.rawValue)",
+            "backend \(backend.rawValue), \(width)×\(height) \(format.rawValue)",
             String(format: "decode %.3f s, filter %.3f s, encode %.3f s, compile %.3f s, transfer %.3f s, total %.3f s",
                    decodeSeconds, filterSeconds, encodeSeconds, compileSeconds, transferSeconds, totalSeconds),
             "peak resident \(peakResidentBytes / 1_048_576) MiB, intermediate rows \(peakIntermediateBytes / 1_048_576) MiB",
@@ -53,7 +54,7 @@ extension RenderReport {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        backend = try c.decode(String.self, forKey: .backend)
+        backend = try c.decode(Backend.self, forKey: .backend)
         width = try c.decode(Int.self, forKey: .width)
         height = try c.decode(Int.self, forKey: .height)
         format = try c.decode(PixelFormat.self, forKey: .format)
@@ -102,7 +103,7 @@ extension RenderReport {
 
     /// One line: "cpu, 600×400 rgb8, 0.042 s (decode 0.010, filter 0.020, encode 0.012), peak 31 MiB, 1 warning".
     public var description: String {
-        var line = String(format: "%@, %d×%d %@, %.3f s (decode %.3f, filter %.3f, encode %.3f), peak %d MiB", backend,
+        var line = String(format: "%@, %d×%d %@, %.3f s (decode %.3f, filter %.3f, encode %.3f), peak %d MiB", backend.rawValue,
                           width, height, format.rawValue, totalSeconds, decodeSeconds, filterSeconds, encodeSeconds,
                           peakResidentBytes / 1_048_576)
         if !warnings.isEmpty { line += ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")" }

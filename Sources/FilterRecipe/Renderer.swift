@@ -103,31 +103,31 @@ public struct Renderer: Sendable {
     /// because the CPU backend is faster than the same work emulated on the CPU. What `auto` finds is remembered
     /// (`AutoBackendProbe`), and its note is given only when found, not on every render after; `verbose` gives the
     /// reason for the choice every time.
-    public func resolveBackend(verbose: Bool = false) throws -> (name: String, warning: String?) {
+    public func resolveBackend(verbose: Bool = false) throws -> (backend: Backend, warning: String?) {
         switch backend {
-        case .cpu: return ("cpu", verbose ? "note: rendering on the CPU, as asked" : nil)
+        case .cpu: return (.cpu, verbose ? "note: rendering on the CPU, as asked" : nil)
         case .vulkan:
             do { _ = try VulkanContext.shared() } catch {
                 throw RenderError.device(.init(kind: .unavailable, message: "Vulkan backend unavailable: \(error)"))
             }
-            return ("vulkan", nil)
+            return (.vulkan, nil)
         case .auto:
             let chosen = ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"] != nil
             if !chosen, let known = AutoBackendProbe.cachedFinding() {
                 switch known {
-                case .software(let device): return ("cpu", verbose ? Self.softwareNote(device) : nil)
-                case .unavailable(let reason): return ("cpu", verbose ? Self.unavailableNote(reason) : nil)
+                case .software(let device): return (.cpu, verbose ? Self.softwareNote(device) : nil)
+                case .unavailable(let reason): return (.cpu, verbose ? Self.unavailableNote(reason) : nil)
                 case .hardware: break
                 }
             }
             let context: VulkanContext
             do { context = try VulkanContext.shared() } catch {
                 if !chosen { AutoBackendProbe.record(.unavailable("\(error)")) }
-                return ("cpu", Self.unavailableNote("\(error)"))
+                return (.cpu, Self.unavailableNote("\(error)"))
             }
             if !chosen { AutoBackendProbe.record(context.isSoftware ? .software(context.deviceName) : .hardware) }
-            if context.isSoftware && !chosen { return ("cpu", Self.softwareNote(context.deviceName)) }
-            return ("vulkan", nil)
+            if context.isSoftware && !chosen { return (.cpu, Self.softwareNote(context.deviceName)) }
+            return (.vulkan, nil)
         }
     }
 
@@ -262,9 +262,9 @@ public struct Renderer: Sendable {
             } ?? written
             if profile != nil { format = .rgba32f }
             if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
-                backendName = "none"
+                backendName = .cpu  // the decoded rows are copied as they are
                 try CPURenderer.copyRows(from: decoders[name]!, to: encoder, stats: stats, control: control)
-            } else if backendName == "vulkan" {
+            } else if backendName == .vulkan {
                 try control?.check()
                 let sources = try Self.decodeWhole(decoders, ledger: ledger, stats: stats)
                 try control?.check()
@@ -273,7 +273,7 @@ public struct Renderer: Sendable {
                     result = try VulkanRenderer.render(plan, sources: sources, format: format, stats: stats, ledger: ledger)
                 } catch let error as VulkanError where backend == .auto {
                     warnings.append("warning: Vulkan render failed (\(error)); rendering on the CPU")
-                    backendName = "cpu"
+                    backendName = .cpu
                     try CPURenderer.render(plan, sources: sources.mapValues { BufferRowSource($0) }, to: encoder,
                                            format: format, stats: stats, control: control)
                     return try finish(encoder, began: began, backend: backendName, node: node, format: format,
@@ -338,7 +338,7 @@ public struct Renderer: Sendable {
             == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
     }
 
-    private func finish(_ encoder: any ImageEncoder, began: Double, backend: String, node: Plan.Node, format: PixelFormat,
+    private func finish(_ encoder: any ImageEncoder, began: Double, backend: Backend, node: Plan.Node, format: PixelFormat,
                         stats: RenderStats, ledger: TransferLedger, warnings: [String],
                         decoders: [String: any ImageDecoder]) throws -> RenderReport {
         let finishing = monotonicSeconds()
@@ -485,7 +485,7 @@ public struct Renderer: Sendable {
 
     /// The plan for inputs that are files or encoded bytes; see `explain(_:inputs:verbose:)`.
     public func explain(_ recipe: Recipe, sources: [String: ImageInput], verbose: Bool = false) throws -> String {
-        let (backendName, reason) = (try? resolveBackend(verbose: true)) ?? ("cpu", nil)
+        let (backendName, reason) = (try? resolveBackend(verbose: true)) ?? (.cpu, nil)
         let (decoders, plan, notes, findings, log) = try prepare(recipe, inputs: sources)
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
@@ -514,7 +514,7 @@ public struct Renderer: Sendable {
             }
         }
         // Only the backend that runs is described: a CPU render says why it is on the CPU, a Vulkan one its device.
-        if backendName == "vulkan", let context = try? VulkanContext.shared() {
+        if backendName == .vulkan, let context = try? VulkanContext.shared() {
             lines.append("Vulkan device: \(context.description)")
             lines.append("  \(context.limits.summary)")
             if context.allDevices.count > 1 { lines.append("  all devices: " + context.allDevices.joined(separator: "; ")) }
@@ -553,7 +553,7 @@ public struct Renderer: Sendable {
         catch let error as RecipeError { throw RenderError.recipe(error) }
         try checkCost(of: plan, recipe: recipe)
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
-        if backendName == "vulkan" {
+        if backendName == .vulkan {
             do {
                 return try VulkanRenderer.render(plan, sources: images.filter { recipe.usedInputs.contains($0.key) },
                                                  format: chosen)

@@ -357,7 +357,7 @@ final class VulkanRun {
     private func record(_ label: String, _ seconds: Double) {
         if label == "upload" || label == "download" { stats.transferSeconds += seconds; return }
         let parts = label.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
-        stats.addTime(id: parts[0], op: parts.count > 1 ? parts[1] : parts[0], backend: "vulkan", seconds: seconds)
+        stats.addTime(id: parts[0], op: parts.count > 1 ? parts[1] : parts[0], backend: .vulkan, seconds: seconds)
     }
 
     /// The parameter block of every invocation in one device buffer, each at an aligned offset (identical blocks,

@@ -1,3 +1,4 @@
+import FilterCore
 import Foundation
 
 /// One recipe on one image with one backend, run as child processes of filterrun so that each run's peak memory
@@ -6,12 +7,12 @@ struct BenchCase {
     var recipe: String
     var recipeName: String
     var image: String
-    var backend: String
+    var backend: Backend
     var extraInputs: [String]
     /// More filterrun arguments (e.g. --no-optimize), shown in the case's label.
     var arguments: [String] = []
 
-    var label: String { ([backend] + arguments).joined(separator: " ") }
+    var label: String { ([backend.rawValue] + arguments).joined(separator: " ") }
 
     /// The figures of one run.
     struct Run: Codable {
@@ -30,7 +31,7 @@ struct BenchCase {
     func run(filterrun: String, output: String, compression: Int?) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: filterrun)
-        var arguments = [recipe, image, output, "--backend", backend, "--force", "--stats=json"]
+        var arguments = [recipe, image, output, "--backend", backend.rawValue, "--force", "--stats=json"]
         for input in extraInputs { arguments += ["--input", "\(input)=\(image)"] }
         if let compression { arguments += ["--compression", String(compression)] }
         process.arguments = arguments + self.arguments

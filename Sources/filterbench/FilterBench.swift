@@ -16,7 +16,7 @@ struct FilterBench: ParsableCommand {
     @Option(name: .customLong("image"), help: "An input PNG (repeatable).") var images: [String] = []
     @Option(name: .customLong("images"), help: "A directory of input PNGs.") var imageDirectory: String?
     @Option(name: .customLong("backend"), help: "cpu or vulkan (repeatable; default: cpu, and vulkan when a device opens).")
-    var backends: [String] = []
+    var backends: [Backend] = []
     @Option(help: "Timed runs per case, after one warm-up.") var runs = 5
     @Flag(help: "Also time every catalogue filter alone, at its defaults.") var filters = false
     @Flag(help: "Also run each case with --no-optimize, to measure the optimizer.") var compareOptimizer = false
@@ -80,7 +80,7 @@ struct FilterBench: ParsableCommand {
         var recipeFiles = try recipes.isEmpty ? Self.repositoryRecipes() : recipes
         if filters { recipeFiles += try BenchRecipes.singleFilters(in: scratch) }
         let chosenBackends = backends.isEmpty
-            ? ["cpu"] + ((try? VulkanContext.shared()) != nil ? ["vulkan"] : [])
+            ? [.cpu] + ((try? VulkanContext.shared()) != nil ? [.vulkan] : [])
             : backends
         var cases = [BenchCase]()
         for image in inputs {
@@ -148,3 +148,5 @@ struct FilterBench: ParsableCommand {
             .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "recipes/\($0)" }
     }
 }
+
+extension Backend: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import FilterRecipe
 /// A batch's `--stats=json` and `--stats-file` record: every file's outcome and the totals (docs/scale-out.md merges
 /// the shards' records).
 struct BatchSummary: Encodable {
@@ -7,7 +8,7 @@ struct BatchSummary: Encodable {
         /// Absent when the file rendered.
         let error: String?
         /// The backend that rendered it, when it did.
-        let backend: String?
+        let backend: Backend?
     }
 
     struct Shard: Encodable {

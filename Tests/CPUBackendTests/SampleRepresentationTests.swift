@@ -238,7 +238,7 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertTrue(blurred.nodes[1].readsSamples)
         XCTAssertEqual(blurred.nodes[1].representation, .working)
         XCTAssertEqual(blurred.nodes[0].representation, .samples(.rgb8, source: "main"))
-        XCTAssertTrue(blurred.explanation(backend: "cpu").contains("reads its input's samples through a table"))
+        XCTAssertTrue(blurred.explanation(backend: .cpu).contains("reads its input's samples through a table"))
         for plan in [try chosen([rotate], .rgb16), try chosen([rotate], converted: true),
                      try chosen([(.rotate, ["degrees": 20, "kernel": "nearest"])]),
                      try chosen([(.affine, ["matrix": .numbers([0.5, 0, 0, 0, 0.5, 0])])])] {

@@ -67,7 +67,7 @@ final class PrimitiveDescriptorTests: XCTestCase {
                                      {"op": "resize", "width": 20, "height": 30}]}
             """.utf8))
         let plan = try recipe.lowering(inputSizes: ["main": (40, 64)]).plan
-        let text = plan.explanation(backend: "cpu")
+        let text = plan.explanation(backend: .cpu)
         XCTAssertTrue(text.contains("strips, reach 3 rows from the start of each 32-row segment"), text)
         XCTAssertTrue(text.contains("flip vertical 40×64 ← #1 (whole input"), text)
         XCTAssertTrue(text.contains("strips, the rows its taps reach"), text)

@@ -26,7 +26,7 @@ final class RecipeBackendTests: VulkanTestCase {
             try Renderer(backend: .cpu).render(recipe, inputs: inputs, output: cpuPath)
             let report = try Renderer(backend: .vulkan, options: .init(timeDeviceSteps: true))
                 .render(recipe, inputs: inputs, output: gpuPath)
-            XCTAssertEqual(report.backend, "vulkan", name)
+            XCTAssertEqual(report.backend, .vulkan, name)
             XCTAssertEqual(report.transfers.uploads, inputs.count, name)
             XCTAssertEqual(report.transfers.downloads, 1, name)
             let sizes = try inputs.values.map { path -> Int in
@@ -36,7 +36,7 @@ final class RecipeBackendTests: VulkanTestCase {
             XCTAssertEqual(report.transfers.bytesUploaded, sizes.reduce(0, +), "\(name): inputs go up packed, as stored")
             XCTAssertEqual(report.transfers.bytesDownloaded, report.width * report.height * report.format.bytesPerPixel, name)
             XCTAssertFalse(report.nodes.isEmpty, name)
-            XCTAssertTrue(report.nodes.allSatisfy { $0.backend == "vulkan" }, name)
+            XCTAssertTrue(report.nodes.allSatisfy { $0.backend == .vulkan }, name)
 
             let cpu = try PNGDecoder.decode(path: cpuPath), gpu = try PNGDecoder.decode(path: gpuPath)
             XCTAssertEqual(gpu.format, cpu.format, name)

@@ -1,6 +1,6 @@
 /// Human-readable plans for `--explain`.
 extension Plan {
-    package func explanation(backend: String) -> String {
+    package func explanation(backend: Backend) -> String {
         var lines = ["plan (\(workingSpace.rawValue) working space, backend \(backend)):"]
         var planned = 0
         for (i, node) in nodes.enumerated() {
