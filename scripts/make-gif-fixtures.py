@@ -69,11 +69,11 @@ def table(palette):
     return size.bit_length() - 2, b"".join(bytes(c) for c in padded)
 
 
-def frame(width, height, indices, palette=None, left=0, top=0, interlace=False, transparent=None, delay=0):
+def frame(width, height, indices, palette=None, left=0, top=0, interlace=False, transparent=None, delay=0, disposal=0):
     gce = b""
-    if transparent is not None or delay:
-        gce = b"\x21\xf9\x04" + bytes([1 if transparent is not None else 0]) + struct.pack("<H", delay) \
-              + bytes([transparent or 0]) + b"\0"
+    if transparent is not None or delay or disposal:
+        packed = disposal << 2 | (1 if transparent is not None else 0)
+        gce = b"\x21\xf9\x04" + bytes([packed]) + struct.pack("<H", delay) + bytes([transparent or 0]) + b"\0"
     rows = [indices[y * width:(y + 1) * width] for y in range(height)]
     if interlace:
         order = list(range(0, height, 8)) + list(range(4, height, 8)) + list(range(2, height, 4)) + list(range(1, height, 2))
@@ -89,7 +89,7 @@ def frame(width, height, indices, palette=None, left=0, top=0, interlace=False, 
     return gce + desc + local + bytes([code_size]) + blocks(data)
 
 
-def gif(path, width, height, frames, palette=None, loop=False):
+def gif(path, width, height, frames, palette=None, loop=False, repeats=0):
     flags = 0
     global_table = b""
     if palette is not None:
@@ -97,7 +97,7 @@ def gif(path, width, height, frames, palette=None, loop=False):
         flags = 0x80 | 0x70 | bits
     head = b"GIF89a" + struct.pack("<HH", width, height) + bytes([flags, 0, 0]) + global_table
     if loop:
-        head += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+        head += b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", repeats) + b"\x00"
     with open(os.path.join(OUT, path), "wb") as f:
         f.write(head + b"".join(frames) + b"\x3b")
 
@@ -146,6 +146,19 @@ def main():
     gif("partial_animated_96x64.gif", 96, 64, [frame(fw, fh, fidx, left=20, top=10, delay=10), second],
         palette=fpal, loop=True)
     expected("partial_animated_96x64.expected.png", 96, 64, (20, 10, fw, fh, fidx, fpal, None))
+    # An animation exercising every disposal: a full first frame kept; a frame with transparent pixels cleared to
+    # the background after it; an interlaced frame with its own table restored to the canvas before it; a last frame
+    # over the result. NETSCAPE2.0 asks for 2 repeats (3 plays).
+    (aw, ah), aidx, apal = quantised("chelsea_451x300_rgb8.png", (180, 80, 228, 112), 32)
+    (bw, bh), bidx, bpal = quantised("emerald_crop_320x240_rgba8.png", (120, 90, 136, 102), 31)
+    bidx = [0 if (x + y) % 5 == 0 else i + 1 for (i, (x, y)) in zip(bidx, ((x, y) for y in range(bh) for x in range(bw)))]
+    (cw, ch), cidx, cpal = quantised("emerald_crop_320x240_rgba8.png", (10, 10, 30, 20), 16)
+    (dw, dh), didx, dpal = quantised("chelsea_451x300_rgb8.png", (300, 200, 310, 210), 8)
+    gif("disposal_animated_48x32.gif", aw, ah, [
+        frame(aw, ah, aidx, delay=10, disposal=1),
+        frame(bw, bh, bidx, palette=[(0, 0, 0)] + bpal, left=8, top=6, transparent=0, delay=20, disposal=2),
+        frame(cw, ch, cidx, palette=cpal, left=20, top=16, interlace=True, delay=30, disposal=3),
+        frame(dw, dh, didx, palette=dpal, left=34, top=2, delay=40, disposal=1)], palette=apal, loop=True, repeats=2)
     # Hostile: a 65535×65535 canvas declared over a 4×4 frame; a frame reaching past the canvas.
     gif("huge_canvas.gif", 65535, 65535, [frame(4, 4, [0, 1] * 8)], palette=[(0, 0, 0), (255, 255, 255)])
     gif("frame_past_canvas_16x16.gif", 16, 16, [frame(16, 16, [0, 1] * 128, left=8, top=8)],

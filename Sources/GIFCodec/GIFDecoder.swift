@@ -47,15 +47,7 @@ package final class GIFDecoder: DescriptorDecoder {
         let reader = Reader(bytes)
         self.reader = reader
         var error: Int32 = 0
-        let opened = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), { gif, buffer, length in
-            guard let gif, let buffer, length > 0 else { return 0 }
-            let reader = Unmanaged<Reader>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
-            let count = min(Int(length), reader.bytes.count - reader.offset)
-            guard count > 0 else { return 0 }
-            reader.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + reader.offset, count: count) }
-            reader.offset += count
-            return Int32(count)
-        }, &error)
+        let opened = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), Self.read, &error)
         guard let opened else { throw Self.failure(error, path: path, doing: "read its header") }
         gif = opened
         // Records up to the first image: the graphics control extension before it gives its transparency.
@@ -154,6 +146,17 @@ package final class GIFDecoder: DescriptorDecoder {
         isAnimated = record == IMAGE_DESC_RECORD_TYPE
         close()
         return canvas
+    }
+
+    /// giflib's input function: copies from the `Reader` in the file's user data.
+    static let read: InputFunc = { gif, buffer, length in
+        guard let gif, let buffer, length > 0 else { return 0 }
+        let reader = Unmanaged<Reader>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
+        let count = min(Int(length), reader.bytes.count - reader.offset)
+        guard count > 0 else { return 0 }
+        reader.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + reader.offset, count: count) }
+        reader.offset += count
+        return Int32(count)
     }
 
     /// giflib's error code as a `CodecError` naming the file.

@@ -8,6 +8,7 @@ import Foundation
 struct RenderOptions: ParsableArguments {
     enum ExplainDetail: String, ExpressibleByArgument, CaseIterable { case plan, verbose }
     enum StatsFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum Frames: String, ExpressibleByArgument, CaseIterable { case first, all }
 
     @Argument(help: "Recipe JSON file.", completion: .file(extensions: ["json"])) var recipe: String
     @Argument(help: ArgumentHelp("INPUT OUTPUT, or INPUT... OUTPUT_DIR.", discussion: """
@@ -69,6 +70,8 @@ struct RenderOptions: ParsableArguments {
     var background: RGBA?
     @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
     @Option(parsing: .unconditional, help: "Which page of a multi-page TIFF input to read, from 0 (default 0).") var page: Int?
+    @Option(help: "Animated GIF or WebP input: render the first frame (default), or all frames into an animated WebP (durations and loop count kept).")
+    var frames: Frames = .first
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?
     @Flag(help: "Read every input as sRGB, ignoring embedded ICC profiles and PNG gAMA/cHRM.") var ignoreProfiles = false

@@ -127,6 +127,14 @@ struct RenderRun {
             if let explain = options.explain {
                 print(try renderer.explain(recipe, sources: sources, verbose: explain == .verbose))
             }
+            if options.frames == .all, input != "-",
+               [.gif, .webp].contains(try? ImageFileFormat.sniff(path: input)) {
+                createdDirectories = try Self.createMissingDirectories(for: output)
+                let animation = try renderer.renderAnimation(recipe, inputs: named.merging(["main": input]) { $1 },
+                                                             output: output)
+                if options.stats != nil { FileHandle.standardError.write(Data(("animation: \(animation)\n").utf8)) }
+                return 0
+            }
             let report: RenderReport
             if output == "-" {
                 guard let format = renderer.options.fileFormat else {

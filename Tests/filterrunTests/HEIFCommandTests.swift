@@ -3,6 +3,7 @@ import Foundation
 import HEIFCodec
 import PNGCodec
 import TestSupport
+import WebPCodec
 import XCTest
 
 /// HEIC and AVIF through filterrun: read by their bytes whatever their name, written as AVIF with the shared
@@ -97,7 +98,18 @@ extension FilterRunTests {
         // An animated GIF says that only its first frame is read.
         r = try run([invert, Fixtures.path("gif/partial_animated_96x64.gif"), path("first.png"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("partial_animated_96x64.gif is an animation; its first frame is read"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("partial_animated_96x64.gif is an animation; its first frame is read (--frames all"), r.stderr)
+        // --frames all renders every frame into an animated WebP (AnimationTests checks the frames' pixels).
+        let animated = Fixtures.path("gif/disposal_animated_48x32.gif")
+        r = try run([invert, animated, path("all.webp"), "--backend", "cpu", "--frames", "all", "--stats"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animation: 4 frames, 48×32, playing 3×"), r.stderr)
+        XCTAssertEqual(try WebPAnimationReader(descriptor: open(path("all.webp"), O_RDONLY), name: "all.webp",
+                                               limits: DecodeLimits()).frameCount, 4)
+        r = try run([invert, animated, path("all.png"), "--backend", "cpu", "--frames", "all"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animations are written as WebP"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.png")))
         r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif")])
         XCTAssertEqual(r.code, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("GIF is read but not written yet; write PNG"), r.stderr)

@@ -1,0 +1,32 @@
+/// One frame of an animation composed on its canvas (coalesced: the earlier frames' disposal and blending applied),
+/// as a viewer shows it: RGBA, 8 bits a sample, `width × height × 4` bytes.
+package struct AnimationFrame: Sendable {
+    package var pixels: [UInt8]
+    package var durationMilliseconds: Int
+
+    package init(pixels: [UInt8], durationMilliseconds: Int) {
+        self.pixels = pixels
+        self.durationMilliseconds = durationMilliseconds
+    }
+}
+
+/// An animation read a frame at a time: only the canvas (and, where a frame asks to restore it, one earlier canvas)
+/// is held, never the frames read before.
+package protocol AnimationReader: AnyObject {
+    var path: String { get }
+    var width: Int { get }
+    var height: Int { get }
+    /// Times the animation plays, counted as WebP counts them (0: forever). Known once the first frame is read.
+    var loopCount: Int { get }
+    /// The next composed frame; nil after the last.
+    func nextFrame() throws -> AnimationFrame?
+}
+
+/// Writes an animation a frame at a time and publishes it atomically at `finish()`; dropping it unfinished removes
+/// the output.
+package protocol AnimationWriter: AnyObject {
+    var path: String { get }
+    /// Adds a frame of `width × height` RGBA samples shown for `durationMilliseconds`.
+    func add(rgba pixels: UnsafeRawPointer, durationMilliseconds: Int) throws
+    func finish() throws
+}

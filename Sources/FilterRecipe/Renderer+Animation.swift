@@ -1,0 +1,127 @@
+import FilterCore
+import Foundation
+import GIFCodec
+import WebPCodec
+
+/// What an animation render did.
+public struct AnimationReport: Sendable, CustomStringConvertible {
+    /// Frames rendered and written.
+    public var frames: Int
+    public var width: Int
+    public var height: Int
+    /// Times the output plays (0: forever), as the input said.
+    public var loopCount: Int
+    public var seconds: Double
+
+    public var description: String {
+        String(format: "%d frames, %d×%d, %@, %.3f s", frames, width, height,
+               loopCount == 0 ? "looping forever" : "playing \(loopCount)×", seconds)
+    }
+}
+
+extension Renderer {
+    /// Renders `recipe` on every frame of an animated GIF or WebP — the recipe's main (first) input — and writes the
+    /// frames as an animated WebP at `output` (lossy or lossless as `options.webp` say), keeping each frame's
+    /// duration and the loop count. Frames are composed first (each frame's disposal and transparency applied, as a
+    /// viewer shows them), then filtered one at a time: memory holds one frame, the encoder's canvases and the file.
+    /// The recipe's other inputs are read once and used for every frame. The output is published atomically as
+    /// `render(_:inputs:output:control:)` publishes it; frames × their pixels count against `options.maxWork`.
+    @discardableResult
+    public func renderAnimation(_ recipe: Recipe, inputs: [String: String], output: String,
+                                control: RenderControl? = nil) throws -> AnimationReport {
+        let began = monotonicSeconds()
+        let recipe = try Self.validated(recipe)
+        try checkOptions()
+        guard let main = recipe.inputs.first(where: recipe.usedInputs.contains), let path = inputs[main] else {
+            throw RenderError.recipe(RecipeError(path: "inputs", "no image given for the main input (\(recipe.inputs.first ?? "main"))"))
+        }
+        for (name, input) in inputs where Self.sameFile(input, output) {
+            throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
+        }
+        let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
+        guard format == .webp else {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP; end the "
+                + "output's name in .webp (or render the first frame alone)"))
+        }
+        let reader: any AnimationReader
+        do { reader = try Self.openAnimation(path, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
+        var images = [String: PixelBuffer]()
+        for name in recipe.usedInputs where name != main {
+            guard let other = inputs[name] else {
+                throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (give \(SettingName.input(name)))"))
+            }
+            do { images[name] = try stillInput(other) } catch let error as RenderError { throw error } catch {
+                throw RenderError.reading(other, error)
+            }
+        }
+        let file: OutputFile
+        do { file = try OutputFile(path: output, replace: options.replaceExisting) }
+        catch let error as OutputError { throw RenderError.output(error) }
+        defer { file.abandon() }
+        var writer: AnimatedWebPWriter?
+        var frames = 0, size = (width: 0, height: 0), pixels = 0.0
+        while true {
+            try control?.check()
+            let frame: AnimationFrame
+            do {
+                guard let next = try reader.nextFrame() else { break }
+                frame = next
+            } catch { throw RenderError.reading(path, error) }
+            pixels += Double(reader.width) * Double(reader.height)
+            if let limit = options.maxWork, pixels > limit {
+                throw RenderError.render("\(FileText.escaped(path)): its frames hold over \(Int(limit)) pixels in all, more "
+                    + "work than the limit (\(SettingName.maxWork)); raise it to render this animation")
+            }
+            images[main] = try PixelBuffer(width: reader.width, height: reader.height, format: .rgba8,
+                                           copying: Data(frame.pixels))
+            let result = try render(recipe, images: images, format: .rgba8)
+            let rows = try result.packedData()
+            do {
+                let frameWriter = try writer ?? AnimatedWebPWriter(output: file, width: result.width, height: result.height,
+                                                                   loopCount: reader.loopCount, options: options.webp)
+                writer = frameWriter
+                size = (result.width, result.height)
+                try rows.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    try frameWriter.add(rgba: base, durationMilliseconds: frame.durationMilliseconds)
+                }
+            } catch { throw RenderError.output(OutputError(.notWritable, path: output, "\(error)")) }
+            frames += 1
+        }
+        guard let writer else { throw RenderError.reading(path, CodecError(kind: .corrupt, path: path, message: "it holds no frame")) }
+        do { try writer.finish() } catch let error as OutputError { throw RenderError.output(error) } catch {
+            throw RenderError.output(OutputError(.notWritable, path: output, "\(error)"))
+        }
+        return AnimationReport(frames: frames, width: size.width, height: size.height, loopCount: reader.loopCount,
+                               seconds: monotonicSeconds() - began)
+    }
+
+    static func openAnimation(_ path: String, limits: DecodeLimits) throws -> any AnimationReader {
+        let format = try ImageFileFormat.sniff(path: path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+        switch format {
+        case .gif: return try GIFAnimationReader(descriptor: fd, name: path, limits: limits)
+        case .webp: return try WebPAnimationReader(descriptor: fd, name: path, limits: limits)
+        default:
+            close(fd)
+            throw CodecError(kind: .unsupported, path: path, message: "a \(format.name) image is not an animation this "
+                             + "build renders frame by frame (GIF and WebP are)")
+        }
+    }
+
+    /// A still input used beside every frame, decoded whole as stored. One whose colour a profile must convert is
+    /// refused: frames are rendered as sRGB samples.
+    private func stillInput(_ path: String) throws -> PixelBuffer {
+        let decoder = try ImageInput.file(path).openDecoder(limits: decodeLimits)
+        var notes = [String]()
+        let managed = try InputProfiles.managed(decoder, space: .linear, notes: &notes)
+        guard managed as AnyObject === decoder as AnyObject else {
+            throw RenderError.input(RenderError.InputFailure(kind: .unsupported, path: path, message: "its colour profile "
+                + "would convert it, and an animation's other inputs are read as sRGB; convert it to sRGB first"))
+        }
+        let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format, ledger: TransferLedger())
+        try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
+        return buffer
+    }
+}

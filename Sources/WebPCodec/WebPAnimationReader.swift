@@ -1,0 +1,78 @@
+import CWebP
+import FilterCore
+import Foundation
+
+/// Every frame of an animated WebP, composed on the canvas by libwebp's animation decoder (each frame's blending and
+/// disposal applied), with its duration and the file's loop count. Holds the file and libwebp's canvas, checked
+/// against the limits before decoding. A still WebP reads as one frame.
+package final class WebPAnimationReader: AnimationReader {
+    package let path: String
+    package let width: Int
+    package let height: Int
+    package let loopCount: Int
+    /// Frames in the file.
+    package let frameCount: Int
+
+    /// The file's bytes at a fixed address: libwebp's decoder reads them while it lives.
+    private let file: UnsafeMutableBufferPointer<UInt8>
+    private var decoder: OpaquePointer?
+    private var lastTimestamp: Int32 = 0
+
+    package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
+        self.path = path
+        let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        file = .allocate(capacity: max(1, bytes.count))
+        _ = file.initialize(from: bytes)
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInitInternal(&options, WEBP_DEMUX_ABI_VERSION) != 0 else {
+            file.deallocate()
+            throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
+        }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 1
+        var data = WebPData(bytes: file.baseAddress, size: bytes.count)
+        guard let decoder = WebPAnimDecoderNewInternal(&data, &options, WEBP_DEMUX_ABI_VERSION) else {
+            file.deallocate()
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its frames cannot be read")
+        }
+        self.decoder = decoder
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+            WebPAnimDecoderDelete(decoder)
+            file.deallocate()
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its animation header cannot be read")
+        }
+        width = Int(info.canvas_width)
+        height = Int(info.canvas_height)
+        loopCount = Int(info.loop_count)
+        frameCount = Int(info.frame_count)
+        let fileBytes = Double(bytes.count)
+        do {
+            // libwebp holds the canvas and the previous one (8 bytes a pixel), and we copy each frame out (4 more).
+            try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0) * 12 + fileBytes }
+        } catch {
+            WebPAnimDecoderDelete(decoder)
+            self.decoder = nil
+            file.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        if let decoder { WebPAnimDecoderDelete(decoder) }
+        file.deallocate()
+    }
+
+    package func nextFrame() throws -> AnimationFrame? {
+        guard let decoder, WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        var frame: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP animation: a frame cannot be decoded")
+        }
+        // Timestamps are each frame's end.
+        defer { lastTimestamp = timestamp }
+        return AnimationFrame(pixels: Array(UnsafeBufferPointer(start: frame, count: width * height * 4)),
+                              durationMilliseconds: Int(timestamp - lastTimestamp))
+    }
+}

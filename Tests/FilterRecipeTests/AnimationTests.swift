@@ -1,0 +1,143 @@
+import FilterCore
+import FilterRecipe
+import Foundation
+import GIFCodec
+import TestSupport
+import WebPCodec
+import XCTest
+
+/// Animations rendered frame by frame. The GIF fixture (scripts/make-gif-fixtures.py) has every disposal — kept,
+/// cleared to the background, restored to the previous canvas — partial and interlaced frames, transparency, local
+/// tables and a NETSCAPE2.0 loop count; the independent reference is libwebp's gif2webp (its own GIF reader,
+/// lossless) decoded by libwebp's animation decoder, and webpmux reads the structure of what we write.
+final class AnimationTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    let gif = Fixtures.path("gif/disposal_animated_48x32.gif")
+    let durations = [100, 200, 300, 400]
+
+    func frames(_ reader: any AnimationReader) throws -> [AnimationFrame] {
+        var frames = [AnimationFrame]()
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        return frames
+    }
+
+    func open(_ path: String) throws -> any AnimationReader {
+        let fd = Foundation.open(path, O_RDONLY)
+        return path.hasSuffix(".gif") ? try GIFAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
+                                      : try WebPAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
+    }
+
+    /// gif2webp's lossless conversion of the fixture, read back by libwebp.
+    func reference() throws -> (frames: [AnimationFrame], loop: Int) {
+        let converted = scratch.appendingPathComponent("reference.webp").path
+        try ExternalTool.run("gif2webp", ["-quiet", gif, "-o", converted], package: "webp")
+        let reader = try open(converted)
+        return (try frames(reader), reader.loopCount)
+    }
+
+    /// Equal where visible; fully transparent pixels equal in alpha only (their colour is not shown).
+    func assertSameVisible(_ a: [UInt8], _ b: [UInt8], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.count, b.count, message, file: file, line: line)
+        var differing = 0
+        for p in stride(from: 0, to: min(a.count, b.count), by: 4) {
+            if a[p + 3] != b[p + 3] || (a[p + 3] != 0 && a[p..<p + 3] != b[p..<p + 3]) { differing += 1 }
+        }
+        XCTAssertEqual(differing, 0, "\(message): \(differing) pixels differ", file: file, line: line)
+    }
+
+    func mirrored(_ rgba: [UInt8], width: Int) -> [UInt8] {
+        var out = rgba
+        let height = rgba.count / 4 / width
+        for y in 0..<height { for x in 0..<width { for c in 0..<4 { out[(y * width + x) * 4 + c] = rgba[(y * width + width - 1 - x) * 4 + c] } } }
+        return out
+    }
+
+    func testGIFFramesComposeAsGif2webpComposesThem() throws {
+        let reader = try open(gif)
+        let ours = try frames(reader)
+        let (theirs, loop) = try reference()
+        XCTAssertEqual(ours.count, 4)
+        XCTAssertEqual(ours.count, theirs.count)
+        XCTAssertEqual(ours.map(\.durationMilliseconds), durations)
+        XCTAssertEqual(theirs.map(\.durationMilliseconds), durations)
+        XCTAssertEqual(reader.loopCount, 3, "2 repeats after the first play")
+        XCTAssertEqual(loop, 3)
+        for (i, (a, b)) in zip(ours, theirs).enumerated() { assertSameVisible(a.pixels, b.pixels, "frame \(i + 1)") }
+        // The disposals did something: the second frame's cleared rectangle shows through in the third frame.
+        XCTAssertNotEqual(ours[1].pixels, ours[2].pixels)
+    }
+
+    func flipRecipe() throws -> Recipe {
+        try Recipe(json: Data(#"{"version": 1, "steps": [{"op": "flip", "direction": "horizontal"}]}"#.utf8))
+    }
+
+    func testEveryFrameIsRenderedIntoAnAnimatedWebP() throws {
+        let output = scratch.appendingPathComponent("flipped.webp").path
+        var options = Renderer.Options()
+        options.webp = WebPWriteOptions(lossless: true)
+        let report = try Renderer(backend: .cpu, options: options).renderAnimation(try flipRecipe(), inputs: ["main": gif], output: output)
+        XCTAssertEqual(report.frames, 4)
+        XCTAssertEqual(report.loopCount, 3)
+        let (reference, _) = try reference()
+        let written = try open(output)
+        let frames = try self.frames(written)
+        XCTAssertEqual(frames.map(\.durationMilliseconds), durations)
+        XCTAssertEqual(written.loopCount, 3)
+        for (i, (frame, expected)) in zip(frames, reference).enumerated() {
+            assertSameVisible(frame.pixels, mirrored(expected.pixels, width: 48), "frame \(i + 1)")
+        }
+        let info = try webpmuxInfo(output)
+        XCTAssertTrue(info.contains("Number of frames: 4"), info)
+        XCTAssertTrue(info.contains("Loop Count : 3"), info)
+    }
+
+    func testAnAnimatedWebPInputKeepsItsFramesAndTimes() throws {
+        let input = scratch.appendingPathComponent("input.webp").path
+        try ExternalTool.run("gif2webp", ["-quiet", "-lossy", "-q", "90", gif, "-o", input], package: "webp")
+        let output = scratch.appendingPathComponent("out.webp").path
+        let report = try Renderer(backend: .cpu).renderAnimation(try flipRecipe(), inputs: ["main": input], output: output)
+        XCTAssertEqual(report.frames, 4)
+        let written = try open(output)
+        XCTAssertEqual(try frames(written).map(\.durationMilliseconds), durations)
+        XCTAssertEqual(written.loopCount, 3)
+    }
+
+    func testRefusalsLeaveNothingBehind() throws {
+        let renderer = Renderer(backend: .cpu)
+        let png = scratch.appendingPathComponent("out.png").path
+        XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: png)) { error in
+            XCTAssertTrue("\(error)".contains(".webp"), "\(error)")
+        }
+        // A file cut inside its third frame: an input error naming it, and no output.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: gif))
+        let cut = scratch.appendingPathComponent("cut.gif").path
+        try bytes.prefix(bytes.count * 3 / 4).write(to: URL(fileURLWithPath: cut))
+        let output = scratch.appendingPathComponent("cut.webp").path
+        XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), inputs: ["main": cut], output: output)) { error in
+            guard case RenderError.input(let failure) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(failure.path, cut)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(), ["cut.gif"])
+        // A still format is not an animation.
+        XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), inputs: ["main": Fixtures.path("gif/global_96x64.expected.png")],
+                                                          output: output)) { error in
+            XCTAssertTrue("\(error)".contains("not an animation"), "\(error)")
+        }
+    }
+
+    func webpmuxInfo(_ path: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/webpmux") else { throw XCTSkip("webpmux (Debian's webp) is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/webpmux")
+        process.arguments = ["-info", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
