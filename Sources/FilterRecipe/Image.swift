@@ -142,26 +142,6 @@ public struct Image: Sendable {
     }
 }
 
-// MARK: - Conveniences beside the generated methods (Image+Catalogue.swift has one per filter)
-
-extension Image {
-    public func resized(scale: Double, kernel: ResampleKernel = .lanczos3) throws -> Image {
-        try applying(.resize, ["scale": .number(scale), "kernel": .string(kernel.rawValue)])
-    }
-    public func resized(width: Int? = nil, height: Int? = nil, kernel: ResampleKernel = .lanczos3) throws -> Image {
-        try applying(.resize, ["width": .number(Double(width ?? 0)), "height": .number(Double(height ?? 0)),
-                           "kernel": .string(kernel.rawValue)])
-    }
-    public func cropped(x: Int, y: Int, width: Int, height: Int) throws -> Image {
-        try applying(.crop, ["x": .number(Double(x)), "y": .number(Double(y)), "width": .number(Double(width)),
-                         "height": .number(Double(height))])
-    }
-    /// Blends `self` (the source) onto `backdrop`.
-    public func blended(onto backdrop: Image, mode: BlendMode = .normal, opacity: Double = 1) throws -> Image {
-        try applying(.blend, ["mode": .string(mode.rawValue), "opacity": .number(opacity)], with: [backdrop])
-    }
-}
-
 extension Image: CustomStringConvertible {
     /// The recipe this image describes, as JSON.
     public var description: String { recipe.debugDescription }

@@ -34,7 +34,7 @@ final class PublicAPISafetyTests: XCTestCase {
         // A problem only the image's size shows is found at render time, and named by the call too.
         let scratch = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let crop = try photo.invert().cropped(x: 5000, y: 0, width: 10, height: 10)
+        let crop = try photo.invert().crop(x: 5000, y: 0, width: 10, height: 10)
         XCTAssertThrowsError(try crop.render(to: scratch.appendingPathComponent("c.png").path,
                                              renderer: Renderer(backend: .cpu), inputs: ["main": Fixtures.path("jpeg/restart_444.jpg")])) {
             guard case RenderError.recipe(let error) = $0 else { return XCTFail("\($0)") }

@@ -81,8 +81,8 @@ final class RecipeDecodingTests: XCTestCase {
 
     /// The builder and JSON describe the same graph: encode → decode is the identity, for chains and graphs.
     func testBuilderJSONRoundTrip() throws {
-        let chain = try Image(input: "main").resized(scale: 0.5).gaussianBlur(sigma: 2).colorControls(saturation: 1.2)
-        let graph = try Image(input: "main").gaussianBlur(sigma: 8).blended(onto: Image(input: "main"), mode: .screen, opacity: 0.5)
+        let chain = try Image(input: "main").resize(scale: 0.5).gaussianBlur(sigma: 2).colorControls(saturation: 1.2)
+        let graph = try Image(input: "main").gaussianBlur(sigma: 8).blend(backdrop: Image(input: "main"), mode: .screen, opacity: 0.5)
             .vignette()
         for image in [chain, graph] {
             let recipe = image.recipe
