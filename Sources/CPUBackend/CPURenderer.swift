@@ -137,11 +137,13 @@ package enum CPURenderer {
             let made = try makeStage(node.postOnConversion ? node.withoutPost : node, inputs: inputs,
                                      inputNodes: node.inputs.map { plan.nodes[$0] },
                                      plan: plan, sources: sources, conversions: conversions, stats: stats)
-            // A rule that reads rows out of order (a vertical flip, a turn) holds the whole input: consumers pull
-            // rows top to bottom.
-            let whole = plan.rowRule(of: index).holdsWhole
+            // The node's rule, made once (a resample's weights are in it). One that reads rows out of order (a
+            // vertical flip, a turn) holds the whole input: consumers pull rows top to bottom.
+            let rule = plan.rowRule(of: index)
             made.region = { rows, input in
-                whole ? 0..<plan.nodes[node.inputs[input]].height : plan.inputRows(of: index, input: input, for: rows)
+                let height = plan.nodes[node.inputs[input]].height
+                guard !rule.holdsWhole else { return 0..<height }
+                return Plan.clamped(rule.rows(rows), height: height)
             }
             if case .samples(let format, _) = node.representation, !node.post.isEmpty, !node.postOnConversion {
                 made.postTable = SampleTable(node.post, format: format, space: plan.workingSpace)

@@ -72,18 +72,25 @@ extension Renderer {
                 throw RenderError.render("\(FileText.escaped(path)): its frames hold over \(Int(limit)) pixels in all, more "
                     + "work than the limit (\(SettingName.maxWork)); raise it to render this animation")
             }
-            images[main] = try PixelBuffer(width: reader.width, height: reader.height, format: .rgba8,
-                                           copying: Data(frame.pixels))
+            let input = PixelBuffer(width: reader.width, height: reader.height, format: .rgba8, ledger: TransferLedger())
+            let target = try input.mutableHostBytes()
+            frame.pixels.withUnsafeBytes { if let base = $0.baseAddress { target.copyMemory(from: base, byteCount: $0.count) } }
+            images[main] = input
             let result = try render(recipe, images: images, format: .rgba8)
-            let rows = try result.packedData()
+            // Packed rows: the buffer's own where they are (always, for rgba8), else a packed copy.
+            let rows = result.rowStride == result.width * 4 ? nil : try result.packedData()
             do {
                 let frameWriter = try writer ?? AnimatedWebPWriter(output: file, width: result.width, height: result.height,
                                                                    loopCount: reader.loopCount, options: options.webp)
                 writer = frameWriter
                 size = (result.width, result.height)
-                try rows.withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress else { return }
-                    try frameWriter.add(rgba: base, durationMilliseconds: frame.durationMilliseconds)
+                if let rows {
+                    try rows.withUnsafeBytes { bytes in
+                        guard let base = bytes.baseAddress else { return }
+                        try frameWriter.add(rgba: base, durationMilliseconds: frame.durationMilliseconds)
+                    }
+                } else {
+                    try frameWriter.add(rgba: try result.hostBytes(), durationMilliseconds: frame.durationMilliseconds)
                 }
             } catch { throw RenderError.output(OutputError(.notWritable, path: output, "\(error)")) }
             frames += 1

@@ -5,8 +5,12 @@ extension Plan {
     /// when the node reads the input at all); nil when the node does not read that input's pixels (a generator's
     /// sizing input).
     package func inputRows(of index: Int, input k: Int, for rows: Range<Int>) -> Range<Int>? {
-        let height = nodes[nodes[index].inputs[k]].height
-        guard let wanted = rowRule(of: index).rows(rows) else { return nil }
+        Self.clamped(rowRule(of: index).rows(rows), height: nodes[nodes[index].inputs[k]].height)
+    }
+
+    /// Rows a rule asked for, clamped to an input `height` rows tall (never empty); nil stays nil.
+    package static func clamped(_ wanted: Range<Int>?, height: Int) -> Range<Int>? {
+        guard let wanted else { return nil }
         let first = min(max(wanted.lowerBound, 0), height - 1)
         return first..<max(first + 1, min(wanted.upperBound, height))
     }
