@@ -1,3 +1,5 @@
+import FilterCore
+
 /// Eight pixels of straight colour, one vector a channel. The per-pixel operations run on these: every instruction
 /// works on eight pixels, no lane is spent on alpha, and the three channels are independent chains the CPU overlaps
 /// (one pixel's `SIMD4` at a time left `pow`'s long dependency chain waiting on itself).
