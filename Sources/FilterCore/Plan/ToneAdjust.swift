@@ -24,14 +24,4 @@ package struct ToneAdjust: Equatable, Sendable {
     }
 
     package static let curveScale: Float = 27.0 / 16
-
-    /// ℓ' from the pixel's lightness ℓ and its base b, eight at a time (the CPU's arithmetic; the kernel's is the same).
-    @inline(__always)
-    package func lightness(_ l: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
-        let b = base.replacing(with: 0, where: .!(base .> 0)).replacing(with: 1, where: base .> 1)
-        let k = Self.curveScale
-        let b1 = b + shadows * k * b * (1 - b) * (1 - b)
-        let b2 = b1 - highlights * k * b1 * b1 * (1 - b1)
-        return b2 + (1 + detail) * (l - b)
-    }
 }
