@@ -2,29 +2,33 @@ import FilterCore
 import Foundation
 
 /// Reads a source's rows ahead on a thread of its own, so decoding (libpng inflate, single-threaded) overlaps the
-/// filters and the encoder. At most `depth` (2) chunks of about 512 KiB wait, so memory stays bounded (three 1 MiB
-/// chunks cost a two-file thumbnail batch 10 MiB of peak memory and bought no speed). The first error is thrown to
-/// the reader; `stop()` ends reading early (a plan that needs only the top rows).
+/// filters and the encoder. Chunks of about 512 KiB pass through a `BoundedQueue` of `depth − 1` while the reader
+/// uses one: at most `depth` (2) chunks are held, so memory stays bounded (three 1 MiB chunks cost a two-file
+/// thumbnail batch 10 MiB of peak memory and bought no speed). The first error is thrown to the reader; `stop()`
+/// ends reading early (a plan that needs only the top rows).
 final class DecoderThread: ImageRowSource {
     let width: Int
     let height: Int
     let format: PixelFormat
     private(set) var nextRow = 0
 
+    private struct Chunk {
+        var buffer: UnsafeMutableRawPointer
+        var rows: Int
+    }
+
     private let source: ImageRowSource
     private let rowBytes: Int
     private let chunkRows: Int
-    private let depth: Int
-    private let condition = NSCondition()
-    private var ready: [(buffer: UnsafeMutableRawPointer, rows: Int)] = []
-    /// Chunk buffers handed back by the reader, reused (allocating each chunk anew grew the heap by ~15 MiB).
-    private var spare: [UnsafeMutableRawPointer] = []
-    /// Rows of the first ready chunk already handed out.
+    private let chunks: BoundedQueue<Chunk>
+    /// Buffers handed back by the reader, reused (allocating each chunk anew grew the heap by ~15 MiB).
+    private let spare: BoundedQueue<UnsafeMutableRawPointer>
+    /// The chunk being handed out, and how many of its rows were.
+    private var current: Chunk?
     private var consumed = 0
-    private var failure: Error?
+    private let ended = DispatchSemaphore(value: 0)
     private var stopped = false
-    private var running = true
-    /// Seconds the reader spent in the source.
+    /// Seconds the reading thread spent in the source (read after `stop()`).
     private(set) var busySeconds = 0.0
 
     init(_ source: ImageRowSource, depth: Int = 2) {
@@ -34,15 +38,17 @@ final class DecoderThread: ImageRowSource {
         format = source.format
         rowBytes = width * format.bytesPerPixel
         chunkRows = max(1, (1 << 19) / max(1, rowBytes))
-        self.depth = depth
+        chunks = BoundedQueue(depth: depth - 1)
+        spare = BoundedQueue(depth: depth + 1)
         let thread = Thread { [self] in self.read() }
         thread.name = "filterrun decoder"
         thread.start()
     }
 
     deinit {
-        for chunk in ready { chunk.buffer.deallocate() }
-        for buffer in spare { buffer.deallocate() }
+        current?.buffer.deallocate()
+        while let chunk = chunks.poll() { chunk.buffer.deallocate() }
+        while let buffer = spare.poll() { buffer.deallocate() }
     }
 
     func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
@@ -58,76 +64,58 @@ final class DecoderThread: ImageRowSource {
     /// `readRows`'s copy (a 20 MP photo's rows are 60 MB). The run stays valid until `body` returns.
     func borrowRows(_ count: Int, _ body: (UnsafeRawPointer, Int, Int) throws -> Void) throws {
         var done = 0
-        condition.lock()
-        defer { condition.unlock() }
         while done < count {
-            while ready.isEmpty && failure == nil && running { condition.wait() }
-            if let failure { throw failure }
-            guard let chunk = ready.first else { throw PlanError("the decoder stopped before row \(nextRow)") }
-            let take = min(count - done, chunk.rows - consumed)
-            // The reader only appends chunks, and this one is recycled only below: it can be read unlocked.
-            condition.unlock()
-            do {
-                try body(UnsafeRawPointer(chunk.buffer + consumed * rowBytes), done, take)
-            } catch {
-                condition.lock()
-                throw error
+            if current == nil {
+                guard let next = try chunks.take() else { throw PlanError("the decoder stopped before row \(nextRow)") }
+                current = next
+                consumed = 0
             }
-            condition.lock()
+            guard let chunk = current else { continue }
+            let take = min(count - done, chunk.rows - consumed)
+            try body(UnsafeRawPointer(chunk.buffer + consumed * rowBytes), done, take)
             done += take
             consumed += take
             nextRow += take
             if consumed == chunk.rows {
-                spare.append(chunk.buffer)
-                ready.removeFirst()
-                consumed = 0
-                condition.broadcast()
+                if !spare.offer(chunk.buffer) { chunk.buffer.deallocate() }
+                current = nil
             }
         }
     }
 
-    /// Stops reading ahead and waits for the reader to finish its current chunk.
+    /// Stops reading ahead and waits for the reading thread to end.
     func stop() {
-        condition.lock()
+        guard !stopped else { return }
         stopped = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        chunks.close()
+        ended.wait()
     }
 
     private func read() {
+        defer { ended.signal() }
         var row = 0
-        var error: Error?
         while row < height {
-            condition.lock()
-            while ready.count >= depth && !stopped { condition.wait() }
-            let stop = stopped
-            let reused = spare.popLast()
-            condition.unlock()
-            if stop { break }
+            // Read a chunk only when it can be queued: the reader's chunk and the queued one are all that is held.
+            guard (try? chunks.waitForRoom()) == true else { return }
             let rows = min(chunkRows, height - row)
-            let buffer = reused ?? UnsafeMutableRawPointer.allocate(byteCount: chunkRows * rowBytes, alignment: 64)
+            let buffer = spare.poll() ?? UnsafeMutableRawPointer.allocate(byteCount: chunkRows * rowBytes, alignment: 64)
             let began = monotonicSeconds()
             do {
                 try WorkerPool.asHelper { try source.readRows(into: buffer, stride: rowBytes, count: rows) }
-            } catch let e {
-                condition.lock()
-                spare.append(buffer)
-                condition.unlock()
-                error = e
-                break
+            } catch {
+                buffer.deallocate()
+                chunks.fail(error)
+                return
             }
             busySeconds += monotonicSeconds() - began
             row += rows
-            condition.lock()
-            ready.append((buffer, rows))
-            condition.broadcast()
-            condition.unlock()
+            do {
+                guard try chunks.put(Chunk(buffer: buffer, rows: rows)) else { buffer.deallocate(); return }
+            } catch {
+                buffer.deallocate()
+                return
+            }
         }
-        condition.lock()
-        if let error { failure = error }
-        running = false
-        condition.broadcast()
-        condition.unlock()
+        chunks.close()
     }
 }
