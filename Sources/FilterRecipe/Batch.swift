@@ -122,10 +122,14 @@ public final class BatchRunner: Sendable {
     let extraInputs: [String: String]
     let workers: Int
     let force: Bool
+    let allFrames: Bool
     private let cancelled = Mutex(false)
 
+    /// With `allFrames`, an animated GIF or WebP input whose output is a WebP is rendered frame by frame
+    /// (`Renderer.renderAnimation`); other inputs, and other outputs, render as always (an animation's first frame,
+    /// with a note).
     public init(renderer: Renderer, recipe: Recipe, extraInputs: [String: String] = [:],
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false, allFrames: Bool = false) {
         var renderer = renderer
         renderer.options.replaceExisting = renderer.options.replaceExisting || force
         self.renderer = renderer
@@ -133,6 +137,7 @@ public final class BatchRunner: Sendable {
         self.extraInputs = extraInputs
         workers = max(1, jobs)
         self.force = force
+        self.allFrames = allFrames
     }
 
     /// Stops starting new files; those in progress finish.
@@ -203,9 +208,14 @@ public final class BatchRunner: Sendable {
                                         withIntermediateDirectories: true)
             var inputs = extraInputs
             inputs[recipe.inputs.first ?? "main"] = job.input
-            let report = try renderer.render(recipe, inputs: inputs, output: job.output)
-            outcome.backend = report.backend
-            outcome.warnings = report.warnings
+            let outputFormat = renderer.options.fileFormat ?? ImageFileFormat.from(extensionOf: job.output)
+            if allFrames, outputFormat == .webp, [.gif, .webp].contains(try? ImageFileFormat.sniff(path: job.input)) {
+                try renderer.renderAnimation(recipe, inputs: inputs, output: job.output)
+            } else {
+                let report = try renderer.render(recipe, inputs: inputs, output: job.output)
+                outcome.backend = report.backend
+                outcome.warnings = report.warnings
+            }
         } catch RenderError.output(let error) where error.kind == .exists && !force {
             outcome.status = .skipped  // it appeared while this file rendered; kept, as existing outputs are
         } catch let error as RenderError {

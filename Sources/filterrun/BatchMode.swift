@@ -19,6 +19,8 @@ struct BatchMode {
     let shard: BatchShard?
     /// The paths `-` stands for, when the caller read stdin already.
     var standardInput: [String]? = nil
+    /// `--frames all`: animated GIF and WebP inputs written as WebP are rendered frame by frame.
+    var allFrames = false
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
         let list: [BatchJob]
@@ -71,7 +73,8 @@ struct BatchMode {
             FileHandle.standardError.write(Data("filterrun: shard \(shard): \(chosen.count) of \(listed) files\n".utf8))
         }
 
-        let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force)
+        let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force,
+                                 allFrames: allFrames)
         let interrupts = Self.handleInterrupts(runner)
         defer { interrupts.cancel() }
         let display = ProgressDisplay(quiet: quiet)

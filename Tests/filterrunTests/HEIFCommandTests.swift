@@ -106,6 +106,16 @@ extension FilterRunTests {
         XCTAssertTrue(r.stderr.contains("animation: 4 frames, 48×32, playing 3×"), r.stderr)
         XCTAssertEqual(try WebPAnimationReader(descriptor: open(path("all.webp"), O_RDONLY), name: "all.webp",
                                                limits: DecodeLimits()).frameCount, 4)
+        // In a batch, the animation written as WebP is rendered frame by frame, the still beside it as always.
+        try FileManager.default.createDirectory(atPath: path("mixed"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: animated, toPath: path("mixed/anim.gif"))
+        try FileManager.default.copyItem(atPath: Fixtures.path("gif/global_96x64.gif"), toPath: path("mixed/still.gif"))
+        r = try run([invert, path("mixed"), path("mixed-out"), "--format", "webp", "--frames", "all", "--backend", "cpu", "--quiet"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try WebPAnimationReader(descriptor: open(path("mixed-out/anim.webp"), O_RDONLY), name: "anim.webp",
+                                               limits: DecodeLimits()).frameCount, 4)
+        XCTAssertEqual(try WebPAnimationReader(descriptor: open(path("mixed-out/still.webp"), O_RDONLY), name: "still.webp",
+                                               limits: DecodeLimits()).frameCount, 1)
         r = try run([invert, animated, path("all.png"), "--backend", "cpu", "--frames", "all"])
         XCTAssertEqual(r.code, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("animations are written as WebP"), r.stderr)
