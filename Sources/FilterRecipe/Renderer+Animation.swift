@@ -1,4 +1,5 @@
 import FilterCore
+import ColourProfiles
 import Foundation
 import GIFCodec
 import WebPCodec
@@ -45,6 +46,16 @@ extension Renderer {
         }
         let reader: any AnimationReader
         do { reader = try Self.openAnimation(path, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
+        // Frames in another profile than sRGB are converted into the working space as they come.
+        var transform: InputColourTransform?
+        if options.colourManagement, let icc = reader.iccProfile {
+            do {
+                let profile = try ColourProfile(icc: icc, source: path)
+                if profile.unusableClass == nil, !profile.isSRGB {
+                    transform = try InputColourTransform(from: profile, format: .rgba8, space: recipe.workingSpace)
+                }
+            } catch { throw RenderError.reading(path, error) }
+        }
         var images = [String: PixelBuffer]()
         for name in recipe.usedInputs where name != main {
             guard let other = inputs[name] else {
@@ -72,10 +83,7 @@ extension Renderer {
                 throw RenderError.render("\(FileText.escaped(path)): its frames hold over \(Int(limit)) pixels in all, more "
                     + "work than the limit (\(SettingName.maxWork)); raise it to render this animation")
             }
-            let input = PixelBuffer(width: reader.width, height: reader.height, format: .rgba8, ledger: TransferLedger())
-            let target = try input.mutableHostBytes()
-            frame.pixels.withUnsafeBytes { if let base = $0.baseAddress { target.copyMemory(from: base, byteCount: $0.count) } }
-            images[main] = input
+            images[main] = try Self.frameBuffer(frame, width: reader.width, height: reader.height, transform: transform)
             let result = try render(recipe, images: images, format: .rgba8)
             // Packed rows: the buffer's own where they are (always, for rgba8), else a packed copy.
             let rows = result.rowStride == result.width * 4 ? nil : try result.packedData()
@@ -101,6 +109,23 @@ extension Renderer {
         }
         return AnimationReport(frames: frames, width: size.width, height: size.height, loopCount: reader.loopCount,
                                seconds: monotonicSeconds() - began)
+    }
+
+    /// A composed frame as a render's input: its samples, or working values through its profile.
+    static func frameBuffer(_ frame: AnimationFrame, width: Int, height: Int, transform: InputColourTransform?) throws -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height, format: transform == nil ? .rgba8 : .rgba32f, ledger: TransferLedger())
+        let target = try buffer.mutableHostBytes()
+        frame.pixels.withUnsafeBytes { samples in
+            guard let base = samples.baseAddress else { return }
+            guard let transform else { return target.copyMemory(from: base, byteCount: samples.count) }
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: width * 3)
+            defer { scratch.deallocate() }
+            for y in 0..<height {
+                let row = (target + y * buffer.rowStride).assumingMemoryBound(to: Float.self)
+                transform.convert(base + y * width * 4, into: row, width: width, scratch: scratch)
+            }
+        }
+        return buffer
     }
 
     static func openAnimation(_ path: String, limits: DecodeLimits) throws -> any AnimationReader {

@@ -13,6 +13,8 @@ package final class GIFAnimationReader: AnimationReader {
     package let width: Int
     package let height: Int
     package private(set) var loopCount = 1
+    /// GIF frames are sRGB (an ICCRGBG1 application extension is not read).
+    package let iccProfile: [UInt8]? = nil
 
     private let reader: GIFDecoder.Reader
     private var gif: UnsafeMutablePointer<GifFileType>?

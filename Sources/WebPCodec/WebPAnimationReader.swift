@@ -12,6 +12,8 @@ package final class WebPAnimationReader: AnimationReader {
     package let loopCount: Int
     /// Frames in the file.
     package let frameCount: Int
+    /// The ICCP chunk.
+    package let iccProfile: [UInt8]?
 
     /// The file's bytes at a fixed address: libwebp's decoder reads them while it lives.
     private let file: UnsafeMutableBufferPointer<UInt8>
@@ -46,6 +48,13 @@ package final class WebPAnimationReader: AnimationReader {
         height = Int(info.canvas_height)
         loopCount = Int(info.loop_count)
         frameCount = Int(info.frame_count)
+        var chunk = WebPChunkIterator()
+        if let demux = WebPAnimDecoderGetDemuxer(decoder), WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 {
+            iccProfile = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+            WebPDemuxReleaseChunkIterator(&chunk)
+        } else {
+            iccProfile = nil
+        }
         let fileBytes = Double(bytes.count)
         do {
             // libwebp holds the canvas and the previous one (8 bytes a pixel), and we copy each frame out (4 more).

@@ -105,6 +105,37 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(written.loopCount, 3)
     }
 
+    /// An animated WebP's ICCP chunk converts its frames, as a still WebP's converts its pixels: the first frame
+    /// of the animation rendered equals the same frame as a tagged still rendered by the still path, and differs
+    /// from the untagged rendering.
+    func testAnAnimatedWebPsProfileConvertsItsFrames() throws {
+        let plain = scratch.appendingPathComponent("plain.webp").path
+        let tagged = scratch.appendingPathComponent("tagged.webp").path
+        let icc = Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc")
+        try ExternalTool.run("gif2webp", ["-quiet", gif, "-o", plain], package: "webp")
+        try ExternalTool.run("webpmux", ["-set", "icc", icc, plain, "-o", tagged], package: "webp")
+        let first = scratch.appendingPathComponent("first.webp").path
+        let firstTagged = scratch.appendingPathComponent("first-tagged.webp").path
+        try ExternalTool.run("webpmux", ["-get", "frame", "1", plain, "-o", first], package: "webp")
+        try ExternalTool.run("webpmux", ["-set", "icc", icc, first, "-o", firstTagged], package: "webp")
+        var options = Renderer.Options()
+        options.webp = WebPWriteOptions(lossless: true)
+        let renderer = Renderer(backend: .cpu, options: options)
+        let animated = scratch.appendingPathComponent("animated.webp").path
+        let untagged = scratch.appendingPathComponent("untagged.webp").path
+        let still = scratch.appendingPathComponent("still.webp").path
+        try renderer.renderAnimation(try flipRecipe(), inputs: ["main": tagged], output: animated)
+        try renderer.renderAnimation(try flipRecipe(), inputs: ["main": plain], output: untagged)
+        try renderer.render(try flipRecipe(), inputs: ["main": firstTagged], output: still)
+        let frame = try XCTUnwrap(try open(animated).nextFrame()).pixels
+        let plainFrame = try XCTUnwrap(try open(untagged).nextFrame()).pixels
+        let reference = try XCTUnwrap(try open(still).nextFrame()).pixels
+        let worst = zip(frame, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        XCTAssertLessThanOrEqual(worst, 1, "the animation's first frame against the tagged still")
+        let moved = zip(frame, plainFrame).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        XCTAssertGreaterThan(moved, 8, "Adobe RGB moves saturated colours by more than a few codes")
+    }
+
     func testRefusalsLeaveNothingBehind() throws {
         let renderer = Renderer(backend: .cpu)
         let png = scratch.appendingPathComponent("out.png").path

@@ -18,6 +18,8 @@ package protocol AnimationReader: AnyObject {
     var height: Int { get }
     /// Times the animation plays, counted as WebP counts them (0: forever). Known once the first frame is read.
     var loopCount: Int { get }
+    /// The embedded ICC profile the frames' colour is in, if any.
+    var iccProfile: [UInt8]? { get }
     /// The next composed frame; nil after the last.
     func nextFrame() throws -> AnimationFrame?
 }
