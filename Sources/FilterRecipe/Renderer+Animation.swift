@@ -61,7 +61,7 @@ extension Renderer {
             guard let other = inputs[name] else {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (give \(SettingName.input(name)))"))
             }
-            do { images[name] = try stillInput(other) } catch let error as RenderError { throw error } catch {
+            do { images[name] = try stillInput(other, space: recipe.workingSpace) } catch let error as RenderError { throw error } catch {
                 throw RenderError.reading(other, error)
             }
         }
@@ -142,16 +142,12 @@ extension Renderer {
         }
     }
 
-    /// A still input used beside every frame, decoded whole as stored. One whose colour a profile must convert is
-    /// refused: frames are rendered as sRGB samples.
-    private func stillInput(_ path: String) throws -> PixelBuffer {
-        let decoder = try ImageInput.file(path).openDecoder(limits: decodeLimits)
+    /// A still input used beside every frame, decoded whole: its samples, or working values where its profile
+    /// converts it (as the still path reads it).
+    private func stillInput(_ path: String, space: WorkingSpace) throws -> PixelBuffer {
+        let stored = try ImageInput.file(path).openDecoder(limits: decodeLimits)
         var notes = [String]()
-        let managed = try InputProfiles.managed(decoder, space: .linear, notes: &notes)
-        guard managed as AnyObject === decoder as AnyObject else {
-            throw RenderError.input(RenderError.InputFailure(kind: .unsupported, path: path, message: "its colour profile "
-                + "would convert it, and an animation's other inputs are read as sRGB; convert it to sRGB first"))
-        }
+        let decoder = options.colourManagement ? try InputProfiles.managed(stored, space: space, notes: &notes) : stored
         let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format, ledger: TransferLedger())
         try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
         return buffer
