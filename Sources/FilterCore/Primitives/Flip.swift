@@ -5,9 +5,7 @@ extension Primitives {
         package var summary: String { horizontal ? "flip horizontal" : "flip vertical" }
         /// Top to bottom, the first output rows read the last input rows: a strip-wise render holds the input.
         package func rowRule(_ shape: NodeShape) -> RowRule {
-            guard !horizontal else { return .window(reach: 0) }
-            let height = shape.input.height
-            return .held { (height - $0.upperBound)..<(height - $0.lowerBound) }
+            horizontal ? .window(reach: 0) : .mirrored(height: shape.input.height)
         }
         package func taps(_ shape: NodeShape) -> Double { 1 }
         package var onSamples: SampleAction { .moves }

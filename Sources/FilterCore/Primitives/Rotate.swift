@@ -5,9 +5,7 @@ extension Primitives {
         package var summary: String { "rotate \(quarterTurns * 90)°" }
         /// A half turn reads rows mirrored; a quarter turn reads every row for each output row.
         package func rowRule(_ shape: NodeShape) -> RowRule {
-            let height = shape.input.height
-            guard quarterTurns == 2 else { return .whole(height: height) }
-            return .held { (height - $0.upperBound)..<(height - $0.lowerBound) }
+            quarterTurns == 2 ? .mirrored(height: shape.input.height) : .whole(height: shape.input.height)
         }
         package func taps(_ shape: NodeShape) -> Double { 1 }
         package var onSamples: SampleAction { .moves }

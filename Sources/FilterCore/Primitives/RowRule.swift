@@ -40,6 +40,11 @@ package struct RowRule: Sendable {
         RowRule(rows: rows, reach: nil, holdsWhole: true, words: "whole input")
     }
 
+    /// Rows mirrored top to bottom in an input `height` rows tall (a vertical flip, a half turn).
+    package static func mirrored(height: Int) -> RowRule {
+        .held { (height - $0.upperBound)..<(height - $0.lowerBound) }
+    }
+
     /// Every row of an input `height` rows tall, whatever the band.
     package static func whole(height: Int) -> RowRule {
         RowRule(rows: { _ in 0..<height }, reach: nil, holdsWhole: true, words: "whole input")
