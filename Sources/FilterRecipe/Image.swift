@@ -4,7 +4,7 @@ import Foundation
 /// A lazy image: a recipe under construction. Every method returns a new image and computes nothing; pixels are
 /// made only by `render`. Images from different inputs combine (blend, over, blendWithMask) into graphs.
 ///
-///     let thumb = try Image(contentsOf: url).resized(width: 400).unsharpMask(sigma: 1, amount: 0.5)
+///     let thumb = try Image(contentsOf: url).resize(width: 400).unsharpMask(sigma: 1, amount: 0.5)
 ///     try thumb.render(to: "thumb.png")
 public struct Image: Sendable {
     final class Node: Sendable {  // immutable: every field is a `let` of a Sendable type

@@ -1,5 +1,5 @@
-import FilterCore
 import ColourProfiles
+import FilterCore
 import Foundation
 import GIFCodec
 import WebPCodec
