@@ -10,6 +10,15 @@ struct RenderOptions: ParsableArguments {
     enum StatsFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum Frames: String, ExpressibleByArgument, CaseIterable { case first, all }
 
+    /// `--format`'s word as a format this build writes (its name or an extension, any case).
+    static func writtenFormat(_ word: String) throws -> ImageFileFormat {
+        guard let format = ImageFileFormat(word: word) else {
+            throw ValidationError("give one of \(ImageFileFormat.formatWords.joined(separator: ", "))")
+        }
+        if let reason = format.notWrittenReason { throw ValidationError(reason) }
+        return format
+    }
+
     @Argument(help: "Recipe JSON file.", completion: .file(extensions: ["json"])) var recipe: String
     @Argument(help: ArgumentHelp("INPUT OUTPUT, or INPUT... OUTPUT_DIR.", discussion: """
         One image: INPUT is an image (\(ImageFileFormat.readableNames), told by its bytes) or - for one read from \
@@ -46,8 +55,8 @@ struct RenderOptions: ParsableArguments {
     // accepted range, rather than an unknown option).
     @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
     @Option(help: ArgumentHelp("Output format: \(ImageFileFormat.formatWords.joined(separator: ", ")) (default: the output's extension; in a batch, each input's).",
-                               valueName: "format"))
-    var format: String?
+                               valueName: "format"), transform: Self.writtenFormat)
+    var format: ImageFileFormat?
     @Flag(help: "Write the format --format names even when the output's extension names another.") var forceFormat = false
     @Option(parsing: .unconditional, help: "PNG zlib level 0-9 (default 5; 6 is libpng's default), compressed on every core.")
     var compression: Int?
@@ -90,8 +99,8 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Batch: include images in subdirectories.") var recursive = false
     @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: Int?
     @Flag(name: [.short, .long], help: "Batch: no progress output.") var quiet = false
-    @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).")
-    var shard: String?
+    @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).", transform: { try BatchShard(parsing: $0) })
+    var shard: BatchShard?
     @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?
     @Option(parsing: .unconditional, help: "Refuse recipe files larger than this many bytes (default 1 MiB).") var maxRecipeBytes: Int?
     @Option(parsing: .unconditional, help: "Refuse recipes with more nodes than this (default 1000).") var maxNodes: Int?

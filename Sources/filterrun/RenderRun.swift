@@ -30,14 +30,7 @@ struct RenderRun {
         let output = paths.removeLast()
         let numbers = Numbers(o)
 
-        var fileFormat: ImageFileFormat?
-        if let format = o.format {
-            guard let parsed = ImageFileFormat(word: format) else {
-                return fail(2, "--format must be one of \(ImageFileFormat.formatWords.joined(separator: ", ")), got \"\(format)\"")
-            }
-            if let reason = parsed.notWrittenReason { return fail(2, "--format \(format): \(reason)") }
-            fileFormat = parsed
-        }
+        let fileFormat = o.format
         let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions)
         do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
@@ -60,7 +53,7 @@ struct RenderRun {
         var batchShard: BatchShard?
         if let shard = o.shard {
             guard batch else { return fail(2, "--shard applies to batches (several inputs or a directory), not to one image") }
-            do { batchShard = try BatchShard(parsing: shard) } catch { return fail(2, "--shard: \(error)") }
+            batchShard = shard
         }
         if o.statsFile != nil && !batch { return fail(2, "--stats-file applies to batches; for one image use --stats=json") }
 

@@ -95,7 +95,7 @@ extension FilterRunTests {
         XCTAssertEqual(head.map(Array.init), [0xFF, 0xD8, 0xFF], "JPEG bytes, as forced")
         r = try run([vignette, photo, path("out.jpg"), "--format", "bmp"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("--format must be one of png, jpeg, jpg, webp, tiff, tif, avif, jxl, got \"bmp\""), r.stderr)
+        XCTAssertTrue(r.stderr.contains("The value 'bmp' is invalid for '--format <format>': give one of png, jpeg, jpg, webp, tiff, tif, avif, jxl"), r.stderr)
     }
 
     func testNamesPeopleReachForGetTheFilterTheyMean() throws {

@@ -73,7 +73,7 @@ extension FilterRunTests {
         }
         let r = try run([try invertRecipe, path("in"), path("out"), "--shard", "-1/3"])
         XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("--shard: the shard index must be from 0 to 2") && !r.stderr.contains("Missing value"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("invalid for '--shard <shard>': the shard index must be from 0 to 2") && !r.stderr.contains("Missing value"), r.stderr)
     }
 }
 
