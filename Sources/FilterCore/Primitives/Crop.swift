@@ -1,17 +1,12 @@
 extension Primitives {
     /// The node-sized rectangle at (x, y) of the input.
-    package struct Crop: PrimitiveDescriptor {
+    package struct Crop: SampleMove {
         package var x: Int
         package var y: Int
         package var summary: String { "crop at \(x),\(y)" }
         package func rowRule(_ shape: NodeShape) -> RowRule { .window(reach: 0, offset: y) }
-        package func taps(_ shape: NodeShape) -> Double { 1 }
-        package var onSamples: SampleAction { .moves }
-        package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }
-        package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool { inputs[0] }
         package func isIdentity(_ shape: NodeShape) -> Bool {
             x == 0 && y == 0 && shape.input.width == shape.width && shape.input.height == shape.height
         }
-        package var amplifiesDifferences: Bool { false }
     }
 }

@@ -1,7 +1,8 @@
 /// What everything outside the backends knows of one primitive — the region rule, the work estimate, `--explain`,
 /// the representation planner, the output's alpha and colour checks and the GPU's storage choice all read it here.
-/// One conforming type per primitive in this folder, reached through `Primitive.descriptor`. Every requirement is
-/// stated by every primitive (no defaults): a new primitive answers each question or does not compile.
+/// One conforming type per primitive in this folder, reached through `Primitive.descriptor`. The protocol has no
+/// defaults: a new primitive answers each question or does not compile (the sample moves share theirs by opting in
+/// to `SampleMove`).
 package protocol PrimitiveDescriptor: Sendable {
     /// One line for `--explain`.
     var summary: String { get }
