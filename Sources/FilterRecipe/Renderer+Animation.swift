@@ -1,4 +1,5 @@
 import ColourProfiles
+import CPUBackend
 import FilterCore
 import Foundation
 import GIFCodec
@@ -142,14 +143,10 @@ extension Renderer {
         }
     }
 
-    /// A still input used beside every frame, decoded whole: its samples, or working values where its profile
-    /// converts it (as the still path reads it).
+    /// A still input used beside every frame, read as the still path reads it — turned upright, through its
+    /// profile — into working values once.
     private func stillInput(_ path: String, space: WorkingSpace) throws -> PixelBuffer {
-        let stored = try ImageInput.file(path).openDecoder(limits: decodeLimits)
-        var notes = [String]()
-        let decoder = options.colourManagement ? try InputProfiles.managed(stored, space: space, notes: &notes) : stored
-        let buffer = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format, ledger: TransferLedger())
-        try decoder.readRows(into: try buffer.mutableHostBytes(), stride: buffer.rowStride, count: decoder.height)
-        return buffer
+        let prepared = try prepare(Recipe.chain([], workingSpace: space), inputs: ["main": .file(path)])
+        return try CPURenderer.render(prepared.plan, sources: prepared.decoders, format: .rgba32f)
     }
 }

@@ -136,8 +136,9 @@ final class AnimationTests: XCTestCase {
         XCTAssertGreaterThan(moved, 8, "Adobe RGB moves saturated colours by more than a few codes")
     }
 
-    /// A recipe with a still input beside the frames (a profile-tagged JPEG, cropped to the frames' size and
-    /// multiplied over them): the animation's first frame equals the still path's rendering of the GIF's first frame.
+    /// A recipe with a still input beside the frames (a profile-tagged JPEG, then one turned by its EXIF orientation;
+    /// cropped to the frames' size and multiplied over them): the animation's first frame equals the still path's
+    /// rendering of the GIF's first frame.
     func testAStillInputServesEveryFrameThroughItsProfile() throws {
         let recipe = try Recipe(json: Data("""
             {"version": 1, "inputs": ["main", "photo"], "nodes": [
@@ -145,20 +146,23 @@ final class AnimationTests: XCTestCase {
               {"id": "mix", "op": "blend", "mode": "multiply", "opacity": 0.7, "inputs": ["crop", "main"]}],
              "output": "mix"}
             """.utf8))
-        let photo = Fixtures.path("jpeg/adobergb_icc.jpg")
         var options = Renderer.Options()
         options.webp = WebPWriteOptions(lossless: true)
         let renderer = Renderer(backend: .cpu, options: options)
-        let animated = scratch.appendingPathComponent("mixed.webp").path
-        let report = try renderer.renderAnimation(recipe, inputs: ["main": gif, "photo": photo], output: animated)
-        XCTAssertEqual(report.frames, 4)
-        let still = scratch.appendingPathComponent("first.webp").path
-        try renderer.render(recipe, inputs: ["main": gif, "photo": photo], output: still)
-        let frame = try XCTUnwrap(try open(animated).nextFrame()).pixels
-        let reference = try XCTUnwrap(try open(still).nextFrame()).pixels
-        XCTAssertEqual(frame.count, reference.count)
-        let worst = zip(frame, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        XCTAssertLessThanOrEqual(worst, 1, "the animation's first frame against the still path's")
+        // Tagged Adobe RGB; turned by its EXIF orientation 6.
+        for name in ["adobergb_icc.jpg", "metadata_gps_thumbnail_orientation6.jpg"] {
+            let photo = Fixtures.path("jpeg/" + name)
+            let animated = scratch.appendingPathComponent("mixed-\(name).webp").path
+            let report = try renderer.renderAnimation(recipe, inputs: ["main": gif, "photo": photo], output: animated)
+            XCTAssertEqual(report.frames, 4)
+            let still = scratch.appendingPathComponent("first-\(name).webp").path
+            try renderer.render(recipe, inputs: ["main": gif, "photo": photo], output: still)
+            let frame = try XCTUnwrap(try open(animated).nextFrame()).pixels
+            let reference = try XCTUnwrap(try open(still).nextFrame()).pixels
+            XCTAssertEqual(frame.count, reference.count)
+            let worst = zip(frame, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "\(name): the animation's first frame against the still path's")
+        }
     }
 
     func testRefusalsLeaveNothingBehind() throws {
