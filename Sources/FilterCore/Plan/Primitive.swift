@@ -62,7 +62,8 @@ package enum Primitive: Equatable, Sendable {
     package static func boxSegment(radius r: Int) -> Int { min(256, max(32, 2 * r + 1)) }
 
     /// What the planner, the region rule, the work estimate and `--explain` know of this primitive: its
-    /// descriptor (Sources/FilterCore/Primitives). The one switch over primitives outside the backends' factories.
+    /// descriptor (Sources/FilterCore/Primitives). The planner's one switch over every primitive (the optimizer's
+    /// rewrites match the few they rewrite; each backend's factory is its own exhaustive switch).
     package var descriptor: any PrimitiveDescriptor {
         switch self {
         case .source(let name): return Primitives.Source(name: name)
