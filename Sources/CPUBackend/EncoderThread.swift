@@ -46,14 +46,15 @@ final class EncoderThread {
         }
         strip.buffer.copyMemory(from: source, byteCount: bytes)
         (strip.stride, strip.count) = (stride, count)
-        do {
-            guard try strips.put(strip) else {
-                strip.buffer.deallocate()
-                throw CodecError(kind: .invalidRequest, path: "", message: "the encoder is finished")
-            }
-        } catch {
+        // Not queued (the queue was closed, or failed): the buffer is ours to free, once.
+        let queued: Bool
+        do { queued = try strips.put(strip) } catch {
             strip.buffer.deallocate()
             throw error
+        }
+        guard queued else {
+            strip.buffer.deallocate()
+            throw CodecError(kind: .invalidRequest, path: "", message: "the encoder is finished")
         }
     }
 
