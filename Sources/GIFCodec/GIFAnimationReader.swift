@@ -111,18 +111,8 @@ package final class GIFAnimationReader: AnimationReader {
         guard DGifGetImageDesc(gif) == GIF_OK else {
             throw GIFDecoder.failure(gif.pointee.Error, path: path, doing: "read frame \(frames + 1)")
         }
-        let desc = gif.pointee.Image
-        let (left, top, w, h) = (Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height))
-        guard w > 0, h > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: frame \(frames + 1) is \(w)×\(h)")
-        }
-        guard let map = desc.ColorMap ?? gif.pointee.SColorMap, map.pointee.ColorCount > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: frame \(frames + 1) has no colour table")
-        }
-        let palette = (0..<Int(map.pointee.ColorCount)).map { i in
-            let c = map.pointee.Colors[i]
-            return SIMD3(c.Red, c.Green, c.Blue)
-        }
+        let which = "frame \(frames + 1)"
+        let image = try GIFImage(gif, path: path, which: which)
         // The previous frame's disposal.
         if let last = disposal {
             let (right, bottom) = (min(width, last.left + last.width), min(height, last.top + last.height))
@@ -137,28 +127,10 @@ package final class GIFAnimationReader: AnimationReader {
             }
         }
         saved = control.DisposalMode == DISPOSE_PREVIOUS ? canvas : nil
-        disposal = (control.DisposalMode, left, top, w, h)
-        let transparent = Int(control.TransparentColor)
-        var line = [GifPixelType](repeating: 0, count: w)
-        // Interlaced images store rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3….
-        let order: [Int] = desc.Interlace
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { Array(Swift.stride(from: $0.0, to: h, by: $0.1)) }
-            : Array(0..<h)
-        for row in order {
-            guard DGifGetLine(gif, &line, Int32(w)) == GIF_OK else {
-                throw GIFDecoder.failure(gif.pointee.Error, path: path, doing: "decode frame \(frames + 1)")
-            }
-            let y = top + row
-            guard y < height else { continue }
-            for x in 0..<max(0, min(w, width - left)) {
-                let index = Int(line[x])
-                if index == transparent { continue }
-                // An index past the table is black, as browsers show it.
-                let colour = index < palette.count ? palette[index] : SIMD3(0, 0, 0)
-                let p = (y * width + left + x) * 4
-                canvas[p] = colour.x; canvas[p + 1] = colour.y; canvas[p + 2] = colour.z; canvas[p + 3] = 255
-            }
-        }
+        disposal = (control.DisposalMode, image.left, image.top, image.width, image.height)
+        let transparent = control.TransparentColor >= 0 ? Int(control.TransparentColor) : nil
+        try image.draw(gif, transparent: transparent, into: &canvas, canvasWidth: width, canvasHeight: height,
+                       channels: 4, path: path, which: which)
         frames += 1
         return AnimationFrame(pixels: canvas, durationMilliseconds: Int(control.DelayTime) * 10)
     }

@@ -25,9 +25,8 @@ package final class GIFDecoder: DescriptorDecoder {
     private let file: [UInt8]
     private let reader: Reader
     private var gif: UnsafeMutablePointer<GifFileType>?
-    /// The first frame's rectangle on the canvas, its palette and its transparent index.
-    private let frame: (left: Int, top: Int, width: Int, height: Int, interlaced: Bool)
-    private let palette: [SIMD3<UInt8>]
+    /// The first frame and its transparent index.
+    private let frame: GIFImage
     private let transparent: Int?
     private var held = HeldPicture()
 
@@ -73,18 +72,7 @@ package final class GIFDecoder: DescriptorDecoder {
             }
         } while record != IMAGE_DESC_RECORD_TYPE
         guard DGifGetImageDesc(opened) == GIF_OK else { throw Self.failure(opened.pointee.Error, path: path, doing: "read its first image") }
-        let desc = opened.pointee.Image
-        frame = (Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height), desc.Interlace)
-        guard frame.width > 0, frame.height > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: its first image is \(frame.width)×\(frame.height)")
-        }
-        guard let map = desc.ColorMap ?? opened.pointee.SColorMap, map.pointee.ColorCount > 0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt GIF: its first image has no colour table")
-        }
-        palette = (0..<Int(map.pointee.ColorCount)).map { i in
-            let c = map.pointee.Colors[i]
-            return SIMD3(c.Red, c.Green, c.Blue)
-        }
+        frame = try GIFImage(opened, path: path, which: "its first image")
         transparent = transparentIndex
         width = max(Int(opened.pointee.SWidth), frame.left + frame.width)
         height = max(Int(opened.pointee.SHeight), frame.top + frame.height)
@@ -114,26 +102,8 @@ package final class GIFDecoder: DescriptorDecoder {
         guard let gif else { throw CodecError(kind: .invalidRequest, path: path, message: "every row was read already") }
         let channels = format.channels
         var canvas = [UInt8](repeating: 0, count: width * height * channels)
-        var line = [GifPixelType](repeating: 0, count: frame.width)
-        // Interlaced images store rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3….
-        let order: [Int] = frame.interlaced
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { Array(Swift.stride(from: $0.0, to: frame.height, by: $0.1)) }
-            : Array(0..<frame.height)
-        for row in order {
-            guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
-                throw Self.failure(gif.pointee.Error, path: path, doing: "decode its first image")
-            }
-            let y = frame.top + row
-            for x in 0..<frame.width {
-                let index = Int(line[x])
-                if index == transparent { continue }
-                // An index past the table is black, as browsers show it.
-                let colour = index < palette.count ? palette[index] : SIMD3(0, 0, 0)
-                let p = (y * width + frame.left + x) * channels
-                canvas[p] = colour.x; canvas[p + 1] = colour.y; canvas[p + 2] = colour.z
-                if channels == 4 { canvas[p + 3] = 255 }
-            }
-        }
+        try frame.draw(gif, transparent: transparent, into: &canvas, canvasWidth: width, canvasHeight: height,
+                       channels: channels, path: path, which: "its first image")
         // Whether another image follows (an animation): the next records, as far as they can be read (giflib has
         // consumed the first image's data with its last row).
         var code: Int32 = 0
