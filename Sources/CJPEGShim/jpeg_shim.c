@@ -1,4 +1,4 @@
-#include "jpeg_shim.h"
+#include "jpeg_shim_internal.h"
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -9,19 +9,6 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX + 64];
-    int truncated;
-    // Reading only: the warning policy and what was seen.
-    int fail_on;
-    int failure_class;       // the class of the warning that stopped decoding
-    int eof;                 // the source ran out (libjpeg inserted an end marker)
-    int insufficient;        // the entropy decoder needed bits past a marker
-    int warnings, first_class;
-    char first[JMSG_LENGTH_MAX + 64];
-} error_mgr;
 
 static void on_error_exit(j_common_ptr cinfo) {
     error_mgr *e = (error_mgr *)cinfo->err;
@@ -94,23 +81,6 @@ static void copy_error(char *err, size_t errlen, const char *message) {
     if (err && errlen) snprintf(err, errlen, "%s", message);
 }
 
-struct fr_jpeg_reader {
-    struct jpeg_decompress_struct cinfo;
-    error_mgr err;
-    struct jpeg_progress_mgr progress;
-    fr_jpeg_limits limits;
-    int over_limit;
-    int multiple_scans;      // the file has several scans (progressive, or components in scans of their own)
-    int counted_scan;        // the last scan whose work was counted
-    double work;             // samples the entropy decoder visits, summed over the scans so far
-    FILE *file;
-    int created, started;
-    uint32_t rows;
-    const uint8_t *exif;
-    size_t exif_length;
-    const uint8_t *xmp;
-    size_t xmp_length;
-};
 
 // Called by libjpeg between units of input: a file of thousands of scans (each re-reading every block) is refused
 // once it passes the scan bound or the work budget, long before it could take minutes.
@@ -139,7 +109,7 @@ static void on_progress(j_common_ptr common) {
 
 // Before the last row is finished: whether every coefficient of a progressive file got its last refinement (a file
 // that ends between scans decodes without a missing bit, only blurrier). libjpeg frees what it knows at the finish.
-static int progression_complete(fr_jpeg_reader *r) {
+int progression_complete(fr_jpeg_reader *r) {
     j_decompress_ptr c = &r->cinfo;
     if (!c->progressive_mode || !c->coef_bits) return !r->multiple_scans;
     for (int ci = 0; ci < c->num_components; ci++)
@@ -150,7 +120,7 @@ static int progression_complete(fr_jpeg_reader *r) {
 
 // At the end of the image: a file that ran out without the decoder missing any data lacks only its end marker,
 // unless some scans are missing (`complete` false).
-static void finish_checks(fr_jpeg_reader *r, int complete) {
+void finish_checks(fr_jpeg_reader *r, int complete) {
     error_mgr *e = &r->err;
     if (!e->eof || e->insufficient) return;
     r->cinfo.err->msg_code = JWRN_JPEG_EOF;
@@ -316,17 +286,6 @@ void fr_jpeg_reader_close(fr_jpeg_reader *r) {
 
 // MARK: - Writing
 
-enum { OUT_BUFFER = 1 << 16 };
-
-struct fr_jpeg_writer {
-    struct jpeg_compress_struct cinfo;
-    error_mgr err;
-    struct jpeg_destination_mgr dest;
-    int fd;
-    int created;
-    int write_errno;
-    JOCTET buffer[OUT_BUFFER];
-};
 
 static int write_all(fr_jpeg_writer *w, const JOCTET *data, size_t length) {
     while (length > 0) {
@@ -358,10 +317,11 @@ static void dest_term(j_compress_ptr cinfo) {
     if (!write_all(w, w->buffer, OUT_BUFFER - w->dest.free_in_buffer)) ERREXIT(cinfo, JERR_FILE_WRITE);
 }
 
-fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int components, int quality,
-                                    int subsampling, int progressive, int optimize_coding,
-                                    const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
-                                    const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen) {
+// `planes`: the writer takes Y, Cb, Cr planes (jpeg_write_raw_data) instead of rows.
+static fr_jpeg_writer *open_writer(int fd, uint32_t width, uint32_t height, int components, int quality,
+                                   int subsampling, int progressive, int optimize_coding,
+                                   const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
+                                   const uint8_t *xmp, size_t xmp_length, int planes, char *err, size_t errlen) {
     if ((components != 1 && components != 3) || width == 0 || height == 0 || width > JPEG_MAX_DIMENSION
         || height > JPEG_MAX_DIMENSION) {
         close(fd);
@@ -389,8 +349,9 @@ fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int
     w->cinfo.image_width = width;
     w->cinfo.image_height = height;
     w->cinfo.input_components = components;
-    w->cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    w->cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : planes ? JCS_YCbCr : JCS_RGB;
     jpeg_set_defaults(&w->cinfo);
+    w->cinfo.raw_data_in = planes && components == 3 ? TRUE : FALSE;
     jpeg_set_quality(&w->cinfo, quality, TRUE);
     if (components == 3) {
         w->cinfo.comp_info[0].h_samp_factor = subsampling == 444 ? 1 : 2;
@@ -413,6 +374,22 @@ fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int
     }
     if (icc && icc_length) jpeg_write_icc_profile(&w->cinfo, icc, (unsigned)icc_length);
     return w;
+}
+
+fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int components, int quality,
+                                    int subsampling, int progressive, int optimize_coding,
+                                    const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
+                                    const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen) {
+    return open_writer(fd, width, height, components, quality, subsampling, progressive, optimize_coding, icc,
+                       icc_length, exif, exif_length, xmp, xmp_length, 0, err, errlen);
+}
+
+fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int subsampling,
+                                           int progressive, int optimize_coding, const uint8_t *icc, size_t icc_length,
+                                           const uint8_t *exif, size_t exif_length, const uint8_t *xmp,
+                                           size_t xmp_length, char *err, size_t errlen) {
+    return open_writer(fd, width, height, 3, quality, subsampling, progressive, optimize_coding, icc, icc_length,
+                       exif, exif_length, xmp, xmp_length, 1, err, errlen);
 }
 
 int fr_jpeg_writer_rows(fr_jpeg_writer *w, const uint8_t *src, size_t stride, uint32_t count) {

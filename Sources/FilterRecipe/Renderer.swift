@@ -232,6 +232,11 @@ public struct Renderer: Sendable {
         }
         let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
                                       format: fileFormat, warnings: &warnings)
+        // JPEG to JPEG by moves alone: the file's planes are moved (the subsampling follows the input's, unless set).
+        let planeMove = fileFormat == .jpeg
+            ? Self.planeMove(plan, decoders: decoders, format: format, outputProfile: profile,
+                             subsampling: options.jpeg.subsampling)
+            : nil
         do {
             let written: any ImageEncoder
             switch fileFormat {
@@ -239,8 +244,10 @@ public struct Renderer: Sendable {
                 written = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.png, icc: profile?.data, tagSRGB: true, metadata: metadata)
             case .jpeg:
+                var jpeg = options.jpeg
+                if let planeMove { jpeg.subsampling = JPEGPlaneMoves.subsampling(of: planeMove.decoder, move: planeMove.move) }
                 written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.jpeg, icc: profile?.data, metadata: metadata)
+                                          options: jpeg, icc: profile?.data, metadata: metadata, planes: planeMove != nil)
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.webp, icc: profile?.data, metadata: metadata)
@@ -261,7 +268,14 @@ public struct Renderer: Sendable {
                 try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
             } ?? written
             if profile != nil { format = .rgba32f }
-            if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
+            if let planeMove, let jpeg = written as? JPEGEncoder {
+                backendName = .cpu  // the codec moves the planes
+                let seconds = try JPEGPlaneMoves.transcode(planeMove.decoder, planeMove.move, into: jpeg)
+                stats.decodeSeconds += seconds.decoding
+                stats.encodeSeconds += seconds.encoding
+                stats.addTime(id: node.origin, op: node.op, backend: .cpu, seconds: seconds.moving)
+                control?.report(rowsDone: node.height, of: node.height)
+            } else if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = .cpu  // the decoded rows are copied as they are
                 try CPURenderer.copyRows(from: decoders[name]!, to: encoder, stats: stats, control: control)
             } else if backendName == .vulkan {
@@ -506,6 +520,7 @@ public struct Renderer: Sendable {
             lines.append("optimizer: off (\(SettingName.optimizeOff))")
         }
         lines.append(plan.explanation(backend: backendName))
+        if let note = Self.planeMoveNote(plan, decoders: decoders) { lines.append(note) }
         if verbose {
             for (i, node) in plan.nodes.enumerated() {
                 guard case .point(let ops) = node.primitive else { continue }

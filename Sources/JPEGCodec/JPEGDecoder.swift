@@ -28,7 +28,7 @@ package final class JPEGDecoder: ImageDecoder {
     /// Luma sampled alike on both axes (so chroma is too): 4:4:4, 4:2:0, 4:1:0, grey.
     private let evenSampling: Bool
 
-    private var reader: OpaquePointer?
+    private(set) var reader: OpaquePointer?
     private let limits: DecodeLimits
     /// Bytes libjpeg holds for the coefficients of a multi-scan file (0 for a single-scan one).
     package private(set) var coefficientBytes: Double = 0
@@ -176,7 +176,7 @@ package final class JPEGDecoder: ImageDecoder {
         height = Int(h)
     }
 
-    private func failure() -> CodecError {
+    func failure() -> CodecError {
         guard let reader else { return CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
         let rows = Int(fr_jpeg_reader_rows_done(reader))
         let message = FileText.escaped(String(cString: fr_jpeg_reader_error(reader)))

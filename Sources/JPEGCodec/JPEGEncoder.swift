@@ -12,9 +12,9 @@ package final class JPEGEncoder: ImageEncoder {
     package let height: Int
     /// The layout of the rows given to `writeRows`.
     package let format: PixelFormat
-    package private(set) var rowsWritten = 0
+    package internal(set) var rowsWritten = 0
 
-    private var writer: OpaquePointer?
+    private(set) var writer: OpaquePointer?
     private var finished = false
     private let background: (Int, Int, Int)
     private var flattened: [UInt8] = []
@@ -25,8 +25,11 @@ package final class JPEGEncoder: ImageEncoder {
     /// The layouts the encoder takes.
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
+    /// With `planes`, the encoder takes the Y, Cb, Cr planes of a JPEG moved by `JPEGPlaneMoves.transcode`
+    /// instead of rows (`format` must be rgb8).
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                options: JPEGWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
+                options: JPEGWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
+                planes: Bool = false) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -47,11 +50,17 @@ package final class JPEGEncoder: ImageEncoder {
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in
             try exif.withUnsafeBufferPointer { exif in
                 try xmp.withUnsafeBufferPointer { xmp in
-                    fr_jpeg_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height), components,
-                                        Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
-                                        options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
-                                        profile.baseAddress, profile.count, exif.baseAddress, exif.count,
-                                        xmp.baseAddress, xmp.count, &message, message.count)
+                    planes && components == 3
+                        ? fr_jpeg_writer_open_planes(try output.writerDescriptor(), UInt32(width), UInt32(height),
+                                                     Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
+                                                     options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
+                                                     profile.baseAddress, profile.count, exif.baseAddress, exif.count,
+                                                     xmp.baseAddress, xmp.count, &message, message.count)
+                        : fr_jpeg_writer_open(try output.writerDescriptor(), UInt32(width), UInt32(height), components,
+                                              Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
+                                              options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
+                                              profile.baseAddress, profile.count, exif.baseAddress, exif.count,
+                                              xmp.baseAddress, xmp.count, &message, message.count)
                 }
             }
         }
@@ -66,7 +75,7 @@ package final class JPEGEncoder: ImageEncoder {
         if !finished { output.abandon() }
     }
 
-    private func failure() -> Error {
+    func failure() -> Error {
         guard let writer else { return CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         return CodecError.writing(path, errno: fr_jpeg_writer_errno(writer), library: String(cString: fr_jpeg_writer_error(writer)))
     }

@@ -74,4 +74,40 @@ int fr_jpeg_writer_finish(fr_jpeg_writer *w);
 const char *fr_jpeg_writer_error(const fr_jpeg_writer *w);
 int fr_jpeg_writer_errno(const fr_jpeg_writer *w);
 void fr_jpeg_writer_close(fr_jpeg_writer *w);
+
+// MARK: - Moving the stored planes (jpeg_planes.c)
+
+/// A chain of sample moves (flips, quarter turns, transposes, crops) as one map on pixel positions: output pixel
+/// (X, Y) copies input pixel (x0 + dx·X, y0 + dy·Y), or (x0 + dx·Y, y0 + dy·X) when `swap` (a transposing move).
+typedef struct {
+    int swap;
+    long x0, y0;
+    int dx, dy;           // ±1
+    uint32_t width, height; // the output's size in pixels
+} fr_jpeg_move;
+
+/// The luma sampling factors (1 or 2 each) when the file is YCbCr with both chroma components at 1×1 — the layouts
+/// whose planes `fr_jpeg_transcode_moved` moves — else 0.
+int fr_jpeg_reader_plane_sampling(const fr_jpeg_reader *r, int *h, int *v);
+/// Opens a writer that takes Y, Cb, Cr planes (`fr_jpeg_transcode_moved`) instead of RGB rows; arguments as
+/// `fr_jpeg_writer_open` with 3 components.
+fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int subsampling,
+                                           int progressive, int optimize_coding, const uint8_t *icc, size_t icc_length,
+                                           const uint8_t *exif, size_t exif_length, const uint8_t *xmp,
+                                           size_t xmp_length, char *err, size_t errlen);
+/// Decodes the whole file as its stored Y, Cb, Cr planes (no upsampling, no colour conversion), moves them by
+/// `move` and encodes them into `w` (opened by `fr_jpeg_writer_open_planes` at the moved size, its chroma at the
+/// input's sampling with the axes swapped when the move swaps them). Chroma samples of a move that does not keep
+/// their alignment (an odd crop offset, a flip of an odd length) are the mean of the two they fall between.
+/// 0 on success; 1 when reading failed (the reader's error), 2 when writing failed (the writer's), 3 when the
+/// layouts do not match or memory ran out (`err`). `seconds`: the time spent reading, moving and writing.
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
+                            char *err, size_t errlen);
+/// Output rows `row0`..<`row0 + count` of one 8-bit plane moved by `move`: the plane holds samples of `rx`×`ry`
+/// pixels (1 or 2 each, the input's subsampling); the output plane is `out_width` samples wide and `out_height`
+/// tall (the moved size at the output's subsampling), its rows `dst_stride` apart and padded with the last column
+/// up to `padded_width`; rows past `out_height` repeat the last. Exposed for tests.
+void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src_width, uint32_t src_height, int rx,
+                             int ry, const fr_jpeg_move *move, uint8_t *dst, size_t dst_stride, uint32_t out_width,
+                             uint32_t out_height, uint32_t padded_width, uint32_t row0, uint32_t count);
 #endif

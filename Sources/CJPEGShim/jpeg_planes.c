@@ -1,0 +1,229 @@
+// Flips, quarter turns and transposes of a JPEG written as a JPEG, done on the file's own Y, Cb and Cr planes: no
+// chroma upsampling, no colour conversion either way, and the photo held at its stored size (1.5 bytes a pixel
+// for 4:2:0) instead of as RGB rows (3).
+#include "jpeg_shim_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int fr_jpeg_reader_plane_sampling(const fr_jpeg_reader *r, int *h, int *v) {
+    const struct jpeg_decompress_struct *c = &r->cinfo;
+    if (c->jpeg_color_space != JCS_YCbCr || c->num_components != 3 || r->started) return 0;
+    for (int ci = 1; ci < 3; ci++)
+        if (c->comp_info[ci].h_samp_factor != 1 || c->comp_info[ci].v_samp_factor != 1) return 0;
+    *h = c->comp_info[0].h_samp_factor;
+    *v = c->comp_info[0].v_samp_factor;
+    return (*h == 1 || *h == 2) && (*v == 1 || *v == 2);
+}
+
+// For each output sample j along one axis (`count` of them, each covering `r` output pixels of `pixels`): the
+// lowest and highest input sample its pixels fall in, along the input axis the output axis walks (input pixel
+// a + d·P for output pixel P; the input has `n` samples of `r` pixels there). Equal when the move keeps the
+// alignment; neighbours when it does not (an odd offset or an odd length mirrored), and the caller averages them.
+static void axis_samples(uint32_t *lo, uint32_t *hi, uint32_t first, uint32_t count, uint32_t pixels, int r, long a,
+                         int d, uint32_t n) {
+    for (uint32_t k = 0; k < count; k++) {
+        const long j = (long)(first + k);
+        long p0 = (long)r * j, p1 = (long)r * j + r - 1;
+        if (p0 > (long)pixels - 1) p0 = (long)pixels - 1;
+        if (p1 > (long)pixels - 1) p1 = (long)pixels - 1;
+        long q0 = a + d * p0, q1 = a + d * p1;
+        if (q0 > q1) { const long t = q0; q0 = q1; q1 = t; }
+        long i0 = q0 < 0 ? 0 : q0 / r, i1 = q1 < 0 ? 0 : q1 / r;
+        if (i0 > (long)n - 1) i0 = (long)n - 1;
+        if (i1 > (long)n - 1) i1 = (long)n - 1;
+        lo[k] = (uint32_t)i0;
+        hi[k] = (uint32_t)i1;
+    }
+}
+
+void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src_width, uint32_t src_height, int rx,
+                             int ry, const fr_jpeg_move *move, uint8_t *dst, size_t dst_stride, uint32_t out_width,
+                             uint32_t out_height, uint32_t padded_width, uint32_t row0, uint32_t count) {
+    if (out_width == 0 || out_height == 0 || count == 0) return;
+    // The output's x axis walks the input's x (or y when swapped), at that axis's subsampling.
+    const int sw = move->swap;
+    const int r_across = sw ? ry : rx, r_down = sw ? rx : ry;
+    const long a_across = sw ? move->y0 : move->x0, a_down = sw ? move->x0 : move->y0;
+    const int d_across = sw ? move->dy : move->dx, d_down = sw ? move->dx : move->dy;
+    const uint32_t n_across = sw ? src_height : src_width, n_down = sw ? src_width : src_height;
+    uint32_t *across = malloc(sizeof(uint32_t) * 2 * ((size_t)out_width + count));
+    if (!across) return;
+    uint32_t *across_hi = across + out_width, *down = across_hi + out_width, *down_hi = down + count;
+    axis_samples(across, across_hi, 0, out_width, move->width, r_across, a_across, d_across, n_across);
+    // Rows past the output's last repeat it (the encoder reads whole blocks).
+    uint32_t last = row0 + count - 1 < out_height - 1 ? row0 + count - 1 : out_height - 1;
+    uint32_t first = row0 < last ? row0 : last;
+    axis_samples(down, down_hi, first, last - first + 1, move->height, r_down, a_down, d_down, n_down);
+    int paired = 0;
+    for (uint32_t x = 0; x < out_width && !paired; x++) paired = across[x] != across_hi[x];
+    for (uint32_t k = 0; k + first <= last && !paired; k++) paired = down[k] != down_hi[k];
+
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t y = row0 + k, at = (y < last ? y : last) - first;
+        uint8_t *out = dst + (size_t)k * dst_stride;
+        if (!sw) {
+            const uint8_t *line = src + (size_t)down[at] * src_stride, *line2 = src + (size_t)down_hi[at] * src_stride;
+            if (!paired && move->dx == 1) {
+                memcpy(out, line + across[0], out_width);
+            } else if (!paired) {
+                for (uint32_t x = 0; x < out_width; x++) out[x] = line[across[x]];
+            } else {
+                for (uint32_t x = 0; x < out_width; x++)
+                    out[x] = (uint8_t)((line[across[x]] + line[across_hi[x]] + line2[across[x]] + line2[across_hi[x]] + 2) >> 2);
+            }
+        } else if (paired) {
+            // Output row y reads input column down[y], output column x input row across[x].
+            const uint32_t c0 = down[at], c1 = down_hi[at];
+            for (uint32_t x = 0; x < out_width; x++) {
+                const uint8_t *l0 = src + (size_t)across[x] * src_stride, *l1 = src + (size_t)across_hi[x] * src_stride;
+                out[x] = (uint8_t)((l0[c0] + l0[c1] + l1[c0] + l1[c1] + 2) >> 2);
+            }
+        }
+    }
+    if (sw && !paired) {
+        // A band of output rows reads a few neighbouring input columns: walk the input rows once for the band.
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *line = src + (size_t)across[x] * src_stride;
+            for (uint32_t k = 0; k < count; k++) {
+                const uint32_t y = row0 + k, at = (y < last ? y : last) - first;
+                dst[(size_t)k * dst_stride + x] = line[down[at]];
+            }
+        }
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        uint8_t *out = dst + (size_t)k * dst_stride;
+        if (padded_width > out_width) memset(out + out_width, out[out_width - 1], padded_width - out_width);
+    }
+    free(across);
+}
+
+// The planes of the whole file and the bands handed to the encoder: freed on every path out.
+typedef struct {
+    uint8_t *plane[3], *band[3];
+    JSAMPROW *rows;
+} transcode_buffers;
+
+static void free_buffers(transcode_buffers *b) {
+    if (!b) return;
+    for (int i = 0; i < 3; i++) { free(b->plane[i]); free(b->band[i]); }
+    free(b->rows);
+    free(b);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
+                            char *err, size_t errlen) {
+    seconds[0] = seconds[1] = seconds[2] = 0;
+    const double began = now();
+    struct jpeg_decompress_struct *c = &r->cinfo;
+    struct jpeg_compress_struct *o = &w->cinfo;
+    int h = 0, v = 0;
+    if (!fr_jpeg_reader_plane_sampling(r, &h, &v) || !o->raw_data_in || o->num_components != 3
+        || o->image_width != move->width || o->image_height != move->height) {
+        snprintf(err, errlen, "the planes of this file and this output do not match");
+        return 3;
+    }
+    // The output's chroma must sit as the input's does, with the axes exchanged when the move swaps them.
+    const int out_h = o->comp_info[0].h_samp_factor, out_v = o->comp_info[0].v_samp_factor;
+    if ((move->swap ? v : h) != out_h || (move->swap ? h : v) != out_v || o->comp_info[1].h_samp_factor != 1
+        || o->comp_info[1].v_samp_factor != 1 || o->comp_info[2].h_samp_factor != 1 || o->comp_info[2].v_samp_factor != 1) {
+        snprintf(err, errlen, "the output's chroma sampling differs from the input's");
+        return 3;
+    }
+    transcode_buffers *volatile b = calloc(1, sizeof(transcode_buffers));
+    if (!b) { snprintf(err, errlen, "out of memory"); return 3; }
+    if (setjmp(r->err.jump)) { free_buffers(b); return 1; }
+    if (setjmp(w->err.jump)) { free_buffers(b); return 2; }
+
+    c->raw_data_out = TRUE;
+    c->out_color_space = JCS_YCbCr;
+    jpeg_start_decompress(c);
+    r->started = 1;
+    const int in_rows = c->max_v_samp_factor * DCTSIZE;
+    size_t stride[3];
+    uint32_t plane_rows[3];
+    b->rows = malloc(sizeof(JSAMPROW) * 3 * 2 * DCTSIZE);
+    for (int ci = 0; ci < 3 && b->rows; ci++) {
+        const jpeg_component_info *comp = &c->comp_info[ci];
+        // Whole MCUs: libjpeg writes every block of each iMCU row, the padding blocks at the edges included.
+        stride[ci] = (size_t)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor)
+            * comp->h_samp_factor * DCTSIZE;
+        plane_rows[ci] = c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE;
+        b->plane[ci] = malloc(stride[ci] * plane_rows[ci]);
+        if (!b->plane[ci]) break;
+    }
+    if (!b->rows || !b->plane[0] || !b->plane[1] || !b->plane[2]) {
+        free_buffers(b);
+        snprintf(err, errlen, "out of memory for the image's planes");
+        return 3;
+    }
+    for (JDIMENSION m = 0; m < c->total_iMCU_rows; m++) {
+        JSAMPARRAY image[3];
+        for (int ci = 0; ci < 3; ci++) {
+            const int n = c->comp_info[ci].v_samp_factor * DCTSIZE;
+            image[ci] = b->rows + ci * 2 * DCTSIZE;
+            for (int k = 0; k < n; k++) image[ci][k] = b->plane[ci] + ((size_t)m * n + k) * stride[ci];
+        }
+        if (jpeg_read_raw_data(c, image, (JDIMENSION)in_rows) == 0) {
+            snprintf(r->err.message, sizeof r->err.message, "no more rows");
+            free_buffers(b);
+            return 1;
+        }
+        r->rows = r->rows + in_rows < c->output_height ? r->rows + in_rows : c->output_height;
+    }
+    // Finishing frees the component descriptions (they live in libjpeg's image pool): keep what the moves need.
+    uint32_t in_size[3][2];
+    int in_ratio[3][2];
+    for (int ci = 0; ci < 3; ci++) {
+        const jpeg_component_info *comp = &c->comp_info[ci];
+        in_size[ci][0] = comp->downsampled_width;
+        in_size[ci][1] = comp->downsampled_height;
+        in_ratio[ci][0] = c->max_h_samp_factor / comp->h_samp_factor;
+        in_ratio[ci][1] = c->max_v_samp_factor / comp->v_samp_factor;
+    }
+    const int complete = progression_complete(r);
+    jpeg_finish_decompress(c);
+    finish_checks(r, complete);
+    const double decoded = now();
+    seconds[0] = decoded - began;
+
+    const int out_rows = o->max_v_samp_factor * DCTSIZE;
+    size_t band_stride[3];
+    uint32_t out_size[3][2];
+    for (int ci = 0; ci < 3; ci++) {
+        const jpeg_component_info *comp = &o->comp_info[ci];
+        band_stride[ci] = (size_t)comp->width_in_blocks * DCTSIZE;
+        b->band[ci] = malloc(band_stride[ci] * comp->v_samp_factor * DCTSIZE);
+        if (!b->band[ci]) { free_buffers(b); snprintf(err, errlen, "out of memory"); return 3; }
+        const int orx = o->max_h_samp_factor / comp->h_samp_factor, ory = o->max_v_samp_factor / comp->v_samp_factor;
+        out_size[ci][0] = (move->width + (uint32_t)orx - 1) / (uint32_t)orx;
+        out_size[ci][1] = (move->height + (uint32_t)ory - 1) / (uint32_t)ory;
+    }
+    double moving = 0;
+    for (JDIMENSION m = 0; m * (JDIMENSION)out_rows < o->image_height; m++) {
+        JSAMPARRAY image[3];
+        const double band = now();
+        for (int ci = 0; ci < 3; ci++) {
+            const int n = o->comp_info[ci].v_samp_factor * DCTSIZE;
+            fr_jpeg_plane_move_rows(b->plane[ci], stride[ci], in_size[ci][0], in_size[ci][1], in_ratio[ci][0],
+                                    in_ratio[ci][1], move, b->band[ci],
+                                    band_stride[ci], out_size[ci][0], out_size[ci][1], (uint32_t)band_stride[ci],
+                                    m * (uint32_t)n, (uint32_t)n);
+            image[ci] = b->rows + ci * 2 * DCTSIZE;
+            for (int k = 0; k < n; k++) image[ci][k] = b->band[ci] + (size_t)k * band_stride[ci];
+        }
+        moving += now() - band;
+        jpeg_write_raw_data(o, image, (JDIMENSION)out_rows);
+    }
+    free_buffers(b);
+    seconds[1] = moving;
+    seconds[2] = now() - decoded - moving;
+    return 0;
+}

@@ -1,0 +1,32 @@
+import FilterCore
+import JPEGCodec
+
+extension Renderer {
+    /// A JPEG written as a JPEG by moves alone that read out of order (vertical flips, quarter turns, transposes,
+    /// crops among them): the moves run on the file's Y, Cb, Cr planes (`JPEGPlaneMoves`) when its samples reach
+    /// the output unconverted and the output's chroma subsampling is the input's (axes exchanged by a transpose).
+    /// A horizontal flip or a crop alone streams rows and stays on the row path.
+    static func planeMove(_ plan: Plan, decoders: [String: any ImageDecoder], format: PixelFormat,
+                          outputProfile: ColourProfile?, subsampling: JPEGWriteOptions.Subsampling?)
+        -> (decoder: JPEGDecoder, move: SampleMoveMap)? {
+        guard format == .rgb8, outputProfile == nil, let move = SampleMoveMap(plan), move.holdsWhole,
+              case .source(let name) = plan.nodes[move.source].primitive,
+              case .samples = plan.nodes[move.source].representation,
+              let decoder = decoders[name] as? JPEGDecoder,
+              let planes = JPEGPlaneMoves.subsampling(of: decoder, move: move),
+              subsampling == nil || subsampling == planes
+        else { return nil }
+        return (decoder, move)
+    }
+
+    /// `--explain`'s line for a plan `planeMove` would take with a JPEG output.
+    static func planeMoveNote(_ plan: Plan, decoders: [String: any ImageDecoder]) -> String? {
+        guard let (decoder, move) = planeMove(plan, decoders: decoders, format: .rgb8, outputProfile: nil,
+                                               subsampling: nil),
+              let planes = JPEGPlaneMoves.subsampling(of: decoder, move: move)
+        else { return nil }
+        let name = planes == .s420 ? "4:2:0" : planes == .s422 ? "4:2:2" : "4:4:4"
+        return "JPEG output: the moves run on the file's Y, Cb, Cr planes (\(name), 1–3 bytes a pixel held, no colour "
+            + "conversion either way) when the output is a JPEG at \(name)"
+    }
+}
