@@ -273,7 +273,7 @@ public struct Renderer: Sendable {
                 let seconds = try JPEGPlaneMoves.transcode(planeMove.decoder, planeMove.move, into: jpeg)
                 stats.decodeSeconds += seconds.decoding
                 stats.encodeSeconds += seconds.encoding
-                stats.addTime(id: node.origin, op: node.op, backend: .cpu, seconds: seconds.moving)
+                stats.addTime(id: node.origin, op: node.op + " (JPEG planes)", backend: .cpu, seconds: seconds.moving)
                 control?.report(rowsDone: node.height, of: node.height)
             } else if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = .cpu  // the decoded rows are copied as they are
