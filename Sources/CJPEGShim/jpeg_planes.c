@@ -2,6 +2,7 @@
 // chroma upsampling, no colour conversion either way, and the photo held at its stored size (1.5 bytes a pixel
 // for 4:2:0) instead of as RGB rows (3).
 #include "jpeg_shim_internal.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,24 +100,82 @@ void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src
     free(across);
 }
 
-// The planes of the whole file and the bands handed to the encoder: freed on every path out.
-typedef struct {
-    uint8_t *plane[3], *band[3];
-    JSAMPROW *rows;
-} transcode_buffers;
-
-static void free_buffers(transcode_buffers *b) {
-    if (!b) return;
-    for (int i = 0; i < 3; i++) { free(b->plane[i]); free(b->band[i]); }
-    free(b->rows);
-    free(b);
-}
-
 static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+// Bands of output the mover thread fills while the encoder compresses the one before: the move costs no time
+// beside the encoder's on a second core.
+enum { SLOTS = 3 };
+
+typedef struct {
+    // What the moves read: the input planes, and the output's planes' sizes.
+    uint8_t *plane[3];
+    size_t stride[3];
+    uint32_t in_size[3][2], out_size[3][2];
+    int in_ratio[3][2], rows[3];
+    fr_jpeg_move move;
+    uint8_t *band[SLOTS][3];
+    size_t band_stride[3];
+    uint32_t bands;
+    // The hand-over: filled[s] says slot s holds its next band; `stop` ends the mover early (an encoder error).
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int filled[SLOTS], stop, started;
+    pthread_t thread;
+    double moving;
+    JSAMPROW *rows_ptrs;
+} transcode_state;
+
+static void fill_band(transcode_state *t, uint32_t m) {
+    const double began = now();
+    for (int ci = 0; ci < 3; ci++)
+        fr_jpeg_plane_move_rows(t->plane[ci], t->stride[ci], t->in_size[ci][0], t->in_size[ci][1], t->in_ratio[ci][0],
+                                t->in_ratio[ci][1], &t->move, t->band[m % SLOTS][ci], t->band_stride[ci],
+                                t->out_size[ci][0], t->out_size[ci][1], (uint32_t)t->band_stride[ci],
+                                m * (uint32_t)t->rows[ci], (uint32_t)t->rows[ci]);
+    t->moving += now() - began;
+}
+
+static void *mover(void *arg) {
+    transcode_state *t = arg;
+    for (uint32_t m = 0; m < t->bands; m++) {
+        pthread_mutex_lock(&t->lock);
+        while (t->filled[m % SLOTS] && !t->stop) pthread_cond_wait(&t->changed, &t->lock);
+        const int stop = t->stop;
+        pthread_mutex_unlock(&t->lock);
+        if (stop) break;
+        fill_band(t, m);
+        pthread_mutex_lock(&t->lock);
+        t->filled[m % SLOTS] = 1;
+        pthread_cond_broadcast(&t->changed);
+        pthread_mutex_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+// Stops and joins the mover, then frees everything: on every path out.
+static void free_state(transcode_state *t) {
+    if (!t) return;
+    if (t->started) {
+        pthread_mutex_lock(&t->lock);
+        t->stop = 1;
+        pthread_cond_broadcast(&t->changed);
+        pthread_mutex_unlock(&t->lock);
+        pthread_join(t->thread, NULL);
+    }
+    pthread_mutex_destroy(&t->lock);
+    pthread_cond_destroy(&t->changed);
+    for (int i = 0; i < 3; i++) {
+        free(t->plane[i]);
+        for (int s = 0; s < SLOTS; s++) free(t->band[s][i]);
+    }
+    free(t->rows_ptrs);
+    free(t);
+}
+
 
 int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
                             char *err, size_t errlen) {
@@ -137,30 +196,30 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
         snprintf(err, errlen, "the output's chroma sampling differs from the input's");
         return 3;
     }
-    transcode_buffers *volatile b = calloc(1, sizeof(transcode_buffers));
-    if (!b) { snprintf(err, errlen, "out of memory"); return 3; }
-    if (setjmp(r->err.jump)) { free_buffers(b); return 1; }
-    if (setjmp(w->err.jump)) { free_buffers(b); return 2; }
+    transcode_state *volatile t = calloc(1, sizeof(transcode_state));
+    if (!t) { snprintf(err, errlen, "out of memory"); return 3; }
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->changed, NULL);
+    t->move = *move;
+    if (setjmp(r->err.jump)) { free_state(t); return 1; }
+    if (setjmp(w->err.jump)) { free_state(t); return 2; }
 
     c->raw_data_out = TRUE;
     c->out_color_space = JCS_YCbCr;
     jpeg_start_decompress(c);
     r->started = 1;
     const int in_rows = c->max_v_samp_factor * DCTSIZE;
-    size_t stride[3];
-    uint32_t plane_rows[3];
-    b->rows = malloc(sizeof(JSAMPROW) * 3 * 2 * DCTSIZE);
-    for (int ci = 0; ci < 3 && b->rows; ci++) {
+    t->rows_ptrs = malloc(sizeof(JSAMPROW) * 3 * 2 * DCTSIZE);
+    for (int ci = 0; ci < 3 && t->rows_ptrs; ci++) {
         const jpeg_component_info *comp = &c->comp_info[ci];
         // Whole MCUs: libjpeg writes every block of each iMCU row, the padding blocks at the edges included.
-        stride[ci] = (size_t)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor)
+        t->stride[ci] = (size_t)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor)
             * comp->h_samp_factor * DCTSIZE;
-        plane_rows[ci] = c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE;
-        b->plane[ci] = malloc(stride[ci] * plane_rows[ci]);
-        if (!b->plane[ci]) break;
+        t->plane[ci] = malloc(t->stride[ci] * c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE);
+        if (!t->plane[ci]) break;
     }
-    if (!b->rows || !b->plane[0] || !b->plane[1] || !b->plane[2]) {
-        free_buffers(b);
+    if (!t->rows_ptrs || !t->plane[0] || !t->plane[1] || !t->plane[2]) {
+        free_state(t);
         snprintf(err, errlen, "out of memory for the image's planes");
         return 3;
     }
@@ -168,25 +227,23 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
         JSAMPARRAY image[3];
         for (int ci = 0; ci < 3; ci++) {
             const int n = c->comp_info[ci].v_samp_factor * DCTSIZE;
-            image[ci] = b->rows + ci * 2 * DCTSIZE;
-            for (int k = 0; k < n; k++) image[ci][k] = b->plane[ci] + ((size_t)m * n + k) * stride[ci];
+            image[ci] = t->rows_ptrs + ci * 2 * DCTSIZE;
+            for (int k = 0; k < n; k++) image[ci][k] = t->plane[ci] + ((size_t)m * n + k) * t->stride[ci];
         }
         if (jpeg_read_raw_data(c, image, (JDIMENSION)in_rows) == 0) {
             snprintf(r->err.message, sizeof r->err.message, "no more rows");
-            free_buffers(b);
+            free_state(t);
             return 1;
         }
         r->rows = r->rows + in_rows < c->output_height ? r->rows + in_rows : c->output_height;
     }
     // Finishing frees the component descriptions (they live in libjpeg's image pool): keep what the moves need.
-    uint32_t in_size[3][2];
-    int in_ratio[3][2];
     for (int ci = 0; ci < 3; ci++) {
         const jpeg_component_info *comp = &c->comp_info[ci];
-        in_size[ci][0] = comp->downsampled_width;
-        in_size[ci][1] = comp->downsampled_height;
-        in_ratio[ci][0] = c->max_h_samp_factor / comp->h_samp_factor;
-        in_ratio[ci][1] = c->max_v_samp_factor / comp->v_samp_factor;
+        t->in_size[ci][0] = comp->downsampled_width;
+        t->in_size[ci][1] = comp->downsampled_height;
+        t->in_ratio[ci][0] = c->max_h_samp_factor / comp->h_samp_factor;
+        t->in_ratio[ci][1] = c->max_v_samp_factor / comp->v_samp_factor;
     }
     const int complete = progression_complete(r);
     jpeg_finish_decompress(c);
@@ -195,35 +252,46 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
     seconds[0] = decoded - began;
 
     const int out_rows = o->max_v_samp_factor * DCTSIZE;
-    size_t band_stride[3];
-    uint32_t out_size[3][2];
+    t->bands = (o->image_height + (uint32_t)out_rows - 1) / (uint32_t)out_rows;
     for (int ci = 0; ci < 3; ci++) {
         const jpeg_component_info *comp = &o->comp_info[ci];
-        band_stride[ci] = (size_t)comp->width_in_blocks * DCTSIZE;
-        b->band[ci] = malloc(band_stride[ci] * comp->v_samp_factor * DCTSIZE);
-        if (!b->band[ci]) { free_buffers(b); snprintf(err, errlen, "out of memory"); return 3; }
-        const int orx = o->max_h_samp_factor / comp->h_samp_factor, ory = o->max_v_samp_factor / comp->v_samp_factor;
-        out_size[ci][0] = (move->width + (uint32_t)orx - 1) / (uint32_t)orx;
-        out_size[ci][1] = (move->height + (uint32_t)ory - 1) / (uint32_t)ory;
-    }
-    double moving = 0;
-    for (JDIMENSION m = 0; m * (JDIMENSION)out_rows < o->image_height; m++) {
-        JSAMPARRAY image[3];
-        const double band = now();
-        for (int ci = 0; ci < 3; ci++) {
-            const int n = o->comp_info[ci].v_samp_factor * DCTSIZE;
-            fr_jpeg_plane_move_rows(b->plane[ci], stride[ci], in_size[ci][0], in_size[ci][1], in_ratio[ci][0],
-                                    in_ratio[ci][1], move, b->band[ci],
-                                    band_stride[ci], out_size[ci][0], out_size[ci][1], (uint32_t)band_stride[ci],
-                                    m * (uint32_t)n, (uint32_t)n);
-            image[ci] = b->rows + ci * 2 * DCTSIZE;
-            for (int k = 0; k < n; k++) image[ci][k] = b->band[ci] + (size_t)k * band_stride[ci];
+        t->rows[ci] = comp->v_samp_factor * DCTSIZE;
+        t->band_stride[ci] = (size_t)comp->width_in_blocks * DCTSIZE;
+        for (int s = 0; s < SLOTS; s++) {
+            t->band[s][ci] = malloc(t->band_stride[ci] * (size_t)t->rows[ci]);
+            if (!t->band[s][ci]) { free_state(t); snprintf(err, errlen, "out of memory"); return 3; }
         }
-        moving += now() - band;
-        jpeg_write_raw_data(o, image, (JDIMENSION)out_rows);
+        const int orx = o->max_h_samp_factor / comp->h_samp_factor, ory = o->max_v_samp_factor / comp->v_samp_factor;
+        t->out_size[ci][0] = (move->width + (uint32_t)orx - 1) / (uint32_t)orx;
+        t->out_size[ci][1] = (move->height + (uint32_t)ory - 1) / (uint32_t)ory;
     }
-    free_buffers(b);
-    seconds[1] = moving;
-    seconds[2] = now() - decoded - moving;
+    // Without a second thread the bands are filled in turn.
+    t->started = pthread_create((pthread_t *)&t->thread, NULL, mover, t) == 0;
+    double waiting = 0;
+    for (uint32_t m = 0; m < t->bands; m++) {
+        const int s = (int)(m % SLOTS);
+        if (t->started) {
+            const double wait = now();
+            pthread_mutex_lock(&t->lock);
+            while (!t->filled[s]) pthread_cond_wait(&t->changed, &t->lock);
+            pthread_mutex_unlock(&t->lock);
+            waiting += now() - wait;
+        } else {
+            fill_band(t, m);
+        }
+        JSAMPARRAY image[3];
+        for (int ci = 0; ci < 3; ci++) {
+            image[ci] = t->rows_ptrs + ci * 2 * DCTSIZE;
+            for (int k = 0; k < t->rows[ci]; k++) image[ci][k] = t->band[s][ci] + (size_t)k * t->band_stride[ci];
+        }
+        jpeg_write_raw_data(o, image, (JDIMENSION)out_rows);
+        pthread_mutex_lock(&t->lock);
+        t->filled[s] = 0;
+        pthread_cond_broadcast(&t->changed);
+        pthread_mutex_unlock(&t->lock);
+    }
+    seconds[1] = t->moving;
+    seconds[2] = now() - decoded - waiting - (t->started ? 0 : t->moving);
+    free_state(t);
     return 0;
 }

@@ -144,6 +144,30 @@ final class JPEGPlaneMoveTests: XCTestCase {
         XCTAssertTrue(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") })
     }
 
+    /// A file cut short stops the move with the reader's message and leaves no output; with damage let pass,
+    /// what is there is moved.
+    func testATruncatedFileIsRefusedAndLeavesNothing() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = dir.appendingPathComponent("whole.jpg").path, cut = dir.appendingPathComponent("cut.jpg").path
+        try Self.writeJPEG(Self.gradient(width: 64, height: 64), width: 64, height: 64, to: whole, subsampling: .s420)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        let output = dir.appendingPathComponent("out.jpg").path
+        let recipe = Recipe.chain([(.rotate, ["degrees": 90])])
+        XCTAssertThrowsError(try Renderer(backend: .cpu).render(recipe, inputs: ["main": cut], output: output)) { error in
+            XCTAssertTrue("\(error)".contains("truncated"), "\(error)")
+            XCTAssertTrue("\(error)".contains("cut.jpg"), "\(error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["cut.jpg", "whole.jpg"])
+        var options = Renderer.Options()
+        options.failOn = .never
+        let report = try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": cut], output: output)
+        XCTAssertTrue(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") })
+        XCTAssertTrue(report.warnings.contains { $0.contains("truncated") }, "\(report.warnings)")
+        XCTAssertEqual(try TestImages.decode(path: output).width, 64)
+    }
+
     /// The luma plane's horizontal sampling factor from the SOF marker (2 for 4:2:0 and 4:2:2, 1 for 4:4:4).
     static func lumaSampling(_ path: String) throws -> Int {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
