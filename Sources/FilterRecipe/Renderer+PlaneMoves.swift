@@ -5,7 +5,7 @@ extension Renderer {
     /// A JPEG written as a JPEG by moves alone that read out of order (vertical flips, quarter turns, transposes,
     /// crops among them): the moves run on the file's Y, Cb, Cr planes (`JPEGPlaneMoves`) when its samples reach
     /// the output unconverted and the output's chroma subsampling is the input's (axes exchanged by a transpose).
-    /// A horizontal flip or a crop alone streams rows and stays on the row path.
+    /// A horizontal flip or a crop alone streams rows and stays on the row path (keeping the subsampling too).
     static func planeMove(_ plan: Plan, decoders: [String: any ImageDecoder], format: PixelFormat,
                           outputProfile: ColourProfile?, subsampling: JPEGWriteOptions.Subsampling?)
         -> (decoder: JPEGDecoder, move: SampleMoveMap)? {
@@ -17,6 +17,16 @@ extension Renderer {
               subsampling == nil || subsampling == planes
         else { return nil }
         return (decoder, move)
+    }
+
+    /// The chroma subsampling of the JPEG a plan only moves (crops, flips, turns, transposes), as its planes hold it
+    /// after the move; nil for any other plan, a file not stored as YCbCr planes, or a turned 4:2:2 (4:4:0 is not
+    /// written).
+    static func keptSubsampling(_ plan: Plan, decoders: [String: any ImageDecoder]) -> JPEGWriteOptions.Subsampling? {
+        guard let move = SampleMoveMap(plan), case .source(let name) = plan.nodes[move.source].primitive,
+              let decoder = decoders[name] as? JPEGDecoder
+        else { return nil }
+        return JPEGPlaneMoves.subsampling(of: decoder, move: move)
     }
 
     /// `--explain`'s line for a plan `planeMove` would take with a JPEG output.

@@ -232,10 +232,15 @@ public struct Renderer: Sendable {
         }
         let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
                                       format: fileFormat, warnings: &warnings)
-        // JPEG to JPEG by moves alone: the file's planes are moved (the subsampling follows the input's, unless set).
+        // JPEG to JPEG by moves alone keeps the input's chroma subsampling unless one is asked for; moves that read
+        // out of order move the file's planes.
+        var jpegOptions = options.jpeg
+        if fileFormat == .jpeg, jpegOptions.subsampling == nil {
+            jpegOptions.subsampling = Self.keptSubsampling(plan, decoders: decoders)
+        }
         let planeMove = fileFormat == .jpeg
             ? Self.planeMove(plan, decoders: decoders, format: format, outputProfile: profile,
-                             subsampling: options.jpeg.subsampling)
+                             subsampling: jpegOptions.subsampling)
             : nil
         do {
             let written: any ImageEncoder
@@ -244,10 +249,9 @@ public struct Renderer: Sendable {
                 written = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.png, icc: profile?.data, tagSRGB: true, metadata: metadata)
             case .jpeg:
-                var jpeg = options.jpeg
-                if let planeMove { jpeg.subsampling = JPEGPlaneMoves.subsampling(of: planeMove.decoder, move: planeMove.move) }
                 written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: jpeg, icc: profile?.data, metadata: metadata, planes: planeMove != nil)
+                                          options: jpegOptions, icc: profile?.data, metadata: metadata,
+                                          planes: planeMove != nil)
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.webp, icc: profile?.data, metadata: metadata)

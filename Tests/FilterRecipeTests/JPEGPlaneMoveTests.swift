@@ -142,6 +142,14 @@ final class JPEGPlaneMoveTests: XCTestCase {
         report = try Renderer(backend: .cpu, options: options).render(.chain([(.flip, ["direction": "vertical"])]), inputs: ["main": input],
                                                     output: output)
         XCTAssertTrue(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") })
+        // A horizontal flip streams rows (the row path) and keeps the subsampling as well; a filter does not.
+        report = try Renderer(backend: .cpu, options: options).render(.chain([(.flip, ["direction": "horizontal"])]),
+                                                                      inputs: ["main": input], output: output)
+        XCTAssertFalse(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") })
+        XCTAssertEqual(try Self.lumaSampling(output), 2)
+        _ = try Renderer(backend: .cpu, options: options).render(.chain([(.invert, [:])]), inputs: ["main": input],
+                                                                 output: output)
+        XCTAssertEqual(try Self.lumaSampling(output), 1, "quality 100 chooses 4:4:4 for a filtered result")
     }
 
     /// A file cut short stops the move with the reader's message and leaves no output; with damage let pass,
