@@ -253,3 +253,255 @@ size_t fr_affine8_row(float *out, uint32_t *edges, size_t count, double u0, doub
 #endif
     return row_portable(out, edges, count, u0, v0, du, dv, source);
 }
+
+// MARK: - Projective maps
+
+// The kernel's value at distance t (input pixels at scale 1), as ResampleKernel.weight defines it.
+static inline float kernel_weight(int taps, float t) {
+    t = fabsf(t);
+    if (taps == 2) return t < 1 ? 1 - t : 0;
+    if (taps == 4) {
+        if (t < 1) return (1.5f * t - 2.5f) * t * t + 1;
+        return t < 2 ? ((-0.5f * t + 2.5f) * t - 4) * t + 2 : 0;
+    }
+    if (t < 1e-9f) return 1;
+    if (t >= 3) return 0;
+    const float pt = 3.14159265358979f * t;
+    return 3 * sinf(pt) * sinf(pt / 3) / (pt * pt);
+}
+
+enum { MAX_TAPS = 112 };  // 2 · 3 (Lanczos-3's radius) · 16 (the widest) + 2, rounded up
+
+// The taps of one axis around u (pixel-centre units) with the kernel widened by `scale`: the first index and the
+// count (as WarpTaps.at finds them).
+static inline int axis_span(double u, double scale, int taps, long *first) {
+    const double support = (double)(taps / 2) * scale;
+    const long lo = (long)ceil(u - support), hi = (long)floor(u + support);
+    *first = lo;
+    const long n = hi - lo + 1;
+    return n <= 0 ? 0 : n > MAX_TAPS ? MAX_TAPS : (int)n;
+}
+
+// Their weights, normalised, times `fold`.
+static inline void axis_weights(double u, long first, int n, float scale, int taps, float fold, float *w) {
+    float sum = 0;
+    const float inverse = 1.0f / scale;
+    for (int k = 0; k < n; k++) {
+        w[k] = kernel_weight(taps, (float)((double)(first + k) - u) * inverse);
+        sum += w[k];
+    }
+    const float norm = sum != 0 ? fold / sum : fold;
+    for (int k = 0; k < n; k++) w[k] *= norm;
+}
+
+typedef float v4f __attribute__((vector_size(16)));
+
+// Where one output pixel of a projective map reads: its position (pixel-centre units), its kernel widening and
+// the span of its taps on each axis.
+typedef struct {
+    double u, v;
+    float sx, sy;
+    long fx, fy;
+    int nx, ny;
+} projective_pixel;
+
+// OUTSIDE (behind the view, or every tap off the input), INSIDE (every tap in the held rows) or STRADDLES.
+static inline int locate(double cx, double y, const fr_projective_map *map, const fr_affine_source *s,
+                         projective_pixel *q) {
+    const double *m = map->m;
+    const double w = m[6] * cx + m[7] * y + m[8];
+    const double px = (m[0] * cx + m[1] * y + m[2]) / w, py = (m[3] * cx + m[4] * y + m[5]) / w;
+    if (!(w > 1e-12) || !(fabs(px) < 1e12 && fabs(py) < 1e12)) return OUTSIDE;
+    const double xx = (m[0] - m[6] * px) / w, xy = (m[1] - m[7] * px) / w;
+    const double yx = (m[3] - m[6] * py) / w, yy = (m[4] - m[7] * py) / w;
+    double sx = sqrt(xx * xx + xy * xy), sy = sqrt(yx * yx + yy * yy);
+    sx = sx < 1 ? 1 : sx > map->max_widening ? map->max_widening : sx;
+    sy = sy < 1 ? 1 : sy > map->max_widening ? map->max_widening : sy;
+    q->u = px - 0.5;
+    q->v = py - 0.5;
+    q->sx = (float)sx;
+    q->sy = (float)sy;
+    q->nx = axis_span(q->u, sx, s->taps, &q->fx);
+    q->ny = axis_span(q->v, sy, s->taps, &q->fy);
+    if (q->nx == 0 || q->ny == 0 || q->fx + q->nx <= 0 || q->fx >= s->width || q->fy + q->ny <= 0 || q->fy >= s->height)
+        return OUTSIDE;
+    if (q->fx < 0 || q->fx + q->nx > s->width || q->fy < 0 || q->fy + q->ny > s->height || q->fy < s->first_row
+        || q->fy + q->ny > (long)s->first_row + s->rows)
+        return STRADDLES;
+    return INSIDE;
+}
+
+// One pixel whose taps all lie in the held rows, weights in float from the kernel's definition.
+static void portable_pixel(float *o, const projective_pixel *q, const fr_affine_source *s) {
+    const int ch = s->channels, alpha = ch == 2 || ch == 4, convert = s->unit && !alpha;
+    const float *table = s->table;
+    float wx[MAX_TAPS], wy[MAX_TAPS];
+    axis_weights(q->u, q->fx, q->nx, q->sx, s->taps, convert ? 1.0f / 255 : 1.0f, wx);
+    axis_weights(q->v, q->fy, q->ny, q->sy, s->taps, 1.0f, wy);
+    v4f sum = {0, 0, 0, 0};
+    for (int j = 0; j < q->ny; j++) {
+        const uint8_t *p = s->base + (q->fy + j - s->first_row) * s->stride + q->fx * ch;
+        v4f across = {0, 0, 0, 0};
+        for (int i = 0; i < q->nx; i++, p += ch) {
+            v4f v;
+            switch (ch) {
+            case 1: {
+                const float g = convert ? (float)p[0] : table[p[0]];
+                v = (v4f){g, g, g, 1};
+                break;
+            }
+            case 2: {
+                const float a = table[256 + p[1]], g = table[p[0]] * a;
+                v = (v4f){g, g, g, a};
+                break;
+            }
+            case 3:
+                v = convert ? (v4f){(float)p[0], (float)p[1], (float)p[2], 255}
+                            : (v4f){table[p[0]], table[p[1]], table[p[2]], 1};
+                break;
+            default: {
+                const float a = table[256 + p[3]];
+                v = (v4f){table[p[0]] * a, table[p[1]] * a, table[p[2]] * a, a};
+            }
+            }
+            across += v * wx[i];
+        }
+        sum += across * wy[j];
+    }
+    // Opaque samples: alpha is 1 (converted codes summed 255 · 1/255 = 1 up to rounding).
+    if (!alpha) sum[3] = 1;
+    memcpy(o, &sum, sizeof sum);
+}
+
+static size_t projective_portable(float *out, uint32_t *edges, size_t count, double y, const fr_projective_map *map,
+                                  const fr_affine_source *s) {
+    size_t straddling = 0;
+    projective_pixel q;
+    for (size_t x = 0; x < count; x++) {
+        switch (locate((double)x + 0.5, y, map, s, &q)) {
+        case OUTSIDE: memcpy(out + 4 * x, s->background, 4 * sizeof(float)); break;
+        case STRADDLES: edges[straddling++] = (uint32_t)x; break;
+        default: portable_pixel(out + 4 * x, &q, s);
+        }
+    }
+    return straddling;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// Bilinear's or Keys' weights of up to 8 taps at first + k − u (k = 0…7), widened by `scale`, normalised and
+// times `fold`; lanes from `count` on are zero.
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256 widened_weights8(double u, long first, int count, float scale, int cubic, float fold) {
+    const __m256 k = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 start = _mm256_set1_ps((float)((double)first - u));
+    const __m256 t = _mm256_andnot_ps(_mm256_set1_ps(-0.0f),
+                                      _mm256_mul_ps(_mm256_add_ps(start, k), _mm256_set1_ps(1.0f / scale)));
+    __m256 w;
+    if (cubic) {
+        const __m256 near = _mm256_fmadd_ps(_mm256_fmsub_ps(_mm256_set1_ps(1.5f), t, _mm256_set1_ps(2.5f)),
+                                            _mm256_mul_ps(t, t), _mm256_set1_ps(1));
+        const __m256 far = _mm256_fmadd_ps(
+            _mm256_fmsub_ps(_mm256_fmadd_ps(_mm256_set1_ps(-0.5f), t, _mm256_set1_ps(2.5f)), t, _mm256_set1_ps(4)), t,
+            _mm256_set1_ps(2));
+        w = _mm256_blendv_ps(near, far, _mm256_cmp_ps(t, _mm256_set1_ps(1), _CMP_GE_OQ));
+        w = _mm256_and_ps(w, _mm256_cmp_ps(t, _mm256_set1_ps(2), _CMP_LT_OQ));
+    } else {
+        w = _mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(1), t), _mm256_setzero_ps());
+    }
+    w = _mm256_and_ps(w, _mm256_cmp_ps(k, _mm256_set1_ps((float)count), _CMP_LT_OQ));
+    __m128 h = _mm_add_ps(_mm256_castps256_ps128(w), _mm256_extractf128_ps(w, 1));
+    h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_add_ss(h, _mm_movehdup_ps(h));
+    const float sum = _mm_cvtss_f32(h);
+    return _mm256_mul_ps(w, _mm256_set1_ps(sum != 0 ? fold / sum : fold));
+}
+
+// The row loop, specialised by the constant arguments it is inlined with (samples per pixel, converted codes):
+// bilinear and bicubic pixels of at most 8 taps a side read pairs of taps as the affine loop reads its windows;
+// the rest take the portable pixel.
+__attribute__((target("avx2,fma"), always_inline))
+static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t count, double y,
+                                          const fr_projective_map *map, const fr_affine_source *s, const int ch,
+                                          const int unit) {
+    const int alpha = ch == 2 || ch == 4, cubic = s->taps == 4, vector = s->taps <= 4;
+    const float fold = unit && !alpha ? 1.0f / 255 : 1.0f;
+    const char Z = (char)0x80;
+    __m128i spread;
+    switch (ch) {
+    case 1: spread = _mm_setr_epi8(0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z); break;
+    case 2: spread = _mm_setr_epi8(0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6, 7); break;
+    case 3: spread = _mm_setr_epi8(0, 1, 2, Z, 3, 4, 5, Z, 6, 7, 8, Z, 9, 10, 11, Z); break;
+    default: spread = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); break;
+    }
+    const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
+    size_t straddling = 0;
+    projective_pixel q;
+    float wx[8], wy[8];
+    for (size_t x = 0; x < count; x++) {
+        float *o = out + 4 * x;
+        const int where = locate((double)x + 0.5, y, map, s, &q);
+        if (where == OUTSIDE) {
+            memcpy(o, s->background, 4 * sizeof(float));
+            continue;
+        }
+        if (where == STRADDLES) {
+            edges[straddling++] = (uint32_t)x;
+            continue;
+        }
+        if (!vector || q.nx > 8 || q.ny > 8) {
+            portable_pixel(o, &q, s);
+            continue;
+        }
+        _mm256_storeu_ps(wx, widened_weights8(q.u, q.fx, q.nx, q.sx, cubic, fold));
+        _mm256_storeu_ps(wy, widened_weights8(q.v, q.fy, q.ny, q.sy, cubic, 1.0f));
+        __m256 sum = _mm256_setzero_ps();
+        const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
+        for (int j = 0; j < q.ny; j++, row += s->stride) {
+            const uint8_t *p = row;
+            __m256 across = _mm256_setzero_ps();
+            int i = 0;
+            for (; i + 1 < q.nx; i += 2, p += 2 * ch) {
+                uint64_t word = 0;
+                memcpy(&word, p, (size_t)(2 * ch));
+                const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi64_si128((long long)word), spread);
+                const __m256 weight = _mm256_set_m128(_mm_set1_ps(wx[i + 1]), _mm_set1_ps(wx[i]));
+                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), weight, across);
+            }
+            if (i < q.nx) {
+                uint32_t word = 0;
+                memcpy(&word, p, (size_t)ch);
+                const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)word), spread);
+                const __m256 weight = _mm256_set_m128(_mm_setzero_ps(), _mm_set1_ps(wx[i]));
+                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), weight, across);
+            }
+            sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
+        }
+        __m128 result = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+        if (!alpha) result = _mm_blend_ps(result, _mm_set1_ps(1), 0x8);
+        _mm_storeu_ps(o, result);
+    }
+    return straddling;
+}
+
+#define PROJECTIVE_VARIANT(CH, UNIT)                                                                               \
+    __attribute__((target("avx2,fma"))) static size_t projective_avx2_##CH##_##UNIT(                              \
+        float *out, uint32_t *edges, size_t count, double y, const fr_projective_map *map,                         \
+        const fr_affine_source *s) {                                                                               \
+        return projective_avx2_body(out, edges, count, y, map, s, CH, UNIT);                                       \
+    }
+PROJECTIVE_VARIANT(1, 0) PROJECTIVE_VARIANT(1, 1) PROJECTIVE_VARIANT(2, 0) PROJECTIVE_VARIANT(2, 1)
+PROJECTIVE_VARIANT(3, 0) PROJECTIVE_VARIANT(3, 1) PROJECTIVE_VARIANT(4, 0) PROJECTIVE_VARIANT(4, 1)
+typedef size_t (*projective_function)(float *, uint32_t *, size_t, double, const fr_projective_map *,
+                                      const fr_affine_source *);
+static const projective_function projective_rows[4][2] = {
+    {projective_avx2_1_0, projective_avx2_1_1}, {projective_avx2_2_0, projective_avx2_2_1},
+    {projective_avx2_3_0, projective_avx2_3_1}, {projective_avx2_4_0, projective_avx2_4_1}};
+#endif
+
+size_t fr_projective8_row(float *out, uint32_t *edges, size_t count, double y, const fr_projective_map *map,
+                          const fr_affine_source *s) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) return projective_rows[s->channels - 1][s->unit != 0](out, edges, count, y, map, s);
+#endif
+    return projective_portable(out, edges, count, y, map, s);
+}

@@ -209,6 +209,9 @@ final class WarpStage: Stage {
             source.lanczos = lanczos.baseAddress
             source.lanczos_steps = Int32(Self.lanczosSteps)
             source.background = (background[0], background[1], background[2], background[3])
+            var projective = fr_projective_map()
+            projective.m = (map.a, map.b, map.c, map.d, map.e, map.f, map.g, map.h, map.i)
+            projective.max_widening = WarpMap.maxWidening
             let hasAlpha = format.hasAlpha
             // A tap's working value, as the C loop reads it.
             func pixel(_ column: Int, _ row: Int) -> SIMD4<Float> {
@@ -221,7 +224,7 @@ final class WarpStage: Stage {
                 return premultiplied
             }
             parallelRows(rows) { chunk in
-                var source = source
+                var source = source, projective = projective
                 let edges = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
                 let scratch = rounding == nil ? nil : UnsafeMutablePointer<Float>.allocate(capacity: width * 4)
                 let wx = UnsafeMutablePointer<Double>.allocate(capacity: capacityX)
@@ -231,13 +234,19 @@ final class WarpStage: Stage {
                     let row = output + (y - rows.lowerBound) * rowBytes
                     let out = scratch ?? row.assumingMemoryBound(to: Float.self)
                     let centre = Double(y) + 0.5
-                    let u0 = map.a * 0.5 + map.b * centre + map.c - 0.5, v0 = map.d * 0.5 + map.e * centre + map.f - 0.5
-                    let straddling = fr_affine8_row(out, edges, width, u0, v0, map.a, map.d, &source)
+                    let straddling: Int
+                    if map.isAffine {
+                        let u0 = map.a * 0.5 + map.b * centre + map.c - 0.5, v0 = map.d * 0.5 + map.e * centre + map.f - 0.5
+                        straddling = fr_affine8_row(out, edges, width, u0, v0, map.a, map.d, &source)
+                    } else {
+                        straddling = fr_projective8_row(out, edges, width, centre, &projective, &source)
+                    }
                     for k in 0..<straddling {
-                        let x = Int(edges[k])
-                        let p = map.input(Double(x) + 0.5, centre)
-                        let v = Self.general(p, kernel: kernel, scale: scale, width: w, height: h, background: background,
-                                             wx: wx, wy: wy, pixel: pixel)
+                        let x = Int(edges[k]), c = Double(x) + 0.5
+                        // The C loop leaves only pixels in view (w > 0) whose taps straddle the input's edge.
+                        let p = map.isAffine ? map.input(c, centre) : (map.point(c, centre) ?? (.infinity, .infinity))
+                        let v = Self.general(p, kernel: kernel, scale: map.scale(at: c, centre, p), width: w, height: h,
+                                             background: background, wx: wx, wy: wy, pixel: pixel)
                         UnsafeMutableRawPointer(out + 4 * x).storeBytes(of: v, as: SIMD4<Float>.self)
                     }
                     if let rounding, let scratch { rounding.encode(scratch, into: row, width: width) }

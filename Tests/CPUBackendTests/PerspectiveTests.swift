@@ -84,14 +84,32 @@ final class PerspectiveTests: XCTestCase {
         XCTAssertEqual(try clear.samples()[(5 * 40 + 35) * 4 + 3], 0)
     }
 
-    /// A projective map's reach varies across the output, so with a transparent background the output keeps an
-    /// alpha channel even where the quad lies inside the input; an opaque background keeps an opaque photo opaque.
+    /// With a transparent background the output keeps an alpha channel unless the quad lies inside the input by
+    /// the kernel's widest reach (a projective map's reach varies, up to 16 × the radius: 32 pixels for bicubic);
+    /// an opaque background keeps an opaque photo opaque.
     func testAlphaFollowsTheBackground() throws {
         let inside: [String: ParamValue] = ["corners": .numbers([8, 6, 30, 7, 29, 21, 9, 20])]
         XCTAssertEqual(try render(inside).format.channels, 4)
         var opaque = inside
         opaque["background"] = .color(RGBA(0, 0, 0, 1))
         XCTAssertEqual(try render(opaque).format.channels, 3)
+    }
+
+    /// Corners inside the input by the widest reach: the background cannot show, so the result is opaque — and
+    /// no pixel reads it: the result is the same on a black and a white background.
+    func testCornersInsideTheInputGiveAnOpaqueResult() throws {
+        let image = try TestImages.crop("photos/chelsea_451x300_rgb8.png", x: 100, y: 60, width: 160, height: 120)
+        let corners: [String: ParamValue] = ["corners": .numbers([40, 34, 122, 36, 126, 86, 35, 84])]
+        let clear = try render(corners, image)
+        XCTAssertEqual(clear.format.channels, 3)
+        var black = corners, white = corners
+        black["background"] = .color(RGBA(0, 0, 0, 1))
+        white["background"] = .color(RGBA(1, 1, 1, 1))
+        XCTAssertEqual(try render(black, image).samples(), try clear.samples())
+        XCTAssertEqual(try render(white, image).samples(), try clear.samples())
+        // One corner nearer the edge than the reach: the transparent background may show.
+        let near: [String: ParamValue] = ["corners": .numbers([20, 34, 122, 36, 126, 86, 35, 84])]
+        XCTAssertEqual(try render(near, image).format.channels, 4)
     }
 
     func testBadCornersAndMatricesAreRefusedWithTheirPath() throws {

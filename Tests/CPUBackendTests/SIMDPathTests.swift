@@ -35,6 +35,11 @@ final class SIMDPathTests: XCTestCase {
             // The bilateral filter's likeness weights, eight pixels' distances at once.
             ("bilateral σs 2", Recipe.chain([(.bilateral, ["sigmaSpatial": .number(2), "sigmaRange": .number(0.15)])])),
             ("motion blur r4.5 at 33°", Recipe.chain([(.motionBlur, ["radius": .number(4.5), "angle": .number(33)])])),
+            // A perspective widens its taps per pixel where the map shrinks (AVX2 up to 8 a side, then portable).
+            ("perspective bicubic", Recipe.chain([(.perspective, ["corners": .numbers([5, 3, 36, 6, 33, 25, 2, 22]),
+                                                                  "kernel": "bicubic"])])),
+            ("perspective bilinear, strongly narrowing", Recipe.chain([(.perspective, [
+                "corners": .numbers([0, 0, 40, 0, 26, 27, 14, 27]), "kernel": "bilinear"])])),
         ]
         var images = try TestImages.small()
         for width in [1, 7, 9, 33] {

@@ -35,4 +35,20 @@ typedef struct {
 /// their number is returned.
 size_t fr_affine8_row(float *out, uint32_t *edges, size_t count, double u0, double v0, double du, double dv,
                       const fr_affine_source *source);
+
+/// A projective map from output pixel centres to input positions (corner origin): m row-major, w = m[6]·x + m[7]·y
+/// + m[8], x_in = (m[0]·x + m[1]·y + m[2]) / w, y_in = (m[3]·x + m[4]·y + m[5]) / w; where w ≤ 1e-12 the point lies
+/// behind the view. The kernel widens by the lengths of the rows of the map's Jacobian, from 1 to `max_widening`.
+typedef struct {
+    double m[9];
+    double max_widening;
+} fr_projective_map;
+
+/// Samples output pixels 0..<count of the row whose centres lie at height `y` into `out` (4 floats each), reading
+/// `source` (its `taps` say the kernel: 2 bilinear, 4 bicubic, 6 Lanczos-3) with the kernel widened where the map
+/// shrinks, each widened weight computed in float from the kernel's definition and normalised. Pixels behind the
+/// view or whose taps all miss the input read the background; those whose taps straddle the input's edge (or the
+/// held rows) are left to the caller: their indices go to `edges`, their number is returned.
+size_t fr_projective8_row(float *out, uint32_t *edges, size_t count, double y, const fr_projective_map *map,
+                          const fr_affine_source *source);
 #endif

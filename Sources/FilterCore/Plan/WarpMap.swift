@@ -114,18 +114,19 @@ package struct WarpMap: Equatable, Sendable {
         return (max(1, Int(floor(s * w + 1e-6))), max(1, Int(floor(s * h + 1e-6))))
     }
 
-    /// Whether every tap of every output pixel lies inside the input, so the background never shows. The image of
-    /// the output under an affine map is a parallelogram and its reach is the same everywhere, so its corner pixels
-    /// decide. A projective map's reach varies across the output: it answers no (the output keeps an alpha channel
-    /// when the background is not opaque).
+    /// Whether every tap of every output pixel lies inside the input, so the background never shows. The pixel
+    /// centres of the output form a rectangle; a map with w > 0 over it (w is affine, so its corners decide) takes
+    /// it to a convex quadrilateral — a parallelogram for an affine map — whose corners are the corner pixels'
+    /// positions. Each pixel's taps lie within the kernel's reach of its position, the same everywhere for an affine
+    /// map and at most `maxWidening` times the kernel's radius for a projective one, so the four corner pixels with
+    /// that reach inside the input decide for every pixel.
     package func covers(outWidth: Int, outHeight: Int, inWidth: Int, inHeight: Int, kernel: ResampleKernel) -> Bool {
-        guard isAffine else { return false }
         let scale = kernelScale
         let reach = kernel == .nearest ? (0.0, 0.0) : (kernel.radius * scale.x, kernel.radius * scale.y)
         for (x, y) in [(0.5, 0.5), (Double(outWidth) - 0.5, 0.5), (0.5, Double(outHeight) - 0.5),
                        (Double(outWidth) - 0.5, Double(outHeight) - 0.5)] {
-            let p = input(x, y)
-            guard p.x - reach.0 >= 0, p.y - reach.1 >= 0, p.x + reach.0 <= Double(inWidth),
+            guard let p = isAffine ? input(x, y) : point(x, y),
+                  p.x - reach.0 >= 0, p.y - reach.1 >= 0, p.x + reach.0 <= Double(inWidth),
                   p.y + reach.1 <= Double(inHeight)
             else { return false }
         }

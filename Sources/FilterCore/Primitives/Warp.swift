@@ -13,19 +13,19 @@ extension Primitives {
             }
         }
         package func taps(_ shape: NodeShape) -> Double { map.meanTaps(width: shape.width, height: shape.height, kernel: kernel) }
-        /// An affine map that shrinks nowhere (a rotation, a shear, an enlargement) with bilinear, bicubic or
-        /// Lanczos-3 taps reads 8-bit samples through a table: its band of input rows is held at 1–4 bytes a pixel.
+        /// With bilinear, bicubic or Lanczos-3 taps, a projective map, and an affine one that shrinks nowhere (a
+        /// rotation, a shear, an enlargement), read 8-bit samples through a table: the band of input rows is held
+        /// at 1–4 bytes a pixel.
         package var onSamples: SampleAction {
             let (map, kernel) = (self.map, self.kernel)
             return .readsThroughTable { format in
-                guard map.isAffine, format.depth == 8, !format.isFloat else { return false }
+                guard format.depth == 8, !format.isFloat, kernel != .nearest else { return false }
                 let scale = map.kernelScale
-                return kernel != .nearest && scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9
+                return !map.isAffine || (scale.x < 1 + 1e-9 && scale.y < 1 + 1e-9)
             }
         }
         package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] && background.isNeutral }
-        /// A transparent background shows where the map reaches past the input (a projective map's reach varies,
-        /// so `covers` does not decide it from the corners).
+        /// A transparent background shows where the map reaches past the input (`WarpMap.covers`).
         package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool {
             inputs[0] || (background.a < 1 && !map.covers(outWidth: shape.width, outHeight: shape.height,
                                                           inWidth: shape.input.width, inHeight: shape.input.height,
