@@ -274,7 +274,7 @@ enum { MAX_TAPS = 112 };  // 2 · 3 (Lanczos-3's radius) · 16 (the widest) + 2,
 
 // The taps of one axis around u (pixel-centre units) with the kernel widened by `scale`: the first index and the
 // count (as WarpTaps.at finds them).
-static inline int axis_span(double u, double scale, int taps, long *first) {
+__attribute__((always_inline)) static inline int axis_span(double u, double scale, int taps, long *first) {
     const double support = (double)(taps / 2) * scale;
     const long lo = (long)ceil(u - support), hi = (long)floor(u + support);
     *first = lo;
@@ -306,14 +306,17 @@ typedef struct {
 } projective_pixel;
 
 // OUTSIDE (behind the view, or every tap off the input), INSIDE (every tap in the held rows) or STRADDLES.
-static inline int locate(double cx, double y, const fr_projective_map *map, const fr_affine_source *s,
-                         projective_pixel *q) {
+// Inlined into each row loop (the AVX2 ones round with single instructions).
+__attribute__((always_inline)) static inline int locate(double cx, double y, const fr_projective_map *map,
+                                                        const fr_affine_source *s, projective_pixel *q) {
     const double *m = map->m;
     const double w = m[6] * cx + m[7] * y + m[8];
-    const double px = (m[0] * cx + m[1] * y + m[2]) / w, py = (m[3] * cx + m[4] * y + m[5]) / w;
-    if (!(w > 1e-12) || !(fabs(px) < 1e12 && fabs(py) < 1e12)) return OUTSIDE;
-    const double xx = (m[0] - m[6] * px) / w, xy = (m[1] - m[7] * px) / w;
-    const double yx = (m[3] - m[6] * py) / w, yy = (m[4] - m[7] * py) / w;
+    if (!(w > 1e-12)) return OUTSIDE;
+    const double inverse = 1 / w;
+    const double px = (m[0] * cx + m[1] * y + m[2]) * inverse, py = (m[3] * cx + m[4] * y + m[5]) * inverse;
+    if (!(fabs(px) < 1e12 && fabs(py) < 1e12)) return OUTSIDE;
+    const double xx = (m[0] - m[6] * px) * inverse, xy = (m[1] - m[7] * px) * inverse;
+    const double yx = (m[3] - m[6] * py) * inverse, yy = (m[4] - m[7] * py) * inverse;
     double sx = sqrt(xx * xx + xy * xy), sy = sqrt(yx * yx + yy * yy);
     sx = sx < 1 ? 1 : sx > map->max_widening ? map->max_widening : sx;
     sy = sy < 1 ? 1 : sy > map->max_widening ? map->max_widening : sy;
