@@ -242,12 +242,35 @@ public enum ImageInput: Sendable {
         }
     }
 
+    /// The format the image's first bytes say it is in.
+    public func format() throws -> ImageFileFormat {
+        switch self {
+        case .file(let path): return try ImageFileFormat.sniff(path: path)
+        case let .encoded(data, name): return try ImageFileFormat.sniff(Array(data.prefix(16)), name: name)
+        }
+    }
+
     /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous
     /// in-memory file, so both paths share every line of the codecs.
     func openDecoder(limits: DecodeLimits) throws -> any ImageDecoder {
         switch self {
         case .file(let path):
             return try ImageFileFormat.openDecoder(path: path, limits: limits)
+        case .encoded:
+            let (format, fd) = try openDescriptor()
+            return try ImageFileFormat.decoder(format, descriptor: fd, name: name, limits: limits)
+        }
+    }
+
+    /// The image's format (told by its bytes) and a descriptor reading it from the start, which the caller owns:
+    /// the file's, or an anonymous in-memory file holding the bytes.
+    func openDescriptor() throws -> (ImageFileFormat, Int32) {
+        switch self {
+        case .file(let path):
+            let format = try ImageFileFormat.sniff(path: path)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+            return (format, fd)
         case let .encoded(data, name):
             let format = try ImageFileFormat.sniff(Array(data.prefix(16)), name: name)
             let fd = fr_memory_file(name)
@@ -257,7 +280,7 @@ public enum ImageInput: Sendable {
                 close(fd)
                 throw CodecError(kind: .io, path: name, message: "cannot hold the image in memory")
             }
-            return try ImageFileFormat.decoder(format, descriptor: fd, name: name, limits: limits)
+            return (format, fd)
         }
     }
 }

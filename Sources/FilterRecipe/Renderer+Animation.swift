@@ -31,13 +31,23 @@ extension Renderer {
     @discardableResult
     public func renderAnimation(_ recipe: Recipe, inputs: [String: String], output: String,
                                 control: RenderControl? = nil) throws -> AnimationReport {
+        try renderAnimation(recipe, sources: inputs.mapValues(ImageInput.file), output: output, control: control)
+    }
+
+    /// `renderAnimation(_:inputs:output:control:)` for inputs that are files or encoded bytes (an animation piped
+    /// in, say).
+    @discardableResult
+    public func renderAnimation(_ recipe: Recipe, sources inputs: [String: ImageInput], output: String,
+                                control: RenderControl? = nil) throws -> AnimationReport {
         let began = monotonicSeconds()
         let recipe = try Self.validated(recipe)
         try checkOptions()
-        guard let main = recipe.inputs.first(where: recipe.usedInputs.contains), let path = inputs[main] else {
+        guard let main = recipe.inputs.first(where: recipe.usedInputs.contains), let input = inputs[main] else {
             throw RenderError.recipe(RecipeError(path: "inputs", "no image given for the main input (\(recipe.inputs.first ?? "main"))"))
         }
-        for (name, input) in inputs where Self.sameFile(input, output) {
+        let path = input.name
+        for (name, input) in inputs {
+            guard case .file(let file) = input, Self.sameFile(file, output) else { continue }
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
         let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
@@ -46,7 +56,7 @@ extension Renderer {
                 + "output's name in .webp (or render the first frame alone)"))
         }
         let reader: any AnimationReader
-        do { reader = try Self.openAnimation(path, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
+        do { reader = try Self.openAnimation(input, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
         // Frames in another profile than sRGB are converted into the working space as they come.
         var transform: InputColourTransform?
         if options.colourManagement, let icc = reader.iccProfile {
@@ -63,7 +73,7 @@ extension Renderer {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (give \(SettingName.input(name)))"))
             }
             do { images[name] = try stillInput(other, space: recipe.workingSpace) } catch let error as RenderError { throw error } catch {
-                throw RenderError.reading(other, error)
+                throw RenderError.reading(other.name, error)
             }
         }
         let file: OutputFile
@@ -129,10 +139,9 @@ extension Renderer {
         return buffer
     }
 
-    static func openAnimation(_ path: String, limits: DecodeLimits) throws -> any AnimationReader {
-        let format = try ImageFileFormat.sniff(path: path)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
+    static func openAnimation(_ input: ImageInput, limits: DecodeLimits) throws -> any AnimationReader {
+        let (format, fd) = try input.openDescriptor()
+        let path = input.name
         switch format {
         case .gif: return try GIFAnimationReader(descriptor: fd, name: path, limits: limits)
         case .webp: return try WebPAnimationReader(descriptor: fd, name: path, limits: limits)
@@ -145,8 +154,8 @@ extension Renderer {
 
     /// A still input used beside every frame, read as the still path reads it — turned upright, through its
     /// profile — into working values once.
-    private func stillInput(_ path: String, space: WorkingSpace) throws -> PixelBuffer {
-        let prepared = try prepare(Recipe.chain([], workingSpace: space), inputs: ["main": .file(path)])
+    private func stillInput(_ input: ImageInput, space: WorkingSpace) throws -> PixelBuffer {
+        let prepared = try prepare(Recipe.chain([], workingSpace: space), inputs: ["main": input])
         return try CPURenderer.render(prepared.plan, sources: prepared.decoders, format: .rgba32f)
     }
 }

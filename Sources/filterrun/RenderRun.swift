@@ -121,11 +121,12 @@ struct RenderRun {
             if let explain = options.explain {
                 print(try renderer.explain(recipe, sources: sources, verbose: explain == .verbose))
             }
-            if options.frames == .all, input != "-",
-               [.gif, .webp].contains(try? ImageFileFormat.sniff(path: input)) {
+            if options.frames == .all, let main = sources["main"], [.gif, .webp].contains(try? main.format()) {
+                guard output != "-" else {
+                    return fail(2, "OUTPUT -: animations are written to a file (an animated WebP); give its name")
+                }
                 createdDirectories = try Self.createMissingDirectories(for: output)
-                let animation = try renderer.renderAnimation(recipe, inputs: named.merging(["main": input]) { $1 },
-                                                             output: output)
+                let animation = try renderer.renderAnimation(recipe, sources: sources, output: output)
                 if options.stats != nil { FileHandle.standardError.write(Data(("animation: \(animation)\n").utf8)) }
                 return 0
             }

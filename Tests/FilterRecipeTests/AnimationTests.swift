@@ -94,6 +94,31 @@ final class AnimationTests: XCTestCase {
         XCTAssertTrue(info.contains("Loop Count : 3"), info)
     }
 
+    /// An animation given as bytes (piped in) renders as the file does: the same frames, times and loop count.
+    func testAnAnimationGivenAsBytesRendersAsTheFileDoes() throws {
+        let fromFile = scratch.appendingPathComponent("file.webp").path
+        let fromBytes = scratch.appendingPathComponent("bytes.webp").path
+        var options = Renderer.Options()
+        options.webp = WebPWriteOptions(lossless: true)
+        let renderer = Renderer(backend: .cpu, options: options)
+        try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: fromFile)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: gif))
+        let report = try renderer.renderAnimation(try flipRecipe(), sources: ["main": .encoded(bytes, name: "<stdin>")],
+                                                  output: fromBytes)
+        XCTAssertEqual(report.frames, 4)
+        XCTAssertEqual(report.loopCount, 3)
+        let a = try frames(try open(fromFile)), b = try frames(try open(fromBytes))
+        XCTAssertEqual(a.map(\.durationMilliseconds), b.map(\.durationMilliseconds))
+        XCTAssertEqual(a.map(\.pixels), b.map(\.pixels))
+        // Damaged bytes name what they came as.
+        let damaged = scratch.appendingPathComponent("damaged.webp").path
+        XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), sources: ["main": .encoded(bytes.prefix(200), name: "<stdin>")],
+                                                          output: damaged)) { error in
+            XCTAssertTrue("\(error)".contains("<stdin>"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: damaged), "nothing is left")
+    }
+
     func testAnAnimatedWebPInputKeepsItsFramesAndTimes() throws {
         let input = scratch.appendingPathComponent("input.webp").path
         try ExternalTool.run("gif2webp", ["-quiet", "-lossy", "-q", "90", gif, "-o", input], package: "webp")

@@ -17,10 +17,11 @@ final class FilterRunTests: XCTestCase {
 
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:], executable: String = FilterRunTests.binary,
-             allowValidationMessages: Bool = false) throws -> (code: Int32, stdout: String, stderr: String) {
+             allowValidationMessages: Bool = false, standardInput: String? = nil) throws -> (code: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let standardInput { process.standardInput = FileHandle(forReadingAtPath: standardInput) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -41,6 +42,18 @@ final class FilterRunTests: XCTestCase {
     func write(_ name: String, _ text: String) throws -> String {
         try text.write(toFile: path(name), atomically: true, encoding: .utf8)
         return path(name)
+    }
+
+    /// `--frames all` renders an animation piped into standard input; an animation cannot go to standard output.
+    func testAnAnimationFromStandardInput() throws {
+        let gif = Fixtures.path("gif/disposal_animated_48x32.gif")
+        let recipe = try write("flip.json", #"{"version": 1, "steps": [{"op": "flip", "direction": "horizontal"}]}"#)
+        var r = try run([recipe, "-", path("piped.webp"), "--frames", "all", "--backend", "cpu", "--stats"], standardInput: gif)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animation: 4 frames"), r.stderr)
+        r = try run([recipe, "-", "-", "--frames", "all", "--format", "webp"], standardInput: gif)
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("animations are written to a file"), r.stderr)
     }
 
     func testSuccessWritesOutputAndStatsJSON() throws {
