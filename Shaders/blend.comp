@@ -1,6 +1,6 @@
 #version 450
 // Blend (W3C Compositing, premultiplied) of source (input 0) onto backdrop (input 1); the source is
-// transparent outside its bounds. ints.x: mode (BLEND_*); f0.x: source opacity.
+// transparent outside its bounds. BLEND_MODE (one of BLEND_*), BLEND_OPACITY: the source's opacity.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
@@ -77,11 +77,11 @@ void main() {
     if (!outputPixel(p)) return;
     vec4 b = pixel1(p.x, p.y);
     if (p.x >= pc.size.z || p.y >= pc.size.w) { store(p, b); return; }
-    vec4 s = pixel0(p.x, p.y) * pc.f0.x;
+    vec4 s = pixel0(p.x, p.y) * BLEND_OPACITY;
     float aS = s.a, aB = b.a;
     vec4 straightS = aS > 0.0 ? s / aS : vec4(0.0);
     vec4 straightB = aB > 0.0 ? b / aB : vec4(0.0);
-    vec4 result = s * (1.0 - aB) + b * (1.0 - aS) + blendFunction(pc.ints.x, straightB, straightS) * (aS * aB);
+    vec4 result = s * (1.0 - aB) + b * (1.0 - aS) + blendFunction(BLEND_MODE, straightB, straightS) * (aS * aB);
     result.a = aS + aB * (1.0 - aS);
     store(p, result);
 }

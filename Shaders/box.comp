@@ -1,6 +1,6 @@
 #version 450
 // One axis of a box mean over 2r+1 samples, edges clamped, by running sums. ints: radius, vertical (1) or
-// horizontal (0), segment length. Each invocation slides the window along one segment of ints.z pixels, adding the
+// horizontal (0), segment length. Each invocation slides the window along one segment of BOX_SEGMENT pixels, adding the
 // sample that enters and subtracting the one that leaves: two reads a pixel whatever the radius, plus the segment's
 // first window. Segments are counted from the image's top-left (Primitive.boxSegment), so every sum starts at the
 // same pixel whatever the banding, and banded renders give the whole render's floats; a band starting inside a
@@ -9,12 +9,13 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 void main() {
-    int r = pc.ints.x, segment = pc.ints.z;
+    int r = BOX_RADIUS, segment = BOX_SEGMENT;
     float scale = 1.0 / float(2 * r + 1);
-    if (pc.ints.y == 1) {
+    if (BOX_VERTICAL == 1) {
         int x = int(gl_GlobalInvocationID.x), first = pc.rows.x, end = pc.rows.x + pc.rows.y;
         int start = (first / segment + int(gl_GlobalInvocationID.y)) * segment;
         if (x >= pc.size.x || start >= end) return;

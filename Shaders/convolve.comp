@@ -3,13 +3,14 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 #include "convolution.glsl"
 
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    int size = pc.ints.x, r = size / 2;
+    int size = CONVOLVE_SIZE, r = size / 2;
     vec4 sum = vec4(0.0);
     for (int j = 0; j < size; j++) {
         for (int i = 0; i < size; i++) {

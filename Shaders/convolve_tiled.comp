@@ -7,6 +7,7 @@
 // stored. The same sums in the same order as convolve.comp; parameters and alpha rule in include/convolution.glsl.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 #include "convolution.glsl"
 
@@ -17,7 +18,7 @@ shared float weights[MAX_SIZE * MAX_SIZE];
 void main() {
     int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y), local = ly * SIDE + lx;
     int left = int(gl_WorkGroupID.x) * SIDE, top = int(gl_WorkGroupID.y) * SIDE;  // top: a row of the band
-    int size = pc.ints.x, r = size / 2, span = SIDE + size - 1;
+    int size = CONVOLVE_SIZE, r = size / 2, span = SIDE + size - 1;
     int lastHeld = pc.rows.x + pc.rows.y - 1 + r;  // the last row the band's input holds (before clamping)
     for (int i = local; i < span * span; i += SIDE * SIDE) {
         tile[i] = convolutionInput(clamped0(left - r + i % span, min(pc.rows.x + top - r + i / span, lastHeld)));

@@ -1,11 +1,12 @@
 #version 450
 // Motion and zoom blurs (LineBlur): the mean of bilinear samples along a segment through each pixel, taps clamped to
 // the image, in the CPU backend's float32 order. LineBlurKernelSource defines ZOOM_PATH for a zoom.
-// Motion: pc.f0.xy = the half-segment (dx, dy), pc.ints.x = the sample count.
-// Zoom: pc.f0.xy = the centre in pixel indices, pc.f0.z = s, the fraction of the way to the centre.
+// Motion: MOTION_HALF_SEGMENT = (dx, dy), MOTION_COUNT samples. Zoom: ZOOM_CENTRE in pixel indices, ZOOM_FRACTION
+// = s, the fraction of the way to the centre (KernelParameters.swift).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 // @PATH
@@ -26,14 +27,15 @@ void main() {
     if (!outputPixel(p)) return;
     float x = float(p.x), y = float(p.y);
 #ifdef ZOOM_PATH
-    float ux = x - pc.f0.x, uy = y - pc.f0.y, s = pc.f0.z;
+    float ux = x - ZOOM_CENTRE.x, uy = y - ZOOM_CENTRE.y, s = ZOOM_FRACTION;
     int count = 1 + int(ceil(s * sqrt(ux * ux + uy * uy)));
     float inverse = count > 1 ? -s / float(count - 1) : 0.0;
     float x0 = x, y0 = y, stepX = ux * inverse, stepY = uy * inverse;
 #else
-    int count = pc.ints.x;
+    int count = MOTION_COUNT;
     float inverse = count > 1 ? 2.0 / float(count - 1) : 0.0;
-    float x0 = x - pc.f0.x, y0 = y - pc.f0.y, stepX = pc.f0.x * inverse, stepY = pc.f0.y * inverse;
+    vec2 segment = MOTION_HALF_SEGMENT;
+    float x0 = x - segment.x, y0 = y - segment.y, stepX = segment.x * inverse, stepY = segment.y * inverse;
 #endif
     vec4 sum = vec4(0.0);
     for (int k = 0; k < count; k++) sum += bilinear0(x0 + stepX * float(k), y0 + stepY * float(k));

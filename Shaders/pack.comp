@@ -2,15 +2,16 @@
 // Working values → stored 8- or 16-bit samples: unpremultiply, clamp to [0, 1], encode, round to nearest.
 // One invocation writes one 32-bit word, so no two invocations share a word; words run along x, then y (a 2D grid,
 // because one axis of work groups is limited to 65535).
-// ints: channels, bytes per sample, linear (1) or sRGB (0), words in this band. The band starts on a word
+// PACK_CHANNELS, PACK_BYTES_PER_SAMPLE, PACK_LINEAR (1) or sRGB (0), PACK_WORDS in this band. The band starts on a word
 // boundary: rows.y rows of width size.x, read from the start of input 0 and written from the start of the binding.
 layout(local_size_x = 256) in;
 #include "common.glsl"
+#include "kernel_constants.glsl"
 layout(std430, set = 0, binding = 0) writeonly buffer Packed { uint words[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Input0 { WORKING src0[]; };
 
 float encoded(float v) {
-    if (pc.ints.z == 0) return v;
+    if (PACK_LINEAR == 0) return v;
     float position = v * float(ENCODE_STEPS);
     int index = int(position);
     if (index >= ENCODE_STEPS) return tables[ENCODE + ENCODE_STEPS];
@@ -20,11 +21,11 @@ float encoded(float v) {
 
 // One sample's code from its pixel's straight (unpremultiplied, clamped) colour and alpha.
 uint code(vec4 straight, float a, int channel) {
-    int channels = pc.ints.x;
-    float maxCode = pc.ints.y == 1 ? 255.0 : 65535.0;
+    int channels = PACK_CHANNELS;
+    float maxCode = PACK_BYTES_PER_SAMPLE == 1 ? 255.0 : 65535.0;
     bool hasAlpha = channels == 2 || channels == 4;
     if (hasAlpha && channel == channels - 1) return uint(int(a * maxCode + 0.5));
-    if (pc.ints.y == 1 && pc.ints.z == 1 && channels >= 3) {
+    if (PACK_BYTES_PER_SAMPLE == 1 && PACK_LINEAR == 1 && channels >= 3) {
         int index = int(straight[channel] * float(ENCODE_STEPS) + 0.5);
         return uint(tables[ENCODE8 + index]);
     }
@@ -34,10 +35,10 @@ uint code(vec4 straight, float a, int channel) {
 
 void main() {
     int word = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u + gl_GlobalInvocationID.x);
-    if (word >= pc.ints.w) return;
-    int channels = pc.ints.x;
+    if (word >= PACK_WORDS) return;
+    int channels = PACK_CHANNELS;
     int samples = pc.size.x * pc.rows.y * channels;
-    int perWord = pc.ints.y == 1 ? 4 : 2;
+    int perWord = PACK_BYTES_PER_SAMPLE == 1 ? 4 : 2;
     // A word's samples span one to four pixels: each pixel is loaded and unpremultiplied once, not per sample.
     int pixel = -1;
     vec4 straight = vec4(0.0);

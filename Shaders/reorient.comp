@@ -1,6 +1,6 @@
 #version 450
 // Flips, quarter turns and transpose: each output pixel copies one input pixel.
-// ints.x: REORIENT_* (rotations clockwise).
+// REORIENT_MAPPING: REORIENT_* (rotations clockwise).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
@@ -12,7 +12,7 @@ void main() {
     if (!outputPixel(p)) return;
     int w = pc.size.z, h = pc.size.w;
     ivec2 q;
-    switch (pc.ints.x) {
+    switch (REORIENT_MAPPING) {
         case REORIENT_FLIP_HORIZONTAL: q = ivec2(w - 1 - p.x, p.y); break;
         case REORIENT_FLIP_VERTICAL: q = ivec2(p.x, h - 1 - p.y); break;
         case REORIENT_ROTATE90: q = ivec2(p.y, h - 1 - p.x); break;

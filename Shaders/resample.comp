@@ -4,13 +4,14 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    int taps = pc.ints.x;
-    bool vertical = pc.ints.y == 1;
+    int taps = RESAMPLE_TAPS;
+    bool vertical = RESAMPLE_VERTICAL == 1;
     int sampleIndex = vertical ? p.y : p.x;
     int outSize = vertical ? pc.size.y : pc.size.x;
     int weights = outSize * taps;

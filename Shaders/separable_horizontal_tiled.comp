@@ -3,9 +3,10 @@
 // runs faster: see VulkanRun.tiled): a work group is 256 pixels of a row; it stages them, the taps' reach on either
 // side and the taps themselves, up to 512 taps at a time, so each input pixel is read from device memory about
 // once, not once per tap, and each tap once per group (taps past 512 take further rounds). Groups step down the
-// band's rows, so the group count in y stays that of 16-row groups. ints.x: tap count (odd, centred); params: taps.
+// band's rows, so the group count in y stays that of 16-row groups. SEPARABLE_TAPS: tap count (odd, centred); params: taps.
 layout(local_size_x = 256) in;
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 const int GROUP = 256, ROUND = 512;
@@ -14,7 +15,7 @@ shared float weights[ROUND];
 
 void main() {
     int lx = int(gl_LocalInvocationID.x), left = int(gl_WorkGroupID.x) * GROUP, x = left + lx;
-    int taps = pc.ints.x, radius = taps / 2;
+    int taps = SEPARABLE_TAPS, radius = taps / 2;
     for (int row = int(gl_WorkGroupID.y); row < pc.rows.y; row += int(gl_NumWorkGroups.y)) {
         int y = pc.rows.x + row;
         vec4 sum = vec4(0.0);

@@ -1,14 +1,15 @@
 #version 450
-// Vertical pass of a separable convolution. ints.x: tap count (odd, centred); params: the taps.
+// Vertical pass of a separable convolution. SEPARABLE_TAPS: tap count (odd, centred); params: the taps.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
-    int taps = pc.ints.x, radius = taps / 2;
+    int taps = SEPARABLE_TAPS, radius = taps / 2;
     vec4 sum = vec4(0.0);
     for (int t = 0; t < taps; t++) sum += params[t] * clamped0(p.x, p.y + t - radius);
     store(p, sum);

@@ -3,9 +3,10 @@
 // VulkanRun.tiled): a 16×16 work group stages its 16 columns over its 16 rows and the reach of up to 32 taps at a
 // time (12 KiB), and those taps, so each input pixel is read from device memory about (16 + 31) / 16 times a round
 // instead of once per tap, and each tap once per group. Rows of the group past the band are staged clamped to the
-// rows the band holds and not stored. ints.x: tap count (odd, centred); params: the taps.
+// rows the band holds and not stored. SEPARABLE_TAPS: tap count (odd, centred); params: the taps.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 const int SIDE = 16, ROUND = 32;
@@ -15,7 +16,7 @@ shared float weights[ROUND];
 void main() {
     int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y), local = ly * SIDE + lx;
     int left = int(gl_WorkGroupID.x) * SIDE, top = int(gl_WorkGroupID.y) * SIDE;  // top: a row of the band
-    int taps = pc.ints.x, radius = taps / 2;
+    int taps = SEPARABLE_TAPS, radius = taps / 2;
     int lastHeld = pc.rows.x + pc.rows.y - 1 + radius;  // the last row the band's input holds (before clamping)
     vec4 sum = vec4(0.0);
     for (int start = 0; start < taps; start += ROUND) {

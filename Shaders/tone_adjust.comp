@@ -1,11 +1,12 @@
 #version 450
 // Local tone (ToneAdjust): inputs (image, base lightness). On straight colour: ℓ = sRGB-encode(Y), moved against
 // the base b by the shadow and highlight curves and the detail gain, then the colour scaled by Y'/Y (a black pixel
-// becomes the grey Y'); alpha kept. pc.f0: shadows, highlights, detail. VulkanRun defines
+// becomes the grey Y'); alpha kept. TONE_SHADOWS, TONE_HIGHLIGHTS, TONE_DETAIL. VulkanRun defines
 // ENCODED_WORKING where working values are sRGB-encoded.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 // @SPACE
@@ -34,9 +35,9 @@ void main() {
     float l = toneEncode(vec3(y)).x;
     float b = clamp(w.a > 0.0 ? w.r / w.a : w.r, 0.0, 1.0);
     float k = 27.0 / 16.0;
-    float b1 = b + pc.f0.x * k * b * (1.0 - b) * (1.0 - b);
-    float b2 = b1 - pc.f0.y * k * b1 * b1 * (1.0 - b1);
-    float moved = b2 + (1.0 + pc.f0.z) * (l - b);
+    float b1 = b + TONE_SHADOWS * k * b * (1.0 - b) * (1.0 - b);
+    float b2 = b1 - TONE_HIGHLIGHTS * k * b1 * b1 * (1.0 - b1);
+    float moved = b2 + (1.0 + TONE_DETAIL) * (l - b);
     float target = toneDecode(vec3(max(moved, 0.0))).x;
     c = y > 0.0 ? c * (target / y) : vec3(target);
 #ifdef ENCODED_WORKING

@@ -4,6 +4,7 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
+#include "kernel_constants.glsl"
 #include "images.glsl"
 
 void main() {
@@ -13,7 +14,7 @@ void main() {
     float a = o.a;
     vec3 c = a > 0.0 ? o.rgb / a : vec3(0.0);
     vec3 d = b.a > 0.0 ? c - b.rgb / b.a : vec3(0.0);
-    float threshold = pc.f0.y;
+    float threshold = UNSHARP_THRESHOLD;
     if (threshold > 0.0) d = mix(d, vec3(0.0), lessThan(abs(d), vec3(threshold)));
-    store(p, vec4((c + d * pc.f0.x) * a, a));
+    store(p, vec4((c + d * UNSHARP_AMOUNT) * a, a));
 }

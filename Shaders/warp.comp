@@ -2,9 +2,9 @@
 // Warping (rotate by any angle, affine, perspective): each output pixel samples input 0 at the map of its centre
 // with a 2D kernel, widened by the shrink factor on each input axis; taps outside the input, and pixels behind the
 // view (w ≤ 0), read the background.
-// f0, f1.xy: the map's rows [a, b, c, d, e, f] (output → input, corner origin); params[0..2]: its projective row
-// [g, h, i] (0, 0, 1 when affine); f1.zw: an affine map's kernel scale on x and y; params[3]: a projective map's
-// widening bound; f2: background (working value); ints.x: kernel (KERNEL_*).
+// WARP_AB, _C, _D, _E, _F: the map's rows [a, b, c, d, e, f] (output → input, corner origin); params[0..2]: its projective row
+// [g, h, i] (0, 0, 1 when affine); WARP_SCALE: an affine map's kernel scale on x and y; params[3]: a projective map's
+// widening bound; WARP_BACKGROUND (working value); WARP_KERNEL (KERNEL_*).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
@@ -30,33 +30,33 @@ float weight(int kernel, float x) {
 }
 
 vec4 tap(int x, int y) {
-    return x < 0 || y < 0 || x >= pc.size.z || y >= pc.size.w ? pc.f2 : pixel0(x, y);
+    return x < 0 || y < 0 || x >= pc.size.z || y >= pc.size.w ? WARP_BACKGROUND : pixel0(x, y);
 }
 
 void main() {
     ivec2 p;
     if (!outputPixel(p)) return;
     vec2 o = vec2(p) + 0.5;
-    vec2 q = vec2(dot(pc.f0.xy, o) + pc.f0.z, dot(vec2(pc.f0.w, pc.f1.x), o) + pc.f1.y);
-    vec2 scale = pc.f1.zw;
+    vec2 q = vec2(dot(WARP_AB, o) + WARP_C, dot(vec2(WARP_D, WARP_E), o) + WARP_F);
+    vec2 scale = WARP_SCALE;
     bool projective = params[0] != 0.0 || params[1] != 0.0 || params[2] != 1.0;
     if (projective) {
         float w = params[0] * o.x + params[1] * o.y + params[2];
         if (!(w > 1e-12)) {
-            store(p, pc.f2);
+            store(p, WARP_BACKGROUND);
             return;
         }
         q /= w;
         // The Jacobian's rows: ∂x_in/∂(x, y) = ((a, b) − (g, h)·x_in) / w, the same for y_in with (d, e).
         vec2 gh = vec2(params[0], params[1]);
-        vec2 rowX = (pc.f0.xy - gh * q.x) / w, rowY = (vec2(pc.f0.w, pc.f1.x) - gh * q.y) / w;
+        vec2 rowX = (WARP_AB - gh * q.x) / w, rowY = (vec2(WARP_D, WARP_E) - gh * q.y) / w;
         scale = clamp(vec2(length(rowX), length(rowY)), vec2(1.0), vec2(params[3]));
     }
-    int kernel = pc.ints.x;
+    int kernel = WARP_KERNEL;
     // Far outside the input every tap reads background; deciding it in float keeps int conversions defined.
     vec2 reach = (kernel == KERNEL_NEAREST ? vec2(0.0) : radiusOf(kernel) * scale) + 1.0;
     if (!(q.x > -reach.x && q.y > -reach.y && q.x < float(pc.size.z) + reach.x && q.y < float(pc.size.w) + reach.y)) {
-        store(p, pc.f2);
+        store(p, WARP_BACKGROUND);
         return;
     }
     if (kernel == KERNEL_NEAREST) {
@@ -77,5 +77,5 @@ void main() {
         sum += line * wy;
     }
     float total = sumX * sumY;
-    store(p, total != 0.0 ? sum / total : pc.f2);
+    store(p, total != 0.0 ? sum / total : WARP_BACKGROUND);
 }

@@ -8,10 +8,10 @@
 layout(push_constant) uniform Push {
     ivec4 size;    // output width, height; input 0 width, height (whole images)
     ivec4 size2;   // input 1 width, height; input 2 width, height
-    ivec4 ints;    // kernel-specific integers
+    ivec4 ints;    // kernel-specific integers, read by the names KernelParameters.swift generates
     ivec4 rows;    // first output row of this band, output rows in this band, first row held of input 0, of input 1
     ivec4 rows2;   // first row held of input 2; byte offset of packed samples in their binding (pack and unpack)
-    vec4 f0;       // kernel-specific floats
+    vec4 f0;       // kernel-specific floats (likewise)
     vec4 f1;
     vec4 f2;
 } pc;

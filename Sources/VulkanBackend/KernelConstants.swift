@@ -17,7 +17,8 @@ enum KernelConstants {
          ("REORIENT", Reorientation.allCases.map(\.rawValue))]
     }
 
-    /// The include's text: `const int PREFIX_NAME = code;` for every constant.
+    /// The include's text: `const int PREFIX_NAME = code;` for every constant, then each kernel parameter's name
+    /// for its push-block slot (`#define CONVOLVE_SIZE (pc.ints.x)`, from `KernelParameterBlocks`).
     static let glsl: String = {
         var lines = ["// Generated from Swift (KernelConstants.swift): the codes push constants carry."]
         for group in groups {
@@ -25,7 +26,21 @@ enum KernelConstants {
                 lines.append("const int \(group.prefix)_\(constantName(name)) = \(code);")
             }
         }
+        lines.append("// Kernel parameters (KernelParameters.swift): each field's name for its slot of the push block.")
+        for (name, slot) in parameterSlots { lines.append("#define \(name) (pc.\(slot))") }
         return lines.joined(separator: "\n") + "\n"
+    }()
+
+    /// Every kernel parameter's GLSL name and slot, in declaration order; a name several blocks share (the
+    /// generators' `GENERATE_KIND`) once.
+    static let parameterSlots: [(name: String, slot: String)] = {
+        var seen = Set<String>(), slots = [(name: String, slot: String)]()
+        for block in KernelParameterBlocks.all {
+            for field in block.fields where seen.insert(block.prefix + "_" + field.name).inserted {
+                slots.append((block.prefix + "_" + field.name, field.slot))
+            }
+        }
+        return slots
     }()
 
     /// `softLight` → `SOFT_LIGHT`, `rotate90` → `ROTATE90`, `lanczos3` → `LANCZOS3`.

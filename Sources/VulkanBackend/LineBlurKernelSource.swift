@@ -10,10 +10,9 @@ enum LineBlurKernelSource {
     static func configure(_ push: inout PushConstants, _ blur: LineBlur) {
         switch blur.path {
         case let .motion(dx, dy, count):
-            push.f0 = SIMD4(dx, dy, 0, 0)
-            push.ints.x = Int32(count)
+            push.set(MotionBlurParameters(count: count, halfSegment: (dx, dy)))
         case let .zoom(cx, cy, s):
-            push.f0 = SIMD4(cx, cy, s, 0)
+            push.set(ZoomBlurParameters(centre: (cx, cy), fraction: s))
         }
     }
 }

@@ -89,10 +89,11 @@ extension VulkanRun {
             let alignment = context.limits.minStorageBufferOffsetAlignment
             let offset = start / alignment * alignment
             let range = min(upload.byteCount - offset, VulkanRun.wordAligned(start - offset + rows.count * rowBytes))
-            push.ints = SIMD4(Int32(format.channels), Int32(format.bytesPerSample), plan.workingSpace == .linear ? 1 : 0, 0)
+            push.set(UnpackParameters(channels: format.channels, bytesPerSample: format.bytesPerSample,
+                                      linear: plan.workingSpace == .linear,
+                                      unit: format.bytesPerSample == 1 ? 1 / 255 : 1 / 65535))
             push.rows.z = Int32(rows.lowerBound)
             push.rows2.y = Int32(start - offset)
-            push.f0.x = format.bytesPerSample == 1 ? 1 / 255 : 1 / 65535
             add(.unpack, reading: [CommandBatch.Binding(buffer: upload, offset: offset, range: range)])
         case .point(let ops):
             let kernel = PointKernelSource(ops)
@@ -104,14 +105,14 @@ extension VulkanRun {
             var first = push
             first.rows.x = Int32(inputRows.lowerBound)
             first.rows.y = Int32(inputRows.count)
-            first.ints.x = Int32(horizontal.count)
+            first.set(SeparableParameters(taps: horizontal.count))
             // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
             let tiles = tiling.separable(taps: max(horizontal.count, vertical.count))
             add(tiles ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
                 over: inputRows, push: first,
                 groups: tiles ? ((node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
                 perPixel: Double(horizontal.count))
-            push.ints.x = Int32(vertical.count)
+            push.set(SeparableParameters(taps: vertical.count))
             add(tiles ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
                 params: vertical, groups: tiles ? squareTiles : nil, perPixel: Double(vertical.count))
             give(temporary)
@@ -125,26 +126,24 @@ extension VulkanRun {
             var first = push
             first.rows.x = Int32(inputRows.lowerBound)
             first.rows.y = Int32(inputRows.count)
-            first.ints = SIMD4(Int32(radius), 0, Int32(segment), 0)
+            first.set(BoxParameters(radius: radius, vertical: false, segment: segment))
             // Invocations per segment: of a row (horizontal), of a column's part of the band (vertical).
             let segments = (node.width + segment - 1) / segment
             add(.box, into: temporary, over: inputRows, push: first,
                 groups: ((segments + 15) / 16, (inputRows.count + 15) / 16), perPixel: perPixel)
-            push.ints = SIMD4(Int32(radius), 1, Int32(segment), 0)
+            push.set(BoxParameters(radius: radius, vertical: true, segment: segment))
             let bandSegments = (rows.upperBound - 1) / segment - rows.lowerBound / segment + 1
             add(.box, reading: [CommandBatch.Binding(buffer: temporary)],
                 groups: ((node.width + 15) / 16, (bandSegments + 15) / 16), perPixel: perPixel)
             give(temporary)
         case let .convolve(kernel, size, bias, preserveAlpha):
-            push.ints.x = Int32(size)
-            push.ints.y = preserveAlpha ? 1 : 0
-            push.f0.x = bias
+            push.set(ConvolveParameters(size: size, preserveAlpha: preserveAlpha, bias: bias))
             add(tiling.convolution ? .convolveTiled : .convolve, params: kernel, groups: tiling.convolution ? squareTiles : nil)
         case let .unsharpCombine(amount, threshold):
-            push.f0 = SIMD4(amount, threshold, 0, 0)
+            push.set(UnsharpParameters(amount: amount, threshold: threshold))
             add(.unsharpCombine)
         case .sharpenLuminance(let amount):
-            push.f0.x = amount
+            push.set(SharpenLuminanceParameters(amount: amount))
             add(.sharpenLuminance)
         case .sobel:
             add(.sobel)
@@ -154,7 +153,7 @@ extension VulkanRun {
             let source = MorphologyKernelSource.source(morphology.operation)
             let passes = MorphologyKernelSource.passes(morphology)
             if passes.count == 1 {
-                push.ints.x = Int32(passes[0].count)
+                push.set(MorphologyParameters(rows: passes[0].count))
                 add(.morphology, source: source, params: passes[0], perPixel: Double(morphology.count))
             } else {
                 // The row pass covers the rows the column pass reads, in a buffer shaped like the input's band.
@@ -163,23 +162,22 @@ extension VulkanRun {
                 var first = push
                 first.rows.x = Int32(inputRows.lowerBound)
                 first.rows.y = Int32(inputRows.count)
-                first.ints.x = 1
+                first.set(MorphologyParameters(rows: 1))
                 add(.morphology, source: source, params: passes[0], into: temporary, over: inputRows, push: first,
                     perPixel: Double(2 * morphology.radius + 1))
-                push.ints.x = Int32(passes[1].count)
+                push.set(MorphologyParameters(rows: passes[1].count))
                 add(.morphology, source: source, reading: [CommandBatch.Binding(buffer: temporary)], params: passes[1],
                     perPixel: Double(2 * morphology.radius + 1))
                 give(temporary)
             }
         case .toneAdjust(let tone):
-            push.f0 = SIMD4(tone.shadows, tone.highlights, tone.detail, 0)
+            push.set(ToneParameters(shadows: tone.shadows, highlights: tone.highlights, detail: tone.detail))
             let source = ShaderLibrary.source(.toneAdjust)
             add(.toneAdjust, source: tone.encodedWorkingSpace
                 ? source.replacingOccurrences(of: "// @SPACE", with: "#define ENCODED_WORKING") : source)
         case .bilateral(let bilateral):
             let taps = bilateral.taps
-            push.ints.x = Int32(taps.count)
-            push.f0.x = bilateral.rangeScale
+            push.set(BilateralParameters(taps: taps.count, rangeScale: bilateral.rangeScale))
             add(.bilateral, params: taps.flatMap { [Float($0.dx), Float($0.dy), $0.weight] })
         case .lineBlur(let blur):
             LineBlurKernelSource.configure(&push, blur)
@@ -189,65 +187,53 @@ extension VulkanRun {
             let vertical = axis == .vertical
             let weights = ResampleWeights(kernel: kernel, inSize: vertical ? input.height : input.width,
                                           outSize: vertical ? node.height : node.width, reduced: reduced)
-            push.ints = SIMD4(Int32(weights.taps), vertical ? 1 : 0, 0, 0)
+            push.set(ResampleParameters(taps: weights.taps, vertical: vertical))
             add(.resample, params: weights.indices.map { Float($0) } + weights.weights)
         case let .crop(x, y):
-            push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
+            push.set(CropParameters(x: x, y: y))
             add(.crop)
         case let .boxReduce(x, y):
-            push.ints = SIMD4(Int32(x), Int32(y), 0, 0)
+            push.set(BoxReduceParameters(x: x, y: y))
             add(.boxReduce)
         case .flip(let horizontal):
-            push.ints.x = (horizontal ? KernelConstants.Reorientation.flipHorizontal : .flipVertical).kernelCode
+            push.set(ReorientParameters(mapping: horizontal ? .flipHorizontal : .flipVertical))
             add(.reorient)
         case .rotate(let quarterTurns):
-            push.ints.x = ([.rotate90, .rotate180, .rotate270] as [KernelConstants.Reorientation])[quarterTurns - 1].kernelCode
+            push.set(ReorientParameters(mapping: ([.rotate90, .rotate180, .rotate270] as [KernelConstants.Reorientation])[quarterTurns - 1]))
             add(.reorient)
         case .transpose:
-            push.ints.x = KernelConstants.Reorientation.transpose.kernelCode
+            push.set(ReorientParameters(mapping: .transpose))
             add(.reorient)
         case let .warp(map, kernel, background):
-            let scale = map.kernelScale
-            push.f0 = SIMD4(Float(map.a), Float(map.b), Float(map.c), Float(map.d))
-            push.f1 = SIMD4(Float(map.e), Float(map.f), Float(scale.x), Float(scale.y))
-            push.f2 = background.working(plan.workingSpace)
-            push.ints.x = kernel.kernelCode
+            push.set(WarpParameters(map: map, scale: map.kernelScale, background: background.working(plan.workingSpace),
+                                    kernel: kernel))
             // The projective row (0, 0, 1 for an affine map) and the widening bound, in the parameter block.
             add(.warp, params: [Float(map.g), Float(map.h), Float(map.i), Float(WarpMap.maxWidening)])
         case let .pad(top, left, color):
-            push.ints = SIMD4(Int32(left), Int32(top), 0, 0)
-            push.f0 = color.working(plan.workingSpace)
+            push.set(PadParameters(left: left, top: top, colour: color.working(plan.workingSpace)))
             add(.pad)
         case let .blend(mode, opacity):
-            push.ints.x = mode.kernelCode
-            push.f0.x = opacity
+            push.set(BlendParameters(mode: mode, opacity: opacity))
             add(.blend)
         case .blendWithMask(let coverage):
-            push.ints.x = coverage && plan.workingSpace == .linear ? 1 : 0
+            push.set(BlendMaskParameters(linearCoverage: coverage && plan.workingSpace == .linear))
             add(.blendWithMask)
         case .generate(let generator):
             let space = plan.workingSpace
             var coverage: [Float] = []
             switch generator {
             case .solid(let c):
-                push.ints.x = KernelConstants.GeneratorKind.solid.kernelCode
-                push.f0 = c.working(space)
+                push.set(SolidParameters(colour: c.working(space)))
             case let .linear(x0, y0, x1, y1, from, to):
-                push.ints.x = KernelConstants.GeneratorKind.linear.kernelCode
-                push.f0 = from.working(space); push.f1 = to.working(space)
-                push.f2 = SIMD4(x0, y0, x1, y1)
+                push.set(LinearGradientParameters(from: from.working(space), to: to.working(space), line: SIMD4(x0, y0, x1, y1)))
             case let .radial(cx, cy, radius, from, to):
-                push.ints.x = KernelConstants.GeneratorKind.radial.kernelCode
-                push.f0 = from.working(space); push.f1 = to.working(space)
-                push.f2 = SIMD4(cx, cy, radius, 0)
+                push.set(RadialGradientParameters(from: from.working(space), to: to.working(space), centre: (cx, cy),
+                                                  radius: radius))
             case let .checkerboard(size, first, second):
-                push.ints = SIMD4(KernelConstants.GeneratorKind.checkerboard.kernelCode, Int32(size), 0, 0)
-                push.f0 = first.working(space); push.f1 = second.working(space)
+                push.set(CheckerboardParameters(size: size, first: first.working(space), second: second.working(space)))
             case .text(let block):
-                push.ints = SIMD4(KernelConstants.GeneratorKind.text.kernelCode, Int32(block.x), Int32(block.y),
-                                  Int32(block.width))
-                push.f0 = block.color.working(space)
-                push.f2.x = Float(block.height)
+                push.set(TextParameters(x: block.x, y: block.y, width: block.width, height: block.height,
+                                        colour: block.color.working(space)))
                 coverage = block.coverage.map { Float($0) / 255 }
             }
             add(.generate, reading: [], params: coverage)
@@ -268,8 +254,8 @@ extension VulkanRun {
         var push = PushConstants()
         let words = VulkanRun.wordAligned(rows.count * node.width * format.bytesPerPixel) / 4
         push.size = SIMD4(Int32(node.width), Int32(node.height), Int32(node.width), Int32(node.height))
-        push.ints = SIMD4(Int32(format.channels), Int32(format.bytesPerSample), plan.workingSpace == .linear ? 1 : 0,
-                          Int32(words))
+        push.set(PackParameters(channels: format.channels, bytesPerSample: format.bytesPerSample,
+                                linear: plan.workingSpace == .linear, words: words))
         push.rows = SIMD4(Int32(rows.lowerBound), Int32(rows.count), Int32(rows.lowerBound), 0)
         let groups = (words + 255) / 256
         let x = min(groups, 65535)
