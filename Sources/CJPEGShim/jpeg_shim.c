@@ -319,7 +319,7 @@ static void dest_term(j_compress_ptr cinfo) {
 
 // `planes`: the writer takes Y, Cb, Cr planes (jpeg_write_raw_data) instead of rows.
 static fr_jpeg_writer *open_writer(int fd, uint32_t width, uint32_t height, int components, int quality,
-                                   int subsampling, int progressive, int optimize_coding,
+                                   int h_samp, int v_samp, int progressive, int optimize_coding,
                                    const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
                                    const uint8_t *xmp, size_t xmp_length, int planes, char *err, size_t errlen) {
     if ((components != 1 && components != 3) || width == 0 || height == 0 || width > JPEG_MAX_DIMENSION
@@ -354,8 +354,8 @@ static fr_jpeg_writer *open_writer(int fd, uint32_t width, uint32_t height, int 
     w->cinfo.raw_data_in = planes && components == 3 ? TRUE : FALSE;
     jpeg_set_quality(&w->cinfo, quality, TRUE);
     if (components == 3) {
-        w->cinfo.comp_info[0].h_samp_factor = subsampling == 444 ? 1 : 2;
-        w->cinfo.comp_info[0].v_samp_factor = subsampling == 420 ? 2 : 1;
+        w->cinfo.comp_info[0].h_samp_factor = h_samp;
+        w->cinfo.comp_info[0].v_samp_factor = v_samp;
     }
     w->cinfo.optimize_coding = optimize_coding ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&w->cinfo);
@@ -380,15 +380,16 @@ fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int
                                     int subsampling, int progressive, int optimize_coding,
                                     const uint8_t *icc, size_t icc_length, const uint8_t *exif, size_t exif_length,
                                     const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen) {
-    return open_writer(fd, width, height, components, quality, subsampling, progressive, optimize_coding, icc,
+    return open_writer(fd, width, height, components, quality, subsampling == 444 ? 1 : 2, subsampling == 420 ? 2 : 1,
+                       progressive, optimize_coding, icc,
                        icc_length, exif, exif_length, xmp, xmp_length, 0, err, errlen);
 }
 
-fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int subsampling,
+fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int h_samp, int v_samp,
                                            int progressive, int optimize_coding, const uint8_t *icc, size_t icc_length,
                                            const uint8_t *exif, size_t exif_length, const uint8_t *xmp,
                                            size_t xmp_length, char *err, size_t errlen) {
-    return open_writer(fd, width, height, 3, quality, subsampling, progressive, optimize_coding, icc, icc_length,
+    return open_writer(fd, width, height, 3, quality, h_samp, v_samp, progressive, optimize_coding, icc, icc_length,
                        exif, exif_length, xmp, xmp_length, 1, err, errlen);
 }
 

@@ -251,7 +251,7 @@ public struct Renderer: Sendable {
             case .jpeg:
                 written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: jpegOptions, icc: profile?.data, metadata: metadata,
-                                          planes: planeMove != nil)
+                                          planes: planeMove?.layout)
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.webp, icc: profile?.data, metadata: metadata)

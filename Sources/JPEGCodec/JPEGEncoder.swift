@@ -25,11 +25,11 @@ package final class JPEGEncoder: ImageEncoder {
     /// The layouts the encoder takes.
     package static func accepts(_ format: PixelFormat) -> Bool { [.grey8, .greyA8, .rgb8, .rgba8].contains(format) }
 
-    /// With `planes`, the encoder takes the Y, Cb, Cr planes of a JPEG moved by `JPEGPlaneMoves.transcode`
-    /// instead of rows (`format` must be rgb8).
+    /// With `planes` (the luma sampling factors), the encoder takes the Y, Cb, Cr planes of a JPEG moved by
+    /// `JPEGPlaneMoves.transcode` instead of rows (`format` must be rgb8; `options.subsampling` is not read).
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                 options: JPEGWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
-                planes: Bool = false) throws {
+                planes: JPEGPlaneLayout? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -50,9 +50,9 @@ package final class JPEGEncoder: ImageEncoder {
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in
             try exif.withUnsafeBufferPointer { exif in
                 try xmp.withUnsafeBufferPointer { xmp in
-                    planes && components == 3
+                    components == 3 && planes != nil
                         ? fr_jpeg_writer_open_planes(try output.writerDescriptor(), UInt32(width), UInt32(height),
-                                                     Int32(options.quality), Int32(options.effectiveSubsampling.rawValue),
+                                                     Int32(options.quality), Int32(planes?.h ?? 1), Int32(planes?.v ?? 1),
                                                      options.progressive ? 1 : 0, options.optimizeCoding ? 1 : 0,
                                                      profile.baseAddress, profile.count, exif.baseAddress, exif.count,
                                                      xmp.baseAddress, xmp.count, &message, message.count)

@@ -6,22 +6,17 @@ import FilterCore
 /// RGB rows (3). Chroma keeps its samples where the move keeps their alignment, and is the mean of the two it falls
 /// between where it does not (an odd crop offset, a flip of an odd length).
 package enum JPEGPlaneMoves {
-    /// The output chroma subsampling a move of `decoder`'s planes writes (its luma factors, exchanged when the move
-    /// swaps the axes), or nil when the file is not YCbCr with both chroma planes at one sample per luma block.
-    package static func subsampling(of decoder: JPEGDecoder, move: SampleMoveMap) -> JPEGWriteOptions.Subsampling? {
+    /// The planes a move of `decoder`'s planes writes (its luma factors, exchanged when the move swaps the axes),
+    /// or nil when the file is not YCbCr with both chroma planes at one sample per luma block.
+    package static func layout(of decoder: JPEGDecoder, move: SampleMoveMap) -> JPEGPlaneLayout? {
         guard let reader = decoder.reader, decoder.nextRow == 0, decoder.width == decoder.storedWidth else { return nil }
         var h: Int32 = 0, v: Int32 = 0
         guard fr_jpeg_reader_plane_sampling(reader, &h, &v) != 0 else { return nil }
-        switch move.swap ? (v, h) : (h, v) {
-        case (1, 1): return .s444
-        case (2, 1): return .s422
-        case (2, 2): return .s420
-        default: return nil  // 4:4:0 is not written
-        }
+        return move.swap ? JPEGPlaneLayout(h: Int(v), v: Int(h)) : JPEGPlaneLayout(h: Int(h), v: Int(v))
     }
 
     /// Decodes the whole of `decoder` as planes, moves them and writes them to `encoder` (opened with `planes` at
-    /// the moved size and the subsampling `subsampling(of:move:)` answered). The encoder is then ready to finish.
+    /// the moved size and the layout `layout(of:move:)` answered). The encoder is then ready to finish.
     /// Returns the seconds spent decoding, moving and encoding.
     @discardableResult
     package static func transcode(_ decoder: JPEGDecoder, _ move: SampleMoveMap, into encoder: JPEGEncoder) throws
@@ -53,6 +48,32 @@ package enum JPEGPlaneMoves {
         default:
             encoder.abandon()
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: String(cString: message))
+        }
+    }
+}
+
+/// How a JPEG's planes are sampled: the luma plane's factors (1 or 2 each) over chroma planes of one sample a block.
+package struct JPEGPlaneLayout: Equatable, Sendable {
+    package let h: Int, v: Int
+
+    /// The subsampling option that writes this layout; nil for 4:4:0 (luma 1 × 2), which only a turned 4:2:2
+    /// photo's planes hold and only the plane path writes.
+    package var subsampling: JPEGWriteOptions.Subsampling? {
+        switch (h, v) {
+        case (1, 1): return .s444
+        case (2, 1): return .s422
+        case (2, 2): return .s420
+        default: return nil
+        }
+    }
+
+    /// "4:2:0" and so on.
+    package var name: String {
+        switch (h, v) {
+        case (1, 1): return "4:4:4"
+        case (2, 1): return "4:2:2"
+        case (2, 2): return "4:2:0"
+        default: return "4:4:0"
         }
     }
 }

@@ -89,9 +89,10 @@ typedef struct {
 /// The luma sampling factors (1 or 2 each) when the file is YCbCr with both chroma components at 1×1 — the layouts
 /// whose planes `fr_jpeg_transcode_moved` moves — else 0.
 int fr_jpeg_reader_plane_sampling(const fr_jpeg_reader *r, int *h, int *v);
-/// Opens a writer that takes Y, Cb, Cr planes (`fr_jpeg_transcode_moved`) instead of RGB rows; arguments as
-/// `fr_jpeg_writer_open` with 3 components.
-fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int subsampling,
+/// Opens a writer that takes Y, Cb, Cr planes (`fr_jpeg_transcode_moved`) instead of RGB rows, its luma sampled
+/// `h_samp` × `v_samp` (1 or 2 each; 1 × 2 is 4:4:0, which a turned 4:2:2 photo's planes hold) and chroma 1 × 1;
+/// other arguments as `fr_jpeg_writer_open` with 3 components.
+fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t height, int quality, int h_samp, int v_samp,
                                            int progressive, int optimize_coding, const uint8_t *icc, size_t icc_length,
                                            const uint8_t *exif, size_t exif_length, const uint8_t *xmp,
                                            size_t xmp_length, char *err, size_t errlen);
