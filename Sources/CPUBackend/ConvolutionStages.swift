@@ -54,8 +54,9 @@ final class VerticalConvolutionStage: Stage {
 
     override func connect(_ input: Stage) {
         super.connect(input)
-        // Strips of 32 rows, in chunks of 4 (below): every output row then goes through the four-row loop.
-        stripHeight = max(stripHeight, 32)
+        // Strips of a multiple of 4 rows, in chunks of 4 (below): every output row then goes through the four-row
+        // loop. (Taller strips only hold more rows: the input's rows are cached across strips.)
+        stripHeight = (max(stripHeight, 8) + 3) / 4 * 4
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
