@@ -137,6 +137,19 @@ static inline __m256 weights8(float tx, float ty, int cubic) {
     return _mm256_blendv_ps(near, far, _mm256_cmp_ps(d, _mm256_set1_ps(1), _CMP_GT_OQ));
 }
 
+// The shuffle that spreads taps of `ch` samples each to four bytes a tap (R, G, B, A; grey repeated; absent alpha
+// zero), as `load_taps` and `tap_pair` read them.
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m128i spread_taps(const int ch) {
+    const char Z = (char)0x80;
+    switch (ch) {
+    case 1: return _mm_setr_epi8(0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z);
+    case 2: return _mm_setr_epi8(0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6, 7);
+    case 3: return _mm_setr_epi8(0, 1, 2, Z, 3, 4, 5, Z, 6, 7, 8, Z, 9, 10, 11, Z);
+    default: return _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+}
+
 // Two taps' working values (eight floats, RGBA each) from their spread bytes (the low eight), premultiplied where
 // there is alpha; converted codes stay in code units unless alpha needs them as fractions.
 __attribute__((target("avx2,fma"), always_inline))
@@ -160,14 +173,7 @@ __attribute__((target("avx2,fma"), always_inline))
 static inline size_t row_avx2_body(float *out, uint32_t *edges, size_t count, double u0, double v0, double du, double dv,
                                    const fr_affine_source *s, const int ch, const int n, const int unit) {
     const int lo = 1 - n / 2, alpha = ch == 2 || ch == 4;
-    const char Z = (char)0x80;
-    __m128i spread;
-    switch (ch) {
-    case 1: spread = _mm_setr_epi8(0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z); break;
-    case 2: spread = _mm_setr_epi8(0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6, 7); break;
-    case 3: spread = _mm_setr_epi8(0, 1, 2, Z, 3, 4, 5, Z, 6, 7, 8, Z, 9, 10, 11, Z); break;
-    default: spread = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); break;
-    }
+    const __m128i spread = spread_taps(ch);
     // Samples without alpha read alpha code 255 (the table's second half holds alpha codes).
     const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
     // Converted codes without alpha fold the 1/255 into the x weights.
@@ -428,14 +434,7 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
                                           const int unit) {
     const int alpha = ch == 2 || ch == 4, cubic = s->taps == 4, vector = s->taps <= 4;
     const float fold = unit && !alpha ? 1.0f / 255 : 1.0f;
-    const char Z = (char)0x80;
-    __m128i spread;
-    switch (ch) {
-    case 1: spread = _mm_setr_epi8(0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z); break;
-    case 2: spread = _mm_setr_epi8(0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6, 7); break;
-    case 3: spread = _mm_setr_epi8(0, 1, 2, Z, 3, 4, 5, Z, 6, 7, 8, Z, 9, 10, 11, Z); break;
-    default: spread = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); break;
-    }
+    const __m128i spread = spread_taps(ch);
     const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
     size_t straddling = 0;
     projective_pixel q;
