@@ -438,7 +438,7 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
     const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
     size_t straddling = 0;
     projective_pixel q;
-    float wx[8], wy[8];
+    float wy[8];
     for (size_t x = 0; x < count; x++) {
         float *o = out + 4 * x;
         const int where = locate((double)x + 0.5, y, map, s, &q);
@@ -454,27 +454,32 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
             portable_pixel(o, &q, s);
             continue;
         }
-        _mm256_storeu_ps(wx, widened_weights8(q.u, q.fx, q.nx, q.sx, cubic, fold));
+        // The x weights of each pair of taps, (w[2k] × 4, w[2k + 1] × 4), made once for every row; lanes past the
+        // last tap weigh 0.
+        const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic, fold);
+        const __m256 pairs[4] = {
+            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
+            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
+            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5)),
+            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7))};
         _mm256_storeu_ps(wy, widened_weights8(q.v, q.fy, q.ny, q.sy, cubic, 1.0f));
+        const int whole = q.nx / 2, odd = q.nx & 1;
         __m256 sum = _mm256_setzero_ps();
         const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
         for (int j = 0; j < q.ny; j++, row += s->stride) {
             const uint8_t *p = row;
             __m256 across = _mm256_setzero_ps();
-            int i = 0;
-            for (; i + 1 < q.nx; i += 2, p += 2 * ch) {
+            for (int k = 0; k < whole; k++, p += 2 * ch) {
                 uint64_t word = 0;
                 memcpy(&word, p, (size_t)(2 * ch));
                 const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi64_si128((long long)word), spread);
-                const __m256 weight = _mm256_set_m128(_mm_set1_ps(wx[i + 1]), _mm_set1_ps(wx[i]));
-                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), weight, across);
+                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
             }
-            if (i < q.nx) {
+            if (odd) {
                 uint32_t word = 0;
                 memcpy(&word, p, (size_t)ch);
                 const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)word), spread);
-                const __m256 weight = _mm256_set_m128(_mm_setzero_ps(), _mm_set1_ps(wx[i]));
-                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), weight, across);
+                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[whole], across);
             }
             sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
         }
