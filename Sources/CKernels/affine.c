@@ -397,10 +397,10 @@ static size_t projective_portable(float *out, uint32_t *edges, size_t count, dou
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// Bilinear's or Keys' weights of up to 8 taps at first + k − u (k = 0…7), widened by `scale`, normalised and
-// times `fold`; lanes from `count` on are zero.
+// Bilinear's or Keys' weights of up to 8 taps at first + k − u (k = 0…7), widened by `scale`, not normalised (the
+// pixel divides by both axes' sums once, at the end); lanes from `count` on are zero.
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256 widened_weights8(double u, long first, int count, float scale, int cubic, float fold) {
+static inline __m256 widened_weights8(double u, long first, int count, float scale, int cubic) {
     const __m256 k = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 start = _mm256_set1_ps((float)((double)first - u));
     const __m256 t = _mm256_andnot_ps(_mm256_set1_ps(-0.0f),
@@ -417,12 +417,16 @@ static inline __m256 widened_weights8(double u, long first, int count, float sca
     } else {
         w = _mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(1), t), _mm256_setzero_ps());
     }
-    w = _mm256_and_ps(w, _mm256_cmp_ps(k, _mm256_set1_ps((float)count), _CMP_LT_OQ));
+    return _mm256_and_ps(w, _mm256_cmp_ps(k, _mm256_set1_ps((float)count), _CMP_LT_OQ));
+}
+
+// The sum of the eight lanes.
+__attribute__((target("avx2,fma"), always_inline))
+static inline float lane_sum(__m256 w) {
     __m128 h = _mm_add_ps(_mm256_castps256_ps128(w), _mm256_extractf128_ps(w, 1));
     h = _mm_add_ps(h, _mm_movehl_ps(h, h));
     h = _mm_add_ss(h, _mm_movehdup_ps(h));
-    const float sum = _mm_cvtss_f32(h);
-    return _mm256_mul_ps(w, _mm256_set1_ps(sum != 0 ? fold / sum : fold));
+    return _mm_cvtss_f32(h);
 }
 
 // The row loop, specialised by the constant arguments it is inlined with (samples per pixel, converted codes):
@@ -456,13 +460,14 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
         }
         // The x weights of each pair of taps, (w[2k] × 4, w[2k + 1] × 4), made once for every row; lanes past the
         // last tap weigh 0.
-        const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic, fold);
+        const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic);
         const __m256 pairs[4] = {
             _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
             _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
             _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5)),
             _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7))};
-        _mm256_storeu_ps(wy, widened_weights8(q.v, q.fy, q.ny, q.sy, cubic, 1.0f));
+        const __m256 ys = widened_weights8(q.v, q.fy, q.ny, q.sy, cubic);
+        _mm256_storeu_ps(wy, ys);
         const int whole = q.nx / 2, odd = q.nx & 1;
         __m256 sum = _mm256_setzero_ps();
         const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
@@ -483,7 +488,10 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
             }
             sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
         }
+        // Normalised once: both axes' sums (never 0: the centre tap weighs most), and converted codes' 1/255.
+        const float total = lane_sum(xs) * lane_sum(ys);
         __m128 result = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+        result = _mm_mul_ps(result, _mm_set1_ps(total != 0 ? fold / total : fold));
         if (!alpha) result = _mm_blend_ps(result, _mm_set1_ps(1), 0x8);
         _mm_storeu_ps(o, result);
     }
