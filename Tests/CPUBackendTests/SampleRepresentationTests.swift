@@ -151,6 +151,15 @@ final class SampleRepresentationTests: XCTestCase {
         // A turn before a blur: the turn holds samples, the blur converts them.
         try assertSamePixels(.chain([(.rotate, ["degrees": 90]), (.gaussianBlur, ["sigma": 1])]), format: .rgba16,
                              expectSamples: false)
+        // A crop before a blur moves samples and only its pixels are converted: the same pixels, every layout.
+        let crop = Recipe.chain([(.crop, ["x": 3, "y": 2, "width": 29, "height": 17]), (.gaussianBlur, ["sigma": 1])])
+        for format in Self.formats {
+            try assertSamePixels(crop, format: format, expectSamples: false)
+        }
+        let plan = Optimizer.optimize(try crop.plan(inputSizes: ["main": (37, 23)]), decodeReductions: [:]).plan
+            .choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb8)
+        XCTAssertEqual(plan.nodes[1].representation, .samples(.rgb8, source: "main"), "\(plan.nodes.map(\.representationReason))")
+        XCTAssertEqual(plan.nodes[2].representation, .working)
     }
 
     /// A median picks samples: on layouts without alpha it runs on them (32 or 16 samples at a time with AVX2, 16

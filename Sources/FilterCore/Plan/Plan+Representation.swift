@@ -46,8 +46,8 @@ extension Plan {
     /// The plan with each node's representation chosen: stored samples where the node moves samples (crop, flips,
     /// turns, transpose, a pad in a colour the samples hold exactly) or maps each channel through a table (a
     /// per-channel chain on a source that no profile converts), and its input is samples too; working floats
-    /// elsewhere. A sample node is kept only where it pays: the output, a node that holds its input whole, or one
-    /// feeding another sample node. A table rounds its results to samples, so it is used only where nothing but
+    /// elsewhere. A sample node is kept only where it pays: the output, a node that holds its input whole, one
+    /// feeding another sample node, or a crop (converting after it converts fewer pixels). A table rounds its results to samples, so it is used only where nothing but
     /// moves lie between it and an output of the same layout (`output`): the working path rounds there too, once.
     /// Both the CPU backend and `--explain` read the choice; `representationReason` says it in words.
     package func choosingRepresentations(sources: [String: SampleLayout], output outputFormat: PixelFormat?) -> Plan {
@@ -78,6 +78,11 @@ extension Plan {
                     if i == output || rowRule(of: i).reach == nil
                         || consumers.contains(where: { wanted[$0] || readers[$0] }) {
                         wanted[i] = true
+                    } else if case .crop = nodes[i].primitive, nodes[i].inputs.count == 1,
+                              nodes[i].width * nodes[i].height < nodes[nodes[i].inputs[0]].width * nodes[nodes[i].inputs[0]].height {
+                        // A crop moves fewer samples than working values, and only its pixels are converted after it.
+                        wanted[i] = true
+                        reasons[i] = "moves samples; converted after it, fewer pixels"
                     } else {
                         reasons[i] = "its consumers need working values"
                     }
