@@ -7,6 +7,7 @@
 # time (which adds about 1 ms), peak RSS from GNU time (a peer's includes its Python interpreter and imports, about
 # 60 MiB). Installs the peers as scripts/compare-peers.sh does.
 # Usage: scripts/bench-ops.sh IMAGE.jpg...      (OPS="invert,quarter turn" picks operations)
+# The photos of the tables in BENCHMARKS.md: scripts/bench-ops.sh $(scripts/bench-photos.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
