@@ -39,34 +39,68 @@ static void axis_samples(uint32_t *lo, uint32_t *hi, uint32_t first, uint32_t co
     }
 }
 
-void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src_width, uint32_t src_height, int rx,
-                             int ry, const fr_jpeg_move *move, uint8_t *dst, size_t dst_stride, uint32_t out_width,
-                             uint32_t out_height, uint32_t padded_width, uint32_t row0, uint32_t count) {
-    if (out_width == 0 || out_height == 0 || count == 0) return;
-    // The output's x axis walks the input's x (or y when swapped), at that axis's subsampling.
-    const int sw = move->swap;
-    const int r_across = sw ? ry : rx, r_down = sw ? rx : ry;
-    const long a_across = sw ? move->y0 : move->x0, a_down = sw ? move->x0 : move->y0;
-    const int d_across = sw ? move->dy : move->dx, d_down = sw ? move->dx : move->dy;
-    const uint32_t n_across = sw ? src_height : src_width, n_down = sw ? src_width : src_height;
-    uint32_t *across = malloc(sizeof(uint32_t) * 2 * ((size_t)out_width + count));
-    if (!across) return;
-    uint32_t *across_hi = across + out_width, *down = across_hi + out_width, *down_hi = down + count;
-    axis_samples(across, across_hi, 0, out_width, move->width, r_across, a_across, d_across, n_across);
-    // Rows past the output's last repeat it (the encoder reads whole blocks).
-    uint32_t last = row0 + count - 1 < out_height - 1 ? row0 + count - 1 : out_height - 1;
-    uint32_t first = row0 < last ? row0 : last;
-    axis_samples(down, down_hi, first, last - first + 1, move->height, r_down, a_down, d_down, n_down);
-    int paired = 0;
-    for (uint32_t x = 0; x < out_width && !paired; x++) paired = across[x] != across_hi[x];
-    for (uint32_t k = 0; k + first <= last && !paired; k++) paired = down[k] != down_hi[k];
+// One plane's move, its index tables made once: for each output column and each output row, the input samples it
+// reads along the input axis that output axis walks (two neighbours where the move breaks the chroma alignment).
+typedef struct {
+    const uint8_t *src;
+    size_t src_stride;
+    int swap, dx;
+    uint32_t out_width, out_height;  // the output plane's samples
+    uint32_t *across, *across_hi;    // out_width entries each
+    uint32_t *down, *down_hi;        // out_height entries each
+    int across_paired;
+} plane_move;
 
+// Makes `p`'s tables for a plane of `src_width`×`src_height` samples of `rx`×`ry` pixels; 0 when out of memory.
+static int plane_move_make(plane_move *p, const uint8_t *src, size_t src_stride, uint32_t src_width,
+                           uint32_t src_height, int rx, int ry, const fr_jpeg_move *move, uint32_t out_width,
+                           uint32_t out_height) {
+    const int sw = move->swap;
+    *p = (plane_move){.src = src, .src_stride = src_stride, .swap = sw, .dx = move->dx, .out_width = out_width,
+                      .out_height = out_height};
+    p->across = malloc(sizeof(uint32_t) * 2 * ((size_t)out_width + out_height));
+    if (!p->across) return 0;
+    p->across_hi = p->across + out_width;
+    p->down = p->across_hi + out_width;
+    p->down_hi = p->down + out_height;
+    // The output's x axis walks the input's x (or y when swapped), at that axis's subsampling.
+    axis_samples(p->across, p->across_hi, 0, out_width, move->width, sw ? ry : rx, sw ? move->y0 : move->x0,
+                 sw ? move->dy : move->dx, sw ? src_height : src_width);
+    axis_samples(p->down, p->down_hi, 0, out_height, move->height, sw ? rx : ry, sw ? move->x0 : move->y0,
+                 sw ? move->dx : move->dy, sw ? src_width : src_height);
+    for (uint32_t x = 0; x < out_width && !p->across_paired; x++) p->across_paired = p->across[x] != p->across_hi[x];
+    return 1;
+}
+
+// Output rows `row0`..<`row0 + count` of the plane into `dst` (rows `dst_stride` apart), padded with the last
+// column up to `padded_width`; rows past the output's last repeat it (the encoder reads whole blocks).
+static void plane_move_rows(const plane_move *p, uint8_t *dst, size_t dst_stride, uint32_t padded_width,
+                            uint32_t row0, uint32_t count) {
+    const uint8_t *src = p->src;
+    const size_t src_stride = p->src_stride;
+    const uint32_t out_width = p->out_width, last = p->out_height - 1;
+    const uint32_t *across = p->across, *across_hi = p->across_hi;
+    int paired = p->across_paired;
+    for (uint32_t k = 0; k < count && !paired; k++) {
+        const uint32_t y = row0 + k < last ? row0 + k : last;
+        paired = p->down[y] != p->down_hi[y];
+    }
+    if (p->swap && !paired) {
+        // A band of output rows reads a few neighbouring input columns: walk the input rows once for the band.
+        for (uint32_t x = 0; x < out_width; x++) {
+            const uint8_t *line = src + (size_t)across[x] * src_stride;
+            for (uint32_t k = 0; k < count; k++) {
+                const uint32_t y = row0 + k < last ? row0 + k : last;
+                dst[(size_t)k * dst_stride + x] = line[p->down[y]];
+            }
+        }
+    }
     for (uint32_t k = 0; k < count; k++) {
-        const uint32_t y = row0 + k, at = (y < last ? y : last) - first;
+        const uint32_t y = row0 + k < last ? row0 + k : last;
         uint8_t *out = dst + (size_t)k * dst_stride;
-        if (!sw) {
-            const uint8_t *line = src + (size_t)down[at] * src_stride, *line2 = src + (size_t)down_hi[at] * src_stride;
-            if (!paired && move->dx == 1) {
+        if (!p->swap) {
+            const uint8_t *line = src + (size_t)p->down[y] * src_stride, *line2 = src + (size_t)p->down_hi[y] * src_stride;
+            if (!paired && p->dx == 1) {
                 memcpy(out, line + across[0], out_width);
             } else if (!paired) {
                 for (uint32_t x = 0; x < out_width; x++) out[x] = line[across[x]];
@@ -76,28 +110,14 @@ void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src
             }
         } else if (paired) {
             // Output row y reads input column down[y], output column x input row across[x].
-            const uint32_t c0 = down[at], c1 = down_hi[at];
+            const uint32_t c0 = p->down[y], c1 = p->down_hi[y];
             for (uint32_t x = 0; x < out_width; x++) {
                 const uint8_t *l0 = src + (size_t)across[x] * src_stride, *l1 = src + (size_t)across_hi[x] * src_stride;
                 out[x] = (uint8_t)((l0[c0] + l0[c1] + l1[c0] + l1[c1] + 2) >> 2);
             }
         }
-    }
-    if (sw && !paired) {
-        // A band of output rows reads a few neighbouring input columns: walk the input rows once for the band.
-        for (uint32_t x = 0; x < out_width; x++) {
-            const uint8_t *line = src + (size_t)across[x] * src_stride;
-            for (uint32_t k = 0; k < count; k++) {
-                const uint32_t y = row0 + k, at = (y < last ? y : last) - first;
-                dst[(size_t)k * dst_stride + x] = line[down[at]];
-            }
-        }
-    }
-    for (uint32_t k = 0; k < count; k++) {
-        uint8_t *out = dst + (size_t)k * dst_stride;
         if (padded_width > out_width) memset(out + out_width, out[out_width - 1], padded_width - out_width);
     }
-    free(across);
 }
 
 static double now(void) {
@@ -114,9 +134,8 @@ typedef struct {
     // What the moves read: the input planes, and the output's planes' sizes.
     uint8_t *plane[3];
     size_t stride[3];
-    uint32_t in_size[3][2], out_size[3][2];
-    int in_ratio[3][2], rows[3];
-    fr_jpeg_move move;
+    plane_move moves[3];
+    int rows[3];
     uint8_t *band[SLOTS][3];
     size_t band_stride[3];
     uint32_t bands;
@@ -132,10 +151,8 @@ typedef struct {
 static void fill_band(transcode_state *t, uint32_t m) {
     const double began = now();
     for (int ci = 0; ci < 3; ci++)
-        fr_jpeg_plane_move_rows(t->plane[ci], t->stride[ci], t->in_size[ci][0], t->in_size[ci][1], t->in_ratio[ci][0],
-                                t->in_ratio[ci][1], &t->move, t->band[m % SLOTS][ci], t->band_stride[ci],
-                                t->out_size[ci][0], t->out_size[ci][1], (uint32_t)t->band_stride[ci],
-                                m * (uint32_t)t->rows[ci], (uint32_t)t->rows[ci]);
+        plane_move_rows(&t->moves[ci], t->band[m % SLOTS][ci], t->band_stride[ci], (uint32_t)t->band_stride[ci],
+                        m * (uint32_t)t->rows[ci], (uint32_t)t->rows[ci]);
     t->moving += now() - began;
 }
 
@@ -170,6 +187,7 @@ static void free_state(transcode_state *t) {
     pthread_cond_destroy(&t->changed);
     for (int i = 0; i < 3; i++) {
         free(t->plane[i]);
+        free(t->moves[i].across);
         for (int s = 0; s < SLOTS; s++) free(t->band[s][i]);
     }
     free(t->rows_ptrs);
@@ -200,7 +218,6 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
     if (!t) { snprintf(err, errlen, "out of memory"); return 3; }
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->changed, NULL);
-    t->move = *move;
     if (setjmp(r->err.jump)) { free_state(t); return 1; }
     if (setjmp(w->err.jump)) { free_state(t); return 2; }
 
@@ -237,13 +254,19 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
         }
         r->rows = r->rows + in_rows < c->output_height ? r->rows + in_rows : c->output_height;
     }
-    // Finishing frees the component descriptions (they live in libjpeg's image pool): keep what the moves need.
+    // Each plane's move, made before finishing frees the component descriptions (libjpeg's image pool).
     for (int ci = 0; ci < 3; ci++) {
-        const jpeg_component_info *comp = &c->comp_info[ci];
-        t->in_size[ci][0] = comp->downsampled_width;
-        t->in_size[ci][1] = comp->downsampled_height;
-        t->in_ratio[ci][0] = c->max_h_samp_factor / comp->h_samp_factor;
-        t->in_ratio[ci][1] = c->max_v_samp_factor / comp->v_samp_factor;
+        const jpeg_component_info *in = &c->comp_info[ci], *out = &o->comp_info[ci];
+        const int orx = o->max_h_samp_factor / out->h_samp_factor, ory = o->max_v_samp_factor / out->v_samp_factor;
+        if (!plane_move_make(&t->moves[ci], t->plane[ci], t->stride[ci], in->downsampled_width,
+                             in->downsampled_height, c->max_h_samp_factor / in->h_samp_factor,
+                             c->max_v_samp_factor / in->v_samp_factor, move,
+                             (move->width + (uint32_t)orx - 1) / (uint32_t)orx,
+                             (move->height + (uint32_t)ory - 1) / (uint32_t)ory)) {
+            free_state(t);
+            snprintf(err, errlen, "out of memory");
+            return 3;
+        }
     }
     const int complete = progression_complete(r);
     jpeg_finish_decompress(c);
@@ -261,9 +284,6 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
             t->band[s][ci] = malloc(t->band_stride[ci] * (size_t)t->rows[ci]);
             if (!t->band[s][ci]) { free_state(t); snprintf(err, errlen, "out of memory"); return 3; }
         }
-        const int orx = o->max_h_samp_factor / comp->h_samp_factor, ory = o->max_v_samp_factor / comp->v_samp_factor;
-        t->out_size[ci][0] = (move->width + (uint32_t)orx - 1) / (uint32_t)orx;
-        t->out_size[ci][1] = (move->height + (uint32_t)ory - 1) / (uint32_t)ory;
     }
     // Without a second thread the bands are filled in turn.
     t->started = pthread_create((pthread_t *)&t->thread, NULL, mover, t) == 0;

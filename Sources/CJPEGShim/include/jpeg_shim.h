@@ -104,11 +104,4 @@ fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t heig
 /// layouts do not match or memory ran out (`err`). `seconds`: the time spent reading, moving and writing.
 int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
                             char *err, size_t errlen);
-/// Output rows `row0`..<`row0 + count` of one 8-bit plane moved by `move`: the plane holds samples of `rx`×`ry`
-/// pixels (1 or 2 each, the input's subsampling); the output plane is `out_width` samples wide and `out_height`
-/// tall (the moved size at the output's subsampling), its rows `dst_stride` apart and padded with the last column
-/// up to `padded_width`; rows past `out_height` repeat the last. Exposed for tests.
-void fr_jpeg_plane_move_rows(const uint8_t *src, size_t src_stride, uint32_t src_width, uint32_t src_height, int rx,
-                             int ry, const fr_jpeg_move *move, uint8_t *dst, size_t dst_stride, uint32_t out_width,
-                             uint32_t out_height, uint32_t padded_width, uint32_t row0, uint32_t count);
 #endif
