@@ -265,14 +265,13 @@ public enum ImageInput: Sendable {
     /// The image's format (told by its bytes) and a descriptor reading it from the start, which the caller owns:
     /// the file's, or an anonymous in-memory file holding the bytes.
     func openDescriptor() throws -> (ImageFileFormat, Int32) {
+        let format = try format()
         switch self {
         case .file(let path):
-            let format = try ImageFileFormat.sniff(path: path)
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw CodecError(kind: .io, path: path, message: String(cString: strerror(errno))) }
             return (format, fd)
         case let .encoded(data, name):
-            let format = try ImageFileFormat.sniff(Array(data.prefix(16)), name: name)
             let fd = fr_memory_file(name)
             guard fd >= 0 else { throw CodecError(kind: .io, path: name, message: String(cString: strerror(errno))) }
             let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -2,38 +2,35 @@ import FilterCore
 import JPEGCodec
 
 extension Renderer {
-    /// A JPEG written as a JPEG by moves alone that read out of order (vertical flips, quarter turns, transposes,
-    /// crops among them): the moves run on the file's Y, Cb, Cr planes (`JPEGPlaneMoves`) when its samples reach
-    /// the output unconverted and the output's chroma subsampling is the input's (axes exchanged by a transpose).
-    /// A horizontal flip or a crop alone streams rows and stays on the row path (keeping the subsampling too).
-    static func planeMove(_ plan: Plan, decoders: [String: any ImageDecoder], format: PixelFormat,
-                          outputProfile: ColourProfile?, subsampling: JPEGWriteOptions.Subsampling?)
-        -> (decoder: JPEGDecoder, move: SampleMoveMap, layout: JPEGPlaneLayout)? {
-        guard format == .rgb8, outputProfile == nil, let move = SampleMoveMap(plan), move.holdsWhole,
-              case .source(let name) = plan.nodes[move.source].primitive,
-              case .samples = plan.nodes[move.source].representation,
-              let decoder = decoders[name] as? JPEGDecoder,
-              let layout = JPEGPlaneMoves.layout(of: decoder, move: move),
-              subsampling == nil || subsampling == layout.subsampling
+    /// A JPEG that a plan only moves (crops, flips, quarter turns, transposes): the decoder, the moves as one map,
+    /// and the planes they give (the input's sampling, axes exchanged by a transpose); nil for any other plan or a
+    /// file not stored as YCbCr planes. Such an output keeps that subsampling unless one is asked for.
+    typealias JPEGMoves = (decoder: JPEGDecoder, move: SampleMoveMap, layout: JPEGPlaneLayout)
+
+    static func jpegMoves(_ plan: Plan, decoders: [String: any ImageDecoder]) -> JPEGMoves? {
+        guard let move = SampleMoveMap(plan), case .source(let name) = plan.nodes[move.source].primitive,
+              let decoder = decoders[name] as? JPEGDecoder, let layout = JPEGPlaneMoves.layout(of: decoder, move: move)
         else { return nil }
         return (decoder, move, layout)
     }
 
-    /// The chroma subsampling of the JPEG a plan only moves (crops, flips, turns, transposes), as its planes hold it
-    /// after the move; nil for any other plan, a file not stored as YCbCr planes, or a turned 4:2:2 (4:4:0, which
-    /// only the plane path writes).
-    static func keptSubsampling(_ plan: Plan, decoders: [String: any ImageDecoder]) -> JPEGWriteOptions.Subsampling? {
-        guard let move = SampleMoveMap(plan), case .source(let name) = plan.nodes[move.source].primitive,
-              let decoder = decoders[name] as? JPEGDecoder
-        else { return nil }
-        return JPEGPlaneMoves.layout(of: decoder, move: move)?.subsampling
+    /// Whether `moves` run on the file's Y, Cb, Cr planes (`JPEGPlaneMoves`): when they read out of order (a
+    /// vertical flip, a turn, a transpose — a horizontal flip or a crop alone streams rows on the row path), the
+    /// samples reach the output unconverted and the output's subsampling is the planes'.
+    static func movesPlanes(_ moves: JPEGMoves, plan: Plan, format: PixelFormat, outputProfile: ColourProfile?,
+                            subsampling: JPEGWriteOptions.Subsampling?) -> Bool {
+        guard moves.move.holdsWhole, format == .rgb8, outputProfile == nil,
+              case .samples = plan.nodes[moves.move.source].representation
+        else { return false }
+        return subsampling == nil || subsampling == moves.layout.subsampling
     }
 
-    /// `--explain`'s line for a plan `planeMove` would take with a JPEG output.
+    /// `--explain`'s line for a plan whose moves would run on the planes with a JPEG output.
     static func planeMoveNote(_ plan: Plan, decoders: [String: any ImageDecoder]) -> String? {
-        guard let (_, _, layout) = planeMove(plan, decoders: decoders, format: .rgb8, outputProfile: nil, subsampling: nil)
+        guard let moves = jpegMoves(plan, decoders: decoders),
+              movesPlanes(moves, plan: plan, format: .rgb8, outputProfile: nil, subsampling: nil)
         else { return nil }
-        let name = layout.name
+        let name = moves.layout.name
         return "JPEG output: the moves run on the file's Y, Cb, Cr planes (\(name), 1–3 bytes a pixel held, no colour "
             + "conversion either way) when the output is a JPEG at \(name)"
     }

@@ -234,14 +234,13 @@ public struct Renderer: Sendable {
                                       format: fileFormat, warnings: &warnings)
         // JPEG to JPEG by moves alone keeps the input's chroma subsampling unless one is asked for; moves that read
         // out of order move the file's planes.
+        let jpegMoves = fileFormat == .jpeg ? Self.jpegMoves(plan, decoders: decoders) : nil
         var jpegOptions = options.jpeg
-        if fileFormat == .jpeg, jpegOptions.subsampling == nil {
-            jpegOptions.subsampling = Self.keptSubsampling(plan, decoders: decoders)
+        if jpegOptions.subsampling == nil { jpegOptions.subsampling = jpegMoves?.layout.subsampling }
+        let planeMove = jpegMoves.flatMap {
+            Self.movesPlanes($0, plan: plan, format: format, outputProfile: profile, subsampling: options.jpeg.subsampling)
+                ? $0 : nil
         }
-        let planeMove = fileFormat == .jpeg
-            ? Self.planeMove(plan, decoders: decoders, format: format, outputProfile: profile,
-                             subsampling: jpegOptions.subsampling)
-            : nil
         do {
             let written: any ImageEncoder
             switch fileFormat {
