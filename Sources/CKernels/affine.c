@@ -311,19 +311,11 @@ typedef struct {
     int nx, ny;
 } projective_pixel;
 
-// OUTSIDE (behind the view, or every tap off the input), INSIDE (every tap in the held rows) or STRADDLES.
-// Inlined into each row loop (the AVX2 ones round with single instructions).
-__attribute__((always_inline)) static inline int locate(double cx, double y, const fr_projective_map *map,
-                                                        const fr_affine_source *s, projective_pixel *q) {
-    const double *m = map->m;
-    const double w = m[6] * cx + m[7] * y + m[8];
-    if (!(w > 1e-12)) return OUTSIDE;
-    const double inverse = 1 / w;
-    const double px = (m[0] * cx + m[1] * y + m[2]) * inverse, py = (m[3] * cx + m[4] * y + m[5]) * inverse;
-    if (!(fabs(px) < 1e12 && fabs(py) < 1e12)) return OUTSIDE;
-    const double xx = (m[0] - m[6] * px) * inverse, xy = (m[1] - m[7] * px) * inverse;
-    const double yx = (m[3] - m[6] * py) * inverse, yy = (m[4] - m[7] * py) * inverse;
-    double sx = sqrt(xx * xx + xy * xy), sy = sqrt(yx * yx + yy * yy);
+// OUTSIDE (every tap off the input), INSIDE (every tap in the held rows) or STRADDLES, for a pixel reading
+// around (px, py) (corner origin) with its kernel widened by sx, sy before their clamp.
+__attribute__((always_inline)) static inline int place(double px, double py, double sx, double sy,
+                                                       const fr_projective_map *map, const fr_affine_source *s,
+                                                       projective_pixel *q) {
     sx = sx < 1 ? 1 : sx > map->max_widening ? map->max_widening : sx;
     sy = sy < 1 ? 1 : sy > map->max_widening ? map->max_widening : sy;
     q->u = px - 0.5;
@@ -338,6 +330,20 @@ __attribute__((always_inline)) static inline int locate(double cx, double y, con
         || q->fy + q->ny > (long)s->first_row + s->rows)
         return STRADDLES;
     return INSIDE;
+}
+
+// As `place`, for the pixel centred at (cx, y): OUTSIDE also behind the view or beyond any input.
+__attribute__((always_inline)) static inline int locate(double cx, double y, const fr_projective_map *map,
+                                                        const fr_affine_source *s, projective_pixel *q) {
+    const double *m = map->m;
+    const double w = m[6] * cx + m[7] * y + m[8];
+    if (!(w > 1e-12)) return OUTSIDE;
+    const double inverse = 1 / w;
+    const double px = (m[0] * cx + m[1] * y + m[2]) * inverse, py = (m[3] * cx + m[4] * y + m[5]) * inverse;
+    if (!(fabs(px) < 1e12 && fabs(py) < 1e12)) return OUTSIDE;
+    const double xx = (m[0] - m[6] * px) * inverse, xy = (m[1] - m[7] * px) * inverse;
+    const double yx = (m[3] - m[6] * py) * inverse, yy = (m[4] - m[7] * py) * inverse;
+    return place(px, py, sqrt(xx * xx + xy * xy), sqrt(yx * yx + yy * yy), map, s, q);
 }
 
 // One pixel whose taps all lie in the held rows, weights in float from the kernel's definition.
@@ -429,6 +435,55 @@ static inline float lane_sum(__m256 w) {
     return _mm_cvtss_f32(h);
 }
 
+// Four pixels' positions and widenings at once (their divisions and square roots overlap, where one pixel at a
+// time waits on each): pixels x0 … x0 + 3 of the row at height y. Returns a bit per pixel in front of the view and
+// within reach of any input; the others' values mean nothing.
+__attribute__((target("avx2,fma"), always_inline))
+static inline int project4(double x0, double y, const fr_projective_map *map, double px[4], double py[4],
+                           double sx[4], double sy[4]) {
+    const double *m = map->m;
+    const __m256d cx = _mm256_add_pd(_mm256_set1_pd(x0 + 0.5), _mm256_setr_pd(0, 1, 2, 3));
+    const __m256d w = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[6]), cx), _mm256_set1_pd(m[7] * y + m[8]));
+    const __m256d inverse = _mm256_div_pd(_mm256_set1_pd(1), w);
+    const __m256d x = _mm256_mul_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[0]), cx), _mm256_set1_pd(m[1] * y + m[2])), inverse);
+    const __m256d v = _mm256_mul_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[3]), cx), _mm256_set1_pd(m[4] * y + m[5])), inverse);
+    const __m256d xx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), x, _mm256_set1_pd(m[0])), inverse);
+    const __m256d xy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), x, _mm256_set1_pd(m[1])), inverse);
+    const __m256d yx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), v, _mm256_set1_pd(m[3])), inverse);
+    const __m256d yy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), v, _mm256_set1_pd(m[4])), inverse);
+    _mm256_storeu_pd(px, x);
+    _mm256_storeu_pd(py, v);
+    _mm256_storeu_pd(sx, _mm256_sqrt_pd(_mm256_fmadd_pd(xx, xx, _mm256_mul_pd(xy, xy))));
+    _mm256_storeu_pd(sy, _mm256_sqrt_pd(_mm256_fmadd_pd(yx, yx, _mm256_mul_pd(yy, yy))));
+    const __m256d magnitude = _mm256_set1_pd(-0.0), reach = _mm256_set1_pd(1e12);
+    const __m256d ok = _mm256_and_pd(
+        _mm256_cmp_pd(w, _mm256_set1_pd(1e-12), _CMP_GT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(magnitude, x), reach, _CMP_LT_OQ),
+                      _mm256_cmp_pd(_mm256_andnot_pd(magnitude, v), reach, _CMP_LT_OQ)));
+    return _mm256_movemask_pd(ok);
+}
+
+// One pixel's weighted sum (not normalised) over `pairs` pairs of taps a row, each pair read as eight bytes: the
+// caller knows the last read ends inside the held rows; bytes past the pixel's taps meet weight 0.
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256 pairs_sum(const uint8_t *row, ptrdiff_t stride, int ny, const __m256 pairs[4], const float *wy,
+                               const int ch, const int count, const fr_affine_source *s, const int alpha,
+                               const int unit, __m256i opaque, __m128i spread) {
+    __m256 sum = _mm256_setzero_ps();
+    for (int j = 0; j < ny; j++, row += stride) {
+        __m256 across = _mm256_mul_ps(
+            tap_pair(_mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)row), spread), s, alpha, unit, opaque), pairs[0]);
+        for (int k = 1; k < count; k++) {
+            const __m128i bytes = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(row + 2 * k * ch)), spread);
+            across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
+        }
+        sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
+    }
+    return sum;
+}
+
 // The row loop, specialised by the constant arguments it is inlined with (samples per pixel, converted codes):
 // bilinear and bicubic pixels of at most 8 taps a side read pairs of taps as the affine loop reads its windows;
 // the rest take the portable pixel.
@@ -440,60 +495,80 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
     const float fold = unit && !alpha ? 1.0f / 255 : 1.0f;
     const __m128i spread = spread_taps(ch);
     const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
+    // The end of the held samples: eight-byte reads that end before it stay inside them.
+    const uint8_t *end = s->base + (ptrdiff_t)(s->rows - 1) * s->stride + (ptrdiff_t)s->width * ch;
     size_t straddling = 0;
     projective_pixel q;
     float wy[8];
-    for (size_t x = 0; x < count; x++) {
-        float *o = out + 4 * x;
-        const int where = locate((double)x + 0.5, y, map, s, &q);
-        if (where == OUTSIDE) {
-            memcpy(o, s->background, 4 * sizeof(float));
-            continue;
-        }
-        if (where == STRADDLES) {
-            edges[straddling++] = (uint32_t)x;
-            continue;
-        }
-        if (!vector || q.nx > 8 || q.ny > 8) {
-            portable_pixel(o, &q, s);
-            continue;
-        }
-        // The x weights of each pair of taps, (w[2k] × 4, w[2k + 1] × 4), made once for every row; lanes past the
-        // last tap weigh 0.
-        const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic);
-        const __m256 pairs[4] = {
-            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
-            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
-            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5)),
-            _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7))};
-        const __m256 ys = widened_weights8(q.v, q.fy, q.ny, q.sy, cubic);
-        _mm256_storeu_ps(wy, ys);
-        const int whole = q.nx / 2, odd = q.nx & 1;
-        __m256 sum = _mm256_setzero_ps();
-        const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
-        for (int j = 0; j < q.ny; j++, row += s->stride) {
-            const uint8_t *p = row;
-            __m256 across = _mm256_setzero_ps();
-            for (int k = 0; k < whole; k++, p += 2 * ch) {
-                uint64_t word = 0;
-                memcpy(&word, p, (size_t)(2 * ch));
-                const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi64_si128((long long)word), spread);
-                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
+    double px[4], py[4], sx[4], sy[4];
+    for (size_t x0 = 0; x0 < count; x0 += 4) {
+        const int front = project4((double)x0, y, map, px, py, sx, sy);
+        const int lanes = count - x0 < 4 ? (int)(count - x0) : 4;
+        for (int lane = 0; lane < lanes; lane++) {
+            const size_t x = x0 + (size_t)lane;
+            float *o = out + 4 * x;
+            const int where = front >> lane & 1 ? place(px[lane], py[lane], sx[lane], sy[lane], map, s, &q) : OUTSIDE;
+            if (where == OUTSIDE) {
+                memcpy(o, s->background, 4 * sizeof(float));
+                continue;
             }
-            if (odd) {
-                uint32_t word = 0;
-                memcpy(&word, p, (size_t)ch);
-                const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)word), spread);
-                across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[whole], across);
+            if (where == STRADDLES) {
+                edges[straddling++] = (uint32_t)x;
+                continue;
             }
-            sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
+            if (!vector || q.nx > 8 || q.ny > 8) {
+                portable_pixel(o, &q, s);
+                continue;
+            }
+            // The x weights of each pair of taps, (w[2k] × 4, w[2k + 1] × 4), made once for every row; lanes past
+            // the last tap weigh 0.
+            const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic);
+            const __m256 pairs[4] = {
+                _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
+                _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
+                _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5)),
+                _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7))};
+            const __m256 ys = widened_weights8(q.v, q.fy, q.ny, q.sy, cubic);
+            _mm256_storeu_ps(wy, ys);
+            const int whole = q.nx / 2, odd = q.nx & 1, count2 = whole + odd;
+            const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
+            __m256 sum;
+            if (s->stride > 0 && row + (q.ny - 1) * s->stride + 2 * (count2 - 1) * ch + 8 <= end) {
+                // Most pixels: whole eight-byte reads, the pair count fixed so the loop unrolls.
+                switch (count2) {
+                case 1: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 1, s, alpha, unit, opaque, spread); break;
+                case 2: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 2, s, alpha, unit, opaque, spread); break;
+                case 3: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 3, s, alpha, unit, opaque, spread); break;
+                default: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 4, s, alpha, unit, opaque, spread);
+                }
+            } else {
+                // Near the end of the held samples: read exactly the taps' bytes.
+                sum = _mm256_setzero_ps();
+                for (int j = 0; j < q.ny; j++, row += s->stride) {
+                    const uint8_t *p = row;
+                    __m256 across = _mm256_setzero_ps();
+                    for (int k = 0; k < whole; k++, p += 2 * ch) {
+                        uint64_t word = 0;
+                        memcpy(&word, p, (size_t)(2 * ch));
+                        const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi64_si128((long long)word), spread);
+                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
+                    }
+                    if (odd) {
+                        uint32_t word = 0;
+                        memcpy(&word, p, (size_t)ch);
+                        const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)word), spread);
+                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[whole], across);
+                    }
+                    sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
+                }
+            }
+            // Normalised once: both axes' sums (never 0: the centre tap weighs most), and converted codes' 1/255.
+            const float total = lane_sum(xs) * lane_sum(ys);
+            __m128 result = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+            result = _mm_mul_ps(result, _mm_set1_ps(total != 0 ? fold / total : fold));
+            if (!alpha) result = _mm_blend_ps(result, _mm_set1_ps(1), 0x8);
+            _mm_storeu_ps(o, result);
         }
-        // Normalised once: both axes' sums (never 0: the centre tap weighs most), and converted codes' 1/255.
-        const float total = lane_sum(xs) * lane_sum(ys);
-        __m128 result = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
-        result = _mm_mul_ps(result, _mm_set1_ps(total != 0 ? fold / total : fold));
-        if (!alpha) result = _mm_blend_ps(result, _mm_set1_ps(1), 0x8);
-        _mm_storeu_ps(o, result);
     }
     return straddling;
 }
