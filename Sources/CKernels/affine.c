@@ -151,11 +151,11 @@ static inline __m128i spread_taps(const int ch) {
 }
 
 // Two taps' working values (eight floats, RGBA each) from their spread bytes (the low eight), premultiplied where
-// there is alpha; converted codes stay in code units unless alpha needs them as fractions.
+// there is alpha; converted codes stay in code units unless alpha needs them as fractions. Without alpha the alpha
+// lanes mean nothing: the pixel sets its alpha to 1.
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256 tap_pair(__m128i bytes, const fr_affine_source *s, const int alpha, const int unit,
-                              __m256i opaque) {
-    const __m256i codes = _mm256_or_si256(_mm256_cvtepu8_epi32(bytes), opaque);
+static inline __m256 tap_pair(__m128i bytes, const fr_affine_source *s, const int alpha, const int unit) {
+    const __m256i codes = _mm256_cvtepu8_epi32(bytes);
     __m256 value;
     if (unit) {
         value = _mm256_cvtepi32_ps(codes);
@@ -174,8 +174,6 @@ static inline size_t row_avx2_body(float *out, uint32_t *edges, size_t count, do
                                    const fr_affine_source *s, const int ch, const int n, const int unit) {
     const int lo = 1 - n / 2, alpha = ch == 2 || ch == 4;
     const __m128i spread = spread_taps(ch);
-    // Samples without alpha read alpha code 255 (the table's second half holds alpha codes).
-    const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
     // Converted codes without alpha fold the 1/255 into the x weights.
     const float fold = unit && !alpha ? 1.0f / 255 : 1.0f;
     const __m128 background = _mm_loadu_ps(s->background);
@@ -213,16 +211,16 @@ static inline size_t row_avx2_body(float *out, uint32_t *edges, size_t count, do
         __m256 sum = _mm256_setzero_ps();
         for (int j = 0; j < n; j++, p += s->stride) {
             const __m128i first = load_taps(p, ch, n == 2 ? 2 : 4, spread);
-            __m256 across = _mm256_mul_ps(tap_pair(first, s, alpha, unit, opaque), wx[0]);
-            if (n >= 4) across = _mm256_fmadd_ps(tap_pair(_mm_srli_si128(first, 8), s, alpha, unit, opaque), wx[1], across);
+            __m256 across = _mm256_mul_ps(tap_pair(first, s, alpha, unit), wx[0]);
+            if (n >= 4) across = _mm256_fmadd_ps(tap_pair(_mm_srli_si128(first, 8), s, alpha, unit), wx[1], across);
             if (n == 6) {
                 const __m128i last = load_taps(p + 4 * ch, ch, 2, spread);
-                across = _mm256_fmadd_ps(tap_pair(last, s, alpha, unit, opaque), wx[2], across);
+                across = _mm256_fmadd_ps(tap_pair(last, s, alpha, unit), wx[2], across);
             }
             sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
         }
         __m128 result = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
-        // Opaque samples read alpha 255 in code units: alpha is 1.
+        // Opaque samples: alpha is 1.
         if (!alpha) result = _mm_blend_ps(result, _mm_set1_ps(1), 0x8);
         _mm_storeu_ps(out + 4 * x, result);
     }
@@ -309,6 +307,8 @@ typedef struct {
     float sx, sy;
     long fx, fy;
     int nx, ny;
+    /// 1 / sx and 1 / sy (set by locate4, for the AVX2 pixel).
+    float rx, ry;
 } projective_pixel;
 
 // OUTSIDE (every tap off the input), INSIDE (every tap in the held rows) or STRADDLES, for a pixel reading
@@ -403,14 +403,14 @@ static size_t projective_portable(float *out, uint32_t *edges, size_t count, dou
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// Bilinear's or Keys' weights of up to 8 taps at first + k − u (k = 0…7), widened by `scale`, not normalised (the
-// pixel divides by both axes' sums once, at the end); lanes from `count` on are zero.
+// Bilinear's or Keys' weights of up to 8 taps at first + k − u (k = 0…7), widened by 1 / `inverse`, not
+// normalised (the pixel divides by both axes' sums once, at the end); lanes from `count` on are zero.
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256 widened_weights8(double u, long first, int count, float scale, int cubic) {
+static inline __m256 widened_weights8(double u, long first, int count, float inverse, int cubic) {
     const __m256 k = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 start = _mm256_set1_ps((float)((double)first - u));
     const __m256 t = _mm256_andnot_ps(_mm256_set1_ps(-0.0f),
-                                      _mm256_mul_ps(_mm256_add_ps(start, k), _mm256_set1_ps(1.0f / scale)));
+                                      _mm256_mul_ps(_mm256_add_ps(start, k), _mm256_set1_ps(inverse)));
     __m256 w;
     if (cubic) {
         const __m256 near = _mm256_fmadd_ps(_mm256_fmsub_ps(_mm256_set1_ps(1.5f), t, _mm256_set1_ps(2.5f)),
@@ -435,34 +435,85 @@ static inline float lane_sum(__m256 w) {
     return _mm_cvtss_f32(h);
 }
 
-// Four pixels' positions and widenings at once (their divisions and square roots overlap, where one pixel at a
-// time waits on each): pixels x0 … x0 + 3 of the row at height y. Returns a bit per pixel in front of the view and
-// within reach of any input; the others' values mean nothing.
+// Four pixels located at once, as `locate` locates one (their divisions and square roots overlap, where one pixel
+// at a time waits on each; the spans are whole numbers in doubles, so they come out exactly as `locate`'s):
+// pixels x0 … x0 + 3 of the row at height y, into q[0…3]. Returns a bit per pixel whose taps all lie in the held
+// rows (INSIDE); `straddles` gets a bit per STRADDLES pixel; the rest are OUTSIDE.
 __attribute__((target("avx2,fma"), always_inline))
-static inline int project4(double x0, double y, const fr_projective_map *map, double px[4], double py[4],
-                           double sx[4], double sy[4]) {
+static inline int locate4(double x0, double y, const fr_projective_map *map, const fr_affine_source *s,
+                          projective_pixel q[4], int *straddles) {
     const double *m = map->m;
-    const __m256d cx = _mm256_add_pd(_mm256_set1_pd(x0 + 0.5), _mm256_setr_pd(0, 1, 2, 3));
+    const __m256d one = _mm256_set1_pd(1), cx = _mm256_add_pd(_mm256_set1_pd(x0 + 0.5), _mm256_setr_pd(0, 1, 2, 3));
     const __m256d w = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[6]), cx), _mm256_set1_pd(m[7] * y + m[8]));
-    const __m256d inverse = _mm256_div_pd(_mm256_set1_pd(1), w);
-    const __m256d x = _mm256_mul_pd(
+    const __m256d inverse = _mm256_div_pd(one, w);
+    const __m256d px = _mm256_mul_pd(
         _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[0]), cx), _mm256_set1_pd(m[1] * y + m[2])), inverse);
-    const __m256d v = _mm256_mul_pd(
+    const __m256d py = _mm256_mul_pd(
         _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(m[3]), cx), _mm256_set1_pd(m[4] * y + m[5])), inverse);
-    const __m256d xx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), x, _mm256_set1_pd(m[0])), inverse);
-    const __m256d xy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), x, _mm256_set1_pd(m[1])), inverse);
-    const __m256d yx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), v, _mm256_set1_pd(m[3])), inverse);
-    const __m256d yy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), v, _mm256_set1_pd(m[4])), inverse);
-    _mm256_storeu_pd(px, x);
-    _mm256_storeu_pd(py, v);
-    _mm256_storeu_pd(sx, _mm256_sqrt_pd(_mm256_fmadd_pd(xx, xx, _mm256_mul_pd(xy, xy))));
-    _mm256_storeu_pd(sy, _mm256_sqrt_pd(_mm256_fmadd_pd(yx, yx, _mm256_mul_pd(yy, yy))));
-    const __m256d magnitude = _mm256_set1_pd(-0.0), reach = _mm256_set1_pd(1e12);
-    const __m256d ok = _mm256_and_pd(
+    const __m256d xx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), px, _mm256_set1_pd(m[0])), inverse);
+    const __m256d xy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), px, _mm256_set1_pd(m[1])), inverse);
+    const __m256d yx = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[6]), py, _mm256_set1_pd(m[3])), inverse);
+    const __m256d yy = _mm256_mul_pd(_mm256_fnmadd_pd(_mm256_set1_pd(m[7]), py, _mm256_set1_pd(m[4])), inverse);
+    const __m256d widest = _mm256_set1_pd(map->max_widening);
+    const __m256d lx = _mm256_sqrt_pd(_mm256_fmadd_pd(xx, xx, _mm256_mul_pd(xy, xy)));
+    const __m256d ly = _mm256_sqrt_pd(_mm256_fmadd_pd(yx, yx, _mm256_mul_pd(yy, yy)));
+    const __m256d sx = _mm256_min_pd(_mm256_max_pd(lx, one), widest);
+    const __m256d sy = _mm256_min_pd(_mm256_max_pd(ly, one), widest);
+    // In front of the view and within reach of any input; positions past it would not fit the spans' arithmetic.
+    const __m256d sign = _mm256_set1_pd(-0.0), reach = _mm256_set1_pd(1e12);
+    const __m256d valid = _mm256_and_pd(
         _mm256_cmp_pd(w, _mm256_set1_pd(1e-12), _CMP_GT_OQ),
-        _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(magnitude, x), reach, _CMP_LT_OQ),
-                      _mm256_cmp_pd(_mm256_andnot_pd(magnitude, v), reach, _CMP_LT_OQ)));
-    return _mm256_movemask_pd(ok);
+        _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, px), reach, _CMP_LT_OQ),
+                      _mm256_cmp_pd(_mm256_andnot_pd(sign, py), reach, _CMP_LT_OQ)));
+    const __m256d u = _mm256_sub_pd(px, _mm256_set1_pd(0.5)), v = _mm256_sub_pd(py, _mm256_set1_pd(0.5));
+    // Each axis's span as axis_span finds it: the first tap and the count, clamped to 0…MAX_TAPS.
+    const __m256d half = _mm256_set1_pd((double)(s->taps / 2)), zero = _mm256_setzero_pd();
+    const __m256d most = _mm256_set1_pd(MAX_TAPS);
+    const __m256d sx_support = _mm256_mul_pd(half, sx), sy_support = _mm256_mul_pd(half, sy);
+    const __m256d fx = _mm256_ceil_pd(_mm256_sub_pd(u, sx_support)), fy = _mm256_ceil_pd(_mm256_sub_pd(v, sy_support));
+    const __m256d lastx = _mm256_floor_pd(_mm256_add_pd(u, sx_support));
+    const __m256d lasty = _mm256_floor_pd(_mm256_add_pd(v, sy_support));
+    const __m256d nx = _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_sub_pd(lastx, fx), one), zero), most);
+    const __m256d ny = _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_sub_pd(lasty, fy), one), zero), most);
+    const __m256d width = _mm256_set1_pd(s->width), height = _mm256_set1_pd(s->height);
+    const __m256d ex = _mm256_add_pd(fx, nx), ey = _mm256_add_pd(fy, ny);
+    // Some tap on the input: both counts nonzero, each span meeting its axis.
+    const __m256d meets = _mm256_and_pd(
+        _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(nx, zero, _CMP_GT_OQ), _mm256_cmp_pd(ny, zero, _CMP_GT_OQ)),
+                      _mm256_and_pd(_mm256_cmp_pd(ex, zero, _CMP_GT_OQ), _mm256_cmp_pd(fx, width, _CMP_LT_OQ))),
+        _mm256_and_pd(_mm256_cmp_pd(ey, zero, _CMP_GT_OQ), _mm256_cmp_pd(fy, height, _CMP_LT_OQ)));
+    // Every tap in the input and in the held rows.
+    const __m256d first = _mm256_set1_pd(s->first_row), last = _mm256_set1_pd((double)s->first_row + s->rows);
+    const __m256d within = _mm256_and_pd(
+        _mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GE_OQ), _mm256_cmp_pd(ex, width, _CMP_LE_OQ)),
+        _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(fy, _mm256_max_pd(zero, first), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(ey, _mm256_min_pd(height, last), _CMP_LE_OQ)),
+                      _mm256_cmp_pd(ey, height, _CMP_LE_OQ)));
+    const int some = _mm256_movemask_pd(_mm256_and_pd(valid, meets)), all = _mm256_movemask_pd(within);
+    *straddles = some & ~all;
+    const int inside = some & all;
+    if (inside) {
+        double ud[4], vd[4], fxd[4], fyd[4], nxd[4], nyd[4];
+        float sxf[4], syf[4], rxf[4], ryf[4];
+        const __m128 sx4 = _mm256_cvtpd_ps(sx), sy4 = _mm256_cvtpd_ps(sy);
+        _mm_storeu_ps(rxf, _mm_div_ps(_mm_set1_ps(1), sx4));
+        _mm_storeu_ps(ryf, _mm_div_ps(_mm_set1_ps(1), sy4));
+        _mm256_storeu_pd(ud, u);
+        _mm256_storeu_pd(vd, v);
+        _mm256_storeu_pd(fxd, fx);
+        _mm256_storeu_pd(fyd, fy);
+        _mm256_storeu_pd(nxd, nx);
+        _mm256_storeu_pd(nyd, ny);
+        _mm_storeu_ps(sxf, sx4);
+        _mm_storeu_ps(syf, sy4);
+        for (int k = 0; k < 4; k++) {
+            if (inside >> k & 1)
+                q[k] = (projective_pixel){.u = ud[k], .v = vd[k], .sx = sxf[k], .sy = syf[k], .fx = (long)fxd[k],
+                                          .fy = (long)fyd[k], .nx = (int)nxd[k], .ny = (int)nyd[k], .rx = rxf[k],
+                                          .ry = ryf[k]};
+        }
+    }
+    return inside;
 }
 
 // One pixel's weighted sum (not normalised) over `pairs` pairs of taps a row, each pair read as eight bytes: the
@@ -470,14 +521,14 @@ static inline int project4(double x0, double y, const fr_projective_map *map, do
 __attribute__((target("avx2,fma"), always_inline))
 static inline __m256 pairs_sum(const uint8_t *row, ptrdiff_t stride, int ny, const __m256 pairs[4], const float *wy,
                                const int ch, const int count, const fr_affine_source *s, const int alpha,
-                               const int unit, __m256i opaque, __m128i spread) {
+                               const int unit, __m128i spread) {
     __m256 sum = _mm256_setzero_ps();
     for (int j = 0; j < ny; j++, row += stride) {
         __m256 across = _mm256_mul_ps(
-            tap_pair(_mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)row), spread), s, alpha, unit, opaque), pairs[0]);
+            tap_pair(_mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)row), spread), s, alpha, unit), pairs[0]);
         for (int k = 1; k < count; k++) {
             const __m128i bytes = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(row + 2 * k * ch)), spread);
-            across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
+            across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit), pairs[k], across);
         }
         sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
     }
@@ -494,41 +545,40 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
     const int alpha = ch == 2 || ch == 4, cubic = s->taps == 4, vector = s->taps <= 4;
     const float fold = unit && !alpha ? 1.0f / 255 : 1.0f;
     const __m128i spread = spread_taps(ch);
-    const __m256i opaque = alpha ? _mm256_setzero_si256() : _mm256_setr_epi32(0, 0, 0, 255, 0, 0, 0, 255);
     // The end of the held samples: eight-byte reads that end before it stay inside them.
     const uint8_t *end = s->base + (ptrdiff_t)(s->rows - 1) * s->stride + (ptrdiff_t)s->width * ch;
     size_t straddling = 0;
-    projective_pixel q;
     float wy[8];
-    double px[4], py[4], sx[4], sy[4];
+    projective_pixel located[4];
     for (size_t x0 = 0; x0 < count; x0 += 4) {
-        const int front = project4((double)x0, y, map, px, py, sx, sy);
+        int straddles;
+        const int inside = locate4((double)x0, y, map, s, located, &straddles);
         const int lanes = count - x0 < 4 ? (int)(count - x0) : 4;
         for (int lane = 0; lane < lanes; lane++) {
             const size_t x = x0 + (size_t)lane;
             float *o = out + 4 * x;
-            const int where = front >> lane & 1 ? place(px[lane], py[lane], sx[lane], sy[lane], map, s, &q) : OUTSIDE;
-            if (where == OUTSIDE) {
-                memcpy(o, s->background, 4 * sizeof(float));
-                continue;
-            }
-            if (where == STRADDLES) {
+            if (straddles >> lane & 1) {
                 edges[straddling++] = (uint32_t)x;
                 continue;
             }
+            if (!(inside >> lane & 1)) {
+                memcpy(o, s->background, 4 * sizeof(float));
+                continue;
+            }
+            const projective_pixel q = located[lane];
             if (!vector || q.nx > 8 || q.ny > 8) {
                 portable_pixel(o, &q, s);
                 continue;
             }
             // The x weights of each pair of taps, (w[2k] × 4, w[2k + 1] × 4), made once for every row; lanes past
             // the last tap weigh 0.
-            const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.sx, cubic);
+            const __m256 xs = widened_weights8(q.u, q.fx, q.nx, q.rx, cubic);
             const __m256 pairs[4] = {
                 _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
                 _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
                 _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5)),
                 _mm256_permutevar8x32_ps(xs, _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7))};
-            const __m256 ys = widened_weights8(q.v, q.fy, q.ny, q.sy, cubic);
+            const __m256 ys = widened_weights8(q.v, q.fy, q.ny, q.ry, cubic);
             _mm256_storeu_ps(wy, ys);
             const int whole = q.nx / 2, odd = q.nx & 1, count2 = whole + odd;
             const uint8_t *row = s->base + (q.fy - s->first_row) * s->stride + q.fx * ch;
@@ -536,10 +586,10 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
             if (s->stride > 0 && row + (q.ny - 1) * s->stride + 2 * (count2 - 1) * ch + 8 <= end) {
                 // Most pixels: whole eight-byte reads, the pair count fixed so the loop unrolls.
                 switch (count2) {
-                case 1: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 1, s, alpha, unit, opaque, spread); break;
-                case 2: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 2, s, alpha, unit, opaque, spread); break;
-                case 3: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 3, s, alpha, unit, opaque, spread); break;
-                default: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 4, s, alpha, unit, opaque, spread);
+                case 1: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 1, s, alpha, unit, spread); break;
+                case 2: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 2, s, alpha, unit, spread); break;
+                case 3: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 3, s, alpha, unit, spread); break;
+                default: sum = pairs_sum(row, s->stride, q.ny, pairs, wy, ch, 4, s, alpha, unit, spread);
                 }
             } else {
                 // Near the end of the held samples: read exactly the taps' bytes.
@@ -551,13 +601,13 @@ static inline size_t projective_avx2_body(float *out, uint32_t *edges, size_t co
                         uint64_t word = 0;
                         memcpy(&word, p, (size_t)(2 * ch));
                         const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi64_si128((long long)word), spread);
-                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[k], across);
+                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit), pairs[k], across);
                     }
                     if (odd) {
                         uint32_t word = 0;
                         memcpy(&word, p, (size_t)ch);
                         const __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)word), spread);
-                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit, opaque), pairs[whole], across);
+                        across = _mm256_fmadd_ps(tap_pair(bytes, s, alpha, unit), pairs[whole], across);
                     }
                     sum = _mm256_fmadd_ps(across, _mm256_set1_ps(wy[j]), sum);
                 }
