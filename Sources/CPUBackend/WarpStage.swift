@@ -35,8 +35,9 @@ final class WarpStage: Stage {
 
     /// A perspective reading samples keeps strips of about 1 MiB as held: both sides of a strip take 1–4 bytes a
     /// pixel rather than 16, so strips may be that much taller (up to 64 rows), and each strip's wait for its
-    /// slowest worker comes that many times less often (the keystone of a 20 MP photo: 0.276 → 0.245 s, 27 → 29 MiB).
-    /// A rotation's band already holds the photo: taller strips held 1–4 MiB more, and its memory is what it must save.
+    /// slowest worker comes that many times less often (the keystone of a 20 MP photo: 0.276 → 0.245 s,
+    /// 27 → 29 MiB). A rotation's band already holds the photo: taller strips held 1–4 MiB more, and its memory
+    /// is what it must save.
     override func connect(_ input: Stage) {
         super.connect(input)
         guard let samples, pixelBytes < 16, !map.isAffine else { return }
