@@ -211,7 +211,8 @@ package enum CPURenderer {
         case let .resample(axis, kernel, reduced):
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)
-                : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, node: node, stats: stats)
+                : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, input: inputNodes[0],
+                                        node: node, space: plan.workingSpace, stats: stats)
             return connected(stage, inputs)
         case let .boxReduce(x, y):
             return connected(BoxReduceStage(x: x, y: y, input: inputNodes[0], node: node, stats: stats), inputs)

@@ -50,9 +50,15 @@ final class VerticalResampleStage: Stage {
     private let spans: [ClosedRange<Int>]?
     private var accumulator: RowAccumulator?
 
-    init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, node: Plan.Node, stats: RenderStats) {
+    /// When the input arrives as 8-bit samples without alpha (`Plan.Node.readsSamples`): their format, the working
+    /// value of each colour code, and whether that is code / 255 (the sRGB working space).
+    private let samples: SampleRows?
+
+    init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, input: Plan.Node, node: Plan.Node,
+         space: WorkingSpace, stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height, reduced: reduced)
         spans = inputHeight > node.height ? Self.contiguousSpans(weights) : nil
+        samples = node.readsSamples ? SampleRows(input.representation, space: space) : nil
         super.init(node: node, stats: stats)
         // A shrink reads in/out input rows per output row: size the strip by the rows it reads.
         if inputHeight > node.height { stripHeight = max(1, stripHeight * node.height / inputHeight) }
@@ -76,12 +82,17 @@ final class VerticalResampleStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if let spans {
             let accumulator = self.accumulator
-                ?? RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width, stats: stats)
+                ?? RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width, samples: samples,
+                                  stats: stats)
             try accumulator.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }
             self.accumulator = rows.upperBound == height ? nil : accumulator
             return
         }
         let input = inputs[0], n = width * 4, taps = weights.taps
+        if let samples {
+            computeFromSamples(rows, input: input, samples: samples, into: output)
+            return
+        }
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
@@ -115,6 +126,36 @@ final class VerticalResampleStage: Stage {
                             if weight == 0 { continue }
                             let src = input.row(Int(indices[y * taps + t]))
                             for i in 0..<n { out[i] += weight * src[i] }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The windowed pass over 8-bit samples: each output row's nonzero taps read their rows' codes through the table.
+    private func computeFromSamples(_ rows: Range<Int>, input: RowView, samples: SampleRows,
+                                    into output: UnsafeMutablePointer<Float>) {
+        let n = width * 4, taps = weights.taps, width = width
+        weights.indices.withUnsafeBufferPointer { indices in
+            weights.weights.withUnsafeBufferPointer { w in
+                samples.table.withUnsafeBufferPointer { table in
+                    parallelRows(rows) { chunk in
+                        withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { sources in
+                            withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
+                                for y in chunk {
+                                    var count = 0
+                                    for t in 0..<taps where w[y * taps + t] != 0 {
+                                        sources[count] = UnsafePointer(input.bytes(Int(indices[y * taps + t]))
+                                            .assumingMemoryBound(to: UInt8.self))
+                                        kept[count] = w[y * taps + t]
+                                        count += 1
+                                    }
+                                    fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources.baseAddress,
+                                                      kept.baseAddress, Int32(count), width, Int32(samples.channels),
+                                                      table.baseAddress, samples.unit ? 1 : 0, 0)
+                                }
+                            }
                         }
                     }
                 }

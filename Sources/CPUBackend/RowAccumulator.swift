@@ -18,9 +18,12 @@ final class RowAccumulator {
     private let sums: RowCache
     /// The next input row to pull.
     private var consumed: Int
+    /// Input rows of 8-bit samples read through a table, or nil for working floats.
+    private let samples: SampleRows?
 
-    init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, stats: RenderStats) {
+    init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, samples: SampleRows? = nil, stats: RenderStats) {
         self.spans = spans
+        self.samples = samples
         rowFloats = width * 4
         sums = RowCache(rowBytes: width * 16, stats: stats)
         var reached = 0
@@ -63,7 +66,7 @@ final class RowAccumulator {
         while reader < spans.count && spans[reader].lowerBound < pulled.upperBound { reader += 1 }
         start(upTo: reader)
         // Per output row reached: its slot and the taps that fall in `pulled`, in input order.
-        var slots: [Int] = [], tapStart: [Int] = [0], sources: [UnsafePointer<Float>] = [], factors: [Float] = []
+        var slots: [Int] = [], tapStart: [Int] = [0], sources: [UnsafeRawPointer] = [], factors: [Float] = []
         let taps = weights.taps
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
@@ -71,7 +74,7 @@ final class RowAccumulator {
                     for t in 0..<taps {
                         let row = Int(indices[o * taps + t]), weight = w[o * taps + t]
                         guard weight != 0, pulled.contains(row) else { continue }
-                        sources.append(UnsafePointer(view.row(row)))
+                        sources.append(UnsafeRawPointer(view.bytes(row)))
                         factors.append(weight)
                     }
                     if sources.count > tapStart[tapStart.count - 1] {
@@ -83,6 +86,10 @@ final class RowAccumulator {
         }
         guard !slots.isEmpty else { return }
         let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), avx2 = fr_kernels_avx2() != 0, widest = factors.count
+        if let samples {
+            addSamples(slots: slots, tapStart: tapStart, sources: sources, factors: factors, samples: samples)
+            return
+        }
         // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
         WorkerPool.forEachChunk(0..<(n + 31) / 32, minChunk: 64) { units in
             let lo = units.lowerBound * 32, length = min(n, units.upperBound * 32) - lo
@@ -92,14 +99,42 @@ final class RowAccumulator {
                         let out = storage + slot * n + lo
                         let taps = tapStart[s]..<tapStart[s + 1]
                         if avx2 {
-                            for t in taps { shifted[t - taps.lowerBound] = sources[t] + lo }
+                            for t in taps {
+                                shifted[t - taps.lowerBound] = sources[t].assumingMemoryBound(to: Float.self) + lo
+                            }
                             fr_vertical_taps_avx2(out, shifted.baseAddress, k.baseAddress! + taps.lowerBound,
                                                   Int32(taps.count), length, 1)
                         } else {
                             for t in taps {
-                                let src = sources[t] + lo, weight = k[t]
+                                let src = sources[t].assumingMemoryBound(to: Float.self) + lo, weight = k[t]
                                 for i in 0..<length { out[i] += weight * src[i] }
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `add` for rows of 8-bit samples: each output row's taps read their codes through the table
+    /// (`fr_vertical_taps8`), columns split among the workers as for floats.
+    private func addSamples(slots: [Int], tapStart: [Int], sources: [UnsafeRawPointer], factors: [Float],
+                            samples: SampleRows) {
+        let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), widest = factors.count
+        let channels = samples.channels, unit: Int32 = samples.unit ? 1 : 0
+        // Columns in units of eight pixels, at least 512 pixels a chunk.
+        WorkerPool.forEachChunk(0..<(n / 4 + 7) / 8, minChunk: 64) { units in
+            let lo = units.lowerBound * 8, length = min(n / 4, units.upperBound * 8) - lo
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: widest) { shifted in
+                factors.withUnsafeBufferPointer { k in
+                    samples.table.withUnsafeBufferPointer { table in
+                        for (s, slot) in slots.enumerated() {
+                            let taps = tapStart[s]..<tapStart[s + 1]
+                            for t in taps {
+                                shifted[t - taps.lowerBound] = sources[t].assumingMemoryBound(to: UInt8.self) + lo * channels
+                            }
+                            fr_vertical_taps8(storage + slot * n + lo * 4, shifted.baseAddress, k.baseAddress! + taps.lowerBound,
+                                              Int32(taps.count), length, Int32(channels), table.baseAddress, unit, 1)
                         }
                     }
                 }

@@ -264,6 +264,49 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertLessThan(stats.peakIntermediateBytes, 40 * 30 * 16, "the input held as floats would be \(40 * 30 * 16) B")
     }
 
+    /// A vertical resample reads its input's 8-bit samples without alpha through a table (a shrink as it accumulates
+    /// rows, an enlargement over its window of rows), so they are never converted as rows of their own: within a
+    /// code of the working path (the same sums in another order), grey and RGB, both working spaces, widths that
+    /// leave every remainder of the four-pixel step, each SIMD path; samples with alpha or of 16 bits keep the
+    /// working path.
+    func testVerticalResampleReadsSamples() throws {
+        defer { CPUFeatures.avx2 = true }
+        // Shrinks (accumulated) and a height-only enlargement (a window of rows), for an input of w × h.
+        let resizes: [(Int, Int) -> [String: ParamValue]] = [
+            { _, _ in ["scale": 0.9, "kernel": "bilinear"] }, { _, _ in ["scale": 0.2, "kernel": "lanczos3"] },
+            { w, h in ["width": .number(Double(w)), "height": .number(Double(2 * h)), "kernel": "bicubic"] },
+        ]
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for format in [PixelFormat.grey8, .rgb8] {
+                for space in [WorkingSpace.linear, .srgb] {
+                    for parameters in resizes {
+                        for (w, h) in [(37, 23), (1, 30), (5, 41), (70, 12), (9, 50)] {
+                            var recipe = Recipe.chain([(.resize, parameters(w, h))])
+                            recipe.workingSpace = space
+                            try assertSamePixels(recipe, format: format, width: w, height: h, space: space,
+                                                 expectSamples: false, slack: 1)
+                        }
+                    }
+                }
+            }
+        }
+        func vertical(_ format: PixelFormat, _ parameters: [String: ParamValue]) throws -> Plan.Node? {
+            let plan = try Recipe.chain([(.resize, parameters)]).plan(inputSizes: ["main": (40, 30)])
+                .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
+            return plan.nodes.first { if case .resample(.vertical, _, _) = $0.primitive { return true } else { return false } }
+        }
+        for format in [PixelFormat.grey8, .rgb8] {
+            let node = try XCTUnwrap(try vertical(format, ["scale": 0.5]))
+            XCTAssertTrue(node.readsSamples, "\(format)")
+            XCTAssertEqual(node.representation, .working)
+            XCTAssertEqual(node.representationReason, "reads its input's samples through a table")
+        }
+        for format in [PixelFormat.greyA8, .rgba8, .rgb16] {
+            XCTAssertEqual(try vertical(format, ["scale": 0.5])?.readsSamples, false, "\(format)")
+        }
+    }
+
     /// Unfused, two tables in a row would round between them: the first stays working values.
     func testTablesDoNotRoundBetweenSteps() throws {
         let plan = try Recipe.chain([(.exposure, ["ev": 0.7]), (.posterize, ["levels": 5])]).plan(inputSizes: ["main": (8, 8)])

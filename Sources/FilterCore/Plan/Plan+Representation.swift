@@ -183,7 +183,7 @@ extension Plan {
                 reason = "its steps on each row's working values in cache, rounded once to the output's samples"
             }
             choice.rounds = true
-        case .computes:
+        case .computes, .readsIntoWorking:
             return (nil, "computes new values")
         }
         guard !node.post.isEmpty else { return (choice, reason) }

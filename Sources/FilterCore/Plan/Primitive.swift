@@ -103,8 +103,10 @@ package enum Primitive: Equatable, Sendable {
     /// Whether the CPU may hand this primitive its input as stored samples of `format`, each tap read through a
     /// table into working values, instead of converting the input to working floats first.
     package func readsSamples(_ format: PixelFormat) -> Bool {
-        guard case .readsThroughTable(let reads) = descriptor.onSamples else { return false }
-        return reads(format)
+        switch descriptor.onSamples {
+        case .readsThroughTable(let reads), .readsIntoWorking(let reads): return reads(format)
+        default: return false
+        }
     }
 }
 

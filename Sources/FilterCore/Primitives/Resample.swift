@@ -18,7 +18,13 @@ extension Primitives {
                                             : Double(shape.input.height) / Double(shape.height)
             return 2 * kernel.radius * max(1, ratio)
         }
-        package var onSamples: SampleAction { .computes }
+        /// The vertical pass reads 8-bit samples without alpha through a table, so a shrink's input (a photo, a
+        /// crop of it) is never converted to rows of working floats of its own; the horizontal pass reads the
+        /// vertical pass's working values, as resize lowers them.
+        package var onSamples: SampleAction {
+            guard axis == .vertical else { return .computes }
+            return .readsIntoWorking { format in format.depth == 8 && !format.isFloat && !format.hasAlpha }
+        }
         package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }
         package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool { inputs[0] }
         package func isIdentity(_ shape: NodeShape) -> Bool {
