@@ -6,7 +6,7 @@
 
 // Pixels first…end-1, one at a time.
 static void portable(float *out, const uint8_t *const *rows, const float *weights, int taps, size_t first,
-                     size_t end, int channels, const float *table, int unit, int add) {
+                     size_t end, int channels, int add) {
     float total = 0;
     for (int t = 0; t < taps; t++) total += weights[t];
     for (size_t x = first; x < end; x++) {
@@ -15,12 +15,12 @@ static void portable(float *out, const uint8_t *const *rows, const float *weight
             const uint8_t *p = rows[t] + x * (size_t)channels;
             for (int c = 0; c < 3; c++) {
                 const uint8_t code = p[channels == 1 ? 0 : c];
-                sum[c] += weights[t] * (unit ? (float)code : table[code]);
+                sum[c] += weights[t] * (float)code;
             }
         }
         float *o = out + 4 * x;
         for (int c = 0; c < 3; c++) {
-            const float v = unit ? sum[c] * (1.0f / 255) : sum[c];
+            const float v = sum[c] * (1.0f / 255);
             o[c] = add ? o[c] + v : v;
         }
         o[3] = add ? o[3] + total : total;
@@ -31,14 +31,14 @@ static void portable(float *out, const uint8_t *const *rows, const float *weight
 // Four pixels a step: their samples spread to R, G, B, 0 bytes, two pixels a register of floats.
 __attribute__((target("avx2,fma"), always_inline))
 static inline size_t four_at_a_time(float *out, const uint8_t *const *rows, const float *weights, int taps,
-                                    size_t pixels, const int channels, const float *table, int unit, int add) {
+                                    size_t pixels, const int channels, int add) {
     const char Z = (char)0x80;
     const __m128i spread = channels == 1 ? _mm_setr_epi8(0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z)
                                          : _mm_setr_epi8(0, 1, 2, Z, 3, 4, 5, Z, 6, 7, 8, Z, 9, 10, 11, Z);
     float total = 0;
     for (int t = 0; t < taps; t++) total += weights[t];
-    // Colour scaled (codes / 255 when converted), alpha the weights' sum: the samples' alpha lanes read 0.
-    const float scale = unit ? 1.0f / 255 : 1.0f;
+    // Colour codes / 255, alpha the weights' sum: the samples' alpha lanes read 0.
+    const float scale = 1.0f / 255;
     const __m256 colour = _mm256_setr_ps(scale, scale, scale, 0, scale, scale, scale, 0);
     const __m256 alpha = _mm256_setr_ps(0, 0, 0, total, 0, 0, 0, total);
     // A step reads 16 bytes (RGB) or 4 (grey) from its first pixel: it stays inside the row.
@@ -58,11 +58,9 @@ static inline size_t four_at_a_time(float *out, const uint8_t *const *rows, cons
             }
             bytes = _mm_shuffle_epi8(bytes, spread);
             const __m256i lo = _mm256_cvtepu8_epi32(bytes), hi = _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8));
-            const __m256 v0 = unit ? _mm256_cvtepi32_ps(lo) : _mm256_i32gather_ps(table, lo, 4);
-            const __m256 v1 = unit ? _mm256_cvtepi32_ps(hi) : _mm256_i32gather_ps(table, hi, 4);
             const __m256 w = _mm256_broadcast_ss(&weights[t]);
-            a0 = _mm256_fmadd_ps(v0, w, a0);
-            a1 = _mm256_fmadd_ps(v1, w, a1);
+            a0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lo), w, a0);
+            a1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(hi), w, a1);
         }
         a0 = _mm256_fmadd_ps(a0, colour, alpha);
         a1 = _mm256_fmadd_ps(a1, colour, alpha);
@@ -79,23 +77,23 @@ static inline size_t four_at_a_time(float *out, const uint8_t *const *rows, cons
 
 __attribute__((target("avx2,fma")))
 static size_t avx2_grey(float *out, const uint8_t *const *rows, const float *weights, int taps, size_t pixels,
-                        const float *table, int unit, int add) {
-    return four_at_a_time(out, rows, weights, taps, pixels, 1, table, unit, add);
+                        int add) {
+    return four_at_a_time(out, rows, weights, taps, pixels, 1, add);
 }
 
 __attribute__((target("avx2,fma")))
 static size_t avx2_rgb(float *out, const uint8_t *const *rows, const float *weights, int taps, size_t pixels,
-                       const float *table, int unit, int add) {
-    return four_at_a_time(out, rows, weights, taps, pixels, 3, table, unit, add);
+                       int add) {
+    return four_at_a_time(out, rows, weights, taps, pixels, 3, add);
 }
 #endif
 
 void fr_vertical_taps8(float *out, const uint8_t *const *rows, const float *weights, int taps, size_t pixels,
-                       int channels, const float *table, int unit, int add) {
+                       int channels, int add) {
     size_t done = 0;
 #if defined(__x86_64__) || defined(__i386__)
     if (fr_kernels_avx2())
-        done = (channels == 1 ? avx2_grey : avx2_rgb)(out, rows, weights, taps, pixels, table, unit, add);
+        done = (channels == 1 ? avx2_grey : avx2_rgb)(out, rows, weights, taps, pixels, add);
 #endif
-    portable(out, rows, weights, taps, done, pixels, channels, table, unit, add);
+    portable(out, rows, weights, taps, done, pixels, channels, add);
 }

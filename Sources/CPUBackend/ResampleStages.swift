@@ -50,8 +50,7 @@ final class VerticalResampleStage: Stage {
     private let spans: [ClosedRange<Int>]?
     private var accumulator: RowAccumulator?
 
-    /// When the input arrives as 8-bit samples without alpha (`Plan.Node.readsSamples`): their format, the working
-    /// value of each colour code, and whether that is code / 255 (the sRGB working space).
+    /// When the input arrives as 8-bit samples without alpha (`Plan.Node.readsSamples`).
     private let samples: SampleRows?
 
     init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, input: Plan.Node, node: Plan.Node,
@@ -133,28 +132,25 @@ final class VerticalResampleStage: Stage {
         }
     }
 
-    /// The windowed pass over 8-bit samples: each output row's nonzero taps read their rows' codes through the table.
+    /// The windowed pass over 8-bit samples: each output row's nonzero taps read their rows' codes.
     private func computeFromSamples(_ rows: Range<Int>, input: RowView, samples: SampleRows,
                                     into output: UnsafeMutablePointer<Float>) {
-        let n = width * 4, taps = weights.taps, width = width
+        let n = width * 4, taps = weights.taps, width = width, channels = Int32(samples.channels)
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
-                samples.table.withUnsafeBufferPointer { table in
-                    parallelRows(rows) { chunk in
-                        withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { sources in
-                            withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
-                                for y in chunk {
-                                    var count = 0
-                                    for t in 0..<taps where w[y * taps + t] != 0 {
-                                        sources[count] = UnsafePointer(input.bytes(Int(indices[y * taps + t]))
-                                            .assumingMemoryBound(to: UInt8.self))
-                                        kept[count] = w[y * taps + t]
-                                        count += 1
-                                    }
-                                    fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources.baseAddress,
-                                                      kept.baseAddress, Int32(count), width, Int32(samples.channels),
-                                                      table.baseAddress, samples.unit ? 1 : 0, 0)
+                parallelRows(rows) { chunk in
+                    withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { sources in
+                        withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
+                            for y in chunk {
+                                var count = 0
+                                for t in 0..<taps where w[y * taps + t] != 0 {
+                                    sources[count] = UnsafePointer(input.bytes(Int(indices[y * taps + t]))
+                                        .assumingMemoryBound(to: UInt8.self))
+                                    kept[count] = w[y * taps + t]
+                                    count += 1
                                 }
+                                fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources.baseAddress,
+                                                  kept.baseAddress, Int32(count), width, channels, 0)
                             }
                         }
                     }

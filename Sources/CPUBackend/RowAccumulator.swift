@@ -18,7 +18,7 @@ final class RowAccumulator {
     private let sums: RowCache
     /// The next input row to pull.
     private var consumed: Int
-    /// Input rows of 8-bit samples read through a table, or nil for working floats.
+    /// Input rows of 8-bit samples (codes / 255), or nil for working floats.
     private let samples: SampleRows?
 
     init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, samples: SampleRows? = nil, stats: RenderStats) {
@@ -116,26 +116,24 @@ final class RowAccumulator {
         }
     }
 
-    /// `add` for rows of 8-bit samples: each output row's taps read their codes through the table
-    /// (`fr_vertical_taps8`), columns split among the workers as for floats.
+    /// `add` for rows of 8-bit samples: each output row's taps read their codes (`fr_vertical_taps8`), columns split
+    /// among the workers as for floats.
     private func addSamples(slots: [Int], tapStart: [Int], sources: [UnsafeRawPointer], factors: [Float],
                             samples: SampleRows) {
         let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), widest = factors.count
-        let channels = samples.channels, unit: Int32 = samples.unit ? 1 : 0
+        let channels = samples.channels
         // Columns in units of eight pixels, at least 512 pixels a chunk.
         WorkerPool.forEachChunk(0..<(n / 4 + 7) / 8, minChunk: 64) { units in
             let lo = units.lowerBound * 8, length = min(n / 4, units.upperBound * 8) - lo
             withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: widest) { shifted in
                 factors.withUnsafeBufferPointer { k in
-                    samples.table.withUnsafeBufferPointer { table in
-                        for (s, slot) in slots.enumerated() {
-                            let taps = tapStart[s]..<tapStart[s + 1]
-                            for t in taps {
-                                shifted[t - taps.lowerBound] = sources[t].assumingMemoryBound(to: UInt8.self) + lo * channels
-                            }
-                            fr_vertical_taps8(storage + slot * n + lo * 4, shifted.baseAddress, k.baseAddress! + taps.lowerBound,
-                                              Int32(taps.count), length, Int32(channels), table.baseAddress, unit, 1)
+                    for (s, slot) in slots.enumerated() {
+                        let taps = tapStart[s]..<tapStart[s + 1]
+                        for t in taps {
+                            shifted[t - taps.lowerBound] = sources[t].assumingMemoryBound(to: UInt8.self) + lo * channels
                         }
+                        fr_vertical_taps8(storage + slot * n + lo * 4, shifted.baseAddress, k.baseAddress! + taps.lowerBound,
+                                          Int32(taps.count), length, Int32(channels), 1)
                     }
                 }
             }

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 /// Output pixels 0..<pixels (four floats each, RGBA) get the weighted sum of `taps` rows of 8-bit samples without
-/// alpha (`channels` 1 grey or 3 RGB): colour Σ weights[t] · value(rows[t][pixel]) where a code's value is
-/// table[code] (`unit` 0) or code / 255 (`unit` 1), alpha Σ weights[t] (the samples are opaque). With `add` the
-/// sums are added to what `out` holds (an accumulating shrink), else they replace it.
+/// alpha (`channels` 1 grey or 3 RGB) in the sRGB working space: colour Σ weights[t] · code / 255 over the rows'
+/// codes rows[t][pixel], alpha Σ weights[t] (the samples are opaque). With `add` the sums are added to what `out`
+/// holds (an accumulating shrink), else they replace it.
 void fr_vertical_taps8(float *out, const uint8_t *const *rows, const float *weights, int taps, size_t pixels,
-                       int channels, const float *table, int unit, int add);
+                       int channels, int add);
 #endif

@@ -64,7 +64,7 @@ extension Plan {
                                              tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
                 if result.0 == nil, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
-                   sources[source]?.converted == false, node.primitive.readsSamples(format) {
+                   sources[source]?.converted == false, node.primitive.readsSamples(format, space: workingSpace) {
                     readers[i] = true
                     reasons[i] = "reads its input's samples through a table"
                 }

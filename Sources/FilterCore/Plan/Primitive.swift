@@ -101,10 +101,11 @@ package enum Primitive: Equatable, Sendable {
     }
 
     /// Whether the CPU may hand this primitive its input as stored samples of `format`, each tap read through a
-    /// table into working values, instead of converting the input to working floats first.
-    package func readsSamples(_ format: PixelFormat) -> Bool {
+    /// table into working values of `space`, instead of converting the input to working floats first.
+    package func readsSamples(_ format: PixelFormat, space: WorkingSpace) -> Bool {
         switch descriptor.onSamples {
-        case .readsThroughTable(let reads), .readsIntoWorking(let reads): return reads(format)
+        case .readsThroughTable(let reads): return reads(format)
+        case .readsIntoWorking(let reads): return reads(format, space)
         default: return false
         }
     }

@@ -73,9 +73,10 @@ package enum SampleAction: Sendable {
     /// Where `reads` holds for the input's sample format, it reads samples through a table into working values
     /// itself, and its result may round to them once, as the output would (`Primitive.readsSamples`).
     case readsThroughTable(_ reads: @Sendable (PixelFormat) -> Bool)
-    /// Where `reads` holds, it reads samples through a table into working values itself, and its result stays
-    /// working values (a vertical resample: the samples of its input are never converted as rows of their own).
-    case readsIntoWorking(_ reads: @Sendable (PixelFormat) -> Bool)
+    /// Where `reads` holds for the input's sample format in the working space, it reads samples into working values
+    /// itself, and its result stays working values (a vertical resample: the samples of its input are never
+    /// converted as rows of their own).
+    case readsIntoWorking(_ reads: @Sendable (PixelFormat, WorkingSpace) -> Bool)
     /// Per-pixel steps: one table a channel where they are per channel, else each row's working values in cache.
     case perPixel([PointOp])
     /// It computes new values from working floats.

@@ -18,12 +18,16 @@ extension Primitives {
                                             : Double(shape.input.height) / Double(shape.height)
             return 2 * kernel.radius * max(1, ratio)
         }
-        /// The vertical pass reads 8-bit samples without alpha through a table, so a shrink's input (a photo, a
-        /// crop of it) is never converted to rows of working floats of its own; the horizontal pass reads the
+        /// In the sRGB working space the vertical pass reads 8-bit samples without alpha itself (a code's value is
+        /// code / 255), so a shrink's input (a photo, a crop of it) is never converted to rows of working floats of
+        /// its own. Not in linear light: each tap would look its codes up again (a gather), where converting each
+        /// row once is cheaper (a 20 MP photo halved: 0.12 → 0.22 s); nor the horizontal pass, which reads the
         /// vertical pass's working values, as resize lowers them.
         package var onSamples: SampleAction {
             guard axis == .vertical else { return .computes }
-            return .readsIntoWorking { format in format.depth == 8 && !format.isFloat && !format.hasAlpha }
+            return .readsIntoWorking { format, space in
+                space == .srgb && format.depth == 8 && !format.isFloat && !format.hasAlpha
+            }
         }
         package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }
         package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool { inputs[0] }
