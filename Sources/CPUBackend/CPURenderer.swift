@@ -184,7 +184,9 @@ package enum CPURenderer {
             }
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
-            let h = connected(HorizontalConvolutionStage(taps: horizontal, node: node.withoutPost, stats: stats), inputs)
+            let h = connected(HorizontalConvolutionStage(taps: horizontal, samples: converter(reading: inputNodes[0], for: node,
+                                                                                               plan.workingSpace),
+                                                         node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalConvolutionStage(taps: vertical, node: node, stats: stats), [h])
         case .boxBlur(let radius):
             let h = connected(HorizontalBoxStage(radius: radius, node: node.withoutPost, stats: stats), inputs)
@@ -241,6 +243,12 @@ package enum CPURenderer {
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
         }
+    }
+
+    /// The conversion of `input`'s stored samples for a node that reads them itself, else nil.
+    private static func converter(reading input: Plan.Node, for node: Plan.Node, _ space: WorkingSpace) -> PixelConverter? {
+        guard node.readsSamples, case .samples(let format, _) = input.representation else { return nil }
+        return PixelConverter(format: format, space: space)
     }
 
     /// One pixel of `colour` as `representation` holds it.

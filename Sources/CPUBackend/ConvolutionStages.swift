@@ -4,24 +4,32 @@ import FilterCore
 /// Horizontal pass of a separable convolution (odd, centred taps; edges clamp).
 final class HorizontalConvolutionStage: Stage {
     let taps: [Float]
+    /// Converts the input's stored samples to working values when the node reads them (`Plan.Node.readsSamples`).
+    let samples: PixelConverter?
 
-    init(taps: [Float], node: Plan.Node, stats: RenderStats) {
+    init(taps: [Float], samples: PixelConverter?, node: Plan.Node, stats: RenderStats) {
         self.taps = taps
+        self.samples = samples
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, taps = taps, radius = taps.count / 2
+        let input = inputs[0], width = width, taps = taps, radius = taps.count / 2, samples = samples
         parallelRows(rows) { chunk in
             // The row with `radius` edge pixels repeated on each side, so the inner loop has no branches.
             let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * radius)
             defer { padded.deallocate() }
             taps.withUnsafeBufferPointer { k in
                 for y in chunk {
-                    let src = input.pixels(y)
-                    padded.update(repeating: src[0], count: radius)
-                    (padded + radius).update(from: src, count: width)
-                    (padded + radius + width).update(repeating: src[width - 1], count: radius)
+                    if let samples {
+                        // Stored samples become working values where the pass pads them.
+                        samples.decode(input.bytes(y), into: UnsafeMutableRawPointer(padded + radius)
+                            .assumingMemoryBound(to: Float.self), width: width)
+                    } else {
+                        (padded + radius).update(from: input.pixels(y), count: width)
+                    }
+                    padded.update(repeating: padded[radius], count: radius)
+                    (padded + radius + width).update(repeating: padded[radius + width - 1], count: radius)
                     let row = output + (y - rows.lowerBound) * width * 4
                     if fr_kernels_avx2() != 0 {
                         UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * radius)) {
