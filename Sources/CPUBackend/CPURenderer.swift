@@ -11,8 +11,13 @@ package enum CPURenderer {
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
         let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
         // A colour-managed file's thread reads its stored rows; the source stage converts them on the workers.
-        let readers = sources.filter { used.contains($0.key) && !($0.value is BufferRowSource) }.mapValues { source in
-            DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source)
+        // Rows above every crop of a source are passed over, not decoded (libjpeg-turbo skips their transforms).
+        let firstRows = plan.firstRowsRead()
+        let firstRow = Dictionary(plan.nodes.indices.compactMap { i in plan.nodes[i].primitive.sourceName.map { ($0, firstRows[i]) } },
+                                  uniquingKeysWith: min)
+        var readers: [String: DecoderThread] = [:]
+        for (name, source) in sources where used.contains(name) && !(source is BufferRowSource) {
+            readers[name] = DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source, firstRow: firstRow[name] ?? 0)
         }
         defer {
             for reader in readers.values {

@@ -18,6 +18,7 @@ final class DecoderThread: ImageRowSource {
     }
 
     private let source: ImageRowSource
+    private let firstRow: Int
     private let rowBytes: Int
     private let chunkRows: Int
     private let chunks: BoundedQueue<Chunk>
@@ -31,8 +32,11 @@ final class DecoderThread: ImageRowSource {
     /// Seconds the reading thread spent in the source (read after `stop()`).
     private(set) var busySeconds = 0.0
 
-    init(_ source: ImageRowSource, depth: Int = 2) {
+    /// Rows above `firstRow` (above a crop) are passed over (`ImageRowSource.skipRows`) before reading.
+    init(_ source: ImageRowSource, depth: Int = 2, firstRow: Int = 0) {
         self.source = source
+        self.firstRow = min(max(0, firstRow), source.height)
+        nextRow = self.firstRow
         width = source.width
         height = source.height
         format = source.format
@@ -93,7 +97,15 @@ final class DecoderThread: ImageRowSource {
 
     private func read() {
         defer { ended.signal() }
-        var row = 0
+        let skipping = monotonicSeconds()
+        do {
+            try WorkerPool.asHelper { try source.skipRows(firstRow) }
+        } catch {
+            chunks.fail(error)
+            return
+        }
+        busySeconds += monotonicSeconds() - skipping
+        var row = firstRow
         while row < height {
             // Read a chunk only when it can be queued: the reader's chunk and the queued one are all that is held.
             guard (try? chunks.waitForRoom()) == true else { return }

@@ -6,6 +6,24 @@ package protocol ImageRowSource: AnyObject {
     /// Index of the next row `readRows` returns.
     var nextRow: Int { get }
     func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws
+    /// Passes over the next `count` rows (rows above a crop); decoders that can skip work do.
+    func skipRows(_ count: Int) throws
+}
+
+extension ImageRowSource {
+    /// Reads the rows and drops them, a few at a time.
+    package func skipRows(_ count: Int) throws {
+        let rowBytes = width * format.bytesPerPixel, batch = max(1, min(count, (1 << 20) / max(1, rowBytes)))
+        guard count > 0 else { return }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: batch * rowBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var left = count
+        while left > 0 {
+            let n = min(batch, left)
+            try readRows(into: scratch, stride: rowBytes, count: n)
+            left -= n
+        }
+    }
 }
 
 /// A source whose rows are stored samples converted to working values (rgba32f) row by row (a colour-managed

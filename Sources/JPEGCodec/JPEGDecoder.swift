@@ -260,6 +260,19 @@ package final class JPEGDecoder: ImageDecoder {
         nextRow += count
     }
 
+    /// Passes over the next `count` rows without making them (a crop below the top): libjpeg-turbo still reads their
+    /// data, but skips the inverse DCT, upsampling and colour conversion.
+    package func skipRows(_ count: Int) throws {
+        guard let reader else { throw CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
+        guard count >= 0, nextRow + count <= height else {
+            throw CodecError(kind: .invalidRequest, path: path,
+                             message: "rows \(nextRow)..<\(nextRow + count) are past the image height \(height)")
+        }
+        guard count > 0 else { return }
+        guard fr_jpeg_reader_skip(reader, UInt32(count)) == 0 else { throw failure() }
+        nextRow += count
+    }
+
     /// Decodes a whole file.
     package static func decode(path: String, reducedBy factor: Int = 1, maxPixels: Int = 1 << 28,
                               maxMemory: Int = 1 << 30) throws -> PixelBuffer {

@@ -47,6 +47,9 @@ double fr_jpeg_reader_coefficient_bytes(const fr_jpeg_reader *r);
 int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *height);
 /// Reads the next `count` rows (1 or 3 or 4 bytes a pixel per color_space) into `dst`. 0 on success.
 int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count);
+/// Passes over the next `count` output rows without making them (libjpeg-turbo's jpeg_skip_scanlines: their data is
+/// entropy-decoded, but not transformed, upsampled or converted); 0 on success.
+int fr_jpeg_reader_skip(fr_jpeg_reader *r, uint32_t count);
 /// The `index`th APP2 segment (ICC profiles come split across them), or NULL past the last; valid until close.
 const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length);
 /// The Exif block (APP1 after "Exif\0\0"), or NULL; valid until close.

@@ -15,6 +15,31 @@ extension Plan {
         return first..<max(first + 1, min(wanted.upperBound, height))
     }
 
+    /// For each node, the first of its rows a render from the output's top reads: a source below a crop need not be
+    /// decoded above it. Nodes read whole (by a flip, a turn), or read by nothing, start at 0.
+    package func firstRowsRead() -> [Int] {
+        var first = [Int?](repeating: nil, count: nodes.count)
+        first[output] = 0
+        // Consumers usually follow their inputs; sweeping until nothing moves holds whatever the order.
+        var moved = true
+        while moved {
+            moved = false
+            for index in nodes.indices.reversed() {
+                guard let row = first[index] else { continue }
+                let rule = rowRule(of: index)
+                for input in nodes[index].inputs {
+                    let from = rule.holdsWhole ? 0
+                        : (Self.clamped(rule.rows(row..<row + 1), height: nodes[input].height)?.lowerBound ?? Int.max)
+                    if from < first[input] ?? Int.max {
+                        first[input] = from
+                        moved = true
+                    }
+                }
+            }
+        }
+        return first.map { $0 ?? 0 }
+    }
+
     /// How node `index` reads its inputs' rows (its descriptor's rule at its shape).
     package func rowRule(of index: Int) -> RowRule {
         nodes[index].primitive.descriptor.rowRule(shape(of: index))
