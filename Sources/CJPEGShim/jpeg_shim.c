@@ -222,7 +222,9 @@ int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *
     return 0;
 }
 
-int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count) {
+// The next `count` rows into dst (rows `stride` apart), or passed over when dst is NULL; the file is finished and
+// checked after its last row.
+static int next_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count) {
     if (setjmp(r->err.jump)) return 1;
     if (!r->started) {
         jpeg_start_decompress(&r->cinfo);
@@ -230,10 +232,17 @@ int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t
     }
     uint32_t done = 0;
     while (done < count) {
-        JSAMPROW rows[16];
-        uint32_t n = count - done < 16 ? count - done : 16;
-        for (uint32_t i = 0; i < n; i++) rows[i] = dst + (size_t)(done + i) * stride;
-        JDIMENSION got = jpeg_read_scanlines(&r->cinfo, rows, n);
+        JDIMENSION got;
+        if (dst) {
+            JSAMPROW rows[16];
+            uint32_t n = count - done < 16 ? count - done : 16;
+            for (uint32_t i = 0; i < n; i++) rows[i] = dst + (size_t)(done + i) * stride;
+            got = jpeg_read_scanlines(&r->cinfo, rows, n);
+        } else {
+            // 128 rows a call (whole iMCU rows at every subsampling and scale), so that a damaged file's message
+            // says about where its data ended; 16 a call cost as much as decoding the rows.
+            got = jpeg_skip_scanlines(&r->cinfo, count - done < 128 ? count - done : 128);
+        }
         if (got == 0) { snprintf(r->err.message, sizeof r->err.message, "no more rows"); return 1; }
         done += got;
         r->rows += got;
@@ -246,28 +255,11 @@ int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t
     return 0;
 }
 
-int fr_jpeg_reader_skip(fr_jpeg_reader *r, uint32_t count) {
-    if (setjmp(r->err.jump)) return 1;
-    if (!r->started) {
-        jpeg_start_decompress(&r->cinfo);
-        r->started = 1;
-    }
-    uint32_t done = 0;
-    while (done < count) {
-        // 128 rows a call (whole iMCU rows at every subsampling and scale), so that a damaged file's message says
-        // about where its data ended; 16 a call cost as much as decoding the rows.
-        JDIMENSION got = jpeg_skip_scanlines(&r->cinfo, count - done < 128 ? count - done : 128);
-        if (got == 0) { snprintf(r->err.message, sizeof r->err.message, "no more rows"); return 1; }
-        done += got;
-        r->rows += got;
-    }
-    if (r->rows == r->cinfo.output_height) {
-        int complete = progression_complete(r);
-        jpeg_finish_decompress(&r->cinfo);
-        finish_checks(r, complete);
-    }
-    return 0;
+int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count) {
+    return next_rows(r, dst, stride, count);
 }
+
+int fr_jpeg_reader_skip(fr_jpeg_reader *r, uint32_t count) { return next_rows(r, NULL, 0, count); }
 
 const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length) {
     for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
