@@ -8,16 +8,16 @@ package enum CPURenderer {
                               format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil,
                               keepSamples: Bool = true) throws {
         let plan = keepSamples ? plan.choosingRepresentations(sources: sources.mapValues(\.sampleLayout), output: format) : plan
-        // Files decode on threads of their own, ahead of the filters (buffers in memory need no help).
-        let used = Set(plan.nodes.compactMap { if case .source(let name) = $0.primitive { return name } else { return nil } })
-        // A colour-managed file's thread reads its stored rows; the source stage converts them on the workers.
-        // Rows above every crop of a source are passed over, not decoded (libjpeg-turbo skips their transforms).
+        // Files decode on threads of their own, ahead of the filters (buffers in memory need no help). A
+        // colour-managed file's thread reads its stored rows; the source stage converts them on the workers. Rows
+        // above every crop of a source are passed over, not decoded (libjpeg-turbo skips their transforms).
         let firstRows = plan.firstRowsRead()
         let firstRow = Dictionary(plan.nodes.indices.compactMap { i in plan.nodes[i].primitive.sourceName.map { ($0, firstRows[i]) } },
                                   uniquingKeysWith: min)
         var readers: [String: DecoderThread] = [:]
-        for (name, source) in sources where used.contains(name) && !(source is BufferRowSource) {
-            readers[name] = DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source, firstRow: firstRow[name] ?? 0)
+        for (name, source) in sources where !(source is BufferRowSource) {
+            guard let first = firstRow[name] else { continue }  // an input the plan does not read
+            readers[name] = DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source, firstRow: first)
         }
         defer {
             for reader in readers.values {
@@ -219,7 +219,7 @@ package enum CPURenderer {
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)
                 : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, input: inputNodes[0],
-                                        node: node, space: plan.workingSpace, stats: stats)
+                                        node: node, stats: stats)
             return connected(stage, inputs)
         case let .boxReduce(x, y):
             return connected(BoxReduceStage(x: x, y: y, input: inputNodes[0], node: node, stats: stats), inputs)

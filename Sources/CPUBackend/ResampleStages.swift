@@ -50,14 +50,19 @@ final class VerticalResampleStage: Stage {
     private let spans: [ClosedRange<Int>]?
     private var accumulator: RowAccumulator?
 
-    /// When the input arrives as 8-bit samples without alpha (`Plan.Node.readsSamples`).
-    private let samples: SampleRows?
+    /// Samples a pixel when the input arrives as 8-bit samples without alpha, in the sRGB working space
+    /// (`Plan.Node.readsSamples`, as the resample's description allows).
+    private let sampleChannels: Int?
 
     init(kernel: ResampleKernel, inputHeight: Int, reduced: BoxReduction?, input: Plan.Node, node: Plan.Node,
-         space: WorkingSpace, stats: RenderStats) {
+         stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputHeight, outSize: node.height, reduced: reduced)
         spans = inputHeight > node.height ? Self.contiguousSpans(weights) : nil
-        samples = node.readsSamples ? SampleRows(input.representation, space: space) : nil
+        if node.readsSamples, case .samples(let format, _) = input.representation {
+            sampleChannels = format.channels
+        } else {
+            sampleChannels = nil
+        }
         super.init(node: node, stats: stats)
         // A shrink reads in/out input rows per output row: size the strip by the rows it reads.
         if inputHeight > node.height { stripHeight = max(1, stripHeight * node.height / inputHeight) }
@@ -81,15 +86,15 @@ final class VerticalResampleStage: Stage {
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         if let spans {
             let accumulator = self.accumulator
-                ?? RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width, samples: samples,
-                                  stats: stats)
+                ?? RowAccumulator(spans: spans, width: width, inputWidth: self.inputs[0].stage.width,
+                                  sampleChannels: sampleChannels, stats: stats)
             try accumulator.produce(rows, weights: weights, into: output) { try pull($0, input: 0) }
             self.accumulator = rows.upperBound == height ? nil : accumulator
             return
         }
         let input = inputs[0], n = width * 4, taps = weights.taps
-        if let samples {
-            computeFromSamples(rows, input: input, samples: samples, into: output)
+        if let sampleChannels {
+            computeFromSamples(rows, input: input, channels: sampleChannels, into: output)
             return
         }
         weights.indices.withUnsafeBufferPointer { indices in
@@ -133,9 +138,9 @@ final class VerticalResampleStage: Stage {
     }
 
     /// The windowed pass over 8-bit samples: each output row's nonzero taps read their rows' codes.
-    private func computeFromSamples(_ rows: Range<Int>, input: RowView, samples: SampleRows,
+    private func computeFromSamples(_ rows: Range<Int>, input: RowView, channels: Int,
                                     into output: UnsafeMutablePointer<Float>) {
-        let n = width * 4, taps = weights.taps, width = width, channels = Int32(samples.channels)
+        let n = width * 4, taps = weights.taps, width = width, channels = Int32(channels)
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in

@@ -18,12 +18,12 @@ final class RowAccumulator {
     private let sums: RowCache
     /// The next input row to pull.
     private var consumed: Int
-    /// Input rows of 8-bit samples (codes / 255), or nil for working floats.
-    private let samples: SampleRows?
+    /// Samples a pixel of input rows of 8-bit samples (codes / 255, no alpha), or nil for working floats.
+    private let sampleChannels: Int?
 
-    init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, samples: SampleRows? = nil, stats: RenderStats) {
+    init(spans: [ClosedRange<Int>], width: Int, inputWidth: Int, sampleChannels: Int? = nil, stats: RenderStats) {
         self.spans = spans
-        self.samples = samples
+        self.sampleChannels = sampleChannels
         rowFloats = width * 4
         sums = RowCache(rowBytes: width * 16, stats: stats)
         var reached = 0
@@ -86,8 +86,8 @@ final class RowAccumulator {
         }
         guard !slots.isEmpty else { return }
         let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), avx2 = fr_kernels_avx2() != 0, widest = factors.count
-        if let samples {
-            addSamples(slots: slots, tapStart: tapStart, sources: sources, factors: factors, samples: samples)
+        if let sampleChannels {
+            addSamples(slots: slots, tapStart: tapStart, sources: sources, factors: factors, channels: sampleChannels)
             return
         }
         // Columns in units of 32 floats (one AVX2 step of four registers), at least 2 048 floats a chunk.
@@ -119,9 +119,8 @@ final class RowAccumulator {
     /// `add` for rows of 8-bit samples: each output row's taps read their codes (`fr_vertical_taps8`), columns split
     /// among the workers as for floats.
     private func addSamples(slots: [Int], tapStart: [Int], sources: [UnsafeRawPointer], factors: [Float],
-                            samples: SampleRows) {
+                            channels: Int) {
         let n = rowFloats, storage = sums.rows.assumingMemoryBound(to: Float.self), widest = factors.count
-        let channels = samples.channels
         // Columns in units of eight pixels, at least 512 pixels a chunk.
         WorkerPool.forEachChunk(0..<(n / 4 + 7) / 8, minChunk: 64) { units in
             let lo = units.lowerBound * 8, length = min(n / 4, units.upperBound * 8) - lo

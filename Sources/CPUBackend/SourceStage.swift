@@ -84,9 +84,7 @@ final class SourceStage: Stage {
                 scratch = UnsafeMutableRawPointer.allocate(byteCount: rows.count * rowBytes, alignment: 64)
                 scratchRows = rows.count
             }
-            while source.nextRow < rows.lowerBound {  // rows nobody needs (a crop below the top)
-                try source.readRows(into: scratch, stride: rowBytes, count: min(scratchRows, rows.lowerBound - source.nextRow))
-            }
+            if source.nextRow < rows.lowerBound { try source.skipRows(rows.lowerBound - source.nextRow) }  // above a crop
             try checkOrder(rows)
             if samples {
                 try source.readRows(into: output, stride: rowBytes, count: rows.count)
