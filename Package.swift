@@ -61,7 +61,7 @@ let package = Package(
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
-        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG", "CKernels"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
         .target(name: "CFileShim"),
         // The convolutions' inner loops for AVX2 + FMA, chosen at run time (the build itself assumes only x86-64's

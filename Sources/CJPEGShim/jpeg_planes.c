@@ -1,7 +1,8 @@
-// Flips, quarter turns and transposes of a JPEG written as a JPEG, done on the file's own Y, Cb and Cr planes: no
-// chroma upsampling, no colour conversion either way, and the photo held at its stored size (1.5 bytes a pixel
-// for 4:2:0) instead of as RGB rows (3).
+// Flips, quarter turns, transposes and affine resamplings (rotations by any angle) of a JPEG written as a JPEG,
+// done on the file's own Y, Cb and Cr planes: no chroma upsampling, no colour conversion either way, and the photo
+// held at its stored size (1.5 bytes a pixel for 4:2:0) instead of as RGB rows (3).
 #include "jpeg_shim_internal.h"
+#include "plane_warp.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,60 +121,111 @@ static void plane_move_rows(const plane_move *p, uint8_t *dst, size_t dst_stride
     }
 }
 
+// One plane's affine resampling: the input plane read as `source`, and the output plane's sample (i, j) reading
+// around (u0 + i·du + j·eu, v0 + i·dv + j·ev) in input sample units (integers at sample centres).
+typedef struct {
+    fr_plane_source source;
+    double u0, du, eu, v0, dv, ev;
+} plane_warp;
+
+// Makes `p` for an input plane of `rx_in`×`ry_in` pixels a sample and an output plane of `rx`×`ry`: output sample
+// (i, j) centres on output pixel position (rx·(i + ½), ry·(j + ½)) (corner origin), which the map takes to the
+// input, where input sample k centres on rx_in·(k + ½).
+static void plane_warp_make(plane_warp *p, const uint8_t *src, size_t stride, uint32_t width, uint32_t height,
+                            int rx_in, int ry_in, int rx, int ry, const fr_jpeg_warp *warp, float background) {
+    const double *m = warp->m;
+    p->source = (fr_plane_source){.base = src, .stride = (ptrdiff_t)stride, .width = (int)width, .height = (int)height,
+                                  .taps = warp->taps, .background = background};
+    const double x0 = 0.5 * rx, y0 = 0.5 * ry;
+    p->u0 = (m[0] * x0 + m[1] * y0 + m[2]) / rx_in - 0.5;
+    p->v0 = (m[3] * x0 + m[4] * y0 + m[5]) / ry_in - 0.5;
+    p->du = m[0] * rx / rx_in;
+    p->eu = m[1] * ry / rx_in;
+    p->dv = m[3] * rx / ry_in;
+    p->ev = m[4] * ry / ry_in;
+}
+
+// Output rows `row0`..<`row0 + count` of the plane into `dst`, `padded_width` samples each (the padding the encoder
+// reads is resampled like the rest).
+static void plane_warp_rows(const plane_warp *p, uint8_t *dst, size_t dst_stride, uint32_t padded_width, uint32_t row0,
+                            uint32_t count) {
+    for (uint32_t k = 0; k < count; k++) {
+        const double j = (double)(row0 + k);
+        fr_plane_warp_row(dst + (size_t)k * dst_stride, padded_width, p->u0 + j * p->eu, p->v0 + j * p->ev, p->du,
+                          p->dv, &p->source);
+    }
+}
+
 static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-// Bands of output the mover thread fills while the encoder compresses the one before: the move costs no time
-// beside the encoder's on a second core.
-enum { SLOTS = 3 };
+// Bands of output that worker threads fill while the encoder compresses the ones before: a move costs no time
+// beside the encoder's on a second core, and a resampling's work is shared between the cores.
+enum { SLOTS = 4, MAX_WORKERS = 8 };
 
 typedef struct {
-    // What the moves read: the input planes, and the output's planes' sizes.
+    // What the bands read: the input planes, and each output plane's move or resampling.
     uint8_t *plane[3];
     size_t stride[3];
     plane_move moves[3];
+    plane_warp warps[3];
+    int warped;
     int rows[3];
     uint8_t *band[SLOTS][3];
     size_t band_stride[3];
     uint32_t bands;
-    // The hand-over: filled[s] says slot s holds its next band; `stop` ends the mover early (an encoder error).
+    // The hand-over: workers claim bands in order (`next`); band m goes to slot m % SLOTS once the encoder has
+    // written band m − SLOTS (`encoded`); ready[s] is 1 + the band slot s holds. `stop` ends the workers early.
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    int filled[SLOTS], stop, started;
-    pthread_t thread;
+    uint32_t next, encoded, ready[SLOTS];
+    int stop, started;
+    pthread_t threads[MAX_WORKERS];
     double moving;
     JSAMPROW *rows_ptrs;
 } transcode_state;
 
 static void fill_band(transcode_state *t, uint32_t m) {
     const double began = now();
-    for (int ci = 0; ci < 3; ci++)
-        plane_move_rows(&t->moves[ci], t->band[m % SLOTS][ci], t->band_stride[ci], (uint32_t)t->band_stride[ci],
-                        m * (uint32_t)t->rows[ci], (uint32_t)t->rows[ci]);
-    t->moving += now() - began;
+    for (int ci = 0; ci < 3; ci++) {
+        uint8_t *dst = t->band[m % SLOTS][ci];
+        const uint32_t width = (uint32_t)t->band_stride[ci], row0 = m * (uint32_t)t->rows[ci], count = (uint32_t)t->rows[ci];
+        if (t->warped) plane_warp_rows(&t->warps[ci], dst, t->band_stride[ci], width, row0, count);
+        else plane_move_rows(&t->moves[ci], dst, t->band_stride[ci], width, row0, count);
+    }
+    const double spent = now() - began;
+    pthread_mutex_lock(&t->lock);
+    t->moving += spent;
+    pthread_mutex_unlock(&t->lock);
 }
 
-static void *mover(void *arg) {
+static void *worker(void *arg) {
     transcode_state *t = arg;
-    for (uint32_t m = 0; m < t->bands; m++) {
+    for (;;) {
         pthread_mutex_lock(&t->lock);
-        while (t->filled[m % SLOTS] && !t->stop) pthread_cond_wait(&t->changed, &t->lock);
+        const uint32_t m = t->next;
+        if (m >= t->bands || t->stop) {
+            pthread_mutex_unlock(&t->lock);
+            break;
+        }
+        t->next++;
+        while (m >= t->encoded + SLOTS && !t->stop) pthread_cond_wait(&t->changed, &t->lock);
         const int stop = t->stop;
         pthread_mutex_unlock(&t->lock);
         if (stop) break;
         fill_band(t, m);
         pthread_mutex_lock(&t->lock);
-        t->filled[m % SLOTS] = 1;
+        t->ready[m % SLOTS] = m + 1;
         pthread_cond_broadcast(&t->changed);
         pthread_mutex_unlock(&t->lock);
     }
     return NULL;
 }
 
-// Stops and joins the mover, then frees everything: on every path out.
+// Stops and joins the workers, then frees everything: on every path out.
 static void free_state(transcode_state *t) {
     if (!t) return;
     if (t->started) {
@@ -181,7 +233,7 @@ static void free_state(transcode_state *t) {
         t->stop = 1;
         pthread_cond_broadcast(&t->changed);
         pthread_mutex_unlock(&t->lock);
-        pthread_join(t->thread, NULL);
+        for (int i = 0; i < t->started; i++) pthread_join(t->threads[i], NULL);
     }
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->changed);
@@ -194,24 +246,39 @@ static void free_state(transcode_state *t) {
     free(t);
 }
 
+// The Y, Cb, Cr codes of an RGB colour (JFIF's conversion, as libjpeg makes it).
+static void ycc(const float rgb[3], float out[3]) {
+    const float r = rgb[0], g = rgb[1], b = rgb[2];
+    out[0] = 0.299f * r + 0.587f * g + 0.114f * b;
+    out[1] = -0.168735892f * r - 0.331264108f * g + 0.5f * b + 128;
+    out[2] = 0.5f * r - 0.418687589f * g - 0.081312411f * b + 128;
+}
 
-int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
-                            char *err, size_t errlen) {
+// Decodes `r` whole as its planes, then writes each band of output planes — moved by `move` or resampled by
+// `warp` — to `w` as workers fill them.
+static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_warp *warp,
+                     int workers, double seconds[3], char *err, size_t errlen) {
     seconds[0] = seconds[1] = seconds[2] = 0;
     const double began = now();
     struct jpeg_decompress_struct *c = &r->cinfo;
     struct jpeg_compress_struct *o = &w->cinfo;
+    const uint32_t out_width = move ? move->width : warp->width, out_height = move ? move->height : warp->height;
+    const int swap = move ? move->swap : 0;
     int h = 0, v = 0;
     if (!fr_jpeg_reader_plane_sampling(r, &h, &v) || !o->raw_data_in || o->num_components != 3
-        || o->image_width != move->width || o->image_height != move->height) {
+        || o->image_width != out_width || o->image_height != out_height) {
         snprintf(err, errlen, "the planes of this file and this output do not match");
         return 3;
     }
     // The output's chroma must sit as the input's does, with the axes exchanged when the move swaps them.
     const int out_h = o->comp_info[0].h_samp_factor, out_v = o->comp_info[0].v_samp_factor;
-    if ((move->swap ? v : h) != out_h || (move->swap ? h : v) != out_v || o->comp_info[1].h_samp_factor != 1
+    if ((swap ? v : h) != out_h || (swap ? h : v) != out_v || o->comp_info[1].h_samp_factor != 1
         || o->comp_info[1].v_samp_factor != 1 || o->comp_info[2].h_samp_factor != 1 || o->comp_info[2].v_samp_factor != 1) {
         snprintf(err, errlen, "the output's chroma sampling differs from the input's");
+        return 3;
+    }
+    if (warp && warp->taps != 2 && warp->taps != 4) {
+        snprintf(err, errlen, "a resampling of the planes takes 2 or 4 taps");
         return 3;
     }
     transcode_state *volatile t = calloc(1, sizeof(transcode_state));
@@ -229,10 +296,11 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
     t->rows_ptrs = malloc(sizeof(JSAMPROW) * 3 * 2 * DCTSIZE);
     for (int ci = 0; ci < 3 && t->rows_ptrs; ci++) {
         const jpeg_component_info *comp = &c->comp_info[ci];
-        // Whole MCUs: libjpeg writes every block of each iMCU row, the padding blocks at the edges included.
+        // Whole MCUs: libjpeg writes every block of each iMCU row, the padding blocks at the edges included. The
+        // 16 bytes past the end let a resampling's four-tap loads pass the last sample.
         t->stride[ci] = (size_t)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor)
             * comp->h_samp_factor * DCTSIZE;
-        t->plane[ci] = malloc(t->stride[ci] * c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE);
+        t->plane[ci] = malloc(t->stride[ci] * c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE + 16);
         if (!t->plane[ci]) break;
     }
     if (!t->rows_ptrs || !t->plane[0] || !t->plane[1] || !t->plane[2]) {
@@ -254,15 +322,20 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
         }
         r->rows = r->rows + in_rows < c->output_height ? r->rows + in_rows : c->output_height;
     }
-    // Each plane's move, made before finishing frees the component descriptions (libjpeg's image pool).
+    // Each plane's move or resampling, made before finishing frees the component descriptions (libjpeg's image pool).
+    float background[3] = {0, 128, 128};
+    if (warp) ycc(warp->background, background);
     for (int ci = 0; ci < 3; ci++) {
         const jpeg_component_info *in = &c->comp_info[ci], *out = &o->comp_info[ci];
         const int orx = o->max_h_samp_factor / out->h_samp_factor, ory = o->max_v_samp_factor / out->v_samp_factor;
-        if (!plane_move_make(&t->moves[ci], t->plane[ci], t->stride[ci], in->downsampled_width,
-                             in->downsampled_height, c->max_h_samp_factor / in->h_samp_factor,
-                             c->max_v_samp_factor / in->v_samp_factor, move,
-                             (move->width + (uint32_t)orx - 1) / (uint32_t)orx,
-                             (move->height + (uint32_t)ory - 1) / (uint32_t)ory)) {
+        const int rx = c->max_h_samp_factor / in->h_samp_factor, ry = c->max_v_samp_factor / in->v_samp_factor;
+        if (warp) {
+            t->warped = 1;
+            plane_warp_make(&t->warps[ci], t->plane[ci], t->stride[ci], in->downsampled_width, in->downsampled_height,
+                            rx, ry, orx, ory, warp, background[ci]);
+        } else if (!plane_move_make(&t->moves[ci], t->plane[ci], t->stride[ci], in->downsampled_width,
+                                    in->downsampled_height, rx, ry, move, (move->width + (uint32_t)orx - 1) / (uint32_t)orx,
+                                    (move->height + (uint32_t)ory - 1) / (uint32_t)ory)) {
             free_state(t);
             snprintf(err, errlen, "out of memory");
             return 3;
@@ -285,15 +358,19 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
             if (!t->band[s][ci]) { free_state(t); snprintf(err, errlen, "out of memory"); return 3; }
         }
     }
-    // Without a second thread the bands are filled in turn.
-    t->started = pthread_create((pthread_t *)&t->thread, NULL, mover, t) == 0;
+    // Without a worker thread the bands are filled in turn.
+    workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
+    for (int i = 0; i < workers; i++) {
+        if (pthread_create((pthread_t *)&t->threads[t->started], NULL, worker, t) != 0) break;
+        t->started++;
+    }
     double waiting = 0;
     for (uint32_t m = 0; m < t->bands; m++) {
         const int s = (int)(m % SLOTS);
         if (t->started) {
             const double wait = now();
             pthread_mutex_lock(&t->lock);
-            while (!t->filled[s]) pthread_cond_wait(&t->changed, &t->lock);
+            while (t->ready[s] != m + 1) pthread_cond_wait(&t->changed, &t->lock);
             pthread_mutex_unlock(&t->lock);
             waiting += now() - wait;
         } else {
@@ -306,7 +383,7 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
         }
         jpeg_write_raw_data(o, image, (JDIMENSION)out_rows);
         pthread_mutex_lock(&t->lock);
-        t->filled[s] = 0;
+        t->encoded = m + 1;
         pthread_cond_broadcast(&t->changed);
         pthread_mutex_unlock(&t->lock);
     }
@@ -314,4 +391,14 @@ int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_
     seconds[2] = now() - decoded - waiting - (t->started ? 0 : t->moving);
     free_state(t);
     return 0;
+}
+
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
+                            char *err, size_t errlen) {
+    return transcode(r, w, move, NULL, 1, seconds, err, errlen);
+}
+
+int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
+                             double seconds[3], char *err, size_t errlen) {
+    return transcode(r, w, NULL, warp, workers, seconds, err, errlen);
 }

@@ -232,14 +232,15 @@ public struct Renderer: Sendable {
         }
         let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
                                       format: fileFormat, warnings: &warnings)
-        // JPEG to JPEG by moves alone keeps the input's chroma subsampling unless one is asked for; moves that read
-        // out of order move the file's planes.
-        let jpegMoves = fileFormat == .jpeg ? Self.jpegMoves(plan, decoders: decoders) : nil
+        // JPEG to JPEG by moves alone, or by a resampling that shrinks nowhere, keeps the input's chroma subsampling
+        // unless one is asked for; moves that read out of order, and such resamplings in the sRGB working space, run
+        // on the file's planes.
+        let jpegPlanes = fileFormat == .jpeg ? Self.jpegPlanes(plan, decoders: decoders) : nil
         var jpegOptions = options.jpeg
-        if jpegOptions.subsampling == nil { jpegOptions.subsampling = jpegMoves?.layout.subsampling }
-        let planeMove = jpegMoves.flatMap {
-            Self.movesPlanes($0, plan: plan, format: format, outputProfile: profile, subsampling: options.jpeg.subsampling)
-                ? $0 : nil
+        if jpegOptions.subsampling == nil { jpegOptions.subsampling = jpegPlanes?.layout.subsampling }
+        let onPlanes = jpegPlanes.flatMap {
+            Self.runsOnPlanes($0, plan: plan, format: format, outputProfile: profile, options: jpegOptions,
+                              backend: backendName) ? $0 : nil
         }
         do {
             let written: any ImageEncoder
@@ -250,7 +251,7 @@ public struct Renderer: Sendable {
             case .jpeg:
                 written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: jpegOptions, icc: profile?.data, metadata: metadata,
-                                          planes: planeMove?.layout)
+                                          planes: onPlanes?.layout)
             case .webp:
                 written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.webp, icc: profile?.data, metadata: metadata)
@@ -271,9 +272,14 @@ public struct Renderer: Sendable {
                 try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
             } ?? written
             if profile != nil { format = .rgba32f }
-            if let planeMove, let jpeg = written as? JPEGEncoder {
+            if let onPlanes, let jpeg = written as? JPEGEncoder {
                 backendName = .cpu  // the codec moves the planes
-                let seconds = try JPEGPlaneMoves.transcode(planeMove.decoder, planeMove.move, into: jpeg)
+                let seconds: (decoding: Double, moving: Double, encoding: Double)
+                switch onPlanes.work {
+                case .move(let move): seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, move, into: jpeg)
+                case .warp(let warp):
+                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, warp, workers: WorkerPool.width, into: jpeg)
+                }
                 stats.decodeSeconds += seconds.decoding
                 stats.encodeSeconds += seconds.encoding
                 stats.addTime(id: node.origin, op: node.op + " (JPEG planes)", backend: .cpu, seconds: seconds.moving)
@@ -523,7 +529,11 @@ public struct Renderer: Sendable {
             lines.append("optimizer: off (\(SettingName.optimizeOff))")
         }
         lines.append(plan.explanation(backend: backendName))
-        if let note = Self.planeMoveNote(plan, decoders: decoders) { lines.append(note) }
+        var jpegOptions = options.jpeg
+        if let planes = Self.jpegPlanes(plan, decoders: decoders), jpegOptions.subsampling == nil {
+            jpegOptions.subsampling = planes.layout.subsampling
+        }
+        if let note = Self.planeNote(plan, decoders: decoders, options: jpegOptions, backend: backendName) { lines.append(note) }
         if verbose {
             for (i, node) in plan.nodes.enumerated() {
                 guard case .point(let ops) = node.primitive else { continue }

@@ -1,18 +1,30 @@
 import CJPEGShim
 import FilterCore
 
-/// Flips, turns and transposes from a JPEG to a JPEG on the file's own Y, Cb and Cr planes: nothing is upsampled
-/// or converted to RGB and back, and the photo is held as its planes (1.5 bytes a pixel for 4:2:0) rather than as
-/// RGB rows (3). Chroma keeps its samples where the move keeps their alignment, and is the mean of the two it falls
-/// between where it does not (an odd crop offset, a flip of an odd length).
+/// Flips, turns, transposes and affine resamplings (rotations by any angle) from a JPEG to a JPEG on the file's own
+/// Y, Cb and Cr planes: nothing is upsampled or converted to RGB and back, and the photo is held as its planes (1.5
+/// bytes a pixel for 4:2:0) rather than as RGB rows (3). Chroma keeps its samples where a move keeps their
+/// alignment, and is the mean of the two it falls between where it does not (an odd crop offset, a flip of an odd
+/// length); a resampling resamples each plane at its own sample centres.
 package enum JPEGPlaneMoves {
     /// The planes a move of `decoder`'s planes writes (its luma factors, exchanged when the move swaps the axes),
     /// or nil when the file is not YCbCr with both chroma planes at one sample per luma block.
     package static func layout(of decoder: JPEGDecoder, move: SampleMoveMap) -> JPEGPlaneLayout? {
-        guard let reader = decoder.reader, decoder.nextRow == 0, decoder.width == decoder.storedWidth else { return nil }
+        guard let stored = storedLayout(of: decoder) else { return nil }
+        return move.swap ? JPEGPlaneLayout(h: stored.v, v: stored.h) : stored
+    }
+
+    /// The planes a resampling of `decoder`'s planes writes: its own.
+    package static func layout(of decoder: JPEGDecoder, warp: SampleWarp) -> JPEGPlaneLayout? { storedLayout(of: decoder) }
+
+    /// The file's planes when it is YCbCr with both chroma planes at one sample per luma block, unread and decoded
+    /// at full size.
+    private static func storedLayout(of decoder: JPEGDecoder) -> JPEGPlaneLayout? {
+        guard let reader = decoder.reader, decoder.nextRow == 0, decoder.width == decoder.storedWidth,
+              decoder.height == decoder.storedHeight else { return nil }
         var h: Int32 = 0, v: Int32 = 0
         guard fr_jpeg_reader_plane_sampling(reader, &h, &v) != 0 else { return nil }
-        return move.swap ? JPEGPlaneLayout(h: Int(v), v: Int(h)) : JPEGPlaneLayout(h: Int(h), v: Int(v))
+        return JPEGPlaneLayout(h: Int(h), v: Int(v))
     }
 
     /// Decodes the whole of `decoder` as planes, moves them and writes them to `encoder` (opened with `planes` at
@@ -21,16 +33,48 @@ package enum JPEGPlaneMoves {
     @discardableResult
     package static func transcode(_ decoder: JPEGDecoder, _ move: SampleMoveMap, into encoder: JPEGEncoder) throws
         -> (decoding: Double, moving: Double, encoding: Double) {
+        var map = fr_jpeg_move(swap: move.swap ? 1 : 0, x0: move.x0, y0: move.y0, dx: Int32(move.dx), dy: Int32(move.dy),
+                               width: UInt32(move.width), height: UInt32(move.height))
+        return try run(decoder, encoder) { reader, writer, seconds, message, length in
+            fr_jpeg_transcode_moved(reader, writer, &map, seconds, message, length)
+        }
+    }
+
+    /// Decodes the whole of `decoder` as planes, resamples each by `warp` on `workers` threads and writes them to
+    /// `encoder` (opened with `planes` at the output's size and the layout `layout(of:warp:)` answered): the bands
+    /// are resampled while the encoder compresses the ones before. Returns the seconds spent decoding, resampling
+    /// (summed over the threads) and encoding.
+    @discardableResult
+    package static func transcode(_ decoder: JPEGDecoder, _ warp: SampleWarp, workers: Int, into encoder: JPEGEncoder)
+        throws -> (decoding: Double, moving: Double, encoding: Double) {
+        guard let taps = warp.planeTaps else {
+            throw CodecError(kind: .invalidRequest, path: encoder.path, message: "this resampling cannot run on the planes")
+        }
+        let m = warp.map, background = warp.backgroundCodes
+        var request = fr_jpeg_warp()
+        request.m = (m.a, m.b, m.c, m.d, m.e, m.f)
+        request.taps = Int32(taps)
+        request.background = (background[0], background[1], background[2])
+        request.width = UInt32(warp.width)
+        request.height = UInt32(warp.height)
+        return try run(decoder, encoder) { reader, writer, seconds, message, length in
+            fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), seconds, message, length)
+        }
+    }
+
+    /// Runs one of the C transcodes and turns its status into the reader's, the writer's or its own error.
+    private static func run(_ decoder: JPEGDecoder, _ encoder: JPEGEncoder,
+                            _ body: (OpaquePointer, OpaquePointer, UnsafeMutablePointer<Double>, UnsafeMutablePointer<CChar>, Int) -> Int32)
+        throws -> (decoding: Double, moving: Double, encoding: Double) {
         guard let reader = decoder.reader, let writer = encoder.writer else {
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: "decoder or encoder is closed")
         }
-        var map = fr_jpeg_move(swap: move.swap ? 1 : 0, x0: move.x0, y0: move.y0, dx: Int32(move.dx), dy: Int32(move.dy),
-                               width: UInt32(move.width), height: UInt32(move.height))
         var message = [CChar](repeating: 0, count: 256)
         var seconds: (Double, Double, Double) = (0, 0, 0)
-        let status = withUnsafeMutablePointer(to: &seconds) {
-            $0.withMemoryRebound(to: Double.self, capacity: 3) {
-                fr_jpeg_transcode_moved(reader, writer, &map, $0, &message, message.count)
+        let length = message.count
+        let status = withUnsafeMutablePointer(to: &seconds) { times in
+            times.withMemoryRebound(to: Double.self, capacity: 3) { times in
+                message.withUnsafeMutableBufferPointer { body(reader, writer, times, $0.baseAddress!, length) }
             }
         }
         switch status {

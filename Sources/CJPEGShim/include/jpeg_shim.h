@@ -107,4 +107,19 @@ fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t heig
 /// layouts do not match or memory ran out (`err`). `seconds`: the time spent reading, moving and writing.
 int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
                             char *err, size_t errlen);
+
+/// An affine resampling (a rotation by any angle, a shear, an enlargement): the output pixel centred at (X, Y)
+/// (corner origin) reads the input around (m[0]·X + m[1]·Y + m[2], m[3]·X + m[4]·Y + m[5]) with `taps` per axis
+/// (2 bilinear, 4 Keys' bicubic); taps outside the input read `background` (R, G, B codes, 0–255).
+typedef struct {
+    double m[6];
+    int taps;
+    float background[3];
+    uint32_t width, height; // the output's size in pixels
+} fr_jpeg_warp;
+
+/// As `fr_jpeg_transcode_moved`, each plane resampled on its own by `warp` at its own sampling (chroma at its
+/// sample centres) into an output of the input's sampling, by `workers` threads while this one encodes.
+int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
+                             double seconds[3], char *err, size_t errlen);
 #endif

@@ -74,3 +74,53 @@ package struct SampleMoveMap: Equatable, Sendable {
     /// The index of the source node the moves read.
     package var source: Int
 }
+
+/// The plan's output as one affine resampling of a source and nothing else, by a map that shrinks nowhere (a
+/// rotation by any angle, a shear, an enlargement): a JPEG's Y, Cb, Cr planes can each be resampled by it where the
+/// arithmetic is on gamma-encoded codes (the sRGB working space; JFIF's colour conversion is affine), the taps
+/// bilinear or bicubic and the background opaque (`planeTaps`, `JPEGPlaneMoves`). Nil for any other plan.
+package struct SampleWarp: Equatable, Sendable {
+    /// Output pixel position → input position, corner origin.
+    package var map: WarpMap
+    package var kernel: ResampleKernel
+    package var background: RGBA
+    package var workingSpace: WorkingSpace
+    /// The output's size.
+    package var width: Int, height: Int
+    /// The index of the source node the resampling reads.
+    package var source: Int
+
+    package init?(_ plan: Plan) {
+        let node = plan.nodes[plan.output]
+        guard node.post.isEmpty, node.inputs.count == 1, case let .warp(map, kernel, background) = node.primitive,
+              map.isAffine else { return nil }
+        let scale = map.kernelScale
+        let input = plan.nodes[node.inputs[0]]
+        guard scale.x < 1 + 1e-9, scale.y < 1 + 1e-9, case .source = input.primitive, input.post.isEmpty else { return nil }
+        self.map = map
+        self.kernel = kernel
+        self.background = background
+        workingSpace = plan.workingSpace
+        width = node.width
+        height = node.height
+        source = node.inputs[0]
+    }
+
+    /// The taps per axis (2 bilinear, 4 bicubic) where the planes can be resampled: nil in the linear working space,
+    /// for other kernels and onto a background that is not opaque.
+    package var planeTaps: Int? {
+        guard workingSpace == .srgb, background.a >= 1 else { return nil }
+        switch kernel {
+        case .bilinear: return 2
+        case .bicubic: return 4
+        default: return nil
+        }
+    }
+
+    /// The background's sRGB codes (0–255).
+    package var backgroundCodes: SIMD3<Float> {
+        let working = background.working(.srgb)
+        return SIMD3(working[0], working[1], working[2]).clamped(lowerBound: SIMD3(repeating: 0),
+                                                                 upperBound: SIMD3(repeating: 1)) * 255
+    }
+}
