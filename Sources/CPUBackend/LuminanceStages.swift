@@ -44,22 +44,30 @@ final class SobelStage: Stage {
     override init(node: Plan.Node, stats: RenderStats) {
         super.init(node: node, stats: stats)
     }
+
+    /// Each input row's luminance is computed once (`fr_luminance_row`), padded with its edge values, and kept for
+    /// the three output rows that read it; `fr_sobel_row` then reads the three rows around each output row.
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width
+        let input = inputs[0], width = width, padded = width + 2
         parallelRows(rows) { chunk in
+            let lines = UnsafeMutablePointer<Float>.allocate(capacity: 3 * padded)
+            defer { lines.deallocate() }
+            // Which input row each of the three buffers holds.
+            var held = [Int](repeating: Int.min, count: 3)
+            func line(_ y: Int) -> UnsafeMutablePointer<Float> {
+                let clamped = min(max(y, 0), height - 1), slot = ((clamped % 3) + 3) % 3
+                let buffer = lines + slot * padded
+                if held[slot] != clamped {
+                    fr_luminance_row(buffer + 1, input.row(clamped), width)
+                    buffer[0] = buffer[1]
+                    buffer[width + 1] = buffer[width]
+                    held[slot] = clamped
+                }
+                return buffer
+            }
             for y in chunk {
-                let a = input.pixels(y - 1), b = input.pixels(y), c = input.pixels(y + 1)
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                @inline(__always) func at(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ x: Int) -> Float {
-                    luminance(row[x < 0 ? 0 : (x >= width ? width - 1 : x)])
-                }
-                for x in 0..<width {
-                    let gx = (at(a, x + 1) + 2 * at(b, x + 1) + at(c, x + 1)) - (at(a, x - 1) + 2 * at(b, x - 1) + at(c, x - 1))
-                    let gy = (at(c, x - 1) + 2 * at(c, x) + at(c, x + 1)) - (at(a, x - 1) + 2 * at(a, x) + at(a, x + 1))
-                    let m = (gx * gx + gy * gy).squareRoot() / 4
-                    out[x] = SIMD4(m, m, m, 1)
-                }
+                let a = line(y - 1), b = line(y), c = line(y + 1)
+                fr_sobel_row(output + (y - rows.lowerBound) * width * 4, a, b, c, width)
             }
         }
     }
