@@ -198,6 +198,7 @@ package enum CPURenderer {
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias, preserveAlpha):
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,
+                                           samples: converter(reading: inputNodes[0], for: node, plan.workingSpace),
                                            node: node, stats: stats), inputs)
         case let .unsharpCombine(amount, threshold):
             return connected(UnsharpCombineStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)

@@ -183,30 +183,64 @@ final class ConvolveStage: Stage {
     let bias: Float
     let preserveAlpha: Bool
 
-    init(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool, node: Plan.Node, stats: RenderStats) {
+    /// The kernel as a column times a row where it is one (a binomial, a box, a Gaussian written out as a matrix):
+    /// then it runs as two passes of `size` taps instead of one of size² (a 5×5 binomial: 10 taps a pixel, not 25).
+    let factors: (column: [Float], row: [Float])?
+
+    /// Converts the input's stored samples (opaque: no alpha) as rows are padded, when the node reads them.
+    let samples: PixelConverter?
+
+    init(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool, samples: PixelConverter?, node: Plan.Node,
+         stats: RenderStats) {
         self.kernel = kernel
         self.size = size
         self.bias = bias
         self.preserveAlpha = preserveAlpha
+        self.samples = samples
+        factors = size > 1 ? Self.factors(kernel, size: size) : nil
         super.init(node: node, stats: stats)
+    }
+
+    /// `kernel` (row by row) as column[j]·row[i], when every weight is that product within a millionth of the
+    /// largest weight (float rounding of the factors is smaller); nil otherwise.
+    static func factors(_ kernel: [Float], size: Int) -> (column: [Float], row: [Float])? {
+        guard let largest = kernel.indices.max(by: { abs(kernel[$0]) < abs(kernel[$1]) }), kernel[largest] != 0 else { return nil }
+        let (j0, i0) = (largest / size, largest % size), pivot = Double(kernel[largest])
+        let row = (0..<size).map { Double(kernel[j0 * size + $0]) }
+        let column = (0..<size).map { Double(kernel[$0 * size + i0]) / pivot }
+        for j in 0..<size {
+            for i in 0..<size where abs(column[j] * row[i] - Double(kernel[j * size + i])) > 1e-6 * abs(pivot) {
+                return nil
+            }
+        }
+        return (column.map(Float.init), row.map(Float.init))
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
         let input = inputs[0], width = width, kernel = kernel, size = size, r = size / 2
-        let bias = bias, preserveAlpha = preserveAlpha, avx2 = fr_kernels_avx2() != 0
+        let bias = bias, preserveAlpha = preserveAlpha, avx2 = fr_kernels_avx2() != 0, factors = factors
+        let samples = samples
         // The nonzero taps: kernel row j, column i reads row y + j − r from pixel x + i.
         let taps = (0..<size * size).filter { kernel[$0] != 0 }
         let sparse = SparseTaps(offsets: taps.map { (dx: $0 % size - r, dy: $0 / size - r) }, weights: taps.map { kernel[$0] })
         parallelRows(rows) { chunk in
             // Straight colour when the kernel works on it.
-            sparse.apply(chunk, input: input, width: width, straight: preserveAlpha, avx2: avx2, into: output, first: rows.lowerBound)
+            // Opaque samples are straight colour already.
+            let straight = preserveAlpha && samples == nil
+            if let factors {
+                Self.separable(chunk, input: input, samples: samples, width: width, factors: factors, straight: straight,
+                               avx2: avx2, into: output, first: rows.lowerBound)
+            } else {
+                sparse.apply(chunk, input: input, samples: samples, width: width, straight: straight, avx2: avx2,
+                             into: output, first: rows.lowerBound)
+            }
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
                 let centre = input.pixels(y)
                 for x in 0..<width {
                     if preserveAlpha {
-                        let a = centre[x][3]
+                        let a: Float = samples == nil ? centre[x][3] : 1
                         var v = (out[x] + SIMD4(repeating: bias)) * a
                         v[3] = a
                         out[x] = v
@@ -215,6 +249,69 @@ final class ConvolveStage: Stage {
                         var v = out[x] + SIMD4(repeating: bias * a)
                         v[3] = a
                         out[x] = v
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ConvolveStage {
+    /// Output rows `chunk` of a kernel `factors.column[j]·factors.row[i]` into `output` (whose first row is `first`):
+    /// each input row the chunk reads is padded with its edge pixels (converted from `samples`, or unpremultiplied
+    /// with `straight`), passed through
+    /// the row's taps once, and each output row is the column's weighted sum of those rows.
+    static func separable(_ chunk: Range<Int>, input: RowView, samples: PixelConverter?, width: Int,
+                          factors: (column: [Float], row: [Float]), straight: Bool, avx2: Bool,
+                          into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
+        let size = factors.row.count, r = size / 2, first = chunk.lowerBound - r, count = chunk.count + 2 * r
+        let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * r)
+        let across = UnsafeMutablePointer<Float>.allocate(capacity: count * width * 4)
+        let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: size)
+        defer { padded.deallocate(); across.deallocate(); sources.deallocate() }
+        factors.row.withUnsafeBufferPointer { row in
+            for k in 0..<count {
+                let src = input.pixels(first + k), inner = padded + r
+                if let samples {
+                    samples.decode(input.bytes(first + k), into: UnsafeMutableRawPointer(inner).assumingMemoryBound(to: Float.self),
+                                   width: width)
+                } else if straight {
+                    for x in 0..<width {
+                        let v = src[x], a = v[3]
+                        inner[x] = a > 0 ? v / a : SIMD4()
+                    }
+                } else {
+                    inner.update(from: src, count: width)
+                }
+                padded.update(repeating: inner[0], count: r)
+                (inner + width).update(repeating: inner[width - 1], count: r)
+                let out = across + k * width * 4
+                if avx2 {
+                    UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * r)) {
+                        fr_horizontal_taps_avx2(out, $0, row.baseAddress, Int32(size), width)
+                    }
+                } else {
+                    let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
+                    for x in 0..<width {
+                        var sum = SIMD4<Float>()
+                        for t in 0..<size { sum += padded[x + t] * row[t] }
+                        pixels[x] = sum
+                    }
+                }
+            }
+        }
+        factors.column.withUnsafeBufferPointer { column in
+            for y in chunk {
+                let out = output + (y - outputFirst) * width * 4
+                for t in 0..<size { sources[t] = UnsafePointer(across + (y - r - first + t) * width * 4) }
+                if avx2 {
+                    fr_vertical_taps_avx2(out, sources, column.baseAddress, Int32(size), width * 4, 0)
+                } else {
+                    let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
+                    pixels.update(repeating: SIMD4(), count: width)
+                    for t in 0..<size {
+                        let src = UnsafeRawPointer(sources[t]!).assumingMemoryBound(to: SIMD4<Float>.self), k = column[t]
+                        for x in 0..<width { pixels[x] += src[x] * k }
                     }
                 }
             }

@@ -17,9 +17,10 @@ struct SparseTaps {
         reach = offsets.map { abs($0.dy) }.max() ?? 0
     }
 
-    /// Output rows `chunk` into `output` (whose first row is `first`), reading `input`; with `straight` the rows are
-    /// unpremultiplied as they are padded (a convolution of straight colour).
-    func apply(_ chunk: Range<Int>, input: RowView, width: Int, straight: Bool, avx2: Bool,
+    /// Output rows `chunk` into `output` (whose first row is `first`), reading `input` (its stored samples, converted
+    /// as they are padded, with `samples`); with `straight` the rows are unpremultiplied as they are padded (a
+    /// convolution of straight colour).
+    func apply(_ chunk: Range<Int>, input: RowView, samples: PixelConverter? = nil, width: Int, straight: Bool, avx2: Bool,
                into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
         let first = chunk.lowerBound - reach, count = chunk.count + 2 * reach, stride = width + 2 * padX
         let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count * stride)
@@ -27,7 +28,10 @@ struct SparseTaps {
         defer { padded.deallocate(); sources.deallocate() }
         for k in 0..<count {
             let src = input.pixels(first + k), row = padded + k * stride + padX
-            if straight {
+            if let samples {
+                samples.decode(input.bytes(first + k), into: UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self),
+                               width: width)
+            } else if straight {
                 for x in 0..<width {
                     let v = src[x], a = v[3]
                     row[x] = a > 0 ? v / a : SIMD4()

@@ -1,4 +1,4 @@
-import CPUBackend
+@testable import CPUBackend
 import FilterCore
 import FilterRecipe
 import TestSupport
@@ -330,6 +330,28 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
+    /// A convolution reads opaque samples as it pads its rows (a kernel that factors into a column and a row, and one
+    /// that does not; straight and premultiplied colour): the same pixels as from working rows. With alpha it reads
+    /// working values, unpremultiplied as before.
+    func testConvolutionReadsOpaqueSamples() throws {
+        let binomial: [Double] = [1, 4, 6, 4, 1, 4, 16, 24, 16, 4, 6, 24, 36, 24, 6, 4, 16, 24, 16, 4, 1, 4, 6, 4, 1]
+        for format in Self.formats {
+            for space in [WorkingSpace.linear, .srgb] {
+                for kernel in [binomial, [-1, -1, -1, -1, 9, -1, -1, -1, -1]] {
+                    for preserveAlpha in [true, false] {
+                        var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "preserveAlpha": .boolean(preserveAlpha)])])
+                        recipe.workingSpace = space
+                        try assertSamePixels(recipe, format: format, space: space, expectSamples: false)
+                        let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
+                            .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
+                        let convolve = plan.nodes.first { if case .convolve = $0.primitive { return true } else { return false } }
+                        XCTAssertEqual(convolve?.readsSamples, !format.hasAlpha, "\(format) \(kernel.count) taps")
+                    }
+                }
+            }
+        }
+    }
+
     /// Unfused, two tables in a row would round between them: the first stays working values.
     func testTablesDoNotRoundBetweenSteps() throws {
         let plan = try Recipe.chain([(.exposure, ["ev": 0.7]), (.posterize, ["levels": 5])]).plan(inputSizes: ["main": (8, 8)])
@@ -357,5 +379,26 @@ final class SampleRepresentationTests: XCTestCase {
                                    sources: ["main": BufferRowSource(image)], format: .rgb8, stats: blurred)
         // Two passes of working floats, 16 bytes a pixel each.
         XCTAssertEqual(blurred.nodes.first { $0.op == "gaussianBlur" }?.bytesWritten, 2 * w * h * 16, "\(blurred.nodes)")
+    }
+}
+
+extension SampleRepresentationTests {
+    /// A kernel that is a column times a row runs as two passes: the factors are found for a binomial, a box, Sobel's
+    /// and a Gaussian written out, and not for a sharpen or a rank-two kernel.
+    func testConvolutionKernelsFactor() {
+        func kernel(_ column: [Float], _ row: [Float]) -> [Float] { column.flatMap { c in row.map { c * $0 } } }
+        for (column, row) in [([1, 4, 6, 4, 1], [1, 4, 6, 4, 1]), ([1, 1, 1], [1, 1, 1]), ([1, 0, -1], [1, 2, 1]),
+                              ([0.054, 0.244, 0.403, 0.244, 0.054], [0.054, 0.244, 0.403, 0.244, 0.054])] as [([Float], [Float])] {
+            let k = kernel(column, row), size = row.count
+            guard let factors = ConvolveStage.factors(k, size: size) else { XCTFail("\(k) did not factor"); continue }
+            for j in 0..<size {
+                for i in 0..<size {
+                    XCTAssertEqual(factors.column[j] * factors.row[i], k[j * size + i], accuracy: 1e-6 * k.map(abs).max()!)
+                }
+            }
+        }
+        XCTAssertNil(ConvolveStage.factors([-1, -1, -1, -1, 9, -1, -1, -1, -1], size: 3))
+        XCTAssertNil(ConvolveStage.factors([1, 0, 0, 0, 1, 0, 0, 0, 1], size: 3))
+        XCTAssertNil(ConvolveStage.factors([Float](repeating: 0, count: 9), size: 3))
     }
 }
