@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 
 /// A fused chain of per-pixel operations: each chunk of rows is unpremultiplied once, every operation runs over it
@@ -29,25 +30,63 @@ final class SamplePointStage: Stage {
     let ops: [PointOp]
     let decoder: PixelConverter
     let encoder: PixelConverter
+    /// Colour matrices and thresholds on opaque 8-bit grey or RGB (a grayscale, a sepia, a threshold): the C row
+    /// loop takes the samples through them straight into working values (`fr_colour_steps8_row`, the same bits).
+    let colourSteps: (steps: [fr_colour_step], table: [Float], channels: Int32)?
 
     init(_ ops: [PointOp], from stored: PixelFormat, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
         decoder = PixelConverter(format: stored, space: space)
         guard case .samples(let format, _) = node.representation else { preconditionFailure("a node held as samples") }
         encoder = PixelConverter(format: format, space: space)
+        colourSteps = Self.colourSteps(ops, stored: stored, space: space)
         super.init(node: node, stats: stats)
+    }
+
+    /// `ops` as the C loop's steps, where they are all colour matrices and thresholds on opaque 8-bit samples.
+    static func colourSteps(_ ops: [PointOp], stored: PixelFormat, space: WorkingSpace)
+        -> (steps: [fr_colour_step], table: [Float], channels: Int32)? {
+        guard stored == .grey8 || stored == .rgb8 else { return nil }
+        var steps: [fr_colour_step] = []
+        for op in ops {
+            var step = fr_colour_step()
+            switch op {
+            case .matrix(let matrix):
+                let m = matrix.m
+                step.m = ((m[0], m[1], m[2], m[3]), (m[4], m[5], m[6], m[7]), (m[8], m[9], m[10], m[11]),
+                          (m[12], m[13], m[14], m[15]))
+                step.offset = (matrix.offset[0], matrix.offset[1], matrix.offset[2], matrix.offset[3])
+            case .threshold(let level):
+                step.level = level
+                step.threshold = 1
+            default:
+                return nil
+            }
+            steps.append(step)
+        }
+        let table = space == .linear ? SRGB.decode8 : (0..<256).map { Float($0) / 255 }
+        return (steps, table, Int32(stored.channels))
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
         let input = inputs[0], width = width, height = height, ops = ops, decoder = decoder, encoder = encoder
-        let rowBytes = width * pixelBytes
+        let rowBytes = width * pixelBytes, colourSteps = colourSteps
         parallelRows(rows) { chunk in
             let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
             defer { scratch.deallocate() }
             let floats = UnsafeMutableRawPointer(scratch).assumingMemoryBound(to: Float.self)
             for y in chunk {
-                decoder.decode(input.bytes(y), into: floats, width: width)
-                PointKernel.run(ops, from: scratch, to: scratch, y: y, width: width, height: height)
+                if let colourSteps {
+                    colourSteps.steps.withUnsafeBufferPointer { steps in
+                        colourSteps.table.withUnsafeBufferPointer { table in
+                            fr_colour_steps8_row(floats, input.bytes(y).assumingMemoryBound(to: UInt8.self), colourSteps.channels,
+                                                 width, table.baseAddress, steps.baseAddress, Int32(steps.count))
+                        }
+                    }
+                } else {
+                    decoder.decode(input.bytes(y), into: floats, width: width)
+                    PointKernel.run(ops, from: scratch, to: scratch, y: y, width: width, height: height)
+                }
                 encoder.encode(floats, into: output + (y - rows.lowerBound) * rowBytes, width: width)
             }
         }
