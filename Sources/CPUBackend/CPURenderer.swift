@@ -194,7 +194,9 @@ package enum CPURenderer {
                                                          node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalConvolutionStage(taps: vertical, node: node, stats: stats), [h])
         case .boxBlur(let radius):
-            let h = connected(HorizontalBoxStage(radius: radius, node: node.withoutPost, stats: stats), inputs)
+            let h = connected(HorizontalBoxStage(radius: radius, samples: converter(reading: inputNodes[0], for: node,
+                                                                                    plan.workingSpace),
+                                                 node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias, preserveAlpha):
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,

@@ -118,18 +118,31 @@ final class VerticalConvolutionStage: Stage {
 /// Box mean along rows with a running sum.
 final class HorizontalBoxStage: Stage {
     let radius: Int
+    /// Converts the input's stored samples to working values when the node reads them (`Plan.Node.readsSamples`):
+    /// each row once, into a row the running sum then reads.
+    let samples: PixelConverter?
 
-    init(radius: Int, node: Plan.Node, stats: RenderStats) {
+    init(radius: Int, samples: PixelConverter?, node: Plan.Node, stats: RenderStats) {
         self.radius = radius
+        self.samples = samples
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, r = radius
+        let input = inputs[0], width = width, r = radius, samples = samples
         let scale = 1 / Float(2 * r + 1)
         parallelRows(rows) { chunk in
+            let converted = samples == nil ? nil : UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer { converted?.deallocate() }
             for y in chunk {
-                let src = input.pixels(y)
+                let src: UnsafeMutablePointer<SIMD4<Float>>
+                if let samples, let converted {
+                    samples.decode(input.bytes(y), into: UnsafeMutableRawPointer(converted).assumingMemoryBound(to: Float.self),
+                                   width: width)
+                    src = converted
+                } else {
+                    src = input.pixels(y)
+                }
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
                 @inline(__always) func at(_ x: Int) -> SIMD4<Float> { src[x < 0 ? 0 : (x >= width ? width - 1 : x)] }

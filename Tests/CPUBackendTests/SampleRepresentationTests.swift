@@ -310,20 +310,26 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertEqual(try vertical(.rgb8, .linear)?.readsSamples, false)
     }
 
-    /// A separable blur's horizontal pass converts its input's stored samples as it pads each row, so the input is
-    /// never held as rows of floats: the same pixels to the bit, at every integer layout, both working spaces (an
-    /// unsharp mask's blur reads the samples while its combining step reads them converted).
+    /// A separable blur's horizontal pass converts its input's stored samples as it pads each row (a box blur's as it
+    /// starts each running sum), so the input is never held as rows of floats: the same pixels to the bit, at every
+    /// integer layout, both working spaces (an unsharp mask's blur reads the samples while its combining step reads
+    /// them converted).
     func testSeparableBlurReadsSamples() throws {
         for format in Self.formats {
             for space in [WorkingSpace.linear, .srgb] {
                 for steps in [[(FilterID.gaussianBlur, ["sigma": ParamValue.number(1.5)])],
-                              [(.unsharpMask, ["sigma": 1, "amount": 0.8])]] {
+                              [(.unsharpMask, ["sigma": 1, "amount": 0.8])], [(.boxBlur, ["radius": 3])]] {
                     var recipe = Recipe.chain(steps)
                     recipe.workingSpace = space
                     try assertSamePixels(recipe, format: format, space: space, expectSamples: false)
                     let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
                         .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
-                    let blur = plan.nodes.first { if case .separableConvolution = $0.primitive { return true } else { return false } }
+                    let blur = plan.nodes.first {
+                        switch $0.primitive {
+                        case .separableConvolution, .boxBlur: return true
+                        default: return false
+                        }
+                    }
                     XCTAssertEqual(blur?.readsSamples, true, "\(format) \(steps.map(\.0))")
                 }
             }

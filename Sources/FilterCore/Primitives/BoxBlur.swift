@@ -8,7 +8,9 @@ extension Primitives {
         }
         /// Two additions and two subtractions a pixel, whatever the radius.
         package func taps(_ shape: NodeShape) -> Double { 4 }
-        package var onSamples: SampleAction { .computes }
+        /// The horizontal pass converts each row of stored samples once, before its running sum, so the input is
+        /// never held as rows of working floats of its own.
+        package var onSamples: SampleAction { .readsIntoWorking { format, _ in !format.isFloat } }
         package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }
         package func mayHaveAlpha(_ inputs: [Bool], _ shape: NodeShape) -> Bool { inputs[0] }
         package func isIdentity(_ shape: NodeShape) -> Bool { false }
