@@ -1,10 +1,11 @@
 import CKernels
 import FilterCore
 
-/// A kernel of scattered taps (a 2D convolution's nonzero weights, a motion blur's bilinear samples) over padded rows:
-/// the rows a chunk of output reads are copied with their edge pixels repeated on both sides, so no tap needs a
-/// bounds check (the same as clamping each tap), and each output row is one weighted sum of shifted rows
-/// (`fr_vertical_taps_avx2`, or the portable loop in the same order).
+/// A kernel of scattered taps (a 2D convolution's nonzero weights, a motion blur's bilinear samples): each output row
+/// is one weighted sum of shifted rows (`fr_vertical_taps_avx2`, or the portable loop in the same order). Working
+/// rows are read where they are, the few edge columns tap their clamped pixels; rows that must be converted first
+/// (stored samples, straight colour) are copied with their edge pixels repeated on both sides, so no tap needs a
+/// bounds check (the same as clamping each tap).
 struct SparseTaps {
     let offsets: [(dx: Int, dy: Int)]
     let weights: [Float]
@@ -22,6 +23,9 @@ struct SparseTaps {
     /// convolution of straight colour).
     func apply(_ chunk: Range<Int>, input: RowView, samples: PixelConverter? = nil, width: Int, straight: Bool, avx2: Bool,
                into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
+        if samples == nil && !straight && width > 2 * padX {
+            return applyInPlace(chunk, input: input, width: width, avx2: avx2, into: output, first: outputFirst)
+        }
         let first = chunk.lowerBound - reach, count = chunk.count + 2 * reach, stride = width + 2 * padX
         let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count * stride)
         let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: max(1, offsets.count))
@@ -59,6 +63,47 @@ struct SparseTaps {
                     let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
                     for x in 0..<width { pixels[x] += src[x] * k }
                 }
+            }
+        }
+    }
+
+    /// The same sums read from the input's working rows where they are: the columns whose taps all lie inside the
+    /// row go through the row loop with pointers into the rows themselves, and the `padX` columns at each edge tap
+    /// their clamped pixels one by one in the same order (fused on the AVX2 path, as its loop fuses), so no padded
+    /// copy of the chunk's rows is made (a motion blur's window: 3 MiB less on a 20 MP photo).
+    private func applyInPlace(_ chunk: Range<Int>, input: RowView, width: Int, avx2: Bool,
+                              into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
+        let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: max(1, offsets.count))
+        defer { sources.deallocate() }
+        let inner = width - 2 * padX
+        for y in chunk {
+            let out = output + (y - outputFirst) * width * 4
+            for (n, o) in offsets.enumerated() { sources[n] = UnsafePointer(input.row(y + o.dy) + (padX + o.dx) * 4) }
+            if avx2 && !offsets.isEmpty {
+                weights.withUnsafeBufferPointer { w in
+                    fr_vertical_taps_avx2(out + padX * 4, sources, w.baseAddress, Int32(offsets.count), inner * 4, 0)
+                }
+            } else {
+                let pixels = UnsafeMutableRawPointer(out + padX * 4).assumingMemoryBound(to: SIMD4<Float>.self)
+                pixels.update(repeating: SIMD4(), count: inner)
+                for n in 0..<offsets.count {
+                    let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
+                    for x in 0..<inner { pixels[x] += src[x] * k }
+                }
+            }
+            let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
+            for x in (0..<2 * padX).lazy.map({ $0 < padX ? $0 : width - 2 * padX + $0 }) {
+                var sum = SIMD4<Float>()
+                for (n, o) in offsets.enumerated() {
+                    let column = min(max(x + o.dx, 0), width - 1)
+                    let v = input.pixels(y + o.dy)[column]
+                    if avx2 {
+                        for c in 0..<4 { sum[c] = sum[c].addingProduct(v[c], weights[n]) }
+                    } else {
+                        sum += v * weights[n]
+                    }
+                }
+                pixels[x] = sum
             }
         }
     }
