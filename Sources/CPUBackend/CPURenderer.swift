@@ -199,9 +199,18 @@ package enum CPURenderer {
                                                  node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias, preserveAlpha):
+            let samples = converter(reading: inputNodes[0], for: node, plan.workingSpace)
+            // Opaque samples through a kernel that is a column times a row, with no bias: a separable blur's two
+            // stages, each input row's horizontal pass made once (not once for every chunk whose window holds it).
+            // Their alpha is the kernel's sum, which preserveAlpha's 1 is only where the kernel is normalised.
+            if samples != nil, bias == 0, !preserveAlpha || abs(kernel.reduce(0, +) - 1) <= 1e-6,
+               let factors = ConvolveStage.factors(kernel, size: size) {
+                let h = connected(HorizontalConvolutionStage(taps: factors.row, samples: samples, node: node.withoutPost,
+                                                             stats: stats), inputs)
+                return connected(VerticalConvolutionStage(taps: factors.column, node: node, stats: stats), [h])
+            }
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,
-                                           samples: converter(reading: inputNodes[0], for: node, plan.workingSpace),
-                                           node: node, stats: stats), inputs)
+                                           samples: samples, node: node, stats: stats), inputs)
         case let .unsharpCombine(amount, threshold):
             return connected(UnsharpCombineStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)
         case .sharpenLuminance(let amount):

@@ -336,16 +336,20 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
-    /// A convolution reads opaque samples as it pads its rows (a kernel that factors into a column and a row, and one
-    /// that does not; straight and premultiplied colour): the same pixels as from working rows. With alpha it reads
-    /// working values, unpremultiplied as before.
+    /// A convolution reads opaque samples as it pads its rows, or through a separable blur's two stages where its
+    /// kernel is a column times a row (normalised, or unnormalised without preserveAlpha, whose alpha stays 1): the
+    /// same pixels as from working rows, straight and premultiplied colour. With alpha it reads working values,
+    /// unpremultiplied as before.
     func testConvolutionReadsOpaqueSamples() throws {
         let binomial: [Double] = [1, 4, 6, 4, 1, 4, 16, 24, 16, 4, 6, 24, 36, 24, 6, 4, 16, 24, 16, 4, 1, 4, 6, 4, 1]
         for format in Self.formats {
             for space in [WorkingSpace.linear, .srgb] {
-                for kernel in [binomial, [-1, -1, -1, -1, 9, -1, -1, -1, -1]] {
+                // A binomial and Sobel's vertical kernel (a column times a row; unnormalised, its sum 0), a sharpen.
+                for (kernel, normalize) in [(binomial, true), ([1, 2, 1, 0, 0, 0, -1, -2, -1], false),
+                                            ([-1, -1, -1, -1, 9, -1, -1, -1, -1], true)] {
                     for preserveAlpha in [true, false] {
-                        var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "preserveAlpha": .boolean(preserveAlpha)])])
+                        var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize),
+                                                                "preserveAlpha": .boolean(preserveAlpha)])])
                         recipe.workingSpace = space
                         try assertSamePixels(recipe, format: format, space: space, expectSamples: false)
                         let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
