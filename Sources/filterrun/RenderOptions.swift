@@ -71,7 +71,7 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: Int?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")
     var tiffCompression: TIFFWriteOptions.Compression?
-    @Option(help: "JPEG and AVIF chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (JPEG: default 444 at quality 90 and above, 420 below, and a JPEG only moved (turned, flipped, cropped) keeps its own; AVIF: 420, lossless 444).")
+    @Option(help: "JPEG and AVIF chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (JPEG: default 444 at quality 90 and above, 420 below, and a JPEG only moved (turned, flipped, cropped) or resampled without a shrink (rotated by any angle) keeps its own; AVIF: 420, lossless 444).")
     var subsampling: JPEGWriteOptions.Subsampling?
     @Flag(help: "JPEG: write a progressive file.") var progressive = false
     @Flag(help: "JPEG: fit the Huffman tables to the image (a few percent smaller, a little slower).") var optimizeCoding = false
