@@ -288,20 +288,8 @@ extension ConvolveStage {
         defer { padded.deallocate(); across.deallocate(); sources.deallocate() }
         factors.row.withUnsafeBufferPointer { row in
             for k in 0..<count {
-                let src = input.pixels(first + k), inner = padded + r
-                if let samples {
-                    samples.decode(input.bytes(first + k), into: UnsafeMutableRawPointer(inner).assumingMemoryBound(to: Float.self),
-                                   width: width)
-                } else if straight {
-                    for x in 0..<width {
-                        let v = src[x], a = v[3]
-                        inner[x] = a > 0 ? v / a : SIMD4()
-                    }
-                } else {
-                    inner.update(from: src, count: width)
-                }
-                padded.update(repeating: inner[0], count: r)
-                (inner + width).update(repeating: inner[width - 1], count: r)
+                SparseTaps.pad(input, row: first + k, into: padded + r, width: width, pad: r, samples: samples,
+                               straight: straight)
                 let out = across + k * width * 4
                 if avx2 {
                     UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * r)) {

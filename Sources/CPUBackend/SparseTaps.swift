@@ -31,20 +31,8 @@ struct SparseTaps {
         let sources = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: max(1, offsets.count))
         defer { padded.deallocate(); sources.deallocate() }
         for k in 0..<count {
-            let src = input.pixels(first + k), row = padded + k * stride + padX
-            if let samples {
-                samples.decode(input.bytes(first + k), into: UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self),
-                               width: width)
-            } else if straight {
-                for x in 0..<width {
-                    let v = src[x], a = v[3]
-                    row[x] = a > 0 ? v / a : SIMD4()
-                }
-            } else {
-                row.update(from: src, count: width)
-            }
-            (row - padX).update(repeating: row[0], count: padX)
-            (row + width).update(repeating: row[width - 1], count: padX)
+            Self.pad(input, row: first + k, into: padded + k * stride + padX, width: width, pad: padX, samples: samples,
+                     straight: straight)
         }
         let floats = UnsafeMutableRawPointer(padded).assumingMemoryBound(to: Float.self)
         for y in chunk {
@@ -106,5 +94,24 @@ struct SparseTaps {
                 pixels[x] = sum
             }
         }
+    }
+
+    /// Input row `y` into `row` (`width` pixels, with `pad` more before and after it repeating the edge pixels):
+    /// converted from stored samples with `samples`, unpremultiplied with `straight`, else copied.
+    static func pad(_ input: RowView, row y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>, width: Int, pad: Int,
+                    samples: PixelConverter?, straight: Bool) {
+        if let samples {
+            samples.decode(input.bytes(y), into: UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self), width: width)
+        } else if straight {
+            let src = input.pixels(y)
+            for x in 0..<width {
+                let v = src[x], a = v[3]
+                row[x] = a > 0 ? v / a : SIMD4()
+            }
+        } else {
+            row.update(from: input.pixels(y), count: width)
+        }
+        (row - pad).update(repeating: row[0], count: pad)
+        (row + width).update(repeating: row[width - 1], count: pad)
     }
 }
