@@ -30,22 +30,31 @@ final class HorizontalConvolutionStage: Stage {
                     }
                     padded.update(repeating: padded[radius], count: radius)
                     (padded + radius + width).update(repeating: padded[radius + width - 1], count: radius)
-                    let row = output + (y - rows.lowerBound) * width * 4
-                    if fr_kernels_avx2() != 0 {
-                        UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * radius)) {
-                            fr_horizontal_taps_avx2(row, $0, k.baseAddress, Int32(k.count), width)
-                        }
-                        continue
-                    }
-                    let out = UnsafeMutableRawPointer(row).assumingMemoryBound(to: SIMD4<Float>.self)
-                    for x in 0..<width {
-                        var sum = SIMD4<Float>()
-                        let window = padded + x
-                        for t in 0..<k.count { sum += window[t] * k[t] }
-                        out[x] = sum
-                    }
+                    Self.taps(padded, k, width: width, avx2: fr_kernels_avx2() != 0,
+                              into: output + (y - rows.lowerBound) * width * 4)
                 }
             }
+        }
+    }
+}
+
+extension HorizontalConvolutionStage {
+    /// out[x] = Σₜ weights[t]·padded[x + t] for `width` working pixels (`padded` holds width + taps − 1):
+    /// `fr_horizontal_taps_avx2`, or the portable loop.
+    static func taps(_ padded: UnsafeMutablePointer<SIMD4<Float>>, _ weights: UnsafeBufferPointer<Float>, width: Int,
+                     avx2: Bool, into row: UnsafeMutablePointer<Float>) {
+        if avx2 {
+            UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + weights.count - 1)) {
+                fr_horizontal_taps_avx2(row, $0, weights.baseAddress, Int32(weights.count), width)
+            }
+            return
+        }
+        let out = UnsafeMutableRawPointer(row).assumingMemoryBound(to: SIMD4<Float>.self)
+        for x in 0..<width {
+            var sum = SIMD4<Float>()
+            let window = padded + x
+            for t in 0..<weights.count { sum += window[t] * weights[t] }
+            out[x] = sum
         }
     }
 }
@@ -240,10 +249,9 @@ final class ConvolveStage: Stage {
         // The nonzero taps: kernel row j, column i reads row y + j − r from pixel x + i.
         let taps = (0..<size * size).filter { kernel[$0] != 0 }
         let sparse = SparseTaps(offsets: taps.map { (dx: $0 % size - r, dy: $0 / size - r) }, weights: taps.map { kernel[$0] })
+        // Straight colour when the kernel works on it; opaque samples are straight colour already.
+        let straight = preserveAlpha && samples == nil
         parallelRows(rows) { chunk in
-            // Straight colour when the kernel works on it.
-            // Opaque samples are straight colour already.
-            let straight = preserveAlpha && samples == nil
             if let factors {
                 Self.separable(chunk, input: input, samples: samples, width: width, factors: factors, straight: straight,
                                avx2: avx2, into: output, first: rows.lowerBound)
@@ -276,8 +284,8 @@ final class ConvolveStage: Stage {
 extension ConvolveStage {
     /// Output rows `chunk` of a kernel `factors.column[j]·factors.row[i]` into `output` (whose first row is `first`):
     /// each input row the chunk reads is padded with its edge pixels (converted from `samples`, or unpremultiplied
-    /// with `straight`), passed through
-    /// the row's taps once, and each output row is the column's weighted sum of those rows.
+    /// with `straight`), passed through the row's taps once, and each output row is the column's weighted sum of
+    /// those rows.
     static func separable(_ chunk: Range<Int>, input: RowView, samples: PixelConverter?, width: Int,
                           factors: (column: [Float], row: [Float]), straight: Bool, avx2: Bool,
                           into output: UnsafeMutablePointer<Float>, first outputFirst: Int) {
@@ -290,35 +298,14 @@ extension ConvolveStage {
             for k in 0..<count {
                 SparseTaps.pad(input, row: first + k, into: padded + r, width: width, pad: r, samples: samples,
                                straight: straight)
-                let out = across + k * width * 4
-                if avx2 {
-                    UnsafeRawPointer(padded).withMemoryRebound(to: Float.self, capacity: 4 * (width + 2 * r)) {
-                        fr_horizontal_taps_avx2(out, $0, row.baseAddress, Int32(size), width)
-                    }
-                } else {
-                    let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
-                    for x in 0..<width {
-                        var sum = SIMD4<Float>()
-                        for t in 0..<size { sum += padded[x + t] * row[t] }
-                        pixels[x] = sum
-                    }
-                }
+                HorizontalConvolutionStage.taps(padded, row, width: width, avx2: avx2, into: across + k * width * 4)
             }
         }
         factors.column.withUnsafeBufferPointer { column in
             for y in chunk {
                 let out = output + (y - outputFirst) * width * 4
                 for t in 0..<size { sources[t] = UnsafePointer(across + (y - r - first + t) * width * 4) }
-                if avx2 {
-                    fr_vertical_taps_avx2(out, sources, column.baseAddress, Int32(size), width * 4, 0)
-                } else {
-                    let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
-                    pixels.update(repeating: SIMD4(), count: width)
-                    for t in 0..<size {
-                        let src = UnsafeRawPointer(sources[t]!).assumingMemoryBound(to: SIMD4<Float>.self), k = column[t]
-                        for x in 0..<width { pixels[x] += src[x] * k }
-                    }
-                }
+                SparseTaps.sum(sources, column, pixels: width, avx2: avx2, into: out)
             }
         }
     }

@@ -64,8 +64,7 @@ final class SamplePointStage: Stage {
             }
             steps.append(step)
         }
-        let table = space == .linear ? SRGB.decode8 : (0..<256).map { Float($0) / 255 }
-        return (steps, table, Int32(stored.channels))
+        return (steps, PixelConverter.table8(space), Int32(stored.channels))
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {

@@ -40,18 +40,7 @@ struct SparseTaps {
             for (n, o) in offsets.enumerated() {
                 sources[n] = UnsafePointer(floats + ((y - first + o.dy) * stride + padX + o.dx) * 4)
             }
-            if avx2 && !offsets.isEmpty {
-                weights.withUnsafeBufferPointer { w in
-                    fr_vertical_taps_avx2(out, sources, w.baseAddress, Int32(offsets.count), width * 4, 0)
-                }
-            } else {
-                let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
-                pixels.update(repeating: SIMD4(), count: width)
-                for n in 0..<offsets.count {
-                    let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
-                    for x in 0..<width { pixels[x] += src[x] * k }
-                }
-            }
+            weights.withUnsafeBufferPointer { Self.sum(sources, $0, pixels: width, avx2: avx2, into: out) }
         }
     }
 
@@ -67,18 +56,7 @@ struct SparseTaps {
         for y in chunk {
             let out = output + (y - outputFirst) * width * 4
             for (n, o) in offsets.enumerated() { sources[n] = UnsafePointer(input.row(y + o.dy) + (padX + o.dx) * 4) }
-            if avx2 && !offsets.isEmpty {
-                weights.withUnsafeBufferPointer { w in
-                    fr_vertical_taps_avx2(out + padX * 4, sources, w.baseAddress, Int32(offsets.count), inner * 4, 0)
-                }
-            } else {
-                let pixels = UnsafeMutableRawPointer(out + padX * 4).assumingMemoryBound(to: SIMD4<Float>.self)
-                pixels.update(repeating: SIMD4(), count: inner)
-                for n in 0..<offsets.count {
-                    let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
-                    for x in 0..<inner { pixels[x] += src[x] * k }
-                }
-            }
+            weights.withUnsafeBufferPointer { Self.sum(sources, $0, pixels: inner, avx2: avx2, into: out + padX * 4) }
             let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
             for x in (0..<2 * padX).lazy.map({ $0 < padX ? $0 : width - 2 * padX + $0 }) {
                 var sum = SIMD4<Float>()
@@ -113,5 +91,21 @@ struct SparseTaps {
         }
         (row - pad).update(repeating: row[0], count: pad)
         (row + width).update(repeating: row[width - 1], count: pad)
+    }
+
+    /// out[x] = Σₙ weights[n]·sources[n][x] over `pixels` working pixels: `fr_vertical_taps_avx2` (fused, in tap
+    /// order), or the portable loop in the same order.
+    static func sum(_ sources: UnsafePointer<UnsafePointer<Float>?>, _ weights: UnsafeBufferPointer<Float>, pixels: Int,
+                    avx2: Bool, into out: UnsafeMutablePointer<Float>) {
+        if avx2 && !weights.isEmpty {
+            fr_vertical_taps_avx2(out, sources, weights.baseAddress, Int32(weights.count), pixels * 4, 0)
+            return
+        }
+        let result = UnsafeMutableRawPointer(out).assumingMemoryBound(to: SIMD4<Float>.self)
+        result.update(repeating: SIMD4(), count: pixels)
+        for n in 0..<weights.count {
+            let src = UnsafeRawPointer(sources[n]!).assumingMemoryBound(to: SIMD4<Float>.self), k = weights[n]
+            for x in 0..<pixels { result[x] += src[x] * k }
+        }
     }
 }

@@ -25,7 +25,7 @@ final class WarpStage: Stage {
         inputHeight = input.height
         self.space = space
         if node.readsSamples, case .samples(let format, _) = input.representation {
-            let colour = space == .linear ? SRGB.decode8 : (0..<256).map { Float($0) / 255 }
+            let colour = PixelConverter.table8(space)
             samples = (format, colour + (0..<256).map { Float($0) / 255 })
         } else {
             samples = nil

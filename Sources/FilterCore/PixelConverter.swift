@@ -45,6 +45,9 @@ package struct PixelConverter: Sendable {
     /// 8-bit codes as unit floats, for the sRGB working space.
     private static let unit8: [Float] = (0..<256).map { Float($0) / 255 }
 
+    /// The working value of each 8-bit colour code in `space`: what `decode` gives an opaque sample.
+    package static func table8(_ space: WorkingSpace) -> [Float] { space == .linear ? SRGB.decode8 : unit8 }
+
     private static let linearSums8 = ChannelSumTable(curve: SRGB.decode8)
     private static let unitSums8 = ChannelSumTable(curve: unit8)
 

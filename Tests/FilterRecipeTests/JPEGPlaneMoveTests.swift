@@ -44,6 +44,16 @@ final class JPEGPlaneMoveTests: XCTestCase {
         return (bytes, image.width, image.height)
     }
 
+    /// `steps` in the sRGB working space on the CPU, `input` to a JPEG at quality 100 (replaced).
+    static func renderSRGB(_ steps: [(FilterID, [String: ParamValue])], input: String, output: String) throws -> RenderReport {
+        var recipe = Recipe.chain(steps)
+        recipe.workingSpace = .srgb
+        var options = Renderer.Options()
+        options.jpeg = JPEGWriteOptions(quality: 100)
+        options.replaceExisting = true
+        return try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": input], output: output)
+    }
+
     /// A move: its recipe steps, and where output pixel (x, y) of a `w`×`h` output reads the input.
     struct Move {
         let name: String
@@ -80,14 +90,8 @@ final class JPEGPlaneMoveTests: XCTestCase {
                 try Self.writeJPEG(Self.gradient(width: w, height: h), width: w, height: h, to: input, subsampling: sampling)
                 let source = try Self.decodedRGB(input)
                 for move in Self.moves {
-                    var recipe = Recipe.chain(move.steps)
-                    recipe.workingSpace = .srgb
                     let output = dir.appendingPathComponent("out.jpg").path
-                    var options = Renderer.Options()
-                    options.jpeg = JPEGWriteOptions(quality: 100)
-                    options.replaceExisting = true
-                    let report = try Renderer(backend: .cpu, options: options)
-                        .render(recipe, inputs: ["main": input], output: output)
+                    let report = try Self.renderSRGB(move.steps, input: input, output: output)
                     // Every move takes the planes (a turned 4:2:2 photo is written 4:4:0).
                     let tookPlanes = report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") }
                     XCTAssertTrue(tookPlanes, "\(move.name) \(w)×\(h) \(sampling)")

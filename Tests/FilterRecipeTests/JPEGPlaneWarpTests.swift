@@ -82,14 +82,8 @@ final class JPEGPlaneWarpTests: XCTestCase {
                 let source = try JPEGPlaneMoveTests.decodedRGB(input)
                 for kernel in ["bilinear", "bicubic"] {
                     for warp in Self.warps(kernel: kernel, background: background) {
-                        var recipe = Recipe.chain([warp.step])
-                        recipe.workingSpace = .srgb
                         let output = dir.appendingPathComponent("out.jpg").path
-                        var options = Renderer.Options()
-                        options.jpeg = JPEGWriteOptions(quality: 100)
-                        options.replaceExisting = true
-                        let report = try Renderer(backend: .cpu, options: options)
-                            .render(recipe, inputs: ["main": input], output: output)
+                        let report = try JPEGPlaneMoveTests.renderSRGB([warp.step], input: input, output: output)
                         let label = "\(warp.name) \(w)×\(h) \(sampling)"
                         XCTAssertTrue(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") }, label)
                         planes += 1
