@@ -118,13 +118,10 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
         return cmsCreateRGBProfile(&white, &primaries, &curves).map { ColourProfile(handle: $0) }
     }
 
-    /// The profile ITU-T H.273 code points describe (HEIF/AVIF nclx boxes): primaries from its table 2, the
-    /// transfer curve's inverse from its table 3 (the inverse of BT.709's camera curve for 1, 6, 14 and 15, as
-    /// browsers decode it). Nil for what has no ICC matrix/curve form here: XYZ primaries, logarithmic curves,
-    /// and the HDR curves (PQ, HLG), whose values go beyond the SDR range.
-    package static func codingPoints(_ points: ColourCodingPoints) -> ColourProfile? {
+    /// ITU-T H.273 table 2: each primaries code point's white and red, green, blue (x, y).
+    package static let h273Primaries: [Int: ((Double, Double), [(Double, Double)])] = {
         let d65 = (0.3127, 0.3290), illuminantC = (0.310, 0.316)
-        let primaries: [Int: ((Double, Double), [(Double, Double)])] = [
+        return [
             1: (d65, [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)]), 2: (d65, [(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)]),
             4: (illuminantC, [(0.67, 0.33), (0.21, 0.71), (0.14, 0.08)]),
             5: (d65, [(0.64, 0.33), (0.29, 0.60), (0.15, 0.06)]),
@@ -135,6 +132,14 @@ public final class ColourProfile: @unchecked Sendable {  // the handle is read-o
             12: (d65, [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]),
             22: (d65, [(0.630, 0.340), (0.295, 0.605), (0.155, 0.077)]),
         ]
+    }()
+
+    /// The profile ITU-T H.273 code points describe (HEIF/AVIF nclx boxes): primaries from its table 2, the
+    /// transfer curve's inverse from its table 3 (the inverse of BT.709's camera curve for 1, 6, 14 and 15, as
+    /// browsers decode it). Nil for what has no ICC matrix/curve form here: XYZ primaries, logarithmic curves,
+    /// and the HDR curves (PQ, HLG), whose values go beyond the SDR range.
+    package static func codingPoints(_ points: ColourCodingPoints) -> ColourProfile? {
+        let primaries = h273Primaries
         // Little CMS parametric curve type 4: Y = (aX + b)^g for X ≥ d, else cX. Parameters g, a, b, c, d.
         let rec709: [Double] = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
         let curves: [Int: [Double]] = [

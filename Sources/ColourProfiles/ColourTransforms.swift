@@ -46,11 +46,18 @@ enum ColourMatrices {
     }()
 }
 
+/// A conversion of stored rows (8/16-bit, as decoded) into working values, four floats a pixel; safe to call
+/// from several threads at once with separate scratch (3 floats a pixel).
+package protocol WorkingRowConversion: AnyObject, Sendable {
+    func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Float>, width: Int,
+                 scratch: UnsafeMutablePointer<Float>)
+}
+
 /// Rows of a profiled image (8/16-bit, as decoded) to working values: four floats a pixel, premultiplied, linear
 /// light on sRGB primaries (or sRGB-encoded for sRGB working space), unbounded — a wide-gamut colour keeps its
 /// negative or above-one components through the filters. Little CMS takes the file's values to XYZ; a matrix
 /// takes XYZ to the working space; alpha is carried alongside.
-package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransform is reentrant with NOCACHE
+package final class InputColourTransform: WorkingRowConversion, @unchecked Sendable {  // cmsDoTransform is reentrant with NOCACHE
     private let transform: cmsHTRANSFORM
     package let format: PixelFormat
     private let space: WorkingSpace
@@ -95,17 +102,23 @@ package final class InputColourTransform: @unchecked Sendable {  // cmsDoTransfo
             let toneCurve = OpaquePointer(curve)
             tables.append((0..<levels).map { cmsEvalToneCurveFloat(toneCurve, Float($0) / Float(levels - 1)) })
         }
-        var columns = [SIMD3<Double>]()
-        for tag in [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag] {
-            guard let raw = cmsReadTag(handle, tag) else { return nil }
-            let xyz = raw.assumingMemoryBound(to: cmsCIEXYZ.self).pointee
-            columns.append(SIMD3(xyz.X, xyz.Y, xyz.Z))
-        }
+        guard let columns = colorants(profile) else { return nil }
         let toLinear = ColourProfile.xyzToLinear
         func row(_ r: SIMD3<Double>) -> SIMD3<Float> {
             SIMD3(Float((r * columns[0]).sum()), Float((r * columns[1]).sum()), Float((r * columns[2]).sum()))
         }
         return (tables, (row(toLinear[0]), row(toLinear[1]), row(toLinear[2])))
+    }
+
+    /// A matrix/TRC profile's colorants: its red, green and blue in XYZ (D50), the columns of its matrix.
+    package static func colorants(_ profile: ColourProfile) -> [SIMD3<Double>]? {
+        var columns = [SIMD3<Double>]()
+        for tag in [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag] {
+            guard let raw = cmsReadTag(profile.handle, tag) else { return nil }
+            let xyz = raw.assumingMemoryBound(to: cmsCIEXYZ.self).pointee
+            columns.append(SIMD3(xyz.X, xyz.Y, xyz.Z))
+        }
+        return columns
     }
 
     /// Converts `width` pixels at `source` into `destination` (4 floats a pixel); `scratch` holds 3 floats a pixel.
@@ -248,8 +261,11 @@ package final class OutputColourTransform: @unchecked Sendable {
 /// A decoder whose rows are converted from the file's profile into working values (rgba32f) as they are read.
 package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package let inner: any ImageDecoder
+    /// The profile an output keeping the input's colour is written in.
     package let profile: ColourProfile
-    private let transform: InputColourTransform
+    /// What the samples are when they are HDR (PQ or HLG), nil otherwise.
+    package let hdr: HDRSource?
+    private let transform: any WorkingRowConversion
     private var raw: UnsafeMutableRawPointer
     private var scratch: UnsafeMutablePointer<Float>
     private var capacity = 0
@@ -261,7 +277,22 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         let inks = profile.space == .cmyk && inner.storesInks
         // The conversion first: when Little CMS cannot build it, the decoder is left as it was (read as sRGB).
         transform = try InputColourTransform(from: profile, format: inks ? PixelFormat.rgba8 : inner.format, space: space, inks: inks)
+        hdr = nil
         if inks { try inner.deliverInks() }
+        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    }
+
+    /// HDR samples (`HDRInputTransform`); an output that keeps the input's colour is written on the same
+    /// primaries with BT.709's SDR curve, after the tone map. Nil when the primaries or layout are not ones this
+    /// conversion takes.
+    package init?(_ inner: any ImageDecoder, hdr: HDRSource, space: WorkingSpace) {
+        guard let transform = HDRInputTransform(hdr, format: inner.format, space: space),
+              let profile = ColourProfile.codingPoints(ColourCodingPoints(primaries: hdr.primaries, transfer: 1)) else { return nil }
+        self.inner = inner
+        self.profile = profile
+        self.hdr = hdr
+        self.transform = transform
         raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
         scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }

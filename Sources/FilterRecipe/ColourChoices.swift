@@ -28,11 +28,16 @@ enum InputProfiles {
                 return decoder
             }
         } else if let points = metadata.codingPoints, !points.isSRGB {
-            guard let described = ColourProfile.codingPoints(points) else {
-                if points.isHDR {
+            if let curve = HDR.Curve(transfer: points.transfer) {
+                let source = HDRSource(curve: curve, primaries: points.primaries == 2 ? 1 : points.primaries)
+                guard let managed = ColourManagedDecoder(decoder, hdr: source, space: space) else {
                     throw CodecError(kind: .unsupported, path: decoder.path, message: "its colour is HDR (the BT.2100 "
-                        + (points.transfer == 16 ? "PQ" : "HLG") + " curve), which this build does not yet map into the working space")
+                        + curve.name + " curve) on primaries \(points.primaries) in \(decoder.format.rawValue) samples, which this "
+                        + "build does not map into the working space (it maps RGB samples on the primaries of ITU-T H.273)")
                 }
+                return managed
+            }
+            guard let described = ColourProfile.codingPoints(points) else {
                 notes.append("warning: \(file): its colour code points (primaries \(points.primaries), transfer "
                              + "\(points.transfer)) are not ones this build converts; read as sRGB")
                 return decoder

@@ -232,6 +232,7 @@ public struct Renderer: Sendable {
         }
         let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
                                       format: fileFormat, warnings: &warnings)
+        let hdr = hdrOutput(decoders: decoders, fileFormat: fileFormat, profile: profile, format: &format, warnings: &warnings)
         // JPEG to JPEG by moves alone, or by a resampling that shrinks nowhere, keeps the input's chroma subsampling
         // unless one is asked for; moves that read out of order, and such resamplings in the sRGB working space, run
         // on the file's planes.
@@ -259,19 +260,31 @@ public struct Renderer: Sendable {
                 written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
                                           options: options.tiff, icc: profile?.data, metadata: metadata)
             case .avif:
-                written = try AVIFEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.avif, icc: profile?.data, metadata: metadata)
+                written = try AVIFEncoder(output: file, width: node.width, height: node.height,
+                                          format: hdr?.keptAsPQ == true ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
+                                          options: options.avif, icc: profile?.data, metadata: metadata,
+                                          codingPoints: hdr?.keptAsPQ == true ? ColourCodingPoints(primaries: 9, transfer: 16)
+                                              : ColourCodingPoints(primaries: 1, transfer: 13))
             case .jxl:
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.jxl, icc: profile?.data, metadata: metadata)
             case .heic, .gif:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }
-            // Outputs in a profile other than sRGB: working values go to a converting encoder.
-            let encoder: any ImageEncoder = try profile.map {
-                try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
-            } ?? written
-            if profile != nil { format = .rgba32f }
+            // Outputs in a profile other than sRGB, and HDR renders: working values go to a converting encoder.
+            let encoder: any ImageEncoder
+            if let hdr, hdr.keptAsPQ {
+                encoder = PQEncoder(written, width: node.width, alpha: format.hasAlpha, space: plan.workingSpace)
+            } else if let hdr {
+                let managed = try ColourManagedEncoder(written, width: node.width, format: format, profile: profile ?? .sRGB,
+                                                       space: plan.workingSpace)
+                encoder = ToneMappingEncoder(managed, width: node.width, sourcePeak: hdr.source.peak, space: plan.workingSpace)
+            } else {
+                encoder = try profile.map {
+                    try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
+                } ?? written
+            }
+            if profile != nil || hdr != nil { format = .rgba32f }
             if let onPlanes, let jpeg = written as? JPEGEncoder {
                 backendName = .cpu  // the codec moves the planes
                 let seconds: (decoding: Double, moving: Double, encoding: Double)
@@ -512,7 +525,12 @@ public struct Renderer: Sendable {
         let (decoders, plan, notes, findings, log) = try prepare(recipe, inputs: sources)
         var lines = [String]()
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
-            if let managed = decoder as? ColourManagedDecoder {
+            if let managed = decoder as? ColourManagedDecoder, let hdr = managed.hdr {
+                lines.append("colour: \(name) is HDR (BT.2100 \(hdr.curve.name), H.273 primaries \(hdr.primaries)): decoded to "
+                             + "linear light on sRGB primaries with 203 cd/m² at 1.0 (highlights above 1); an AVIF output at 10 or "
+                             + "12 bits is written as PQ, any other output tone-mapped into SDR by BT.2390's EETF "
+                             + String(format: "(graded peak %.0f cd/m²)", hdr.peak))
+            } else if let managed = decoder as? ColourManagedDecoder {
                 lines.append("colour: \(name) converted from \"\(managed.profile.name)\" to the \(recipe.workingSpace.rawValue) working space (Little CMS) as rows are decoded")
             }
         }

@@ -3,7 +3,8 @@ import FilterCore
 import Foundation
 
 /// AVIF writer (libheif with libaom) into an `OutputFile`: lossy or lossless, 8, 10 or 12 bits, alpha kept, the
-/// profile embedded as an ICC colour box, or sRGB declared by nclx code points when there is none. The encoder
+/// profile embedded as an ICC colour box, or sRGB declared by nclx code points when there is none; HDR rows
+/// (BT.2100 PQ or HLG samples, told by `codingPoints`) are declared by theirs. The encoder
 /// takes a whole picture, so rows are gathered (8-bit rows as they are, 16-bit ones as 16-bit words) and encoded
 /// by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished) removes it. Grey rows
 /// are written as RGB.
@@ -15,6 +16,7 @@ package final class AVIFEncoder: WholePictureEncoder {
 
     private let options: AVIFWriteOptions
     private let icc: [UInt8]?
+    private let codingPoints: ColourCodingPoints
     private let metadata: OutputMetadata?
     private let channels: Int
     package var gathered: GatheredPicture
@@ -23,8 +25,10 @@ package final class AVIFEncoder: WholePictureEncoder {
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: AVIFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
+                 options: AVIFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
+                 codingPoints: ColourCodingPoints = ColourCodingPoints(primaries: 1, transfer: 13)) throws {
         self.output = output
+        self.codingPoints = codingPoints
         self.metadata = metadata
         self.width = width
         self.height = height
@@ -88,15 +92,16 @@ package final class AVIFEncoder: WholePictureEncoder {
             try check(heif_encoder_set_parameter_string(encoder, "chroma", options.chroma))
         }
         try check(heif_encoder_set_parameter_integer(encoder, "speed", Int32(9 - options.effort)))
-        // Colour: the profile when there is one; sRGB code points always (BT.709 primaries, the sRGB curve), with
-        // RGB coded as is when lossless, else the BT.601 matrix most decoders assume, full range.
+        // Colour: the profile when there is one; code points always (sRGB's unless the rows are HDR), with RGB
+        // coded as is when lossless, else the BT.601 matrix most decoders assume for SDR and BT.2020's
+        // non-constant-luminance one for HDR, full range.
         guard let nclx = heif_nclx_color_profile_alloc(), let encoding = heif_encoding_options_alloc() else {
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding AVIF")
         }
         defer { heif_nclx_color_profile_free(nclx); heif_encoding_options_free(encoding) }
-        _ = heif_nclx_color_profile_set_color_primaries(nclx, 1)
-        _ = heif_nclx_color_profile_set_transfer_characteristics(nclx, 13)
-        _ = heif_nclx_color_profile_set_matrix_coefficients(nclx, options.lossless ? 0 : 6)
+        _ = heif_nclx_color_profile_set_color_primaries(nclx, UInt16(codingPoints.primaries))
+        _ = heif_nclx_color_profile_set_transfer_characteristics(nclx, UInt16(codingPoints.transfer))
+        _ = heif_nclx_color_profile_set_matrix_coefficients(nclx, options.lossless ? 0 : codingPoints.isHDR ? 9 : 6)
         nclx.pointee.full_range_flag = 1
         // libheif before 1.16 codes the image with the image's code points, later ones with the options'.
         encoding.pointee.output_nclx_profile = nclx
