@@ -257,6 +257,17 @@ def main():
     write("avif_collection_primary2_96x64.avif", "avif",
           [{"id": 1, "type": kind, "data": lossy, "props": lossy_props},
            {"id": 2, "type": kind, "data": data, "props": props}], 2)
+    light_levels()
+
+
+def light_levels():
+    """The PQ file again with the light levels a grade declares: clli (MaxCLL 4000, MaxFALL 400 cd/m²) and mdcv
+    (BT.2020 primaries, D65, a 4000 cd/m² mastering display), as the HDR tone map reads them."""
+    kind, data, props = coded_primary(os.path.join(OUT, "avif_pq_10bit_96x64.avif"))
+    clli = box("clli", struct.pack(">HH", 4000, 400))
+    # Primaries in G, B, R order and the white point, in 0.00002 units; luminance in 0.0001 cd/m².
+    mdcv = box("mdcv", struct.pack(">8H2I", 8500, 39850, 6550, 2300, 35400, 14600, 15635, 16450, 40000000, 50))
+    write("avif_pq_clli4000_96x64.avif", "avif", [{"id": 1, "type": kind, "data": data, "props": props + [clli, mdcv]}], 1)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,11 @@ enum InputProfiles {
             }
         } else if let points = metadata.codingPoints, !points.isSRGB {
             if let curve = HDR.Curve(transfer: points.transfer) {
-                let source = HDRSource(curve: curve, primaries: points.primaries == 2 ? 1 : points.primaries)
+                // PQ's declared peak, within what the curve holds (above SDR white, or nothing maps); HLG is relative
+                // light, shown on BT.2100's nominal display whatever the file says.
+                let declared = curve == .pq ? metadata.peakLuminance : nil
+                let peak = declared.map { min(max($0, HDR.referenceWhite), 10000) } ?? HDR.nominalPeak
+                let source = HDRSource(curve: curve, primaries: points.primaries == 2 ? 1 : points.primaries, peak: peak)
                 guard let managed = ColourManagedDecoder(decoder, hdr: source, space: space) else {
                     throw CodecError(kind: .unsupported, path: decoder.path, message: "its colour is HDR (the BT.2100 "
                         + curve.name + " curve) on primaries \(points.primaries) in \(decoder.format.rawValue) samples, which this "

@@ -77,6 +77,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         format = PixelFormat.integer(channels: alpha ? 4 : 3, depth: depth > 8 ? 16 : 8)!
         var described = ImageMetadata(orientation: 1, iccProfile: Self.iccProfile(handle))
         described.codingPoints = Self.codingPoints(handle)
+        if described.codingPoints?.isHDR == true { described.peakLuminance = HEIFProperties.peakLuminance(bytes) }
         // libheif applies irot/imir while decoding, with or without autorotation: the Exif orientation (which
         // repeats them) is set upright before anything carries it.
         let (w, h) = (width, height)

@@ -154,8 +154,10 @@ final class HDRTests: XCTestCase {
     }
 
     func testSDROutputsAreToneMappedByTheEETF() throws {
-        for name in ["avif_pq_10bit_96x64.avif", "avif_hlg_10bit_96x64.avif"] {
+        for name in ["avif_pq_10bit_96x64.avif", "avif_hlg_10bit_96x64.avif", "avif_pq_clli4000_96x64.avif"] {
             let hlg = name.contains("hlg")
+            // The grade's peak: MaxCLL where the file declares it, else the nominal 1000 cd/m².
+            let peak = name.contains("clli4000") ? 4000.0 : 1000
             // The samples as coded (colour management off: read as they are), then rendered to a 16-bit PNG.
             var off = Renderer.Options()
             off.colourManagement = false
@@ -164,14 +166,15 @@ final class HDRTests: XCTestCase {
             try Renderer(backend: .cpu, options: off).render(identity, inputs: ["main": fixture(name)], output: coded)
             let mapped = scratch.appendingPathComponent(name + ".png").path
             let report = try Renderer(backend: .cpu).render(identity, inputs: ["main": fixture(name)], output: mapped)
-            XCTAssertTrue(report.warnings.contains { $0.contains("tone-mapped into SDR by BT.2390") }, "\(report.warnings)")
+            XCTAssertTrue(report.warnings.contains { $0.contains("tone-mapped into SDR by BT.2390's EETF (graded peak \(Int(peak)) cd/m²") },
+                          "\(report.warnings)")
             let a = try words(coded), b = try words(mapped)
             XCTAssertEqual(a.count, b.count)
             var worst = 0.0, compressed = 0
             for p in stride(from: 0, to: a.count, by: 3) {
                 let light = Self.working((0..<3).map { Double(a[p + $0]) / 65535 }, hlg: hlg)
-                let peak = light.max()!
-                let scale = peak > 0 ? Self.eetf(peak * 203, lw: 1000, lmax: 203) / 203 / peak : 1
+                let brightest = light.max()!
+                let scale = brightest > 0 ? Self.eetf(brightest * 203, lw: peak, lmax: 203) / 203 / brightest : 1
                 if scale < 0.999 { compressed += 1 }
                 for c in 0..<3 {
                     let expected = 65535 * HEIFColourTests.encode(min(max(light[c] * scale, 0), 1))

@@ -127,6 +127,32 @@ final class HEIFCodecTests: XCTestCase {
         XCTAssertEqual(try HEIFDecoder(path: fixture("avif_hlg_10bit_96x64.avif")).metadata.codingPoints?.transfer, 18)
         XCTAssertTrue(try HEIFDecoder(path: fixture("avif_q80_96x64.avif")).metadata.codingPoints?.isSRGB ?? true)
     }
+
+    func testDeclaredLightLevelsAreRead() throws {
+        // MaxCLL 4000 cd/m² (heif-info reads the same boxes); none declared in the plain PQ file.
+        XCTAssertEqual(try HEIFDecoder(path: fixture("avif_pq_clli4000_96x64.avif")).metadata.peakLuminance, 4000)
+        XCTAssertNil(try HEIFDecoder(path: fixture("avif_pq_10bit_96x64.avif")).metadata.peakLuminance)
+        // The mastering display's peak when MaxCLL is 0, and nothing from broken boxes: every truncation and a
+        // byte stomped at every offset read without a crash, and never a value that is not in the file.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("avif_pq_clli4000_96x64.avif"))))
+        let clli = try XCTUnwrap(bytes.indices.first { Array(bytes[$0..<($0 + 4)]) == Array("clli".utf8) })
+        var zeroCLL = bytes
+        zeroCLL[clli + 4] = 0
+        zeroCLL[clli + 5] = 0
+        XCTAssertEqual(HEIFProperties.peakLuminance(zeroCLL), 4000, "mdcv's 40 000 000 × 0.0001 cd/m²")
+        for end in 0..<bytes.count {
+            let value = HEIFProperties.peakLuminance(Array(bytes[..<end]))
+            XCTAssertTrue(value == nil || value == 4000, "truncated at \(end): \(value!)")
+        }
+        for at in 0..<bytes.count {
+            var stomped = bytes
+            stomped[at] ^= 0xFF
+            _ = HEIFProperties.peakLuminance(stomped)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture("hostile")) {
+            _ = HEIFProperties.peakLuminance([UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("hostile/" + name)))))
+        }
+    }
 }
 
 extension HEIFCodecTests {

@@ -82,6 +82,8 @@ package struct ImageMetadata: Sendable, Equatable {
     package var chromaticities: [Double]?
     /// Colour described by code points (ITU-T H.273: HEIF/AVIF's nclx box) when there is no ICC profile.
     package var codingPoints: ColourCodingPoints?
+    /// For HDR files, the brightest light (cd/m²) the file declares (MaxCLL, else its mastering display's peak).
+    package var peakLuminance: Double?
     /// The EXIF block (a TIFF structure) and XMP packet, as stored: carried to outputs only when asked
     /// (`MetadataPolicy`).
     package var exif: [UInt8]?
