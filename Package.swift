@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "JXLCodecTests", dependencies: ["JXLCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
-        .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport", "GIFCodec", "WebPCodec", "JPEGCodec"]),
+        .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport", "GIFCodec", "WebPCodec", "JPEGCodec", "TIFFCodec"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterServeTests", dependencies: [
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",

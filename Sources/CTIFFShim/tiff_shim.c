@@ -142,7 +142,7 @@ fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t h
     TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height);
     TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)samples);
     TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)bits);
-    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT);
     TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, samples <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
     TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
@@ -152,7 +152,7 @@ fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t h
     }
     TIFFSetField(tif, TIFFTAG_COMPRESSION, (uint16_t)compression);
     if (compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_LZW) {
-        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        TIFFSetField(tif, TIFFTAG_PREDICTOR, bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL);
     }
     // Strips of about 64 KiB: small enough to stream, large enough to compress well.
     TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));

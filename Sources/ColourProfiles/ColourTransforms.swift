@@ -283,6 +283,17 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }
 
+    /// Float samples (`FloatInputTransform`): through `profile`, else linear sRGB (what an output that keeps the
+    /// input's colour is then written in).
+    package init(_ inner: any ImageDecoder, floatsIn profile: ColourProfile?, space: WorkingSpace) throws {
+        self.inner = inner
+        self.profile = profile ?? .linearSRGB
+        hdr = nil
+        transform = try FloatInputTransform(from: profile, space: space)
+        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
+        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    }
+
     /// HDR samples (`HDRInputTransform`); an output that keeps the input's colour is written on the same
     /// primaries with BT.709's SDR curve, after the tone map. Nil when the primaries or layout are not ones this
     /// conversion takes.
@@ -311,6 +322,7 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     package var storedHeight: Int { inner.storedHeight }
     package var format: PixelFormat { .rgba32f }
     package var storedFormat: PixelFormat { inner.storedFormat }
+    package var storesFloats: Bool { inner.storesFloats }
     package var nextRow: Int { inner.nextRow }
     package var decodeReductions: DecodeReductions { inner.decodeReductions }
     package func reduce(by factor: Int) throws { try inner.reduce(by: factor) }

@@ -18,6 +18,7 @@ enum InputProfiles {
         let metadata = decoder.metadata
         let profile: ColourProfile
         let file = FileText.escaped(decoder.path)
+        if decoder.storesFloats { return try floats(decoder, space: space, notes: &notes) }
         if let icc = metadata.iccProfile {
             do { profile = try ColourProfile(icc: icc, source: decoder.path) } catch {
                 notes.append("warning: \(file): its embedded ICC profile cannot be used (\((error as? CodecError)?.message ?? "\(error)")); read as sRGB")
@@ -64,6 +65,26 @@ enum InputProfiles {
         do { return try ColourManagedDecoder(decoder, profile: profile, space: space) } catch {
             notes.append("warning: \(file): its embedded ICC profile \"\(profile.name)\" cannot be used (\((error as? CodecError)?.message ?? "\(error)")); read as sRGB")
             return decoder
+        }
+    }
+
+    /// A float decoder's rows (linear light premultiplied, the file's values): through its RGB profile when it has
+    /// a usable one, else taken as linear sRGB — the working values themselves in the linear working space.
+    static func floats(_ decoder: any ImageDecoder, space: WorkingSpace, notes: inout [String]) throws -> any ImageDecoder {
+        var profile: ColourProfile?
+        if let icc = decoder.metadata.iccProfile {
+            let file = FileText.escaped(decoder.path)
+            if let described = try? ColourProfile(icc: icc, source: decoder.path), described.unusableClass == nil, described.space == .rgb {
+                profile = described
+            } else {
+                notes.append("warning: \(file): its embedded ICC profile is not an RGB profile this build applies to float "
+                             + "samples; read as linear sRGB")
+            }
+        }
+        if profile == nil && space == .linear { return decoder }
+        do { return try ColourManagedDecoder(decoder, floatsIn: profile, space: space) } catch {
+            notes.append("warning: \(FileText.escaped(decoder.path)): its embedded ICC profile cannot be used for float samples; read as linear sRGB")
+            return space == .linear ? decoder : try ColourManagedDecoder(decoder, floatsIn: nil, space: space)
         }
     }
 }

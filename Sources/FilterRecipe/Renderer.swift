@@ -13,7 +13,8 @@ import VulkanBackend
 /// Renders recipes. Safe to use from several threads at once: each render owns its buffers and statistics.
 public struct Renderer: Sendable {
     public struct Options: Sendable {
-        /// Output depth (8 or 16); nil follows the main input.
+        /// Output depth: 8 or 16, or 32 for float TIFF (linear light, unclamped); nil follows the main input (a
+        /// float TIFF input gives a float TIFF output).
         public var depth: Int?
         public var png: PNGWriteOptions
         public var jpeg: JPEGWriteOptions
@@ -232,7 +233,8 @@ public struct Renderer: Sendable {
         }
         let metadata = outputMetadata(recipe: recipe, decoders: decoders, width: node.width, height: node.height,
                                       format: fileFormat, warnings: &warnings)
-        let hdr = hdrOutput(decoders: decoders, fileFormat: fileFormat, profile: profile, format: &format, warnings: &warnings)
+        let floats = try floatOutput(recipe: recipe, decoders: decoders, fileFormat: fileFormat, profile: profile, output: output)
+        let hdr = floats ? nil : hdrOutput(decoders: decoders, fileFormat: fileFormat, profile: profile, format: &format, warnings: &warnings)
         // JPEG to JPEG by moves alone, or by a resampling that shrinks nowhere, keeps the input's chroma subsampling
         // unless one is asked for; moves that read out of order, and such resamplings in the sRGB working space, run
         // on the file's planes.
@@ -258,7 +260,7 @@ public struct Renderer: Sendable {
                                           options: options.webp, icc: profile?.data, metadata: metadata)
             case .tiff:
                 written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.tiff, icc: profile?.data, metadata: metadata)
+                                          options: options.tiff, icc: floats ? nil : profile?.data, metadata: metadata, floats: floats)
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height,
                                           format: hdr?.keptAsPQ == true ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
@@ -273,7 +275,9 @@ public struct Renderer: Sendable {
             }
             // Outputs in a profile other than sRGB, and HDR renders: working values go to a converting encoder.
             let encoder: any ImageEncoder
-            if let hdr, hdr.keptAsPQ {
+            if floats {
+                encoder = LinearFloatEncoder(written, width: node.width, channels: format.channels, space: plan.workingSpace)
+            } else if let hdr, hdr.keptAsPQ {
                 encoder = PQEncoder(written, width: node.width, alpha: format.hasAlpha, space: plan.workingSpace)
             } else if let hdr {
                 let managed = try ColourManagedEncoder(written, width: node.width, format: format, profile: profile ?? .sRGB,
@@ -284,7 +288,7 @@ public struct Renderer: Sendable {
                     try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)
                 } ?? written
             }
-            if profile != nil || hdr != nil { format = .rgba32f }
+            if profile != nil || hdr != nil || floats { format = .rgba32f }
             if let onPlanes, let jpeg = written as? JPEGEncoder {
                 backendName = .cpu  // the codec moves the planes
                 let seconds: (decoding: Double, moving: Double, encoding: Double)
@@ -356,8 +360,8 @@ public struct Renderer: Sendable {
 
     /// Options a caller may have set out of range.
     func checkOptions() throws {
-        if let depth = options.depth, depth != 8 && depth != 16 {
-            throw RenderError.recipe(RecipeError(path: "options.depth", "the output depth must be 8 or 16, not \(depth)"))
+        if let depth = options.depth, depth != 8 && depth != 16 && depth != 32 {
+            throw RenderError.recipe(RecipeError(path: "options.depth", "the output depth must be 8, 16 or 32 (float TIFF), not \(depth)"))
         }
     }
 
@@ -631,6 +635,8 @@ public struct Renderer: Sendable {
     static func format(following input: PixelFormat, alpha: Bool, depth: Int?) -> PixelFormat {
         var channels = input.isFloat ? 4 : input.channels
         if alpha && !input.hasAlpha { channels += 1 }
-        return PixelFormat.integer(channels: channels, depth: depth ?? (input.depth == 16 ? 16 : 8))!
+        // Float outputs (32) take the 16-bit layout's channels; the encoder writes floats.
+        let stored = depth.map { $0 == 32 ? 16 : $0 } ?? (input.depth == 16 ? 16 : 8)
+        return PixelFormat.integer(channels: channels, depth: stored == 16 ? 16 : 8)!
     }
 }

@@ -6,8 +6,11 @@ import Foundation
 /// planar, any compression libtiff decodes (none, LZW, deflate, PackBits, JPEG…) with its predictors — are read as
 /// stored, associated alpha made straight and min-is-white inverted; CMYK is read as its inks for a conversion
 /// through its profile (or converted naively without one); other layouts (palette, YCbCr, 1–4 bits) go through
-/// libtiff's RGBA interface at 8 bits. The orientation tag turns the image and the ICC tag converts its colour, as
-/// EXIF and ICC do for JPEG. The page is decoded whole, refused beyond `maxMemory` before decoding.
+/// libtiff's RGBA interface at 8 bits. Floating-point grey, grey + alpha, RGB and RGBA (16-, 32- and 64-bit IEEE,
+/// any predictor) are read as floats: linear light as stored, premultiplied, not clamped (NaN read as 0, infinities
+/// and magnitudes past 65504 held there, half float's largest, so no filter meets a non-finite value). The
+/// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. The page is
+/// decoded whole, refused beyond `maxMemory` before decoding.
 package final class TIFFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "TIFF"
@@ -16,6 +19,10 @@ package final class TIFFDecoder: DescriptorDecoder {
     package private(set) var format: PixelFormat
     package let metadata: ImageMetadata
     package let storesInks: Bool
+    package let storesFloats: Bool
+    /// For floats: the file's layout at 16 bits, what outputs follow.
+    private let floatLayout: PixelFormat?
+    package var storedFormat: PixelFormat { floatLayout ?? format }
     package var nextRow: Int { held.nextRow }
     package var decodingBytes: Double { Double(width * height * max(format.bytesPerPixel, 4)) }
     package var fileWarnings: [String] { warnings }
@@ -70,15 +77,23 @@ package final class TIFFDecoder: DescriptorDecoder {
             && ((photometric <= 1 && colourSamples == 1) || (photometric == 2 && colourSamples == 3))
             && samples <= 4
         storesInks = unsigned && bits == 8 && photometric == 5 && samples == 4 && info.ink_set == 1 && info.extra_sample < 0
-        if info.sample_format == 3 {
-            fr_tiff_close(tiff)
-            self.tiff = nil
-            throw CodecError(kind: .unsupported, path: path, message: "a \(bits)-bit floating-point TIFF; this build reads "
-                             + "8- and 16-bit integer TIFFs (convert it first, e.g. vips cast IN OUT.tif ushort)")
+        let floating = info.sample_format == 3
+        if floating {
+            guard [16, 32, 64].contains(bits), samples <= 4,
+                  (photometric <= 1 && colourSamples == 1) || (photometric == 2 && colourSamples == 3) else {
+                fr_tiff_close(tiff)
+                self.tiff = nil
+                throw CodecError(kind: .unsupported, path: path, message: "a \(bits)-bit floating-point TIFF of \(samples) "
+                                 + "samples (photometric \(photometric)); this build reads 16-, 32- and 64-bit float grey, "
+                                 + "grey + alpha, RGB and RGBA (convert it first, e.g. vips cast IN OUT.tif ushort)")
+            }
         }
-        format = direct ? layout! : (hasAlpha ? .rgba8 : .rgb8)
+        storesFloats = floating
+        floatLayout = floating ? PixelFormat.integer(channels: samples, depth: 16) : nil
+        format = floating ? .rgba32f : direct ? layout! : (hasAlpha ? .rgba8 : .rgb8)
 
-        let held = max(format.bytesPerPixel, 4)
+        // Floats are decoded as stored, then widened to four floats a pixel.
+        let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
         try limits.checkWhole(path, format: "TIFF", width: width, height: height) { Double($0 * held) }
         if info.pages > 1 && limits.page == 0 {
             warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read (\(SettingName.page) picks another)")
@@ -109,6 +124,7 @@ package final class TIFFDecoder: DescriptorDecoder {
     }
 
     private func decode() throws -> [UInt8] {
+        if storesFloats { return Self.workingFloats(try decodeStored(), info: info, width: width, height: height) }
         if direct || deliveringInks { return try decodeStored() }
         var raster = [UInt8](repeating: 0, count: width * height * 4)
         guard fr_tiff_read_rgba(tiff, &raster) == 0 else { throw failure("its image data cannot be decoded") }
@@ -168,6 +184,7 @@ package final class TIFFDecoder: DescriptorDecoder {
                 }
             }
         }
+        if storesFloats { return out }
         if info.photometric == 0 && !deliveringInks { invert(&out, bytesPerSample: bytesPerSample, samples: samples) }
         if info.extra_sample == 1 { unassociate(&out, bytesPerSample: bytesPerSample, samples: samples) }
         return out

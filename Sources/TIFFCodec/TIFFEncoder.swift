@@ -2,15 +2,19 @@ import CTIFFShim
 import FilterCore
 import Foundation
 
-/// Streaming TIFF writer (libtiff) into an `OutputFile`: 8- or 16-bit grey, grey + alpha, RGB or RGBA (alpha
-/// unassociated), rows written as strips as they come, lossless compression, the profile in the ICC tag.
+/// Streaming TIFF writer (libtiff) into an `OutputFile`: 8- or 16-bit or 32-bit float grey, grey + alpha, RGB or
+/// RGBA (alpha unassociated), rows written as strips as they come, lossless compression (floats with the
+/// floating-point predictor), the profile in the ICC tag.
 /// `finish()` publishes the file; `abandon()` (or dropping the encoder unfinished) removes it.
 package final class TIFFEncoder: ImageEncoder {
     package let output: OutputFile
     package var path: String { output.path }
     package let width: Int
     package let height: Int
+    /// The layout (channels; the depth when not `floats`).
     package let format: PixelFormat
+    /// Rows are 32-bit floats a sample (straight alpha), written as IEEE floats.
+    package let floats: Bool
     package private(set) var rowsWritten = 0
 
     private var writer: OpaquePointer?
@@ -19,11 +23,13 @@ package final class TIFFEncoder: ImageEncoder {
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: TIFFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
+                 options: TIFFWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
+                 floats: Bool = false) throws {
         self.output = output
         self.width = width
         self.height = height
         self.format = format
+        self.floats = floats
         guard Self.accepts(format) else {
             output.abandon()
             throw CodecError(kind: .invalidRequest, path: output.path, message: "TIFF output takes 8- or 16-bit rows, not \(format.rawValue)")
@@ -39,7 +45,7 @@ package final class TIFFEncoder: ImageEncoder {
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in
             try xmp.withUnsafeBufferPointer { xmp in
                 fr_tiff_open_write(try output.writerDescriptor(), output.path, UInt32(width), UInt32(height),
-                                   Int32(format.channels), Int32(format.depth), compression, profile.baseAddress, profile.count,
+                                   Int32(format.channels), Int32(floats ? 32 : format.depth), compression, profile.baseAddress, profile.count,
                                    xmp.baseAddress, xmp.count, &message, message.count)
             }
         }

@@ -53,7 +53,7 @@ struct RenderOptions: ParsableArguments {
 
     // Numbers take the next argument whatever it looks like (so "-1" is a value, refused by `validate()` with the
     // accepted range, rather than an unknown option).
-    @Option(parsing: .unconditional, help: "Output depth, 8 or 16 (default: the input's).") var depth: Int?
+    @Option(parsing: .unconditional, help: "Output depth: 8, 16, or 32 for float TIFF (linear light, unclamped) (default: the input's).") var depth: Int?
     @Option(help: ArgumentHelp("Output format: \(ImageFileFormat.formatWords.joined(separator: ", ")) (default: the output's extension; in a batch, each input's).",
                                valueName: "format"), transform: Self.writtenFormat)
     var format: ImageFileFormat?
@@ -111,7 +111,7 @@ struct RenderOptions: ParsableArguments {
     /// error, not a bare flag (a value after a space that is not one of them is the next argument, as
     /// `--explain out.png` must be).
     func validate() throws {
-        try Self.check("--depth", depth, allowed: [8, 16])
+        try Self.check("--depth", depth, allowed: [8, 16, 32])
         try Self.check("--compression", compression, 0...9)
         try Self.check("--quality", quality, 1...100)
         try Self.check("--near-lossless", nearLossless, 0...100)

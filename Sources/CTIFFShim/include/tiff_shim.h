@@ -37,8 +37,8 @@ long fr_tiff_chunk_size(fr_tiff *t);
 uint32_t fr_tiff_chunk_index(fr_tiff *t, uint32_t x, uint32_t y, uint16_t plane);
 
 /// Opens `fd` for writing one directory of `width`×`height`, `samples` samples of `bits` bits (grey, grey+alpha,
-/// RGB, RGBA; alpha unassociated), `compression` a COMPRESSION_* value with the horizontal predictor where it
-/// helps, `icc` and `xmp` (XMLPacket) embedded when given. NULL with `message` filled on failure.
+/// RGB, RGBA; alpha unassociated; 32 bits are IEEE floats), `compression` a COMPRESSION_* value with the
+/// horizontal (floating-point for floats) predictor where it helps, `icc` and `xmp` (XMLPacket) embedded when given. NULL with `message` filled on failure.
 fr_tiff *fr_tiff_open_write(int fd, const char *name, uint32_t width, uint32_t height, int samples, int bits,
                             int compression, const uint8_t *icc, size_t icc_length, const uint8_t *xmp,
                             size_t xmp_length, char *message, size_t message_size);

@@ -25,6 +25,9 @@ package protocol ImageDecoder: ImageRowSource {
     /// From now on rows are the file's inks, four bytes a pixel, 0 = no ink (`format` becomes `inkFormat`), for a
     /// conversion through the file's CMYK profile; before the first row only.
     func deliverInks() throws
+    /// True when the file stores floating-point samples: `format` is rgba32f, linear light premultiplied (the
+    /// file's values, unclamped), and `storedFormat` the 16-bit layout outputs follow unless asked for floats.
+    var storesFloats: Bool { get }
     /// What was wrong with the file and let pass — damage below the fail-on level, metadata that could not be
     /// used — as messages naming the file; complete after the last row.
     var fileWarnings: [String] { get }
@@ -58,6 +61,7 @@ extension ImageDecoder {
     }
     package var storedFormat: PixelFormat { format }
     package var storesInks: Bool { false }
+    package var storesFloats: Bool { false }
     package func deliverInks() throws {
         throw CodecError(kind: .invalidRequest, path: path, message: "\(formatName) file has no CMYK inks")
     }

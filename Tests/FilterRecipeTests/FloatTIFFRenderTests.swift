@@ -1,0 +1,146 @@
+import FilterCore
+import FilterRecipe
+import Foundation
+import PNGCodec
+import TestSupport
+import TIFFCodec
+import XCTest
+
+/// Float TIFFs through the renderer: read as linear light and kept unclamped through the recipe; written as float
+/// (asked with depth 32, or by default when a float TIFF becomes a TIFF), linear light on sRGB primaries; other
+/// outputs encoded from the same light (IEC 61966-2-1's curve, clamped once). Expected values come from the
+/// fixtures' stored samples (`.expected.f32`, computed by scripts/make-tiff-float-fixtures.py) in float64.
+final class FloatTIFFRenderTests: XCTestCase {
+    var scratch: URL!
+    override func setUp() { scratch = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+    func fixture(_ name: String) -> String { Fixtures.path("tiff/" + name) }
+    func out(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    func stored(_ name: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixture(name + ".expected.f32")))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// A float TIFF's samples (straight) and its layout.
+    func readFloats(_ path: String) throws -> (samples: [Float], storedFormat: PixelFormat) {
+        let decoder = try TIFFDecoder(path: path)
+        XCTAssertTrue(decoder.storesFloats, path)
+        let rgba = [UInt8](try decoder.readAll().packedData()).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let channels = decoder.storedFormat.channels
+        var samples = [Float]()
+        for p in stride(from: 0, to: rgba.count, by: 4) {
+            let a = rgba[p + 3], straight = (0..<3).map { a > 0 ? rgba[p + $0] / a : 0 }
+            switch channels {
+            case 1: samples.append(straight[0])
+            case 2: samples += [straight[0], a]
+            case 3: samples += straight
+            default: samples += straight + [a]
+            }
+        }
+        return (samples, decoder.storedFormat)
+    }
+
+    static func encode(_ l: Double) -> Double { l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
+    static func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+
+    func testFloatToFloatKeepsEverySample() throws {
+        for space in WorkingSpace.allCases {
+            var image = Image(input: "main")
+            image.workingSpace = space
+            let recipe = try image.invert().invert().recipe
+            for name in ["rgb32f_deflate_fp.tif", "rgba32f_unassociated.tif", "grey64f.tif"] {
+                let path = out("\(space)-\(name)")
+                try Renderer(backend: .cpu).render(recipe, inputs: ["main": fixture(name)], output: path)
+                let (samples, layout) = try readFloats(path)
+                let expected = try stored(name)
+                XCTAssertEqual(layout.channels, name.hasPrefix("grey") ? 1 : name.hasPrefix("rgba") ? 4 : 3, name)
+                XCTAssertEqual(samples.count, expected.count, name)
+                // Colour divided by alpha and multiplied back, and (sRGB working space) encoded and decoded.
+                let worst = zip(samples, expected).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? .infinity
+                XCTAssertLessThan(worst, 2e-6, "\(space) \(name)")
+                XCTAssertGreaterThan(samples.max() ?? 0, 1.2, "highlights above 1 written as they are")
+            }
+        }
+    }
+
+    func testHighlightsSurviveTheRecipeAndOtherOutputsClampOnce() throws {
+        // Two stops down brings the fixture's highlights (up to 3.2) back under 1 in a 16-bit PNG: nothing was
+        // clipped on the way in.
+        let recipe = try Image(input: "main").exposure(ev: -2).recipe
+        let png = out("down.png")
+        try Renderer(backend: .cpu).render(recipe, inputs: ["main": fixture("rgb32f_deflate_fp.tif")], output: png)
+        let buffer = try PNGDecoder.decode(path: png)
+        XCTAssertEqual(buffer.format, .rgb16, "a float input gives 16-bit outputs")
+        let bytes = [UInt8](try buffer.packedData())
+        let words = stride(from: 0, to: bytes.count, by: 2).map { Double(Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8) }
+        let expected = try stored("rgb32f_deflate_fp.tif").map { 65535 * Self.encode(min(max(Double($0) / 4, 0), 1)) }
+        XCTAssertLessThanOrEqual(zip(words, expected).map { abs($0 - $1) }.max() ?? .infinity, 1.0)
+        XCTAssertGreaterThan(words.max() ?? 0, 0.75 * 65535)
+    }
+
+    func testEightBitInputWrittenAsFloatIsItsLight() throws {
+        var options = Renderer.Options()
+        options.depth = 32
+        let path = out("light.tif")
+        try Renderer(backend: .cpu, options: options).render(try Image(input: "main").invert().invert().recipe,
+                                                             inputs: ["main": fixture("rgb8.expected.png")], output: path)
+        let (samples, layout) = try readFloats(path)
+        XCTAssertEqual(layout.channels, 3)
+        let codes = [UInt8](try PNGDecoder.decode(path: fixture("rgb8.expected.png")).packedData())
+        let worst = zip(samples, codes).map { abs(Double($0) - Self.decode(Double($1) / 255)) }.max() ?? .infinity
+        XCTAssertLessThan(worst, 1e-6)
+    }
+
+    func testFloatOutputIsRefusedWhereItCannotBeWritten() throws {
+        var options = Renderer.Options()
+        options.depth = 32
+        let recipe = try Image(input: "main").invert().recipe
+        XCTAssertThrowsError(try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture("rgb8.expected.png")],
+                                                                                output: out("float.png"))) { error in
+            XCTAssertTrue("\(error)".contains("32-bit float output is written as TIFF only"), "\(error)")
+        }
+        options.outputProfile = .profile(try ColourProfile(contentsOfFile: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc")))
+        XCTAssertThrowsError(try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture("rgb8.expected.png")],
+                                                                                output: out("profiled.tif"))) { error in
+            XCTAssertTrue("\(error)".contains("a float TIFF is written as linear light on sRGB primaries"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out("float.png")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out("profiled.tif")))
+        options.depth = 64
+        XCTAssertThrowsError(try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture("rgb8.expected.png")],
+                                                                                output: out("deep.tif"))) { error in
+            XCTAssertTrue("\(error)".contains("8, 16 or 32"), "\(error)")
+        }
+    }
+
+    func testBothBackendsReadFloats() throws {
+        let recipe = try Image(input: "main").gaussianBlur(sigma: 1.5).recipe
+        var results = [[Float]]()
+        for backend in [Backend.cpu, .vulkan] {
+            let path = out("\(backend).tif")
+            try Renderer(backend: backend).render(recipe, inputs: ["main": fixture("rgba32f_unassociated.tif")], output: path)
+            results.append(try readFloats(path).samples)
+        }
+        XCTAssertEqual(results[0].count, results[1].count)
+        XCTAssertLessThan(zip(results[0], results[1]).map { abs($0 - $1) }.max() ?? .infinity, 2e-3, "CPU ≡ Vulkan")
+    }
+
+    func testHDRLightIsWrittenUntonedAsFloat() throws {
+        // A PQ file into a float TIFF: no tone map, the decoded light itself (1.0 = 203 cd/m²).
+        let path = out("hdr16.tif")
+        let report = try Renderer(backend: .cpu).render(try Image(input: "main").invert().invert().recipe,
+                                                        inputs: ["main": Fixtures.path("heif/avif_pq_10bit_96x64.avif")],
+                                                        output: path)
+        // No float TIFF unless asked: a 10-bit AVIF follows at 16 bits, tone-mapped.
+        XCTAssertTrue(report.warnings.contains { $0.contains("tone-mapped") }, "\(report.warnings)")
+        XCTAssertFalse(try TIFFDecoder(path: path).storesFloats)
+        var options = Renderer.Options()
+        options.depth = 32
+        let float = out("hdr32.tif")
+        let floatReport = try Renderer(backend: .cpu, options: options).render(
+            try Image(input: "main").invert().invert().recipe, inputs: ["main": Fixtures.path("heif/avif_pq_10bit_96x64.avif")], output: float)
+        XCTAssertFalse(floatReport.warnings.contains { $0.contains("tone-mapped") }, "\(floatReport.warnings)")
+        XCTAssertGreaterThan(try readFloats(float).samples.max() ?? 0, 5, "PQ light far above SDR white, unclamped")
+    }
+}
