@@ -57,6 +57,7 @@ let package = Package(
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // giflib (GIF in); errors come back as codes.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
         .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CLazyLibraries"]),
-        .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF"]),
+        .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),
         .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
         .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
@@ -144,7 +145,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "FilterCore"]),
+        .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "FilterCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

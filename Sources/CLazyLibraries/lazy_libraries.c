@@ -4,7 +4,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-// The functions of each library the codecs and text call (Sources/HEIFCodec, Sources/JXLCodec, Sources/CText): a
+// The functions of each library the codecs and text call (Sources/HEIFCodec, Sources/JXLCodec, Sources/CText,
+// Sources/GIFCodec's writer): a
 // call to one not listed
 // fails to link, so the lists cannot fall behind the code.
 #define HEIF_FUNCTIONS(X) \
@@ -145,6 +146,20 @@
     X(pango_layout_set_width) \
     X(pango_layout_set_wrap)
 
+// libimagequant (pngquant's quantiser, GPL-3.0-or-later) is the system's, loaded only when a GIF is written.
+#define IMAGEQUANT_FUNCTIONS(X) \
+    X(liq_attr_create) \
+    X(liq_attr_destroy) \
+    X(liq_get_palette) \
+    X(liq_image_create_rgba) \
+    X(liq_image_destroy) \
+    X(liq_image_quantize) \
+    X(liq_result_destroy) \
+    X(liq_set_dithering_level) \
+    X(liq_set_max_colors) \
+    X(liq_set_speed) \
+    X(liq_write_remapped_image)
+
 // A pointer per function, and a trampoline under the function's own name that jumps through it: the jump keeps
 // every argument register and the return address as the caller left them, so one stub serves any signature.
 // Hidden, so the libraries' own calls to their functions never land here.
@@ -153,6 +168,7 @@ HEIF_FUNCTIONS(POINTER)
 JXL_FUNCTIONS(POINTER)
 JXL_THREADS_FUNCTIONS(POINTER)
 PANGO_FUNCTIONS(POINTER)
+IMAGEQUANT_FUNCTIONS(POINTER)
 
 #if defined(__x86_64__)
 #define TRAMPOLINE(name)                                                                                           \
@@ -170,6 +186,7 @@ HEIF_FUNCTIONS(TRAMPOLINE)
 JXL_FUNCTIONS(TRAMPOLINE)
 JXL_THREADS_FUNCTIONS(TRAMPOLINE)
 PANGO_FUNCTIONS(TRAMPOLINE)
+IMAGEQUANT_FUNCTIONS(TRAMPOLINE)
 
 #define STRING(x) #x
 #define NUMBER(x) STRING(x)
@@ -266,3 +283,24 @@ int fr_lazy_load_pango(void) {
 }
 
 const char *fr_lazy_pango_error(void) { return pango_error; }
+
+static pthread_once_t imagequant_once = PTHREAD_ONCE_INIT;
+static int imagequant_loaded;
+static char imagequant_error[512] = "not loaded";
+
+static void load_imagequant(void) {
+    static const char *const names[] = {"libimagequant.so.0", "libimagequant.so", NULL};
+    char *error = imagequant_error;
+    const char *which = names[0];
+    void *library = open_library(names, imagequant_error, sizeof imagequant_error);
+    if (!library) return;
+    IMAGEQUANT_FUNCTIONS(RESOLVE)
+    imagequant_loaded = 1;
+}
+
+int fr_lazy_load_imagequant(void) {
+    pthread_once(&imagequant_once, load_imagequant);
+    return imagequant_loaded;
+}
+
+const char *fr_lazy_imagequant_error(void) { return imagequant_error; }

@@ -3,6 +3,7 @@
 // shares them.
 import ColourProfiles
 import FilterCore
+import GIFCodec
 import JPEGCodec
 import JXLCodec
 import PNGCodec
@@ -34,6 +35,7 @@ public typealias JPEGWriteOptions = JPEGCodec.JPEGWriteOptions
 public typealias WebPWriteOptions = WebPCodec.WebPWriteOptions
 public typealias TIFFWriteOptions = TIFFCodec.TIFFWriteOptions
 public typealias AVIFWriteOptions = HEIFCodec.AVIFWriteOptions
+public typealias GIFWriteOptions = GIFCodec.GIFWriteOptions
 public typealias JXLWriteOptions = JXLCodec.JXLWriteOptions
 public typealias ColourProfile = ColourProfiles.ColourProfile
 public typealias OutputError = FilterCore.OutputError

@@ -18,8 +18,8 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     public var name: String { self == .webp ? "WebP" : self == .jxl ? "JPEG XL" : rawValue.uppercased() }
 
     /// Whether outputs can be written in the format. HEIC is read only: its HEVC encoder is patent-encumbered,
-    /// and AVIF is the modern output for the same photos. GIF is read only until animations are written.
-    public var isWritten: Bool { self != .heic && self != .gif }
+    /// and AVIF is the modern output for the same photos.
+    public var isWritten: Bool { self != .heic }
 
     /// The formats written.
     public static var writtenCases: [ImageFileFormat] { allCases.filter(\.isWritten) }
@@ -54,8 +54,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .heic:
             return "HEIC is read but not written (its HEVC encoder is patent-encumbered); write AVIF (.avif), the same "
                 + "family's modern format, or \(Self.names(Self.writtenCases.filter { $0 != .avif }, joinedBy: "or"))"
-        case .gif:
-            return "GIF is read but not written yet; write PNG (lossless, with alpha) or WebP"
         default:
             return nil
         }

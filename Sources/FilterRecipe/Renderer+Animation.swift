@@ -23,7 +23,8 @@ public struct AnimationReport: Sendable, CustomStringConvertible {
 
 extension Renderer {
     /// Renders `recipe` on every frame of an animated GIF or WebP — the recipe's main (first) input — and writes the
-    /// frames as an animated WebP at `output` (lossy or lossless as `options.webp` say), keeping each frame's
+    /// frames as an animated WebP (lossy or lossless as `options.webp` say) or GIF (each frame's palette chosen by
+    /// libimagequant, `options.gif`; delays in hundredths of a second) at `output`, keeping each frame's
     /// duration and the loop count. Frames are composed first (each frame's disposal and transparency applied, as a
     /// viewer shows them), then filtered one at a time: memory holds one frame, the encoder's canvases and the file.
     /// The recipe's other inputs are read once and used for every frame. The output is published atomically as
@@ -51,9 +52,9 @@ extension Renderer {
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
         let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
-        guard format == .webp else {
-            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP; end the "
-                + "output's name in .webp (or render the first frame alone)"))
+        guard format == .webp || format == .gif else {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP or GIF; end "
+                + "the output's name in .webp or .gif (or render the first frame alone)"))
         }
         let reader: any AnimationReader
         do { reader = try Self.openAnimation(input, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
@@ -80,7 +81,7 @@ extension Renderer {
         do { file = try OutputFile(path: output, replace: options.replaceExisting) }
         catch let error as OutputError { throw RenderError.output(error) }
         defer { file.abandon() }
-        var writer: AnimatedWebPWriter?
+        var writer: (any AnimationWriter)?
         var frames = 0, size = (width: 0, height: 0), pixels = 0.0
         while true {
             try control?.check()
@@ -99,8 +100,11 @@ extension Renderer {
             // Packed rows: the buffer's own where they are (always, for rgba8), else a packed copy.
             let rows = result.rowStride == result.width * 4 ? nil : try result.packedData()
             do {
-                let frameWriter = try writer ?? AnimatedWebPWriter(output: file, width: result.width, height: result.height,
-                                                                   loopCount: reader.loopCount, options: options.webp)
+                let frameWriter: any AnimationWriter = try writer ?? (format == .gif
+                    ? AnimatedGIFWriter(output: file, width: result.width, height: result.height, loopCount: reader.loopCount,
+                                        options: options.gif)
+                    : AnimatedWebPWriter(output: file, width: result.width, height: result.height, loopCount: reader.loopCount,
+                                         options: options.webp))
                 writer = frameWriter
                 size = (result.width, result.height)
                 if let rows {

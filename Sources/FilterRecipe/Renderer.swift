@@ -2,6 +2,7 @@ import ColourProfiles
 import CPUBackend
 import FilterCore
 import Foundation
+import GIFCodec
 import HEIFCodec
 import JPEGCodec
 import JXLCodec
@@ -22,8 +23,9 @@ public struct Renderer: Sendable {
         public var tiff: TIFFWriteOptions
         public var avif: AVIFWriteOptions
         public var jxl: JXLWriteOptions
+        public var gif: GIFWriteOptions
         /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff,
-        /// .avif, .jxl).
+        /// .avif, .jxl, .gif).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -61,7 +63,7 @@ public struct Renderer: Sendable {
         /// 4·10¹⁰ pixel-taps, about 50 s of work on 2 cores.
         public static let defaultMaxWork = WorkEstimate.defaultLimit
         public init(depth: Int? = nil, png: PNGWriteOptions = .default, jpeg: JPEGWriteOptions = .default,
-                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, jxl: JXLWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
+                    webp: WebPWriteOptions = .default, tiff: TIFFWriteOptions = .default, avif: AVIFWriteOptions = .default, jxl: JXLWriteOptions = .default, gif: GIFWriteOptions = .default, fileFormat: ImageFileFormat? = nil, autorotate: Bool = true, colourManagement: Bool = true,
                     outputProfile: OutputProfile = .sRGB, metadata: MetadataPolicy = .strip,
                     maxPixels: Int = Options.defaultMaxPixels,
                     optimize: Bool = true, replaceExisting: Bool = false, maxMemory: Int = Options.defaultMaxMemory,
@@ -76,6 +78,7 @@ public struct Renderer: Sendable {
             self.tiff = tiff
             self.avif = avif
             self.jxl = jxl
+            self.gif = gif
             self.fileFormat = fileFormat
             self.autorotate = autorotate
             self.colourManagement = colourManagement
@@ -208,7 +211,7 @@ public struct Renderer: Sendable {
         warnings += notes
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat),
                                   greyWhenNeutral: true)
-        if fileFormat == .jpeg || fileFormat == .webp || (fileFormat == .avif && options.avif.bitDepth == 8) {
+        if fileFormat == .jpeg || fileFormat == .webp || fileFormat == .gif || (fileFormat == .avif && options.avif.bitDepth == 8) {
             if format.depth == 16 {
                 warnings.append(fileFormat == .avif
                     ? "note: AVIF is written at 8 bits a sample unless asked for more (\(SettingName.avifBitDepth)); the 16-bit result is reduced to 8"
@@ -270,7 +273,9 @@ public struct Renderer: Sendable {
             case .jxl:
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.jxl, icc: profile?.data, metadata: metadata)
-            case .heic, .gif:
+            case .gif:
+                written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif)
+            case .heic:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }
             // Outputs in a profile other than sRGB, and HDR renders: working values go to a converting encoder.

@@ -66,9 +66,12 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "WebP, AVIF and JPEG XL: lossless (every pixel kept).") var lossless = false
     @Option(parsing: .unconditional, help: "WebP lossless: 0-100, how far pixels may move to compress better (default 100: none).")
     var nearLossless: Int?
-    @Option(parsing: .unconditional, help: "WebP, AVIF and JPEG XL: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9; default 4, 4, 7).") var effort: Int?
+    @Option(parsing: .unconditional, help: "WebP, AVIF, JPEG XL and GIF: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9, GIF 0-9; default 4, 4, 7, 6).") var effort: Int?
     @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: Int?
     @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: Int?
+    @Option(parsing: .unconditional, help: "GIF: the most colours a frame's palette holds, 2-256 (default 256).") var colours: Int?
+    @Option(parsing: .unconditional, help: "GIF: dithering 0-1, how much error diffusion hides the palette's steps (default 1; 0 maps each pixel to its nearest colour).")
+    var dither: Double?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")
     var tiffCompression: TIFFWriteOptions.Compression?
     @Option(help: "JPEG and AVIF chroma subsampling: \(JPEGWriteOptions.Subsampling.allCases.map { String($0.rawValue) }.joined(separator: ", ")) (JPEG: default 444 at quality 90 and above, 420 below, and a JPEG only moved (turned, flipped, cropped) or resampled without a shrink (rotated by any angle) keeps its own; AVIF: 420, lossless 444).")
@@ -118,6 +121,10 @@ struct RenderOptions: ParsableArguments {
         try Self.check("--effort", effort, 0...9)  // each format's own range is checked against the output's format
         try Self.check("--alpha-quality", alphaQuality, 0...100)
         try Self.check("--bit-depth", bitDepth, allowed: [8, 10, 12])
+        try Self.check("--colours", colours, 2...256)
+        if let dither, !(0...1).contains(dither) {
+            throw ValidationError("--dither must be a number from 0 to 1, got \"\(dither)\"")
+        }
         try Self.check("--page", page, 0...65_535)
         try Self.check("--max-pixels", maxPixels, 1...(1 << 40))
         try Self.check("--max-memory", maxMemory, 1...(1 << 50))

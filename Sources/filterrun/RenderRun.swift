@@ -31,7 +31,7 @@ struct RenderRun {
         let numbers = Numbers(o)
 
         let fileFormat = o.format
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions)
+        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions, gif: GIFWriteOptions)
         do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
         do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
@@ -85,7 +85,7 @@ struct RenderRun {
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
         let renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, fileFormat: fileFormat,
+            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, gif: writeOptions.gif, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             metadata: o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
@@ -123,7 +123,7 @@ struct RenderRun {
             }
             if options.frames == .all, let main = sources["main"], [.gif, .webp].contains(try? main.format()) {
                 guard output != "-" else {
-                    return fail(2, "OUTPUT -: animations are written to a file (an animated WebP); give its name")
+                    return fail(2, "OUTPUT -: animations are written to a file (an animated WebP or GIF); give its name")
                 }
                 createdDirectories = try Self.createMissingDirectories(for: output)
                 let animation = try renderer.renderAnimation(recipe, sources: sources, output: output)
@@ -183,9 +183,9 @@ struct RenderRun {
     }
 
     /// The encoders' settings from the options; `target` (the output's format, when known) decides the range of
-    /// the options formats share (--effort: WebP 0-6, AVIF 0-9, JPEG XL 1-9).
+    /// the options formats share (--effort: WebP 0-6, AVIF and GIF 0-9, JPEG XL 1-9).
     private func encoderOptions(_ numbers: Numbers, for target: ImageFileFormat?) throws
-        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions) {
+        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions, gif: GIFWriteOptions) {
         let o = options
         var png = PNGWriteOptions.default
         png.compressionLevel = numbers.compression ?? png.compressionLevel
@@ -196,7 +196,7 @@ struct RenderRun {
         var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
         webp.nearLossless = o.nearLossless ?? webp.nearLossless
         // --effort's range is the output format's (validate() checked the widest, 0-9).
-        let range = target == .avif ? 0...9 : target == .jxl ? 1...9 : 0...6
+        let range = target == .avif || target == .gif ? 0...9 : target == .jxl ? 1...9 : 0...6
         if let effort = o.effort, !range.contains(effort) {
             throw OptionProblem(description: "--effort must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(effort)\"")
         }
@@ -211,7 +211,11 @@ struct RenderRun {
         if let chosen = jpeg.subsampling { avif.chroma = String(chosen.rawValue) }
         var jxl = JXLWriteOptions(quality: numbers.quality ?? JXLWriteOptions.default.quality, lossless: o.lossless)
         jxl.effort = effort ?? jxl.effort
-        return (png, jpeg, webp, tiff, avif, jxl)
+        var gif = GIFWriteOptions.default
+        gif.effort = effort ?? gif.effort
+        gif.colours = o.colours ?? gif.colours
+        gif.dither = o.dither ?? gif.dither
+        return (png, jpeg, webp, tiff, avif, jxl, gif)
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

@@ -120,7 +120,12 @@ final class RenderServiceTests: XCTestCase {
                 }
             }
             try await client.execute(uri: "/r/_/no-such-preset/cat.png", method: .get) { XCTAssertEqual($0.status, .notFound) }
-            try await client.execute(uri: "/r/_/vignette/cat.png?format=gif", method: .get) { XCTAssertEqual($0.status, .badRequest) }
+            try await client.execute(uri: "/r/_/vignette/cat.png?format=heic", method: .get) { XCTAssertEqual($0.status, .badRequest) }
+            try await client.execute(uri: "/r/_/vignette/cat.png?format=gif", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "image/gif")
+                XCTAssertEqual(Array(String(buffer: response.body).utf8.prefix(6)), Array("GIF89a".utf8))
+            }
         }
     }
 

@@ -8,39 +8,15 @@ import XCTest
 /// GIF in: the first frame composed as a viewer shows it, checked against the composition computed from the
 /// file's indices and palettes (`*.expected.png`, scripts/make-gif-fixtures.py) and against Pillow, an independent
 /// decoder, where the two agree on what a viewer shows; damaged and hostile files give errors, never traps.
-final class GIFCodecTests: XCTestCase {
+final class GIFCodecTests: XCTestCase, GIFReading {
     var scratch: URL!
     override func setUp() { scratch = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
     func fixture(_ name: String) -> String { Fixtures.path("gif/" + name) }
 
-    func ours(_ path: String, limits: DecodeLimits = DecodeLimits()) throws -> (decoder: GIFDecoder, rgba: [UInt8]) {
-        let decoder = try GIFDecoder(path: path, limits: limits)
-        let samples = [UInt8](try decoder.readAll().packedData())
-        guard decoder.format == .rgb8 else { return (decoder, samples) }
-        var rgba = [UInt8]()
-        for p in stride(from: 0, to: samples.count, by: 3) { rgba += samples[p..<(p + 3)] + [255] }
-        return (decoder, rgba)
-    }
-
     func expected(_ name: String) throws -> [UInt8] {
         [UInt8](try PNGDecoder.decode(path: fixture(name + ".expected.png")).packedData())
-    }
-
-    /// Pillow's first frame as RGBA (Debian's python3-pil), or a skip where it is not installed.
-    func pillow(_ path: String) throws -> [UInt8] {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("no /usr/bin/python3") }
-        let out = scratch.appendingPathComponent(UUID().uuidString + ".rgba").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import sys\ntry:\n from PIL import Image\nexcept ImportError:\n sys.exit(3)\n"
-                             + "open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).convert('RGBA').tobytes())", path, out]
-        try process.run()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { throw XCTSkip("Pillow (python3-pil) is not installed") }
-        XCTAssertEqual(process.terminationStatus, 0)
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
     }
 
     func testEveryVariantDecodesToItsComposition() throws {

@@ -1,4 +1,5 @@
 import FilterCore
+import GIFCodec
 import Foundation
 import HEIFCodec
 import PNGCodec
@@ -118,12 +119,21 @@ extension FilterRunTests {
                                                limits: DecodeLimits()).frameCount, 1)
         r = try run([invert, animated, path("all.png"), "--backend", "cpu", "--frames", "all"])
         XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("animations are written as WebP"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("animations are written as WebP or GIF"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.png")))
-        r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif")])
-        XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("GIF is read but not written yet; write PNG"), r.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path("g.gif")))
+        // GIF out: a still, and every frame with the GIF options (GIFWriterTests checks the pixels).
+        r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif"), "--colours", "16", "--dither", "0.5", "--effort", "9"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try GIFDecoder(path: path("g.gif")).width, 96)
+        r = try run([invert, animated, path("all.gif"), "--backend", "cpu", "--frames", "all", "--stats"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animation: 4 frames, 48×32, playing 3×"), r.stderr)
+        for (option, value, message) in [("--colours", "300", "--colours must be"), ("--dither", "2", "--dither must be a number from 0 to 1")] {
+            r = try run([invert, animated, path("bad.gif"), option, value])
+            XCTAssertEqual(r.code, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("bad.gif")))
+        }
         try FileManager.default.createDirectory(atPath: path("gifs"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixtures.path("gif/global_96x64.gif"), toPath: path("gifs/a.gif"))
         r = try run([invert, path("gifs"), path("pngs"), "--format", "png", "--backend", "cpu", "--quiet"])

@@ -71,7 +71,7 @@ extension FilterRunTests {
         // Standard output has no name to tell the format by.
         r = try run([vignette, photo, "-"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg|webp|tiff|avif|jxl for standard output"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("OUTPUT -: give --format png|jpeg|webp|tiff|avif|jxl|gif for standard output"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
         // `-` is one image; a list of paths comes through --inputs-from.
         try FileManager.default.createDirectory(atPath: path("dir"), withIntermediateDirectories: true)

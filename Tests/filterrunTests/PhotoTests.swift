@@ -98,7 +98,7 @@ extension FilterRunTests {
         // An output name without a known extension needs --format.
         r = try run([vignette, photo, path("out.bmp")])
         XCTAssertEqual(r.code, 2)
-        XCTAssertTrue(r.stderr.contains("out.bmp: cannot tell the output format from the name; end it in .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .jxl, or set --format"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("out.bmp: cannot tell the output format from the name; end it in .png, .jpg, .jpeg, .webp, .tif, .tiff, .avif, .jxl, .gif, or set --format"), r.stderr)
         XCTAssertEqual(try run([vignette, photo, path("out.image"), "--format", "jpeg"]).code, 0)
         XCTAssertEqual(try JPEGDecoder(path: path("out.image")).height, 300)
     }
