@@ -58,6 +58,7 @@ let package = Package(
         // giflib (GIF in); errors come back as codes.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
-        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CLazyLibraries"]),
+        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),
         .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
@@ -138,7 +139,7 @@ let package = Package(
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "JXLCodecTests", dependencies: ["JXLCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
-        .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport", "GIFCodec", "WebPCodec", "JPEGCodec", "TIFFCodec"]),
+        .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport", "GIFCodec", "WebPCodec", "JPEGCodec", "TIFFCodec", "HEIFCodec"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterServeTests", dependencies: [
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",

@@ -258,9 +258,22 @@ def main():
           [{"id": 1, "type": kind, "data": lossy, "props": lossy_props},
            {"id": 2, "type": kind, "data": data, "props": props}], 2)
     light_levels()
+    sequences()
 
 
-def light_levels():
+def sequences():
+    """AVIF image sequences (brand avis) from avifenc (Debian's libavif-bin 0.11, libaom): four lossless 96×64
+    crops of chelsea with durations of 10, 20, 30 and 40 hundredths (timescale 100), the crops kept beside it as
+    `sequence_frame{0..3}.source.png`; and three lossless RGBA crops of emerald (partly transparent), 50 ms each."""
+    frames, alpha = [], []
+    for i in range(4):
+        frames += ["--duration", str(10 * (i + 1)), crop("chelsea_451x300_rgb8.png", 40 * i, 20 * i, 96, 64, f"seq{i}.png")]
+        run("cp", frames[-1], os.path.join(OUT, f"sequence_frame{i}.source.png"))
+    run("avifenc", "-l", "--timescale", "100", *frames, os.path.join(OUT, "avif_sequence_4frames_96x64.avif"))
+    for i in range(3):
+        alpha.append(crop("emerald_crop_320x240_rgba8.png", 60 * i, 40, 96, 64, f"alpha{i}.png"))
+        run("cp", alpha[-1], os.path.join(OUT, f"sequence_alpha{i}.source.png"))
+    run("avifenc", "-l", "--timescale", "1000", "--duration", "50", *alpha, os.path.join(OUT, "avif_sequence_alpha_96x64.avif"))
     """The PQ file again with the light levels a grade declares: clli (MaxCLL 4000, MaxFALL 400 cd/m²) and mdcv
     (BT.2020 primaries, D65, a 4000 cd/m² mastering display), as the HDR tone map reads them."""
     kind, data, props = coded_primary(os.path.join(OUT, "avif_pq_10bit_96x64.avif"))

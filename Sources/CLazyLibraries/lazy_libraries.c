@@ -146,6 +146,25 @@
     X(pango_layout_set_width) \
     X(pango_layout_set_wrap)
 
+// libavif (AV1 image sequences: libheif 1.15 reads and writes only their still items), loaded when a sequence is.
+#define AVIF_FUNCTIONS(X) \
+    X(avifDecoderCreate) \
+    X(avifDecoderDestroy) \
+    X(avifDecoderNextImage) \
+    X(avifDecoderParse) \
+    X(avifDecoderSetIOMemory) \
+    X(avifEncoderAddImage) \
+    X(avifEncoderCreate) \
+    X(avifEncoderDestroy) \
+    X(avifEncoderFinish) \
+    X(avifImageCreate) \
+    X(avifImageDestroy) \
+    X(avifImageRGBToYUV) \
+    X(avifImageYUVToRGB) \
+    X(avifRGBImageSetDefaults) \
+    X(avifRWDataFree) \
+    X(avifResultToString)
+
 // libimagequant (pngquant's quantiser, GPL-3.0-or-later) is the system's, loaded only when a GIF is written.
 #define IMAGEQUANT_FUNCTIONS(X) \
     X(liq_attr_create) \
@@ -169,6 +188,7 @@ JXL_FUNCTIONS(POINTER)
 JXL_THREADS_FUNCTIONS(POINTER)
 PANGO_FUNCTIONS(POINTER)
 IMAGEQUANT_FUNCTIONS(POINTER)
+AVIF_FUNCTIONS(POINTER)
 
 #if defined(__x86_64__)
 #define TRAMPOLINE(name)                                                                                           \
@@ -187,6 +207,7 @@ JXL_FUNCTIONS(TRAMPOLINE)
 JXL_THREADS_FUNCTIONS(TRAMPOLINE)
 PANGO_FUNCTIONS(TRAMPOLINE)
 IMAGEQUANT_FUNCTIONS(TRAMPOLINE)
+AVIF_FUNCTIONS(TRAMPOLINE)
 
 #define STRING(x) #x
 #define NUMBER(x) STRING(x)
@@ -304,3 +325,24 @@ int fr_lazy_load_imagequant(void) {
 }
 
 const char *fr_lazy_imagequant_error(void) { return imagequant_error; }
+
+static pthread_once_t avif_once = PTHREAD_ONCE_INIT;
+static int avif_loaded;
+static char avif_error[512] = "not loaded";
+
+static void load_avif(void) {
+    static const char *const names[] = {"libavif.so.15", "libavif.so.16", "libavif.so", NULL};
+    char *error = avif_error;
+    const char *which = names[0];
+    void *library = open_library(names, avif_error, sizeof avif_error);
+    if (!library) return;
+    AVIF_FUNCTIONS(RESOLVE)
+    avif_loaded = 1;
+}
+
+int fr_lazy_load_avif(void) {
+    pthread_once(&avif_once, load_avif);
+    return avif_loaded;
+}
+
+const char *fr_lazy_avif_error(void) { return avif_error; }

@@ -209,7 +209,7 @@ public final class BatchRunner: Sendable {
             var inputs = extraInputs
             inputs[recipe.inputs.first ?? "main"] = job.input
             let outputFormat = renderer.options.fileFormat ?? ImageFileFormat.from(extensionOf: job.output)
-            if allFrames, [.webp, .gif].contains(outputFormat), [.gif, .webp].contains(try? ImageFileFormat.sniff(path: job.input)) {
+            if allFrames, [.webp, .gif, .avif].contains(outputFormat), ImageInput.file(job.input).rendersAsFrames {
                 try renderer.renderAnimation(recipe, inputs: inputs, output: job.output)
             } else {
                 let report = try renderer.render(recipe, inputs: inputs, output: job.output)

@@ -248,6 +248,22 @@ public enum ImageInput: Sendable {
         }
     }
 
+    /// Whether `--frames all` renders the image frame by frame: a GIF or WebP (a still one as one frame), or an
+    /// AVIF image sequence (brand `avis`; a still AVIF is a still).
+    public var rendersAsFrames: Bool {
+        guard let format = try? format() else { return false }
+        if format == .gif || format == .webp { return true }
+        guard format == .avif else { return false }
+        switch self {
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? handle.close() }
+            return AVIFSequenceReader.isSequence([UInt8]((try? handle.read(upToCount: 12)) ?? Data()))
+        case .encoded(let data, _):
+            return AVIFSequenceReader.isSequence([UInt8](data.prefix(12)))
+        }
+    }
+
     /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous
     /// in-memory file, so both paths share every line of the codecs.
     func openDecoder(limits: DecodeLimits) throws -> any ImageDecoder {

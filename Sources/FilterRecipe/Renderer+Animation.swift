@@ -3,6 +3,7 @@ import CPUBackend
 import FilterCore
 import Foundation
 import GIFCodec
+import HEIFCodec
 import WebPCodec
 
 /// What an animation render did.
@@ -52,9 +53,9 @@ extension Renderer {
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
         let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
-        guard format == .webp || format == .gif else {
-            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP or GIF; end "
-                + "the output's name in .webp or .gif (or render the first frame alone)"))
+        guard format == .webp || format == .gif || format == .avif else {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP, GIF or AVIF; "
+                + "end the output's name in .webp, .gif or .avif (or render the first frame alone)"))
         }
         let reader: any AnimationReader
         do { reader = try Self.openAnimation(input, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
@@ -67,6 +68,9 @@ extension Renderer {
                     transform = try InputColourTransform(from: profile, format: .rgba8, space: recipe.workingSpace)
                 }
             } catch { throw RenderError.reading(path, error) }
+        } else if options.colourManagement, let points = reader.codingPoints, let profile = ColourProfile.codingPoints(points) {
+            do { transform = try InputColourTransform(from: profile, format: .rgba8, space: recipe.workingSpace) }
+            catch { throw RenderError.reading(path, error) }
         }
         var images = [String: PixelBuffer]()
         for name in recipe.usedInputs where name != main {
@@ -100,11 +104,16 @@ extension Renderer {
             // Packed rows: the buffer's own where they are (always, for rgba8), else a packed copy.
             let rows = result.rowStride == result.width * 4 ? nil : try result.packedData()
             do {
-                let frameWriter: any AnimationWriter = try writer ?? (format == .gif
-                    ? AnimatedGIFWriter(output: file, width: result.width, height: result.height, loopCount: reader.loopCount,
-                                        options: options.gif)
-                    : AnimatedWebPWriter(output: file, width: result.width, height: result.height, loopCount: reader.loopCount,
-                                         options: options.webp))
+                let frameWriter: any AnimationWriter
+                if let writer { frameWriter = writer } else if format == .gif {
+                    frameWriter = try AnimatedGIFWriter(output: file, width: result.width, height: result.height,
+                                                        loopCount: reader.loopCount, options: options.gif)
+                } else if format == .avif {
+                    frameWriter = try AnimatedAVIFWriter(output: file, width: result.width, height: result.height, options: options.avif)
+                } else {
+                    frameWriter = try AnimatedWebPWriter(output: file, width: result.width, height: result.height,
+                                                         loopCount: reader.loopCount, options: options.webp)
+                }
                 writer = frameWriter
                 size = (result.width, result.height)
                 if let rows {
@@ -149,10 +158,11 @@ extension Renderer {
         switch format {
         case .gif: return try GIFAnimationReader(descriptor: fd, name: path, limits: limits)
         case .webp: return try WebPAnimationReader(descriptor: fd, name: path, limits: limits)
+        case .avif: return try AVIFSequenceReader(descriptor: fd, name: path, limits: limits)
         default:
             close(fd)
             throw CodecError(kind: .unsupported, path: path, message: "a \(format.name) image is not an animation this "
-                             + "build renders frame by frame (GIF and WebP are)")
+                             + "build renders frame by frame (GIF, WebP and AVIF sequences are)")
         }
     }
 

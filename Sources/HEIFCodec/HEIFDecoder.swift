@@ -22,6 +22,9 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// Images in the file besides thumbnails and auxiliary images (the primary one is read).
     package let imageCount: Int
     package var nextRow: Int { held.nextRow }
+    /// An AVIF image sequence (brand `avis`), read here as its still primary image.
+    package let isSequence: Bool
+    package var fileWarnings: [String] { isSequence ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
     /// The file, libheif's decoded planes and RGB image, and ours (the same figure the limits are checked with).
     package let decodingBytes: Double
 
@@ -40,6 +43,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         bytes.withUnsafeBytes { file.copyMemory(from: $0) }
         self.file = file
         let isAVIF = Self.isAVIF(bytes)
+        isSequence = AVIFSequenceReader.isSequence(bytes)
         formatName = isAVIF ? "AVIF" : "HEIC"
         do { try HEIFLibrary.load(for: path, format: formatName) } catch {
             file.deallocate()

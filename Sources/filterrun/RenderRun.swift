@@ -121,7 +121,7 @@ struct RenderRun {
             if let explain = options.explain {
                 print(try renderer.explain(recipe, sources: sources, verbose: explain == .verbose))
             }
-            if options.frames == .all, let main = sources["main"], [.gif, .webp].contains(try? main.format()) {
+            if options.frames == .all, let main = sources["main"], main.rendersAsFrames {
                 guard output != "-" else {
                     return fail(2, "OUTPUT -: animations are written to a file (an animated WebP or GIF); give its name")
                 }

@@ -1,6 +1,7 @@
 import FilterCore
 import FilterRecipe
 import Foundation
+import HEIFCodec
 import GIFCodec
 import TestSupport
 import WebPCodec
@@ -26,6 +27,7 @@ final class AnimationTests: XCTestCase {
 
     func open(_ path: String) throws -> any AnimationReader {
         let fd = Foundation.open(path, O_RDONLY)
+        if path.hasSuffix(".avif") { return try AVIFSequenceReader(descriptor: fd, name: path, limits: DecodeLimits()) }
         return path.hasSuffix(".gif") ? try GIFAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
                                       : try WebPAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
     }
@@ -92,6 +94,31 @@ final class AnimationTests: XCTestCase {
         let info = try webpmuxInfo(output)
         XCTAssertTrue(info.contains("Number of frames: 4"), info)
         XCTAssertTrue(info.contains("Loop Count : 3"), info)
+    }
+
+    /// GIF in, AVIF sequence out (lossless) and back to GIF: the frames as the lossless WebP path renders them,
+    /// the durations kept (AVIF sequences written here play forever: libavif 0.11 writes no repetition count).
+    func testAnimationsGoToAndFromAVIFSequences() throws {
+        var options = Renderer.Options()
+        options.avif = AVIFWriteOptions(lossless: true)
+        options.webp = WebPWriteOptions(lossless: true)
+        let renderer = Renderer(backend: .cpu, options: options)
+        let sequence = scratch.appendingPathComponent("flipped.avif").path, webp = scratch.appendingPathComponent("flipped.webp").path
+        let report = try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: sequence)
+        try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: webp)
+        XCTAssertEqual(report.frames, 4)
+        let read = try frames(try open(sequence)), expected = try frames(try open(webp))
+        XCTAssertEqual(read.map(\.durationMilliseconds), durations)
+        // Lossless RGB; fully transparent pixels' colour is not kept by either encoder.
+        for (i, (a, b)) in zip(read, expected).enumerated() { assertSameVisible(a.pixels, b.pixels, "frame \(i + 1)") }
+        // The sequence itself as an input, flipped back, as a GIF: its frames are the fixture's again.
+        let back = scratch.appendingPathComponent("back.gif").path
+        let again = try renderer.renderAnimation(try flipRecipe(), inputs: ["main": sequence], output: back)
+        XCTAssertEqual(again.frames, 4)
+        XCTAssertEqual(again.loopCount, 0, "a sequence plays forever")
+        let original = try frames(try open(gif)), gifFrames = try frames(try open(back))
+        XCTAssertEqual(gifFrames.map(\.durationMilliseconds), durations)
+        for (i, (a, b)) in zip(gifFrames, original).enumerated() { assertSameVisible(a.pixels, b.pixels, "GIF frame \(i + 1)") }
     }
 
     /// An animation given as bytes (piped in) renders as the file does: the same frames, times and loop count.
@@ -194,7 +221,7 @@ final class AnimationTests: XCTestCase {
         let renderer = Renderer(backend: .cpu)
         let png = scratch.appendingPathComponent("out.png").path
         XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: png)) { error in
-            XCTAssertTrue("\(error)".contains(".webp"), "\(error)")
+            XCTAssertTrue("\(error)".contains(".webp, .gif or .avif"), "\(error)")
         }
         // A file cut inside its third frame: an input error naming it, and no output.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: gif))

@@ -119,7 +119,7 @@ extension FilterRunTests {
                                                limits: DecodeLimits()).frameCount, 1)
         r = try run([invert, animated, path("all.png"), "--backend", "cpu", "--frames", "all"])
         XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("animations are written as WebP or GIF"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("animations are written as WebP, GIF or AVIF"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.png")))
         // GIF out: a still, and every frame with the GIF options (GIFWriterTests checks the pixels).
         r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif"), "--colours", "16", "--dither", "0.5", "--effort", "9"])
@@ -128,6 +128,18 @@ extension FilterRunTests {
         r = try run([invert, animated, path("all.gif"), "--backend", "cpu", "--frames", "all", "--stats"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("animation: 4 frames, 48×32, playing 3×"), r.stderr)
+        // An AVIF sequence renders frame by frame with --frames all (a still AVIF stays a still), and is written as one.
+        let sequence = Fixtures.path("heif/avif_sequence_4frames_96x64.avif")
+        r = try run([invert, sequence, path("seq.webp"), "--backend", "cpu", "--frames", "all", "--stats"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animation: 4 frames, 96×64, looping forever"), r.stderr)
+        r = try run([invert, animated, path("seq.avif"), "--backend", "cpu", "--frames", "all", "--stats"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("animation: 4 frames, 48×32"), r.stderr)
+        r = try run([invert, Fixtures.path("heif/avif_q80_96x64.avif"), path("still.png"), "--backend", "cpu", "--frames", "all"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        r = try run([invert, sequence, path("seq-first.png"), "--backend", "cpu"])
+        XCTAssertTrue(r.stderr.contains("is an animation; its first frame is read"), r.stderr)
         for (option, value, message) in [("--colours", "300", "--colours must be"), ("--dither", "2", "--dither must be a number from 0 to 1")] {
             r = try run([invert, animated, path("bad.gif"), option, value])
             XCTAssertEqual(r.code, 2, r.stderr)

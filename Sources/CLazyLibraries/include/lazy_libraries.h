@@ -1,4 +1,4 @@
-// libheif, libjxl, Pango and libimagequant are loaded on first use, not when the program starts: with their codecs (x265, libde265,
+// libheif, libjxl, Pango, libavif and libimagequant are loaded on first use, not when the program starts: with their codecs (x265, libde265,
 // libaom, dav1d, highway) they cost every process about 5.5 ms to load and initialise — more than a small photo's
 // whole render — though most renders read neither format. Each function the codecs call is a small trampoline here,
 // jumping through a pointer the loader fills from the library.
@@ -17,6 +17,10 @@ const char *fr_lazy_jxl_error(void);
 /// Loads Pango and cairo through libpangocairo (once; safe from any thread), as above: text is set by few renders.
 int fr_lazy_load_pango(void);
 const char *fr_lazy_pango_error(void);
+/// Loads libavif (once; safe from any thread), as above: only AVIF sequences need it.
+int fr_lazy_load_avif(void);
+const char *fr_lazy_avif_error(void);
+
 /// Loads libimagequant (once; safe from any thread), as above: only GIF outputs quantise.
 int fr_lazy_load_imagequant(void);
 const char *fr_lazy_imagequant_error(void);

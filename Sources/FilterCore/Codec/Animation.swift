@@ -20,8 +20,14 @@ package protocol AnimationReader: AnyObject {
     var loopCount: Int { get }
     /// The embedded ICC profile the frames' colour is in, if any.
     var iccProfile: [UInt8]? { get }
+    /// The frames' colour as code points when there is no profile and it is not sRGB (AVIF sequences).
+    var codingPoints: ColourCodingPoints? { get }
     /// The next composed frame; nil after the last.
     func nextFrame() throws -> AnimationFrame?
+}
+
+extension AnimationReader {
+    package var codingPoints: ColourCodingPoints? { nil }
 }
 
 /// Writes an animation a frame at a time and publishes it atomically at `finish()`; dropping it unfinished removes
