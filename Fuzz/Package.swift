@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP, TIFF, HEIF, GIF and JPEG XL decoders. Built and run by scripts/fuzz.sh (needs
+// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP, TIFF, HEIF, AVIF sequence, GIF and JPEG XL decoders. Built and run by scripts/fuzz.sh (needs
 // -sanitize=fuzzer), kept out of the main package so ordinary builds never need libFuzzer.
 import PackageDescription
 
@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzAVIFSequence", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -33,6 +33,15 @@ final class FuzzSeedTests: XCTestCase {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: output), "\(file.lastPathComponent): \(error)")
             }
         }
+        // AVIF sequences go frame by frame into an animated WebP.
+        for file in try files("avis") {
+            let output = dir.appendingPathComponent(file.lastPathComponent + ".webp").path
+            do {
+                try Renderer(backend: .cpu, options: options).renderAnimation(recipe, inputs: ["main": file.path], output: output)
+            } catch let error as RenderError {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: output), "\(file.lastPathComponent): \(error)")
+            }
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }, [])
     }
 }
