@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
-        .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP"]),
+        .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
         .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),

@@ -22,12 +22,17 @@ package final class WebPDecoder: DescriptorDecoder {
     package let isLossless: Bool
     /// Frames in the file (1 for a still image).
     package let frameCount: Int
-    package var nextRow: Int { held.nextRow }
+    package var nextRow: Int { boxes?.nextRow ?? held.nextRow }
     package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: frameCount)] : [] }
-    package var decodingBytes: Double { Double(width * height * format.bytesPerPixel + file.count) }
+    package var decodingBytes: Double {
+        // A reduced lossy still holds a band of rows; everything else the whole picture.
+        boxes.map { Double($0.width * 3 * $0.factor * 64 + file.count) } ?? Double(width * height * format.bytesPerPixel + file.count)
+    }
 
-    private let file: [UInt8]
+    let file: [UInt8]
     private var held = HeldPicture()
+    /// A lossy still reduced while it decodes (`reduce(by:)`), read a band at a time.
+    private var boxes: WebPBoxStream?
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -78,20 +83,36 @@ package final class WebPDecoder: DescriptorDecoder {
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
     }
 
-    /// Still images without alpha decode at any smaller size through libwebp's rescaler, which averages the
-    /// decoded planes over each output pixel's area before the conversion to RGB (far cheaper than decoding whole).
-    /// Alpha images are left whole: the rescaler weighs colour by alpha, which the engine's model of a box
-    /// reduction does not.
+    /// Lossy stills without alpha decode at 1/2 … 1/8 by box-averaging libwebp's rows as they arrive (`WebPBoxStream`:
+    /// exactly the full decode's box means, a band of rows resident at a time); lossless ones at any smaller size through libwebp's rescaler, which averages the decoded planes over
+    /// each output pixel's area before the conversion to RGB. Alpha images are left whole: the rescaler weighs colour
+    /// by alpha, which the engine's model of a box reduction does not.
     package var decodeReductions: DecodeReductions {
-        DecodeReductions(factors: [], method: .wholeRescale, rescales: !isAnimated && !format.hasAlpha,
-                         how: "by libwebp's rescaler")
+        guard !isAnimated && !format.hasAlpha else { return .none }
+        if !isLossless { return DecodeReductions(factors: Array(2...8), method: .decodedBoxes, how: "by box-averaging libwebp's rows as they decode") }
+        return DecodeReductions(factors: [], method: .wholeRescale, rescales: true, how: "by libwebp's rescaler")
     }
 
     package func reduce(by factor: Int) throws {
+        if !isLossless {
+            guard decodeReductions.factors.contains(factor), nextRow == 0, !held.isDecoded, boxes == nil else {
+                throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot decode at 1/\(factor) here")
+            }
+            let stream = try WebPBoxStream(file: file, path: path, width: storedWidth, height: storedHeight, factor: factor)
+            boxes = stream
+            width = stream.width
+            height = stream.height
+            return
+        }
         try reduce(toWidth: (storedWidth + factor - 1) / max(1, factor), height: (storedHeight + factor - 1) / max(1, factor))
     }
 
     package func reduce(toWidth width: Int, height: Int) throws {
+        if !isLossless, let factor = decodeReductions.factors.first(where: {
+            (storedWidth + $0 - 1) / $0 == width && (storedHeight + $0 - 1) / $0 == height
+        }) {
+            return try reduce(by: factor)
+        }
         guard decodeReductions.rescales, nextRow == 0, !held.isDecoded, (1...storedWidth).contains(width),
               (1...storedHeight).contains(height) else {
             throw CodecError(kind: .invalidRequest, path: path, message: "WebP cannot decode at \(width)×\(height) here")
@@ -101,6 +122,12 @@ package final class WebPDecoder: DescriptorDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        if let boxes {
+            guard count >= 0, boxes.nextRow + count <= height else {
+                throw CodecError(kind: .invalidRequest, path: path, message: "rows \(boxes.nextRow)..<\(boxes.nextRow + count) asked of \(height)")
+            }
+            return try boxes.read(into: destination, rowStride: stride, count: count, failure: failure)
+        }
         _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
                           stride: stride, count: count, decode: decode)
     }
@@ -164,7 +191,7 @@ package final class WebPDecoder: DescriptorDecoder {
         }
     }
 
-    private func failure(_ status: VP8StatusCode) -> CodecError {
+    func failure(_ status: VP8StatusCode) -> CodecError {
         switch status {
         case VP8_STATUS_NOT_ENOUGH_DATA:
             return CodecError(kind: .corrupt, path: path, message: "truncated: the file ends inside its WebP image data")

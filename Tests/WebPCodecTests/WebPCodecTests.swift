@@ -66,9 +66,9 @@ final class WebPCodecTests: XCTestCase {
         }
     }
 
-    /// Still images without alpha decode at smaller sizes through libwebp's rescaler: the pixels dwebp -scale gives.
+    /// Lossless stills without alpha decode at smaller sizes through libwebp's rescaler: the pixels dwebp -scale gives.
     func testReducedDecodesAreLibwebpsRescaledPixels() throws {
-        let name = "lossy_160x107.webp"
+        let name = "lossless_160x107.webp"
         for size in [[80, 54], [40, 27], [20, 14], [61, 37]] {
             let decoder = try WebPDecoder(path: fixture(name))
             XCTAssertTrue(decoder.decodeReductions.rescales)
@@ -83,10 +83,64 @@ final class WebPCodecTests: XCTestCase {
             let end = (0...(data.count - marker.count)).first { Array(data[$0..<($0 + marker.count)]) == marker }!
             XCTAssertEqual(rgba(samples, channels: 3), Array(data[(end + marker.count)...]), "\(size)")
         }
+        XCTAssertFalse(try WebPDecoder(path: fixture("lossy_160x107.webp")).decodeReductions.rescales, "lossy stills reduce by boxes")
         // Alpha and animations decode whole: the rescaler weighs colour by alpha, which a box reduction does not.
         XCTAssertFalse(try WebPDecoder(path: fixture("lossy_alpha_160x120.webp")).decodeReductions.rescales)
         XCTAssertFalse(try WebPDecoder(path: fixture("animated_2frames_96x64.webp")).decodeReductions.rescales)
         XCTAssertThrowsError(try WebPDecoder(path: fixture("lossy_alpha_160x120.webp")).reduce(by: 2))
+    }
+
+    /// Lossy stills without alpha decode at 1/2 … 1/8 as the exact box means of libwebp's full decode (the last
+    /// boxes partial, rounded to nearest), whichever way the rows are asked for; a cut or damaged file is an error.
+    func testReducedLossyDecodesAreTheFullDecodesBoxMeans() throws {
+        let name = "lossy_160x107.webp"
+        let full = try ours(fixture(name)).samples
+        let (w, h) = (160, 107)
+        for factor in 2...8 {
+            let (ow, oh) = ((w + factor - 1) / factor, (h + factor - 1) / factor)
+            var expected = [UInt8]()
+            for oy in 0..<oh {
+                for ox in 0..<ow {
+                    let ys = (oy * factor)..<min(oy * factor + factor, h), xs = (ox * factor)..<min(ox * factor + factor, w)
+                    let n = ys.count * xs.count
+                    for c in 0..<3 {
+                        var sum = 0
+                        for y in ys { for x in xs { sum += Int(full[(y * w + x) * 3 + c]) } }
+                        expected.append(UInt8((sum + n / 2) / n))
+                    }
+                }
+            }
+            for chunks in [[oh], [1, 2, oh - 3], [oh - 1, 1]] {
+                let decoder = try WebPDecoder(path: fixture(name))
+                XCTAssertEqual(decoder.decodeReductions.method, .decodedBoxes)
+                try decoder.reduce(by: factor)
+                XCTAssertEqual([decoder.width, decoder.height], [ow, oh])
+                var got = [UInt8](repeating: 0, count: ow * oh * 3)
+                try got.withUnsafeMutableBytes { raw in
+                    for count in chunks where count > 0 {
+                        try decoder.readRows(into: raw.baseAddress! + decoder.nextRow * ow * 3, stride: ow * 3, count: count)
+                    }
+                }
+                XCTAssertEqual(decoder.nextRow, oh)
+                XCTAssertEqual(got, expected, "1/\(factor) read in \(chunks)")
+            }
+        }
+        // Cut short or stomped: an error naming the file, never a trap, whichever rows were asked for.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture(name)))
+        for (label, data) in [("cut", bytes.prefix(bytes.count * 2 / 3)), ("stomped", Data(bytes.enumerated().map { $0.offset > 40 && $0.offset % 29 == 0 ? $0.element ^ 0xA5 : $0.element }))] {
+            let path = scratch.appendingPathComponent("\(label).webp").path
+            FileManager.default.createFile(atPath: path, contents: data)
+            guard let decoder = try? WebPDecoder(path: path) else { continue }
+            try decoder.reduce(by: 3)
+            var rows = [UInt8](repeating: 0, count: decoder.width * decoder.height * 3)
+            do {
+                try rows.withUnsafeMutableBytes { try decoder.readRows(into: $0.baseAddress!, stride: decoder.width * 3, count: decoder.height) }
+                XCTAssertEqual(label, "stomped", "a cut file cannot decode whole")
+            } catch let error as CodecError {
+                XCTAssertEqual(error.path, path)
+                if label == "cut" { XCTAssertTrue(error.message.contains("truncated"), error.message) }
+            }
+        }
     }
 
     func testMetadataThatChangesPixelsIsRead() throws {

@@ -123,6 +123,8 @@ package struct DecodeReductions: Sendable, Equatable {
     package enum Method: Sendable, Equatable {
         /// Boxes of exactly f original pixels from the top-left corner, the last one partial (a JPEG's DCT scaling).
         case boxes
+        /// The same boxes, averaged exactly from the full decode's pixels (a lossy WebP's rows as libwebp writes them).
+        case decodedBoxes
         /// The whole image rescaled to any smaller size by area averaging (libwebp's rescaler): boxes of
         /// size / reduced size.
         case wholeRescale

@@ -260,10 +260,13 @@ package struct Optimizer {
     /// upsampled plainly rather than libwebp's fancy upsampling, which strays further: in sRGB a shrink of 4–6 × f
     /// leaves 3–4 codes and 7 × f leaves 3 at f = 1.5, while 7.5 × f kept 2 on every case measured (three photos,
     /// 16 sizes, f from 1.6 to 3.5; scripts/measure-webp-shrink.py, BENCHMARKS.md); in linear light the JPEG rule
-    /// holds (2 at a margin of 32).
+    /// holds (2 at a margin of 32). A lossy WebP's exact box means (`decodedBoxes`) kept 2 codes at 3.5 for f = 2
+    /// and at 4 for f = 3…8 in sRGB, where JPEG's 3.6–3.75 left 3 at two sizes of two photos (three photos, 16 sizes
+    /// each; scripts/measure-webp-shrink.py, BENCHMARKS.md).
     static func decodeReductionGap(factor: Double, space: WorkingSpace, method: DecodeReductions.Method = .boxes) -> Double? {
         switch (space, method) {
         case (.srgb, .boxes): return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
+        case (.srgb, .decodedBoxes): return factor <= 2 ? 3.5 : 4
         case (.srgb, .wholeRescale): return 7.5
         case (.linear, _): return factor <= 2 ? 32 : nil
         }
@@ -273,9 +276,10 @@ package struct Optimizer {
     /// rescaling decoder any factor from 1.5 (below that the decode saves little).
     static func decodeReduction(_ reductions: DecodeReductions, shrink: Double, space: WorkingSpace) -> Double? {
         switch reductions.method {
-        case .boxes:
+        case .boxes, .decodedBoxes:
             return reductions.factors.sorted().last { factor in
-                decodeReductionGap(factor: Double(factor), space: space).map { shrink >= $0 * Double(factor) } ?? false
+                decodeReductionGap(factor: Double(factor), space: space, method: reductions.method)
+                    .map { shrink >= $0 * Double(factor) } ?? false
             }.map(Double.init)
         case .wholeRescale:
             // The gap is one margin wherever it is defined, so the factor is shrink / margin, capped where the gap
