@@ -2,7 +2,8 @@
 # An animated GIF of COUNT (default 100) 640×360 frames — a pan across a photo, each frame quantised to its own
 # 256-colour palette by Pillow, 40 ms a frame, looping — to an animated WebP (quality 80), by filterrun
 # (`--frames all`), vips (libvips reads every page with [n=-1]) and gif2webp (libwebp's converter, no filter):
-# the conversion alone, and a half-size thumbnail (filterrun's resize, vipsthumbnail). Medians of RUNS (default 5)
+# the conversion alone, and a half-size thumbnail (filterrun's resize, vipsthumbnail); and to an animated GIF, by
+# filterrun (libimagequant's palettes) and vips (gifsave: cgif with libimagequant). Medians of RUNS (default 5)
 # alternating runs; wall time by the shell's clock, peak RSS by GNU time.
 # Installs libvips-tools, webp and python3-pil (apt) itself.
 # Usage: scripts/bench-animation.sh PHOTO.png (the shared kleiber photo)
@@ -48,12 +49,15 @@ for _ in $(seq "$runs"); do
   run "convert gif2webp" gif2webp -quiet -lossy -q 80 "$work/anim.gif" -o "$work/g.webp"
   run "half filterrun" $bin "$work/half.json" "$work/anim.gif" "$work/fh.webp" --frames all --force --backend cpu
   run "half vipsthumbnail" vipsthumbnail "$work/anim.gif[n=-1]" -s 320x -o "$work/vh.webp[Q=80]"
+  run "gif filterrun" $bin "$work/copy.json" "$work/anim.gif" "$work/f.gif" --frames all --force --backend cpu
+  run "gif vips" vips copy "$work/anim.gif[n=-1]" "$work/v.gif"
 done
 echo "$count frames of 640×360 ($(stat -c %s "$work/anim.gif") bytes of GIF), medians of $runs runs"
 echo "| work | tool | s | peak MiB | output bytes |"
 echo "|---|---|---|---|---|"
-for key in "convert filterrun" "convert vips" "convert gif2webp" "half filterrun" "half vipsthumbnail"; do
+for key in "convert filterrun" "convert vips" "convert gif2webp" "half filterrun" "half vipsthumbnail" "gif filterrun" "gif vips"; do
   t=$(tr ' ' '\n' <<< "${T[$key]:-}" | grep . | median); m=$(tr ' ' '\n' <<< "${M[$key]:-}" | grep . | median)
-  case $key in "convert filterrun") o=f;; "convert vips") o=v;; "convert gif2webp") o=g;; "half filterrun") o=fh;; *) o=vh;; esac
-  printf "| %s | %s | %s | %d | %s |\n" "${key%% *}" "${key#* }" "$t" $((m / 1024)) "$(stat -c %s "$work/$o.webp" 2>/dev/null)"
+  case $key in "convert filterrun") o=f.webp;; "convert vips") o=v.webp;; "convert gif2webp") o=g.webp;; "half filterrun") o=fh.webp;;
+    "half vipsthumbnail") o=vh.webp;; "gif filterrun") o=f.gif;; *) o=v.gif;; esac
+  printf "| %s | %s | %s | %d | %s |\n" "${key%% *}" "${key#* }" "$t" $((m / 1024)) "$(stat -c %s "$work/$o" 2>/dev/null)"
 done
