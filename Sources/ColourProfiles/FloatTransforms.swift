@@ -59,57 +59,65 @@ package final class FloatInputTransform: WorkingRowConversion, @unchecked Sendab
     }
 }
 
-/// An encoder fed working values (rgba32f) that hands `inner` (a float TIFF) straight linear light on sRGB
-/// primaries, unclamped: 1 to 4 floats a pixel as `channels` says (grey as Rec. 709 luminance), alpha clamped to
-/// 0…1. Nothing is rounded or clipped, so highlights and wide-gamut colours survive the file.
-package final class LinearFloatEncoder: ImageEncoder {
+/// An encoder fed working values (rgba32f) that converts each row (`convert`: the row, its target, the width) into
+/// `floatsPerPixel` floats a pixel, rows shared out over the cores, and hands them on to `inner`.
+package final class FloatRowEncoder: ImageEncoder {
+    package typealias Conversion = @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
     package let inner: any ImageEncoder
     private let width: Int
-    private let channels: Int
-    private let space: WorkingSpace
+    private let floatsPerPixel: Int
+    private let convert: Conversion
     private var rows = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private var capacity = 0
 
-    package init(_ inner: any ImageEncoder, width: Int, channels: Int, space: WorkingSpace) {
+    package init(_ inner: any ImageEncoder, width: Int, floatsPerPixel: Int, convert: @escaping Conversion) {
         self.inner = inner
         self.width = width
-        self.channels = channels
-        self.space = space
+        self.floatsPerPixel = floatsPerPixel
+        self.convert = convert
     }
 
     deinit { rows.deallocate() }
 
     package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        let floats = width * channels
+        let floats = width * floatsPerPixel
         if count > capacity {
             rows.deallocate()
             rows = .allocate(capacity: max(1, count * floats))
             capacity = count
         }
-        let rows = rows, width = width, channels = channels, space = space
+        let rows = rows, width = width, convert = convert
         WorkerPool.forEachChunk(0..<count) { chunk in
-            for row in chunk {
-                let input = (source + row * stride).assumingMemoryBound(to: Float.self), out = rows + row * floats
-                for x in 0..<width {
-                    let p = input + x * 4, o = out + x * channels
-                    let a = p[3]
-                    var v = a > 0 ? SIMD3(p[0], p[1], p[2]) / a : .zero
-                    if space == .srgb { v = SIMD3(WorkingEncoding.decode(v.x), WorkingEncoding.decode(v.y), WorkingEncoding.decode(v.z)) }
-                    let alpha = min(max(a, 0), 1)
-                    switch channels {
-                    case 1, 2:
-                        o[0] = 0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z
-                        if channels == 2 { o[1] = alpha }
-                    default:
-                        o[0] = v.x; o[1] = v.y; o[2] = v.z
-                        if channels == 4 { o[3] = alpha }
-                    }
-                }
-            }
+            for row in chunk { convert((source + row * stride).assumingMemoryBound(to: Float.self), rows + row * floats, width) }
         }
         try inner.writeRows(rows, stride: floats * 4, count: count)
     }
 
     package func finish() throws { try inner.finish() }
     package func abandon() { inner.abandon() }
+}
+
+extension FloatRowEncoder {
+    /// Working values to `inner` (a float TIFF) as straight linear light on sRGB primaries, unclamped: 1 to 4
+    /// floats a pixel as `channels` says (grey as Rec. 709 luminance), alpha clamped to 0…1. Nothing is rounded or
+    /// clipped, so highlights and wide-gamut colours survive the file.
+    package static func linear(_ inner: any ImageEncoder, width: Int, channels: Int, space: WorkingSpace) -> FloatRowEncoder {
+        FloatRowEncoder(inner, width: width, floatsPerPixel: channels) { input, out, width in
+            for x in 0..<width {
+                let p = input + x * 4, o = out + x * channels
+                let a = p[3]
+                var v = a > 0 ? SIMD3(p[0], p[1], p[2]) / a : .zero
+                if space == .srgb { v = SIMD3(WorkingEncoding.decode(v.x), WorkingEncoding.decode(v.y), WorkingEncoding.decode(v.z)) }
+                let alpha = min(max(a, 0), 1)
+                switch channels {
+                case 1, 2:
+                    o[0] = 0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z
+                    if channels == 2 { o[1] = alpha }
+                default:
+                    o[0] = v.x; o[1] = v.y; o[2] = v.z
+                    if channels == 4 { o[3] = alpha }
+                }
+            }
+        }
+    }
 }

@@ -150,45 +150,16 @@ package struct SDRToneMap: Sendable {
     }
 }
 
-/// An encoder fed working values (rgba32f) that tone-maps them (`SDRToneMap`) and hands them on, still working
-/// values, to `inner` (a `ColourManagedEncoder`, which encodes them for the file).
-package final class ToneMappingEncoder: ImageEncoder {
-    package let inner: any ImageEncoder
-    private let toneMap: SDRToneMap
-    private let width: Int
-    private let space: WorkingSpace
-    private var rows = UnsafeMutablePointer<Float>.allocate(capacity: 1)
-    private var capacity = 0
-
-    package init(_ inner: any ImageEncoder, width: Int, sourcePeak: Double, space: WorkingSpace) {
-        self.inner = inner
-        self.width = width
-        self.space = space
-        toneMap = SDRToneMap(sourcePeak: sourcePeak)
-    }
-
-    deinit { rows.deallocate() }
-
-    package func writeRows(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
-        let floats = width * 4
-        if count > capacity {
-            rows.deallocate()
-            rows = .allocate(capacity: max(1, count * floats))
-            capacity = count
+extension FloatRowEncoder {
+    /// Working values tone-mapped (`SDRToneMap`) and handed on, still working values, to `inner` (a
+    /// `ColourManagedEncoder`, which encodes them for the file).
+    package static func toneMapping(_ inner: any ImageEncoder, width: Int, sourcePeak: Double, space: WorkingSpace) -> FloatRowEncoder {
+        let toneMap = SDRToneMap(sourcePeak: sourcePeak)
+        return FloatRowEncoder(inner, width: width, floatsPerPixel: 4) { input, out, width in
+            out.update(from: input, count: width * 4)
+            toneMap.apply(out, width: width, space: space)
         }
-        let rows = rows, width = width, toneMap = toneMap, space = space
-        WorkerPool.forEachChunk(0..<count) { chunk in
-            for row in chunk {
-                let target = rows + row * floats
-                target.update(from: (source + row * stride).assumingMemoryBound(to: Float.self), count: floats)
-                toneMap.apply(target, width: width, space: space)
-            }
-        }
-        try inner.writeRows(rows, stride: floats * 4, count: count)
     }
-
-    package func finish() throws { try inner.finish() }
-    package func abandon() { inner.abandon() }
 }
 
 /// An encoder fed working values (rgba32f) that writes them as BT.2100 PQ on BT.2020 primaries, 16-bit RGB(A)

@@ -281,13 +281,13 @@ public struct Renderer: Sendable {
             // Outputs in a profile other than sRGB, and HDR renders: working values go to a converting encoder.
             let encoder: any ImageEncoder
             if floats {
-                encoder = LinearFloatEncoder(written, width: node.width, channels: format.channels, space: plan.workingSpace)
+                encoder = FloatRowEncoder.linear(written, width: node.width, channels: format.channels, space: plan.workingSpace)
             } else if let hdr, hdr.keptAsPQ {
                 encoder = PQEncoder(written, width: node.width, alpha: format.hasAlpha, space: plan.workingSpace)
             } else if let hdr {
                 let managed = try ColourManagedEncoder(written, width: node.width, format: format, profile: profile ?? .sRGB,
                                                        space: plan.workingSpace)
-                encoder = ToneMappingEncoder(managed, width: node.width, sourcePeak: hdr.source.peak, space: plan.workingSpace)
+                encoder = FloatRowEncoder.toneMapping(managed, width: node.width, sourcePeak: hdr.source.peak, space: plan.workingSpace)
             } else {
                 encoder = try profile.map {
                     try ColourManagedEncoder(written, width: node.width, format: format, profile: $0, space: plan.workingSpace)

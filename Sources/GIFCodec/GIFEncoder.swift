@@ -100,16 +100,12 @@ package final class AnimatedGIFWriter: AnimationWriter {
     package func finish() throws {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
         self.stream = nil
-        do {
-            let bytes = try stream.finish()
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(bytes, to: fd, path: path)
-        } catch {
+        let bytes: [UInt8]
+        do { bytes = try stream.finish() } catch {
             output.abandon()
             throw error
         }
-        try output.publish()
+        try WholePicture.publish(bytes, to: output)
         published = true
     }
 }

@@ -204,18 +204,11 @@ package final class AnimatedAVIFWriter: AnimationWriter {
         var data = avifRWData(data: nil, size: 0)
         defer { avifRWDataFree(&data) }
         let result = avifEncoderFinish(encoder, &data)
-        do {
-            guard result == AVIF_RESULT_OK, let bytes = data.data else {
-                throw CodecError(kind: .io, path: path, message: "AVIF sequence encoding failed: \(AVIFLibrary.describe(result))")
-            }
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: fd, path: path)
-        } catch {
+        guard result == AVIF_RESULT_OK, let bytes = data.data else {
             output.abandon()
-            throw error
+            throw CodecError(kind: .io, path: path, message: "AVIF sequence encoding failed: \(AVIFLibrary.describe(result))")
         }
-        try output.publish()
+        try WholePicture.publish(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: output)
         published = true
     }
 }

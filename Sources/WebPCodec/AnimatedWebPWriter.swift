@@ -78,15 +78,7 @@ package final class AnimatedWebPWriter: AnimationWriter {
         var data = WebPData(bytes: nil, size: 0)
         defer { WebPDataClear(&data) }
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else { throw failure("assembling the file") }
-        do {
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: fd, path: path)
-        } catch {
-            output.abandon()
-            throw error
-        }
-        try output.publish()
+        try WholePicture.publish(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: output)
         published = true
     }
 

@@ -44,6 +44,20 @@ package enum WholePicture {
     }
 
     /// Writes all of `bytes` to `fd` (an encoded file made in memory).
+    /// Writes a whole coded file to `output` and publishes it (`OutputFile.publish()`); on any failure the output is
+    /// abandoned.
+    package static func publish(_ bytes: [UInt8], to output: OutputFile) throws {
+        do {
+            let fd = try output.writerDescriptor()
+            defer { close(fd) }
+            try write(bytes, to: fd, path: output.path)
+        } catch {
+            output.abandon()
+            throw error
+        }
+        try output.publish()
+    }
+
     package static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws {
         var done = 0
         while done < bytes.count {
@@ -171,16 +185,12 @@ package struct GatheredPicture {
         guard !pixels.isEmpty else { throw CodecError(kind: .invalidRequest, path: output.path, message: "encoder is closed") }
         try CodecError.checkComplete(output.path, written: rowsWritten, height: height)
         defer { release() }
-        do {
-            let file = try encode(self)
-            let fd = try output.writerDescriptor()
-            defer { close(fd) }
-            try WholePicture.write(file, to: fd, path: output.path)
-        } catch {
+        let file: [UInt8]
+        do { file = try encode(self) } catch {
             output.abandon()
             throw error
         }
-        try output.publish()
+        try WholePicture.publish(file, to: output)
         isPublished = true
     }
 }
