@@ -15,7 +15,7 @@ func fuzzAVIFSequence(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     file.replaceSubrange(4..<12, with: Array("ftypavis".utf8))
     var renderer = FuzzRender.renderer()
     renderer.options.replaceExisting = true
-    renderer.options.maxWork = 1 << 22
+    renderer.options.maxWork = 4e6
     _ = try? renderer.renderAnimation(FuzzRender.inversion, sources: ["main": .encoded(file, name: "fuzz.avif")], output: output)
     try? FileManager.default.removeItem(atPath: output)
     return 0
