@@ -2,7 +2,8 @@ import ColourProfiles
 import FilterCore
 
 /// How an HDR render (an input in BT.2100 PQ or HLG) reaches its output: as PQ where the file can carry it (AVIF
-/// at 10 or 12 bits, sRGB output profile asked), else tone-mapped into SDR by BT.2390's EETF.
+/// at 10 or 12 bits, with the default output profile or the input's kept), else tone-mapped into SDR by BT.2390's
+/// EETF.
 struct HDROutput {
     /// The brightest HDR input.
     let source: HDRSource
@@ -21,12 +22,17 @@ extension Renderer {
         guard let (path, source) = sources.max(by: { $0.1.peak < $1.1.peak }) else { return nil }
         if format.channels <= 2 { format = PixelFormat.integer(channels: format.channels + 2, depth: format.depth)! }
         let file = FileText.escaped(path)
-        let keptAsPQ = fileFormat == .avif && options.avif.bitDepth > 8 && profile == nil
+        // Keeping the input's colour keeps an HDR input HDR; another profile asked for is an SDR target.
+        var keepsInput = false
+        if case .keepInput = options.outputProfile { keepsInput = true }
+        let deep = fileFormat == .avif && options.avif.bitDepth > 8
+        let keptAsPQ = deep && (profile == nil || keepsInput)
         if keptAsPQ {
             warnings.append("note: \(file) is HDR (BT.2100 \(source.curve.name)); written as HDR: BT.2100 PQ on BT.2020 "
                             + "primaries at \(options.avif.bitDepth) bits")
         } else {
-            let how = fileFormat == .avif ? "AVIF written with \(SettingName.avifBitDepth) keeps it HDR"
+            let how = deep ? "the output profile asked for is SDR; without it (or keeping the input's) it stays HDR"
+                : fileFormat == .avif ? "AVIF written with \(SettingName.avifBitDepth) keeps it HDR"
                 : "write AVIF at 10 or 12 bits to keep it HDR"
             warnings.append("note: \(file) is HDR (BT.2100 \(source.curve.name)); tone-mapped into SDR by BT.2390's EETF "
                             + String(format: "(graded peak %.0f cd/m² into SDR white, %.0f cd/m²); ", source.peak, HDR.referenceWhite)

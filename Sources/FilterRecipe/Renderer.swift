@@ -267,7 +267,7 @@ public struct Renderer: Sendable {
             case .avif:
                 written = try AVIFEncoder(output: file, width: node.width, height: node.height,
                                           format: hdr?.keptAsPQ == true ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
-                                          options: options.avif, icc: profile?.data, metadata: metadata,
+                                          options: options.avif, icc: hdr?.keptAsPQ == true ? nil : profile?.data, metadata: metadata,
                                           codingPoints: hdr?.keptAsPQ == true ? ColourCodingPoints(primaries: 9, transfer: 16)
                                               : ColourCodingPoints(primaries: 1, transfer: 13))
             case .jxl:

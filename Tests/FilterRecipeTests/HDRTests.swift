@@ -197,6 +197,18 @@ final class HDRTests: XCTestCase {
         XCTAssertTrue(written.warnings.contains { $0.contains("written as HDR: BT.2100 PQ on BT.2020") }, "\(written.warnings)")
         let explained = try Renderer(backend: .cpu).explain(try Image(input: "main").invert().recipe, inputs: ["main": hdr])
         XCTAssertTrue(explained.contains("HDR (BT.2100 PQ, H.273 primaries 9)"), explained)
+        // Keeping the input's colour keeps it HDR too; asking for an SDR profile tone-maps into it and says why.
+        var keep = twelve
+        keep.outputProfile = .keepInput
+        let kept = try Renderer(backend: .cpu, options: keep).render(brighter, inputs: ["main": fixture("avif_pq_10bit_96x64.avif")],
+                                                                      output: scratch.appendingPathComponent("kept.avif").path)
+        XCTAssertTrue(kept.warnings.contains { $0.contains("written as HDR") }, "\(kept.warnings)")
+        var other = twelve
+        other.outputProfile = .profile(try ColourProfile(contentsOfFile: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc")))
+        let mapped = try Renderer(backend: .cpu, options: other).render(brighter, inputs: ["main": fixture("avif_pq_10bit_96x64.avif")],
+                                                                         output: scratch.appendingPathComponent("adobe.avif").path)
+        XCTAssertTrue(mapped.warnings.contains { $0.contains("tone-mapped into SDR") && $0.contains("the output profile asked for is SDR") },
+                      "\(mapped.warnings)")
         // Both to SDR the same way: the file read back and the render made directly agree within 12-bit PQ steps.
         let identity = try Image(input: "main").invert().invert().recipe
         let back = scratch.appendingPathComponent("back.png").path, direct = scratch.appendingPathComponent("direct.png").path
