@@ -64,6 +64,33 @@ final class FloatTIFFRenderTests: XCTestCase {
         }
     }
 
+    /// A float TIFF with an ICC profile (Adobe RGB (1998): gamma 563/256, its primaries, D65) goes through it: the
+    /// float output is the published conversion of the stored samples, highlights above 1 included (Little CMS's
+    /// pure-gamma curve maps negative samples to 0, so those are left out).
+    func testAProfiledFloatTIFFConvertsThroughItsProfile() throws {
+        let path = out("adobe.tif")
+        try Renderer(backend: .cpu).render(try Image(input: "main").invert().invert().recipe,
+                                           inputs: ["main": fixture("rgb32f_adobergb_icc.tif")], output: path)
+        let got = try readFloats(path).samples, stored = try stored("rgb32f_deflate_fp.tif")
+        let d65 = (0.3127, 0.3290)
+        let adobe = HEIFColourTests.rgbToXYZ([(0.64, 0.33), (0.21, 0.71), (0.15, 0.06)], white: d65)
+        let srgb = HEIFColourTests.inverse(HEIFColourTests.rgbToXYZ([(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)], white: d65))
+        var worst = 0.0, compared = 0, bright = 0
+        for p in stride(from: 0, to: stored.count, by: 3) where (0..<3).allSatisfy({ stored[p + $0] >= 0 }) {
+            let linear = (0..<3).map { pow(Double(stored[p + $0]), 563.0 / 256) }
+            let xyz = (0..<3).map { r in (0..<3).reduce(0.0) { $0 + adobe[r][$1] * linear[$1] } }
+            for c in 0..<3 {
+                let expected = (0..<3).reduce(0.0) { $0 + srgb[c][$1] * xyz[$1] }
+                worst = max(worst, abs(Double(got[p + c]) - expected) / max(1, abs(expected)))
+                if expected > 1.2 { bright += 1 }
+            }
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, stored.count / 3 / 2)
+        XCTAssertGreaterThan(bright, 0, "highlights above 1 were compared")
+        XCTAssertLessThan(worst, 2e-4, "off the published conversion by \(worst)")
+    }
+
     func testHighlightsSurviveTheRecipeAndOtherOutputsClampOnce() throws {
         // Two stops down brings the fixture's highlights (up to 3.2) back under 1 in a 16-bit PNG: nothing was
         // clipped on the way in.
