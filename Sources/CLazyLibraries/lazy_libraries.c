@@ -236,26 +236,28 @@ static void *open_library(const char *const *names, char *error, size_t size) {
         return;                                                                                                    \
     }
 
-static pthread_once_t heif_once = PTHREAD_ONCE_INIT;
-static int heif_loaded;
-static char heif_error[512] = "not loaded";
+// A library loaded whole on first use: its functions resolved from the first of its names that loads, once
+// (pthread_once), with fr_lazy_load_ID() saying whether it loaded and fr_lazy_ID_error() why not.
+#define LAZY_LIBRARY(id, FUNCTIONS, ...)                                                                           \
+    static pthread_once_t id##_once = PTHREAD_ONCE_INIT;                                                           \
+    static int id##_loaded;                                                                                        \
+    static char id##_error[512] = "not loaded";                                                                    \
+    static void load_##id(void) {                                                                                  \
+        static const char *const names[] = {__VA_ARGS__, NULL};                                                    \
+        char *error = id##_error;                                                                                  \
+        const char *which = names[0];                                                                              \
+        void *library = open_library(names, id##_error, sizeof id##_error);                                       \
+        if (!library) return;                                                                                      \
+        FUNCTIONS(RESOLVE)                                                                                         \
+        id##_loaded = 1;                                                                                           \
+    }                                                                                                              \
+    int fr_lazy_load_##id(void) {                                                                                  \
+        pthread_once(&id##_once, load_##id);                                                                       \
+        return id##_loaded;                                                                                        \
+    }                                                                                                              \
+    const char *fr_lazy_##id##_error(void) { return id##_error; }
 
-static void load_heif(void) {
-    static const char *const names[] = {"libheif.so.1", "libheif.so", NULL};
-    char *error = heif_error;
-    const char *which = names[0];
-    void *library = open_library(names, heif_error, sizeof heif_error);
-    if (!library) return;
-    HEIF_FUNCTIONS(RESOLVE)
-    heif_loaded = 1;
-}
-
-int fr_lazy_load_heif(void) {
-    pthread_once(&heif_once, load_heif);
-    return heif_loaded;
-}
-
-const char *fr_lazy_heif_error(void) { return heif_error; }
+LAZY_LIBRARY(heif, HEIF_FUNCTIONS, "libheif.so.1", "libheif.so")
 
 static pthread_once_t jxl_once = PTHREAD_ONCE_INIT;
 static int jxl_loaded;
@@ -283,66 +285,9 @@ int fr_lazy_load_jxl(void) {
 
 const char *fr_lazy_jxl_error(void) { return jxl_error; }
 
-static pthread_once_t pango_once = PTHREAD_ONCE_INIT;
-static int pango_loaded;
-static char pango_error[512] = "not loaded";
-
 // pangocairo brings Pango, cairo, GLib and GObject as its dependencies; lookups through its handle search them too.
-static void load_pango(void) {
-    static const char *const names[] = {"libpangocairo-1.0.so.0", "libpangocairo-1.0.so", NULL};
-    char *error = pango_error;
-    const char *which = names[0];
-    void *library = open_library(names, pango_error, sizeof pango_error);
-    if (!library) return;
-    PANGO_FUNCTIONS(RESOLVE)
-    pango_loaded = 1;
-}
+LAZY_LIBRARY(pango, PANGO_FUNCTIONS, "libpangocairo-1.0.so.0", "libpangocairo-1.0.so")
 
-int fr_lazy_load_pango(void) {
-    pthread_once(&pango_once, load_pango);
-    return pango_loaded;
-}
+LAZY_LIBRARY(imagequant, IMAGEQUANT_FUNCTIONS, "libimagequant.so.0", "libimagequant.so")
 
-const char *fr_lazy_pango_error(void) { return pango_error; }
-
-static pthread_once_t imagequant_once = PTHREAD_ONCE_INIT;
-static int imagequant_loaded;
-static char imagequant_error[512] = "not loaded";
-
-static void load_imagequant(void) {
-    static const char *const names[] = {"libimagequant.so.0", "libimagequant.so", NULL};
-    char *error = imagequant_error;
-    const char *which = names[0];
-    void *library = open_library(names, imagequant_error, sizeof imagequant_error);
-    if (!library) return;
-    IMAGEQUANT_FUNCTIONS(RESOLVE)
-    imagequant_loaded = 1;
-}
-
-int fr_lazy_load_imagequant(void) {
-    pthread_once(&imagequant_once, load_imagequant);
-    return imagequant_loaded;
-}
-
-const char *fr_lazy_imagequant_error(void) { return imagequant_error; }
-
-static pthread_once_t avif_once = PTHREAD_ONCE_INIT;
-static int avif_loaded;
-static char avif_error[512] = "not loaded";
-
-static void load_avif(void) {
-    static const char *const names[] = {"libavif.so.15", "libavif.so.16", "libavif.so", NULL};
-    char *error = avif_error;
-    const char *which = names[0];
-    void *library = open_library(names, avif_error, sizeof avif_error);
-    if (!library) return;
-    AVIF_FUNCTIONS(RESOLVE)
-    avif_loaded = 1;
-}
-
-int fr_lazy_load_avif(void) {
-    pthread_once(&avif_once, load_avif);
-    return avif_loaded;
-}
-
-const char *fr_lazy_avif_error(void) { return avif_error; }
+LAZY_LIBRARY(avif, AVIF_FUNCTIONS, "libavif.so.15", "libavif.so.16", "libavif.so")
