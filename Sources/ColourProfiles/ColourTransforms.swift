@@ -8,17 +8,27 @@ enum WorkingEncoding {
     @inline(__always)
     static func fromXYZ(_ xyz: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
         let r = ColourMatrices.fromXYZ
-        var v = SIMD3<Float>((r.0 * xyz).sum(), (r.1 * xyz).sum(), (r.2 * xyz).sum())
-        if space == .srgb { v = SIMD3(encode(v.x), encode(v.y), encode(v.z)) }
-        return v
+        let v = SIMD3<Float>((r.0 * xyz).sum(), (r.1 * xyz).sum(), (r.2 * xyz).sum())
+        return fromLinear(v, space: space)
     }
 
     @inline(__always)
     static func toXYZ(_ value: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
-        var v = value
-        if space == .srgb { v = SIMD3(decode(v.x), decode(v.y), decode(v.z)) }
+        let v = toLinear(value, space: space)
         let c = ColourMatrices.toXYZ
         return c.0 * v.x + c.1 * v.y + c.2 * v.z
+    }
+
+    /// Linear light as working values: as it is in linear light, sRGB-encoded (extended) in the sRGB working space.
+    @inline(__always)
+    static func fromLinear(_ v: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
+        space == .srgb ? SIMD3(encode(v.x), encode(v.y), encode(v.z)) : v
+    }
+
+    /// Working values as linear light: the inverse of `fromLinear`.
+    @inline(__always)
+    static func toLinear(_ v: SIMD3<Float>, space: WorkingSpace) -> SIMD3<Float> {
+        space == .srgb ? SIMD3(decode(v.x), decode(v.y), decode(v.z)) : v
     }
 
     static func encode(_ v: Float) -> Float {
@@ -266,8 +276,9 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
     /// What the samples are when they are HDR (PQ or HLG), nil otherwise.
     package let hdr: HDRSource?
     private let transform: any WorkingRowConversion
-    private var raw: UnsafeMutableRawPointer
-    private var scratch: UnsafeMutablePointer<Float>
+    /// Stored rows and the conversion's scratch, grown by `readRows` to the most rows asked for at once.
+    private var raw: UnsafeMutableRawPointer?
+    private var scratch: UnsafeMutablePointer<Float>?
     private var capacity = 0
 
     /// A CMYK profile on a decoder that stores inks takes the inks themselves (`deliverInks()`).
@@ -279,8 +290,6 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         transform = try InputColourTransform(from: profile, format: inks ? PixelFormat.rgba8 : inner.format, space: space, inks: inks)
         hdr = nil
         if inks { try inner.deliverInks() }
-        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
-        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }
 
     /// Float samples (`FloatInputTransform`): through `profile`, else linear sRGB (what an output that keeps the
@@ -290,8 +299,6 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         self.profile = profile ?? .linearSRGB
         hdr = nil
         transform = try FloatInputTransform(from: profile, space: space)
-        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
-        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }
 
     /// HDR samples (`HDRInputTransform`); an output that keeps the input's colour is written on the same
@@ -304,13 +311,11 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
         self.profile = profile
         self.hdr = hdr
         self.transform = transform
-        raw = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 64)
-        scratch = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     }
 
     deinit {
-        raw.deallocate()
-        scratch.deallocate()
+        raw?.deallocate()
+        scratch?.deallocate()
     }
 
     package var path: String { inner.path }
@@ -339,15 +344,16 @@ package final class ColourManagedDecoder: ImageDecoder, ConvertingRowSource {
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         let rowBytes = width * inner.format.bytesPerPixel
-        if count > capacity {
-            raw.deallocate()
-            scratch.deallocate()
+        if count > capacity || raw == nil {
+            raw?.deallocate()
+            scratch?.deallocate()
             raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * rowBytes), alignment: 64)
             scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count * width * 3))
             capacity = count
         }
+        guard let raw, let scratch else { return }
         try inner.readRows(into: raw, stride: rowBytes, count: count)
-        let raw = raw, scratch = scratch, width = width, transform = transform
+        let width = width, transform = transform
         WorkerPool.forEachChunk(0..<count) { rows in
             for row in rows {
                 transform.convert(raw + row * rowBytes, into: (destination + row * stride).assumingMemoryBound(to: Float.self),

@@ -36,7 +36,7 @@ package final class FloatInputTransform: WorkingRowConversion, @unchecked Sendab
                 var v = SIMD3(p[0], p[1], p[2])
                 if space == .srgb && a > 0 {
                     v /= a
-                    v = SIMD3(WorkingEncoding.encode(v.x), WorkingEncoding.encode(v.y), WorkingEncoding.encode(v.z)) * a
+                    v = WorkingEncoding.fromLinear(v, space: space) * a
                 }
                 out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = a
             }
@@ -107,7 +107,7 @@ extension FloatRowEncoder {
                 let p = input + x * 4, o = out + x * channels
                 let a = p[3]
                 var v = a > 0 ? SIMD3(p[0], p[1], p[2]) / a : .zero
-                if space == .srgb { v = SIMD3(WorkingEncoding.decode(v.x), WorkingEncoding.decode(v.y), WorkingEncoding.decode(v.z)) }
+                v = WorkingEncoding.toLinear(v, space: space)
                 let alpha = min(max(a, 0), 1)
                 switch channels {
                 case 1, 2:

@@ -94,7 +94,7 @@ package final class HDRInputTransform: WorkingRowConversion, @unchecked Sendable
                     rgb *= y > 0 ? gain * Foundation.pow(y, exponent) : 0
                 }
                 var v = SIMD3((m0 * rgb).sum(), (m1 * rgb).sum(), (m2 * rgb).sum())
-                if space == .srgb { v = SIMD3(WorkingEncoding.encode(v.x), WorkingEncoding.encode(v.y), WorkingEncoding.encode(v.z)) }
+                v = WorkingEncoding.fromLinear(v, space: space)
                 v *= a
                 let out = destination + x * 4
                 out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = a
@@ -141,9 +141,9 @@ package struct SDRToneMap: Sendable {
             let a = p[3]
             guard a > 0 else { continue }
             var v = SIMD3(p[0], p[1], p[2]) / a
-            if space == .srgb { v = SIMD3(WorkingEncoding.decode(v.x), WorkingEncoding.decode(v.y), WorkingEncoding.decode(v.z)) }
+            v = WorkingEncoding.toLinear(v, space: space)
             v *= ratio(max(v.x, max(v.y, v.z)))
-            if space == .srgb { v = SIMD3(WorkingEncoding.encode(v.x), WorkingEncoding.encode(v.y), WorkingEncoding.encode(v.z)) }
+            v = WorkingEncoding.fromLinear(v, space: space)
             v *= a
             p[0] = v.x; p[1] = v.y; p[2] = v.z
         }
@@ -207,7 +207,7 @@ package final class PQEncoder: ImageEncoder {
                     let p = input + x * 4
                     let a = max(0, min(1, p[3]))
                     var v = a > 0 ? SIMD3(p[0], p[1], p[2]) / p[3] : .zero
-                    if space == .srgb { v = SIMD3(WorkingEncoding.decode(v.x), WorkingEncoding.decode(v.y), WorkingEncoding.decode(v.z)) }
+                    v = WorkingEncoding.toLinear(v, space: space)
                     let wide = SIMD3((m0 * v).sum(), (m1 * v).sum(), (m2 * v).sum())
                     let o = (row * width + x) * channels
                     target[o] = Self.code(wide.x); target[o + 1] = Self.code(wide.y); target[o + 2] = Self.code(wide.z)
