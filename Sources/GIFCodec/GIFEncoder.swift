@@ -41,10 +41,8 @@ package final class GIFEncoder: WholePictureEncoder {
     deinit { if !gathered.isPublished { output.abandon() } }
 
     package func encode(_ gathered: GatheredPicture) throws -> [UInt8] {
-        let rgba = Self.rgba(gathered.pixels, channels: format.hasAlpha ? 4 : 3)
-        let frame = try rgba.withUnsafeBytes {
-            try GIFQuantiser.quantise($0.baseAddress!, width: width, height: height, options: options, path: path)
-        }
+        var rgba = Self.rgba(gathered.pixels, channels: format.hasAlpha ? 4 : 3)
+        let frame = try GIFQuantiser.quantise(&rgba, width: width, height: height, options: options, path: path)
         let stream = try GIFStream(width: width, height: height, path: path)
         try stream.add(frame, delay: nil)
         return try stream.finish()
@@ -93,7 +91,8 @@ package final class AnimatedGIFWriter: AnimationWriter {
 
     package func add(rgba pixels: UnsafeRawPointer, durationMilliseconds: Int) throws {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
-        let frame = try GIFQuantiser.quantise(pixels, width: width, height: height, options: options, path: path)
+        var rgba = [UInt8](UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
+        let frame = try GIFQuantiser.quantise(&rgba, width: width, height: height, options: options, path: path)
         try stream.add(frame, delay: (max(0, durationMilliseconds) + 5) / 10)
     }
 

@@ -29,8 +29,23 @@ enum GIFQuantiser {
         guard (0...9).contains(options.effort) else { throw refuse("GIF effort must be 0...9, got \(options.effort)") }
     }
 
-    /// `width × height` RGBA pixels (8-bit, straight alpha) quantised as `options` say.
-    static func quantise(_ rgba: UnsafeRawPointer, width: Int, height: Int, options: GIFWriteOptions, path: String) throws -> QuantisedFrame {
+    /// `width × height` RGBA pixels (8-bit, straight alpha) quantised as `options` say. Alpha is settled in place
+    /// first (under half: transparent black; else opaque), so the palette holds at most one transparent entry and
+    /// dithering never moves a pixel across the threshold; the caller's own copy is the only one made.
+    static func quantise(_ rgba: inout [UInt8], width: Int, height: Int, options: GIFWriteOptions, path: String) throws -> QuantisedFrame {
+        for p in stride(from: 0, to: rgba.count, by: 4) {
+            if rgba[p + 3] < 128 {
+                rgba[p] = 0; rgba[p + 1] = 0; rgba[p + 2] = 0; rgba[p + 3] = 0
+            } else {
+                rgba[p + 3] = 255
+            }
+        }
+        // libimagequant reads the pixels until its image is destroyed, inside this closure.
+        return try rgba.withUnsafeBytes { try quantiseSettled($0.baseAddress!, width: width, height: height, options: options, path: path) }
+    }
+
+    private static func quantiseSettled(_ rgba: UnsafeRawPointer, width: Int, height: Int, options: GIFWriteOptions,
+                                        path: String) throws -> QuantisedFrame {
         func failure(_ doing: String, _ code: liq_error) -> CodecError {
             CodecError(kind: code == LIQ_OUT_OF_MEMORY ? .tooLarge : .io, path: path,
                        message: "GIF quantisation failed \(doing) (libimagequant error \(code.rawValue))")
@@ -39,19 +54,9 @@ enum GIFQuantiser {
         defer { liq_attr_destroy(attributes) }
         _ = liq_set_max_colors(attributes, Int32(options.colours))
         _ = liq_set_speed(attributes, Int32(max(1, 10 - options.effort)))
-        // Alpha settled per pixel first (under half: transparent black; else opaque), so the palette holds at most one
-        // transparent entry and dithering never moves a pixel across the threshold. libimagequant keeps the pointer,
-        // not a copy, until the image is destroyed (below, before returning).
-        var settled = [UInt8](UnsafeRawBufferPointer(start: rgba, count: width * height * 4))
-        for p in stride(from: 0, to: settled.count, by: 4) {
-            if settled[p + 3] < 128 {
-                settled[p] = 0; settled[p + 1] = 0; settled[p + 2] = 0; settled[p + 3] = 0
-            } else {
-                settled[p + 3] = 255
-            }
+        guard let image = liq_image_create_rgba(attributes, rgba, Int32(width), Int32(height), 0) else {
+            throw failure("reading the frame", LIQ_OUT_OF_MEMORY)
         }
-        let created = settled.withUnsafeBytes { liq_image_create_rgba(attributes, $0.baseAddress!, Int32(width), Int32(height), 0) }
-        guard let image = created else { throw failure("reading the frame", LIQ_OUT_OF_MEMORY) }
         defer { liq_image_destroy(image) }
         var result: OpaquePointer?
         let code = liq_image_quantize(image, attributes, &result)
