@@ -189,16 +189,30 @@ package enum CPURenderer {
             }
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
+            if case .samples(let format, let source) = node.representation,
+               let h = FixedPointTaps(horizontal), let v = FixedPointTaps(vertical) {
+                return FixedPointBlur.taps(horizontal: h, vertical: v).stages(node, format: format, source: source,
+                                                                             input: inputs[0], stats: stats)
+            }
             let h = connected(HorizontalConvolutionStage(taps: horizontal, samples: converter(reading: inputNodes[0], for: node,
                                                                                                plan.workingSpace),
                                                          node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalConvolutionStage(taps: vertical, node: node, stats: stats), [h])
         case .boxBlur(let radius):
+            if case .samples(let format, let source) = node.representation {
+                return FixedPointBlur.box(radius: radius).stages(node, format: format, source: source, input: inputs[0],
+                                                                 stats: stats)
+            }
             let h = connected(HorizontalBoxStage(radius: radius, samples: converter(reading: inputNodes[0], for: node,
                                                                                     plan.workingSpace),
                                                  node: node.withoutPost, stats: stats), inputs)
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias, preserveAlpha):
+            if case .samples(let format, let source) = node.representation,
+               let factors = (node.primitive.descriptor as? Primitives.Convolve)?.fixedPointFactors {
+                return FixedPointBlur.taps(horizontal: factors.row, vertical: factors.column)
+                    .stages(node, format: format, source: source, input: inputs[0], stats: stats)
+            }
             let samples = converter(reading: inputNodes[0], for: node, plan.workingSpace)
             // Opaque samples through a kernel that is a column times a row, with no bias: a separable blur's two
             // stages, each input row's horizontal pass made once (not once for every chunk whose window holds it).

@@ -227,19 +227,8 @@ final class ConvolveStage: Stage {
         super.init(node: node, stats: stats)
     }
 
-    /// `kernel` (row by row) as column[j]·row[i], when every weight is that product within a millionth of the
-    /// largest weight (float rounding of the factors is smaller); nil otherwise.
     static func factors(_ kernel: [Float], size: Int) -> (column: [Float], row: [Float])? {
-        guard let largest = kernel.indices.max(by: { abs(kernel[$0]) < abs(kernel[$1]) }), kernel[largest] != 0 else { return nil }
-        let (j0, i0) = (largest / size, largest % size), pivot = Double(kernel[largest])
-        let row = (0..<size).map { Double(kernel[j0 * size + $0]) }
-        let column = (0..<size).map { Double(kernel[$0 * size + i0]) / pivot }
-        for j in 0..<size {
-            for i in 0..<size where abs(column[j] * row[i] - Double(kernel[j * size + i])) > 1e-6 * abs(pivot) {
-                return nil
-            }
-        }
-        return (column.map(Float.init), row.map(Float.init))
+        Primitives.Convolve.factors(kernel, size: size)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

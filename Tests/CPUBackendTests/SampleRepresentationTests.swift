@@ -313,7 +313,9 @@ final class SampleRepresentationTests: XCTestCase {
     /// A separable blur's horizontal pass converts its input's stored samples as it pads each row (a box blur's as it
     /// starts each running sum), so the input is never held as rows of floats: the same pixels to the bit, at every
     /// integer layout, both working spaces (an unsharp mask's blur reads the samples while its combining step reads
-    /// them converted).
+    /// them converted). On opaque 8-bit samples in the sRGB working space the blurs are held as samples, filtered in
+    /// fixed point: a box's integer sums give the same pixels to the bit, a Gaussian's 16-bit weights within a code
+    /// (where the exact value lies near a half, `FixedPointBlurTests` bounds how near).
     func testSeparableBlurReadsSamples() throws {
         for format in Self.formats {
             for space in [WorkingSpace.linear, .srgb] {
@@ -321,7 +323,9 @@ final class SampleRepresentationTests: XCTestCase {
                               [(.unsharpMask, ["sigma": 1, "amount": 0.8])], [(.boxBlur, ["radius": 3])]] {
                     var recipe = Recipe.chain(steps)
                     recipe.workingSpace = space
-                    try assertSamePixels(recipe, format: format, space: space, expectSamples: false)
+                    let fixed = samplesAreWorkingValues(format, space) && steps[0].0 != .unsharpMask
+                    try assertSamePixels(recipe, format: format, space: space, expectSamples: fixed,
+                                         slack: fixed && steps[0].0 == .gaussianBlur ? 1 : 0)
                     let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
                         .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
                     let blur = plan.nodes.first {
@@ -337,9 +341,10 @@ final class SampleRepresentationTests: XCTestCase {
     }
 
     /// A convolution reads opaque samples as it pads its rows, or through a separable blur's two stages where its
-    /// kernel is a column times a row (normalised, or unnormalised without preserveAlpha, whose alpha stays 1): the
-    /// same pixels as from working rows, straight and premultiplied colour. With alpha it reads working values,
-    /// unpremultiplied as before.
+    /// kernel is a column times a row (normalised, or unnormalised without preserveAlpha, whose alpha stays 1), or in
+    /// fixed point where those are non-negative and normalised on 8-bit samples in sRGB space: the same pixels as
+    /// from working rows, straight and premultiplied colour. With alpha it reads working values, unpremultiplied as
+    /// before.
     func testConvolutionReadsOpaqueSamples() throws {
         let binomial: [Double] = [1, 4, 6, 4, 1, 4, 16, 24, 16, 4, 6, 24, 36, 24, 6, 4, 16, 24, 16, 4, 1, 4, 6, 4, 1]
         for format in Self.formats {
@@ -351,7 +356,10 @@ final class SampleRepresentationTests: XCTestCase {
                         var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize),
                                                                 "preserveAlpha": .boolean(preserveAlpha)])])
                         recipe.workingSpace = space
-                        try assertSamePixels(recipe, format: format, space: space, expectSamples: false)
+                        // The binomial on opaque 8-bit samples in sRGB space: fixed point, exact (its weights are
+                        // sixteenths).
+                        let fixed = samplesAreWorkingValues(format, space) && kernel.count == 25
+                        try assertSamePixels(recipe, format: format, space: space, expectSamples: fixed)
                         let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
                             .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)
                         let convolve = plan.nodes.first { if case .convolve = $0.primitive { return true } else { return false } }

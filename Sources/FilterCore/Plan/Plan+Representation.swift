@@ -63,10 +63,13 @@ extension Plan {
                 let result = sampleCandidate(i, inputs: inputs, sources: sources, output: outputFormat,
                                              tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
-                if result.0 == nil, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
+                // A fixed-point candidate the plan may still not hold as samples reads them as floats instead.
+                var fixedPoint = false
+                if case .fixedPoint = node.primitive.descriptor.onSamples { fixedPoint = true }
+                if result.0 == nil || fixedPoint, inputs.count == 1, case .samples(let format, let source)? = inputs[0],
                    sources[source]?.converted == false, node.primitive.readsSamples(format, space: workingSpace) {
                     readers[i] = true
-                    reasons[i] = "reads its input's samples through a table"
+                    if result.0 == nil { reasons[i] = Self.readerReason }
                 }
             }
             var wanted = [Bool](repeating: false, count: nodes.count)
@@ -103,16 +106,20 @@ extension Plan {
                 plan.nodes[i].representationReason = reasons[i]
                 // A table reader held as samples reads them too; a reader does while its input stays samples.
                 let heldReader: Bool
-                if wanted[i], case .readsThroughTable = nodes[i].primitive.descriptor.onSamples {
-                    heldReader = true
-                } else {
-                    heldReader = false
+                switch nodes[i].primitive.descriptor.onSamples {
+                case .readsThroughTable, .fixedPoint: heldReader = wanted[i]
+                default: heldReader = false
                 }
                 plan.nodes[i].readsSamples = heldReader || readers[i] && wanted[nodes[i].inputs[0]]
+                if !wanted[i] && readers[i] && wanted[nodes[i].inputs[0]] {
+                    plan.nodes[i].representationReason = Self.readerReason
+                }
             }
             return plan
         }
     }
+
+    private static let readerReason = "reads its input's samples through a table"
 
     /// A node that can be held as samples: in what, whether it rounds (a table), and whether its fused per-pixel
     /// steps wait until its rows become working values.
@@ -167,6 +174,14 @@ extension Plan {
             guard tables else { return (nil, "its rounding would be read by later steps") }
             choice.rounds = true
             reason = "reads samples through a table and rounds once, as the output would"
+        case .fixedPoint(let holds, _):
+            // Its integer taps give the float path's result, rounded once as the output would round it.
+            guard !converted, holds(format, workingSpace), node.post.isEmpty else {
+                return (nil, "computes new values")
+            }
+            guard tables else { return (nil, "its rounding would be read by later steps") }
+            choice.rounds = true
+            reason = "filters its samples in 16-bit fixed point and rounds once, as the output would"
         case .perPixel(let ops):
             guard !converted else { return (nil, "a profile converts its source") }
             if Self.tabulates(ops, format: format) {

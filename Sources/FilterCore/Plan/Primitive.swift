@@ -106,6 +106,7 @@ package enum Primitive: Equatable, Sendable {
         switch descriptor.onSamples {
         case .readsThroughTable(let reads): return reads(format)
         case .readsIntoWorking(let reads): return reads(format, space)
+        case .fixedPoint(_, let reads): return reads(format, space)
         default: return false
         }
     }

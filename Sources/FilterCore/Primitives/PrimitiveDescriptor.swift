@@ -77,6 +77,11 @@ package enum SampleAction: Sendable {
     /// itself, and its result stays working values (a vertical resample: the samples of its input are never
     /// converted as rows of their own).
     case readsIntoWorking(_ reads: @Sendable (PixelFormat, WorkingSpace) -> Bool)
+    /// Where `fixedPoint` holds for the input's sample format in the working space (opaque 8-bit samples that are
+    /// their own working values, `samplesAreWorkingValues`), it filters them in integer arithmetic and its result
+    /// rounds to them once, as the output would; elsewhere it reads samples as `.readsIntoWorking(intoWorking)`.
+    case fixedPoint(_ fixedPoint: @Sendable (PixelFormat, WorkingSpace) -> Bool,
+                    otherwise: @Sendable (PixelFormat, WorkingSpace) -> Bool)
     /// Per-pixel steps: one table a channel where they are per channel, else each row's working values in cache.
     case perPixel([PointOp])
     /// It computes new values from working floats.

@@ -1,0 +1,151 @@
+#include "fixed_taps.h"
+#include "kernels.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+// Sixteen values a step: the taps in pairs, each pair's two samples interleaved as 16-bit lanes and multiplied by
+// their two weights with one vpmaddwd (samples ≤ 32640 and weights ≤ 2^14 are both signed 16-bit).
+__attribute__((target("avx2")))
+static size_t fixed_h8_avx2(int16_t *out, const uint8_t *src, const int16_t *w, int taps, size_t stride, size_t n) {
+    const __m256i round = _mm256_set1_epi32(1 << 6);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i lo = round, hi = round;
+        for (int t = 0; t < taps; t += 2) {
+            const int pair = t + 1 < taps;
+            const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src + i + t * stride)));
+            const __m256i b = pair ? _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src + i + (t + 1) * stride)))
+                                   : _mm256_setzero_si256();
+            const __m256i weights = _mm256_set1_epi32((int)(uint16_t)w[t] | (pair ? (int)w[t + 1] << 16 : 0));
+            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
+        }
+        // unpacklo/hi take values 0–3 and 8–11 / 4–7 and 12–15; packs puts them back in order.
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_packs_epi32(_mm256_srai_epi32(lo, 7), _mm256_srai_epi32(hi, 7)));
+    }
+    return i;
+}
+
+__attribute__((target("avx2")))
+static size_t fixed_v8_avx2(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+    const __m256i round = _mm256_set1_epi32(1 << 20);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i lo = round, hi = round;
+        for (int t = 0; t < taps; t += 2) {
+            const int pair = t + 1 < taps;
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[t] + i));
+            const __m256i b = pair ? _mm256_loadu_si256((const __m256i *)(rows[t + 1] + i)) : _mm256_setzero_si256();
+            const __m256i weights = _mm256_set1_epi32((int)(uint16_t)w[t] | (pair ? (int)w[t + 1] << 16 : 0));
+            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
+        }
+        const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(lo, 21), _mm256_srai_epi32(hi, 21));
+        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(bytes));
+    }
+    return i;
+}
+
+__attribute__((target("avx2")))
+static void box_v8_avx2(uint8_t *const *out, const uint16_t *const *rows, uint32_t *sums, int radius, size_t count,
+                        float scale, size_t n) {
+    const __m256 k = _mm256_set1_ps(scale), half = _mm256_set1_ps(0.5f);
+    const size_t window = 2 * (size_t)radius + 1;
+    for (size_t y = 0; y < count; y++) {
+        const uint16_t *add = rows[y + window], *remove = rows[y];
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            __m256i s = _mm256_loadu_si256((const __m256i *)(sums + i));
+            const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(s), k), half));
+            const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+            _mm_storel_epi64((__m128i *)(out[y] + i), _mm_packus_epi16(words, words));
+            s = _mm256_add_epi32(s, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(add + i))));
+            s = _mm256_sub_epi32(s, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(remove + i))));
+            _mm256_storeu_si256((__m256i *)(sums + i), s);
+        }
+        for (; i < n; i++) {
+            out[y][i] = (uint8_t)(int)((float)sums[i] * scale + 0.5f);
+            sums[i] += (uint32_t)add[i] - remove[i];
+        }
+    }
+}
+#endif
+
+void fr_fixed_taps_h8(int16_t *out, const uint8_t *src, const int16_t *w, int taps, size_t stride, size_t n) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = fixed_h8_avx2(out, src, w, taps, stride, n);
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 1 << 6;
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * src[i + t * stride];
+        out[i] = (int16_t)(sum >> 7);
+    }
+}
+
+void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = fixed_v8_avx2(out, rows, w, taps, n);
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 1 << 20;
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
+        sum >>= 21;
+        out[i] = (uint8_t)(sum > 255 ? 255 : sum);
+    }
+}
+
+void fr_box_sums_h8(uint16_t *out, const uint8_t *src, int radius, size_t stride, size_t n) {
+    // One running sum per channel, the channels of a pixel side by side so their chains overlap in the pipeline.
+    const size_t span = (2 * (size_t)radius + 1) * stride;
+    if (stride == 3 && n % 3 == 0) {
+        uint32_t s0 = 0, s1 = 0, s2 = 0;
+        for (size_t k = 0; k < span; k += 3) { s0 += src[k]; s1 += src[k + 1]; s2 += src[k + 2]; }
+        for (size_t i = 0; i + 3 <= n; i += 3) {
+            out[i] = (uint16_t)s0; out[i + 1] = (uint16_t)s1; out[i + 2] = (uint16_t)s2;
+            if (i + 3 < n) {
+                s0 += (uint32_t)src[i + span] - src[i];
+                s1 += (uint32_t)src[i + span + 1] - src[i + 1];
+                s2 += (uint32_t)src[i + span + 2] - src[i + 2];
+            }
+        }
+        return;
+    }
+    for (size_t c = 0; c < stride && c < n; c++) {
+        uint32_t sum = 0;
+        for (size_t k = c; k < span; k += stride) sum += src[k];
+        for (size_t i = c; i < n; i += stride) {
+            out[i] = (uint16_t)sum;
+            if (i + stride < n) sum += (uint32_t)src[i + span] - src[i];
+        }
+    }
+}
+
+void fr_box_sums_v8(uint8_t *const *out, const uint16_t *const *rows, uint32_t *sums, int radius, size_t count,
+                    float scale, size_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) {
+        box_v8_avx2(out, rows, sums, radius, count, scale, n);
+        return;
+    }
+#endif
+    const size_t window = 2 * (size_t)radius + 1;
+    for (size_t y = 0; y < count; y++) {
+        for (size_t i = 0; i < n; i++) {
+            out[y][i] = (uint8_t)(int)((float)sums[i] * scale + 0.5f);
+            sums[i] += (uint32_t)rows[y + window][i] - rows[y][i];
+        }
+    }
+}
+
+void fr_box_sums_start(uint32_t *sums, const uint16_t *const *rows, int radius, size_t n) {
+    for (size_t i = 0; i < n; i++) sums[i] = 0;
+    for (int k = 0; k <= 2 * radius; k++) {
+        const uint16_t *row = rows[k];
+        for (size_t i = 0; i < n; i++) sums[i] += row[i];
+    }
+}
