@@ -1,5 +1,6 @@
 #include "fixed_taps.h"
 #include "kernels.h"
+#include <math.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -28,9 +29,11 @@ static size_t fixed_h8_avx2(int16_t *out, const uint8_t *src, const int16_t *w, 
     return i;
 }
 
+// The vertical pass, rounded to bytes (`bytes`) or kept as 16-bit values with 7 bits below the code.
 __attribute__((target("avx2")))
-static size_t fixed_v8_avx2(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
-    const __m256i round = _mm256_set1_epi32(1 << 20);
+static size_t fixed_v_avx2(void *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n, int bytes) {
+    const int shift = bytes ? 21 : 14;
+    const __m256i round = _mm256_set1_epi32(1 << (shift - 1));
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m256i lo = round, hi = round;
@@ -42,9 +45,33 @@ static size_t fixed_v8_avx2(uint8_t *out, const int16_t *const *rows, const int1
             lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
             hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
         }
-        const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(lo, 21), _mm256_srai_epi32(hi, 21));
-        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
-        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(bytes));
+        const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(lo, shift), _mm256_srai_epi32(hi, shift));
+        if (bytes) {
+            const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
+            _mm_storeu_si128((__m128i *)((uint8_t *)out + i), _mm256_castsi256_si128(packed));
+        } else {
+            _mm256_storeu_si256((__m256i *)((int16_t *)out + i), words);
+        }
+    }
+    return i;
+}
+
+__attribute__((target("avx2,fma")))
+static size_t unsharp8_avx2(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
+                            float threshold) {
+    const __m256 k = _mm256_set1_ps(amount), t = _mm256_set1_ps(threshold), eighth = _mm256_set1_ps(1.0f / 128);
+    const __m256 zero = _mm256_setzero_ps(), top = _mm256_set1_ps(255), half = _mm256_set1_ps(0.5f);
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 s = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(original + i))));
+        const __m256 b = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(blurred + i)))), eighth);
+        __m256 d = _mm256_sub_ps(s, b);
+        d = _mm256_and_ps(d, _mm256_cmp_ps(_mm256_and_ps(d, magnitude), t, _CMP_GE_OQ));
+        const __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(s, _mm256_mul_ps(d, k)), zero), top);
+        const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(v, half));
+        const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+        _mm_storel_epi64((__m128i *)(out + i), _mm_packus_epi16(words, words));
     }
     return i;
 }
@@ -89,13 +116,41 @@ void fr_fixed_taps_h8(int16_t *out, const uint8_t *src, const int16_t *w, int ta
 void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
     size_t i = 0;
 #if defined(__x86_64__) || defined(__i386__)
-    if (fr_kernels_avx2()) i = fixed_v8_avx2(out, rows, w, taps, n);
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 1);
 #endif
     for (; i < n; i++) {
         int32_t sum = 1 << 20;
         for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
         sum >>= 21;
         out[i] = (uint8_t)(sum > 255 ? 255 : sum);
+    }
+}
+
+void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 0);
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 1 << 13;
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
+        out[i] = (int16_t)(sum >> 14);
+    }
+}
+
+void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
+                       float threshold) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = unsharp8_avx2(out, original, blurred, n, amount, threshold);
+#endif
+    for (; i < n; i++) {
+        const float s = (float)original[i], b = (float)blurred[i] * (1.0f / 128);
+        float d = s - b;
+        if (!(fabsf(d) >= threshold)) d = 0;
+        float v = s + d * amount;
+        v = v > 0 ? (v < 255 ? v : 255) : 0;
+        out[i] = (uint8_t)(int)(v + 0.5f);
     }
 }
 

@@ -189,10 +189,11 @@ package enum CPURenderer {
             }
             return connected(PointStage(ops, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
-            if case .samples(let format, let source) = node.representation,
+            if let (format, source, unrounded) = node.representation.fixedPointLayout,
                let h = FixedPointTaps(horizontal), let v = FixedPointTaps(vertical) {
                 return FixedPointBlur.taps(horizontal: h, vertical: v).stages(node, format: format, source: source,
-                                                                             input: inputs[0], stats: stats)
+                                                                             unrounded: unrounded, input: inputs[0],
+                                                                             stats: stats)
             }
             let h = connected(HorizontalConvolutionStage(taps: horizontal, samples: converter(reading: inputNodes[0], for: node,
                                                                                                plan.workingSpace),
@@ -226,6 +227,9 @@ package enum CPURenderer {
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,
                                            samples: samples, node: node, stats: stats), inputs)
         case let .unsharpCombine(amount, threshold):
+            if case .samples = node.representation, case .fixedPoint = inputNodes[1].representation {
+                return connected(FixedUnsharpStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)
+            }
             return connected(UnsharpCombineStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)
         case .sharpenLuminance(let amount):
             return connected(SharpenLuminanceStage(amount: amount, node: node, stats: stats), inputs)
@@ -304,5 +308,16 @@ extension Plan.Node {
         var node = self
         node.post = []
         return node
+    }
+}
+
+extension Representation {
+    /// For a node a fixed-point blur makes: its samples' format and source, and whether it keeps them unrounded.
+    var fixedPointLayout: (PixelFormat, String, Bool)? {
+        switch self {
+        case .samples(let format, let source): return (format, source, false)
+        case .fixedPoint(let format, let source): return (format, source, true)
+        case .working: return nil
+        }
     }
 }

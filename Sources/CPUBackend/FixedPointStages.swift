@@ -9,8 +9,10 @@ enum FixedPointBlur {
     case taps(horizontal: FixedPointTaps, vertical: FixedPointTaps)
     case box(radius: Int)
 
-    /// The stages for `node`, held as `format` samples, reading `input` (the same samples).
-    func stages(_ node: Plan.Node, format: PixelFormat, source: String, input: Stage, stats: RenderStats) -> Stage {
+    /// The stages for `node`, held as `format` samples (or, `unrounded`, those samples in fixed point), reading
+    /// `input` (the same samples).
+    func stages(_ node: Plan.Node, format: PixelFormat, source: String, unrounded: Bool = false, input: Stage,
+                stats: RenderStats) -> Stage {
         // The horizontal pass's rows: one 16-bit value a channel.
         var across = node.withoutPost
         across.representation = .samples(format.channels == 1 ? .grey16 : .rgb16, source: source)
@@ -18,7 +20,7 @@ enum FixedPointBlur {
         case let .taps(horizontal, vertical):
             let h = FixedHorizontalStage(.taps(horizontal.weights), channels: format.channels, node: across, stats: stats)
             h.connect(input)
-            let v = FixedVerticalTapsStage(weights: vertical.weights, node: node, stats: stats)
+            let v = FixedVerticalTapsStage(weights: vertical.weights, rounds: !unrounded, node: node, stats: stats)
             v.connect(h)
             return v
         case .box(let radius):
@@ -81,14 +83,18 @@ final class FixedHorizontalStage: Stage {
 /// columns at a time so a tall kernel's rows stay in cache for every output row of a chunk.
 final class FixedVerticalTapsStage: Stage {
     let weights: [Int16]
+    /// Whether the result rounds to samples (`fr_fixed_taps_v8`) or keeps 7 bits below the code (`_v16`).
+    let rounds: Bool
 
-    init(weights: [Int16], node: Plan.Node, stats: RenderStats) {
+    init(weights: [Int16], rounds: Bool, node: Plan.Node, stats: RenderStats) {
         self.weights = weights
+        self.rounds = rounds
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
-        let input = inputs[0], n = width * pixelBytes, r = weights.count / 2, weights = weights
+        let input = inputs[0], r = weights.count / 2, weights = weights, rounds = rounds
+        let n = width * (rounds ? pixelBytes : pixelBytes / 2), valueBytes = rounds ? 1 : 2
         let tile = 2048
         WorkerPool.forEachChunk(rows, minChunk: 4) { chunk in
             withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: weights.count) { sources in
@@ -98,8 +104,14 @@ final class FixedVerticalTapsStage: Stage {
                             for t in 0..<w.count {
                                 sources[t] = UnsafePointer(input.bytes(y + t - r).assumingMemoryBound(to: Int16.self) + x0)
                             }
-                            let out = output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n + x0
-                            fr_fixed_taps_v8(out, sources.baseAddress, w.baseAddress, Int32(w.count), min(tile, n - x0))
+                            let out = output + ((y - rows.lowerBound) * n + x0) * valueBytes
+                            if rounds {
+                                fr_fixed_taps_v8(out.assumingMemoryBound(to: UInt8.self), sources.baseAddress, w.baseAddress,
+                                                 Int32(w.count), min(tile, n - x0))
+                            } else {
+                                fr_fixed_taps_v16(out.assumingMemoryBound(to: Int16.self), sources.baseAddress, w.baseAddress,
+                                                  Int32(w.count), min(tile, n - x0))
+                            }
                         }
                     }
                 }
@@ -147,6 +159,30 @@ final class FixedVerticalBoxStage: Stage {
             for y in 0..<count { outs[y] = output.assumingMemoryBound(to: UInt8.self) + y * n + lo }
             if fresh { fr_box_sums_start(sums + lo, sources, Int32(r), columns.count) }
             fr_box_sums_v8(outs, sources, sums + lo, Int32(r), count, scale, columns.count)
+        }
+    }
+}
+
+/// An unsharp mask on opaque 8-bit samples and their fixed-point blur (`fr_fixed_unsharp8`), rounded to samples.
+final class FixedUnsharpStage: Stage {
+    let amount: Float, threshold: Float
+
+    init(amount: Float, threshold: Float, node: Plan.Node, stats: RenderStats) {
+        self.amount = amount
+        self.threshold = threshold
+        super.init(node: node, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let original = inputs[0], blurred = inputs[1], n = width * pixelBytes, amount = amount
+        // The threshold is in working values, the codes ÷ 255 in the sRGB working space.
+        let threshold = threshold * 255
+        parallelRows(rows) { chunk in
+            for y in chunk {
+                fr_fixed_unsharp8(output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n,
+                                  original.bytes(y).assumingMemoryBound(to: UInt8.self),
+                                  blurred.bytes(y).assumingMemoryBound(to: Int16.self), n, amount, threshold)
+            }
         }
     }
 }

@@ -17,6 +17,15 @@ void fr_fixed_taps_h8(int16_t *out, const uint8_t *src, const int16_t *w, int ta
 /// horizontal pass's values, rounded half up to a code.
 void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n);
 
+/// out[i] = (Σₜ w[t]·rows[t][i] + 2^13) >> 14 for i in [0, n): the vertical pass kept with 7 bits below the code,
+/// for a step that reads the blur unrounded (an unsharp mask).
+void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n);
+
+/// An unsharp mask on opaque 8-bit samples: d = s − b/128 (b the fixed-point blur of s), d = 0 where |d| < threshold
+/// (in codes), out = s + amount·d clamped to [0, 255] and rounded half up — the float path's arithmetic on codes.
+void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
+                       float threshold);
+
 /// out[i] = Σ_{k=−r..r} src[i + (k + r)·stride] for i in [0, n), by a running sum per channel: `src` holds
 /// n + 2r·stride values (the row padded with its edge pixels), 2r + 1 ≤ 257 so each sum fits 16 bits.
 void fr_box_sums_h8(uint16_t *out, const uint8_t *src, int radius, size_t stride, size_t n);

@@ -5,11 +5,15 @@ package enum Representation: Equatable, Sendable {
     case working
     /// The samples of source `source` as stored, in `format`.
     case samples(PixelFormat, source: String)
+    /// Opaque 8-bit samples of `format` from source `source` with 7 more bits below the code: one 16-bit value a
+    /// channel (a fixed-point blur kept unrounded for the sharpening that reads it).
+    case fixedPoint(PixelFormat, source: String)
 
     package var bytesPerPixel: Int {
         switch self {
         case .working: return 16
         case .samples(let format, _): return format.bytesPerPixel
+        case .fixedPoint(let format, _): return 2 * format.channels
         }
     }
 
@@ -17,6 +21,7 @@ package enum Representation: Equatable, Sendable {
         switch self {
         case .working: return "working floats"
         case .samples(let format, _): return "\(format.rawValue) samples"
+        case .fixedPoint(let format, _): return "\(format.rawValue) samples in 16-bit fixed point"
         }
     }
 }
@@ -63,6 +68,12 @@ extension Plan {
                 let result = sampleCandidate(i, inputs: inputs, sources: sources, output: outputFormat,
                                              tables: !untabled.contains(i))
                 (candidate[i], reasons[i]) = (result.0, result.1)
+                // A sharpening in fixed point reads its blur unrounded.
+                if result.0 != nil, case .combinesFixedPoint = node.primitive.descriptor.onSamples,
+                   case .samples(let format, let source)? = inputs[0] {
+                    candidate[node.inputs[1]] = Choice(held: .fixedPoint(format, source: source))
+                    reasons[node.inputs[1]] = "filters its samples in 16-bit fixed point, unrounded for the step that reads it"
+                }
                 // A fixed-point candidate the plan may still not hold as samples reads them as floats instead.
                 var fixedPoint = false
                 if case .fixedPoint = node.primitive.descriptor.onSamples { fixedPoint = true }
@@ -133,6 +144,9 @@ extension Plan {
     private func sampleCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
                                  output outputFormat: PixelFormat?, tables: Bool) -> (Choice?, String) {
         let node = nodes[index]
+        if case .combinesFixedPoint(let holds) = node.primitive.descriptor.onSamples {
+            return combinedCandidate(index, inputs: inputs, sources: sources, holds: holds, tables: tables)
+        }
         let held: Representation
         if let name = node.primitive.sourceName {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
@@ -198,7 +212,7 @@ extension Plan {
                 reason = "its steps on each row's working values in cache, rounded once to the output's samples"
             }
             choice.rounds = true
-        case .computes, .readsIntoWorking:
+        case .computes, .readsIntoWorking, .combinesFixedPoint:
             return (nil, "computes new values")
         }
         guard !node.post.isEmpty else { return (choice, reason) }
@@ -212,6 +226,22 @@ extension Plan {
         }
         choice.deferred = true
         return (choice, reason + ", its fused steps on the conversion to working values")
+    }
+
+    /// A step that combines a photo's samples with a fixed-point blur of them (an unsharp mask): held as the
+    /// samples when the blur (its second input) can be filtered in fixed point and nothing else reads it.
+    private func combinedCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
+                                   holds: @Sendable (PixelFormat, WorkingSpace) -> Bool, tables: Bool) -> (Choice?, String) {
+        let node = nodes[index]
+        guard inputs.count == 2, case .samples(let format, let source)? = inputs[0], sources[source]?.converted == false,
+              holds(format, workingSpace), node.post.isEmpty else { return (nil, "computes new values") }
+        let blur = node.inputs[1]
+        guard case .samples(format, source)? = inputs[1], case .separableConvolution = nodes[blur].primitive,
+              nodes[blur].inputs == [node.inputs[0]], !nodes.indices.contains(where: { $0 != index && nodes[$0].inputs.contains(blur) })
+        else { return (nil, "its blur is not filtered in fixed point") }
+        guard tables else { return (nil, "its rounding would be read by later steps") }
+        return (Choice(held: .samples(format, source: source), rounds: true),
+                "combines its samples with the fixed-point blur and rounds once, as the output would")
     }
 
     /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,

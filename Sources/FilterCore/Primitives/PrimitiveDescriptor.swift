@@ -82,6 +82,10 @@ package enum SampleAction: Sendable {
     /// rounds to them once, as the output would; elsewhere it reads samples as `.readsIntoWorking(intoWorking)`.
     case fixedPoint(_ fixedPoint: @Sendable (PixelFormat, WorkingSpace) -> Bool,
                     otherwise: @Sendable (PixelFormat, WorkingSpace) -> Bool)
+    /// It combines its first input's samples with its second, a fixed-point blur of them held unrounded
+    /// (`Representation.fixedPoint`), where `holds` for the samples' format in the working space, and rounds its
+    /// result to samples once, as the output would (an unsharp mask).
+    case combinesFixedPoint(_ holds: @Sendable (PixelFormat, WorkingSpace) -> Bool)
     /// Per-pixel steps: one table a channel where they are per channel, else each row's working values in cache.
     case perPixel([PointOp])
     /// It computes new values from working floats.
