@@ -56,6 +56,31 @@ static size_t fixed_v_avx2(void *out, const int16_t *const *rows, const int16_t 
     return i;
 }
 
+__attribute__((target("avx2")))
+static size_t kernel8_avx2(uint8_t *out, const uint8_t *const *src, const int16_t *w, int taps, int shift, int32_t bias,
+                           size_t n) {
+    const __m256i start = _mm256_set1_epi32(bias + (1 << (shift - 1)));
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i lo = start, hi = start;
+        for (int t = 0; t < taps; t += 2) {
+            const int pair = t + 1 < taps;
+            const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src[t] + i)));
+            const __m256i b = pair ? _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src[t + 1] + i)))
+                                   : _mm256_setzero_si256();
+            const __m256i weights = _mm256_set1_epi32((int)(uint16_t)w[t] | (pair ? (int)w[t + 1] << 16 : 0));
+            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
+        }
+        // packs then packus clamp to [0, 255], as the portable loop does.
+        const __m256i words = _mm256_packs_epi32(_mm256_sra_epi32(lo, count), _mm256_sra_epi32(hi, count));
+        const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(packed));
+    }
+    return i;
+}
+
 __attribute__((target("avx2,fma")))
 static size_t unsharp8_avx2(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
                             float threshold) {
@@ -151,6 +176,20 @@ void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blu
         float v = s + d * amount;
         v = v > 0 ? (v < 255 ? v : 255) : 0;
         out[i] = (uint8_t)(int)(v + 0.5f);
+    }
+}
+
+void fr_fixed_kernel8(uint8_t *out, const uint8_t *const *src, const int16_t *w, int taps, int shift, int32_t bias,
+                      size_t n) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = kernel8_avx2(out, src, w, taps, shift, bias, n);
+#endif
+    for (; i < n; i++) {
+        int32_t sum = bias + (1 << (shift - 1));
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * src[t][i];
+        sum >>= shift;
+        out[i] = (uint8_t)(sum < 0 ? 0 : (sum > 255 ? 255 : sum));
     }
 }
 

@@ -210,9 +210,14 @@ package enum CPURenderer {
             return connected(VerticalBoxStage(radius: radius, node: node, stats: stats), [h])
         case let .convolve(kernel, size, bias, preserveAlpha):
             if case .samples(let format, let source) = node.representation,
-               let factors = (node.primitive.descriptor as? Primitives.Convolve)?.fixedPointFactors {
-                return FixedPointBlur.taps(horizontal: factors.row, vertical: factors.column)
-                    .stages(node, format: format, source: source, input: inputs[0], stats: stats)
+               let descriptor = node.primitive.descriptor as? Primitives.Convolve {
+                if bias == 0, let factors = descriptor.fixedPointFactors {
+                    return FixedPointBlur.taps(horizontal: factors.row, vertical: factors.column)
+                        .stages(node, format: format, source: source, input: inputs[0], stats: stats)
+                }
+                if let fixed = descriptor.fixedPointKernel {
+                    return connected(FixedKernelStage(fixed, channels: format.channels, node: node, stats: stats), inputs)
+                }
             }
             let samples = converter(reading: inputNodes[0], for: node, plan.workingSpace)
             // Opaque samples through a kernel that is a column times a row, with no bias: a separable blur's two

@@ -186,3 +186,45 @@ final class FixedUnsharpStage: Stage {
         }
     }
 }
+
+/// A kernel that does not factor, on opaque 8-bit samples in one pass of fixed-point taps (`fr_fixed_kernel8`):
+/// each chunk pads each input row with its edge pixels once, into a ring of the kernel's height.
+final class FixedKernelStage: Stage {
+    let kernel: FixedPointKernel
+    let channels: Int
+
+    init(_ kernel: FixedPointKernel, channels: Int, node: Plan.Node, stats: RenderStats) {
+        self.kernel = kernel
+        self.channels = channels
+        super.init(node: node, stats: stats)
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let input = inputs[0], c = channels, n = width * channels, kernel = kernel
+        let r = kernel.taps.reduce(0) { max($0, abs($1.dx), abs($1.dy)) }, height = 2 * r + 1, rowBytes = n + 2 * r * c
+        let weights = kernel.taps.map(\.weight)
+        parallelRows(rows) { chunk in
+            let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: height * rowBytes)
+            let sources = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: max(1, weights.count))
+            defer { ring.deallocate(); sources.deallocate() }
+            func slot(_ y: Int) -> UnsafeMutablePointer<UInt8> { ring + ((y % height + height) % height) * rowBytes }
+            func pad(_ y: Int) {
+                let src = input.bytes(y).assumingMemoryBound(to: UInt8.self), row = slot(y)
+                (row + r * c).update(from: src, count: n)
+                for k in 0..<r {
+                    (row + k * c).update(from: src, count: c)
+                    (row + r * c + n + k * c).update(from: src + n - c, count: c)
+                }
+            }
+            for y in (chunk.lowerBound - r)..<(chunk.lowerBound + r) { pad(y) }
+            weights.withUnsafeBufferPointer { w in
+                for y in chunk {
+                    pad(y + r)
+                    for (t, tap) in kernel.taps.enumerated() { sources[t] = UnsafePointer(slot(y + tap.dy) + (tap.dx + r) * c) }
+                    fr_fixed_kernel8(output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n, sources,
+                                     w.baseAddress, Int32(w.count), Int32(kernel.fractionBits), kernel.bias, n)
+                }
+            }
+        }
+    }
+}

@@ -109,6 +109,82 @@ final class FixedPointBlurTests: XCTestCase {
         }
     }
 
+    /// A kernel's one pass of signed taps gives its integer definition, clamped, on both paths at every remainder.
+    func testKernelPassGivesItsIntegerDefinitionOnBothPaths() {
+        var random = SplitMix64(seed: 11)
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for n in Array(1...40) + [1001] {
+                for (taps, shift) in [(1, 14), (9, 13), (8, 14), (25, 12)] {
+                    let weights = (0..<taps).map { _ in Int16(Int(random.next() % 20001) - 10000) }
+                    let bias = Int32(Int(random.next() % 2_000_001) - 1_000_000)
+                    let rows = (0..<taps).map { _ in (0..<n).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+                    var out = [UInt8](repeating: 0, count: n)
+                    withRowPointers(rows) { fr_fixed_kernel8(&out, $0, weights, Int32(taps), Int32(shift), bias, n) }
+                    for i in 0..<n {
+                        var sum = Int(bias) + (1 << (shift - 1))
+                        for t in 0..<taps { sum += Int(weights[t]) * Int(rows[t][i]) }
+                        let want = min(255, max(0, sum >> shift))
+                        if Int(out[i]) != want {
+                            XCTFail("kernel8 avx2 \(avx2) n \(n) taps \(taps) at \(i): \(out[i]) for \(want)")
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Kernels that do not factor (a sharpen, the libvips benchmark's, an emboss with a bias, an edge kernel with
+    /// negative results, a 5×5 of fractions) on real photos in one pass of fixed-point taps, against
+    /// clamp(Σ w·s + bias·255) in float64: within 0.75 of a code, every remainder, both paths. A kernel whose
+    /// rounding would cost more than 0.2 of a code stays in floats.
+    func testKernelsThatDoNotFactorMatchTheDefinition() throws {
+        let fifths = (0..<25).map { Double(($0 * 7) % 11) / 55 - 0.05 }
+        let kernels: [(String, [Double], Double)] = [
+            ("sharpen", [-1, -1, -1, -1, 9, -1, -1, -1, -1], 0),
+            ("libvips sharpen", [-1, -1, -1, -1, 16, -1, -1, -1, -1].map { $0 / 8 }, 0),
+            ("emboss", [-2, -1, 0, -1, 1, 1, 0, 1, 2], 0.1),
+            ("edges", [0, 1, 0, 1, -4, 1, 0, 1, 0], 0),
+            ("5×5 fractions", fifths, 0),
+        ]
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for (file, width, height) in [("photos/chelsea_451x300_rgb8.png", 67, 45), ("photos/camera_512_gray8.png", 33, 70),
+                                          ("photos/chelsea_451x300_rgb8.png", 5, 3)] {
+                let image = try TestImages.crop(file, x: 11, y: 3, width: width, height: height)
+                let bytes = try image.hostBytes(), c = image.format.channels
+                for (name, kernel, bias) in kernels {
+                    var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "normalize": false,
+                                                            "bias": .number(bias)])])
+                    recipe.workingSpace = .srgb
+                    let plan = try recipe.plan(inputSizes: ["main": (width, height)])
+                        .choosingRepresentations(sources: ["main": SampleLayout(format: image.format, converted: false)],
+                                                 output: image.format)
+                    XCTAssertNotEqual(plan.nodes[plan.output].representation, .working, name)
+                    let rendered = try Renderer(backend: .cpu).render(recipe, images: ["main": image])
+                    let size = Int(Double(kernel.count).squareRoot()), r = size / 2
+                    let exact = (0..<height).map { y in
+                        (0..<(width * c)).map { i in
+                            var sum = bias * 255
+                            for (t, w) in kernel.enumerated() {
+                                let (sx, sy) = (min(max(i / c + t % size - r, 0), width - 1), min(max(y + t / size - r, 0), height - 1))
+                                sum += w * Double(bytes.load(fromByteOffset: sy * image.rowStride + sx * c + i % c, as: UInt8.self))
+                            }
+                            return min(255, max(0, sum))
+                        }
+                    }
+                    try assertWithin(rendered, exact, x: 0, y: 0, "\(name) \(file) \(width)×\(height) avx2 \(avx2)")
+                }
+            }
+        }
+        // A weight of 4 leaves 12 bits; 24 weights of half a unit each then cost 24·2⁻¹³·255 ≈ 0.75 of a code.
+        XCTAssertNil(FixedPointKernel([4] + [Float](repeating: 0.5 / 4096, count: 24), size: 5, bias: 0), "rounding costs over 0.2")
+        XCTAssertNotNil(FixedPointKernel([4] + [Float](repeating: 1 / 4096, count: 24), size: 5, bias: 0), "exact in 12 bits")
+        XCTAssertNil(FixedPointKernel([Float](repeating: 0.01, count: 49), size: 7, bias: 0), "49 taps")
+        XCTAssertNil(FixedPointKernel([0, 0, 0, 0, 40, 0, 0, 0, 0], size: 3, bias: 0), "a weight of 32 or more")
+    }
+
     /// Real photos blurred in fixed point against float64 blurs from the definitions: within 0.75 of a code of the
     /// exact value everywhere (tighter than the catalogue's one code), at widths that leave every remainder of the
     /// SIMD step, heights over several strips (a box's sums carried from strip to strip), a crop below the top (a

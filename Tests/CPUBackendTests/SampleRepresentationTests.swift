@@ -343,8 +343,8 @@ final class SampleRepresentationTests: XCTestCase {
 
     /// A convolution reads opaque samples as it pads its rows, or through a separable blur's two stages where its
     /// kernel is a column times a row (normalised, or unnormalised without preserveAlpha, whose alpha stays 1), or in
-    /// fixed point where those are non-negative and normalised on 8-bit samples in sRGB space: the same pixels as
-    /// from working rows, straight and premultiplied colour. With alpha it reads working values, unpremultiplied as
+    /// fixed point on 8-bit samples in sRGB space (`FixedPointBlurTests`): the same pixels as from working rows,
+    /// straight and premultiplied colour. With alpha it reads working values, unpremultiplied as
     /// before.
     func testConvolutionReadsOpaqueSamples() throws {
         let binomial: [Double] = [1, 4, 6, 4, 1, 4, 16, 24, 16, 4, 6, 24, 36, 24, 6, 4, 16, 24, 16, 4, 1, 4, 6, 4, 1]
@@ -357,9 +357,10 @@ final class SampleRepresentationTests: XCTestCase {
                         var recipe = Recipe.chain([(.convolve, ["kernel": .numbers(kernel), "normalize": .boolean(normalize),
                                                                 "preserveAlpha": .boolean(preserveAlpha)])])
                         recipe.workingSpace = space
-                        // The binomial on opaque 8-bit samples in sRGB space: fixed point, exact (its weights are
-                        // sixteenths).
-                        let fixed = samplesAreWorkingValues(format, space) && kernel.count == 25
+                        // On opaque 8-bit samples in sRGB space, fixed point, exact (their weights are sixteenths or
+                        // whole numbers): the binomial in two passes, the sharpen in one, Sobel's kernel in one where
+                        // it keeps alpha (without, its alpha is its sum, 0).
+                        let fixed = samplesAreWorkingValues(format, space) && (normalize || preserveAlpha)
                         try assertSamePixels(recipe, format: format, space: space, expectSamples: fixed)
                         let plan = try recipe.plan(inputSizes: ["main": (37, 23)])
                             .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)

@@ -26,6 +26,11 @@ void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *
 void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
                        float threshold);
 
+/// out[i] = clamp((Σₜ w[t]·src[t][i] + bias + 2^(shift−1)) >> shift, 0, 255) for i in [0, n): a kernel's taps in
+/// one pass over 8-bit samples (each src[t] already offset to its tap), signed weights in units of 2^−shift.
+void fr_fixed_kernel8(uint8_t *out, const uint8_t *const *src, const int16_t *w, int taps, int shift, int32_t bias,
+                      size_t n);
+
 /// out[i] = Σ_{k=−r..r} src[i + (k + r)·stride] for i in [0, n), by a running sum per channel: `src` holds
 /// n + 2r·stride values (the row padded with its edge pixels), 2r + 1 ≤ 257 so each sum fits 16 bits.
 void fr_box_sums_h8(uint16_t *out, const uint8_t *src, int radius, size_t stride, size_t n);

@@ -37,6 +37,46 @@ package struct FixedPointTaps: Equatable, Sendable {
     }
 }
 
+/// A square kernel that is not a column times a row (a sharpen, an edge or emboss kernel), in fixed point for opaque
+/// 8-bit samples: each nonzero weight in units of 2^−`fractionBits` (signed; 14 bits, down to 10 where a weight
+/// reaches 2 or more, so every weight fits 16 bits) and the bias in the same units of a code. The sum rounds half up and clamps
+/// to the samples' range once, as the output would. Rounding the weights moves a result by at most Σ|δw|·255 codes;
+/// a kernel whose rounding would move it by more than `maxError` stays in floats.
+package struct FixedPointKernel: Equatable, Sendable {
+    /// The nonzero taps: the kernel's column (dx) and row (dy) offsets from the centre and their weights.
+    package let taps: [(dx: Int, dy: Int, weight: Int16)]
+    package let fractionBits: Int
+    /// The bias in units of 2^−fractionBits of a code.
+    package let bias: Int32
+
+    package static let maxTaps = 25
+    /// The most the weights' rounding may move a result, in codes.
+    package static let maxError = 0.2
+
+    /// `kernel` (`size`×`size`, row by row) with `bias` (in working values), or nil where it does not suit fixed
+    /// point: more than `maxTaps` nonzero weights, a weight of 32 or more, or weights whose rounding costs more than
+    /// `maxError`.
+    package init?(_ kernel: [Float], size: Int, bias: Float) {
+        let nonzero = kernel.indices.filter { kernel[$0] != 0 }
+        guard size > 0, kernel.count == size * size, nonzero.count <= Self.maxTaps, bias.isFinite,
+              kernel.allSatisfy(\.isFinite), abs(bias) <= 4 else { return nil }
+        let largest = Double(kernel.map { abs($0) }.max() ?? 0)
+        var bits = 14
+        while bits > 10 && largest * Double(1 << bits) > Double(Int16.max) { bits -= 1 }
+        guard largest * Double(1 << bits) <= Double(Int16.max) else { return nil }
+        let r = size / 2, unit = Double(1 << bits)
+        taps = nonzero.map { (dx: $0 % size - r, dy: $0 / size - r, weight: Int16((Double(kernel[$0]) * unit).rounded())) }
+        let error = zip(nonzero, taps).reduce(0.0) { $0 + abs(Double($1.1.weight) / unit - Double(kernel[$1.0])) } * 255
+        guard error <= Self.maxError else { return nil }
+        fractionBits = bits
+        self.bias = Int32((Double(bias) * 255 * Double(1 << bits)).rounded())
+    }
+
+    package static func == (a: FixedPointKernel, b: FixedPointKernel) -> Bool {
+        a.fractionBits == b.fractionBits && a.bias == b.bias && a.taps.elementsEqual(b.taps) { $0 == $1 }
+    }
+}
+
 /// Whether 8-bit samples of `format` are their own working values, scaled, in `space`: opaque, no profile between
 /// (the planner checks that), and the sRGB working space, where a working value is the code ÷ 255. A fixed-point
 /// filter on them computes what the float path computes.

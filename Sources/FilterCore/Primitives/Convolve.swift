@@ -10,13 +10,21 @@ extension Primitives {
         package func taps(_ shape: NodeShape) -> Double { Double(size * size) }
         /// A kernel that is a column times a row of non-negative weights, normalised, without bias (a binomial, a
         /// box, a Gaussian written out) filters opaque 8-bit samples in the sRGB working space in fixed point, as a
-        /// separable blur does. Elsewhere, on stored samples without alpha, the stage converts each row as it pads
+        /// separable blur does; another of up to 25 nonzero weights (a sharpen, an edge kernel) as one pass of fixed
+        /// point taps (`FixedPointKernel`). Elsewhere, on stored samples without alpha, the stage converts each row as it pads
         /// it: straight and premultiplied colour are the same there, and the photo is never held as rows of working
         /// floats of its own.
         package var onSamples: SampleAction {
-            let fixed = bias == 0 && fixedPointFactors != nil
+            let fixed = bias == 0 && fixedPointFactors != nil || fixedPointKernel != nil
             return .fixedPoint({ format, space in fixed && samplesAreWorkingValues(format, space) },
                                otherwise: { format, _ in !format.isFloat && !format.hasAlpha })
+        }
+
+        /// The kernel in fixed point taps for opaque samples, where its result's alpha is 1 there (it keeps alpha,
+        /// or its weights sum to 1) and its weights suit it; nil where they do not.
+        package var fixedPointKernel: FixedPointKernel? {
+            guard preserveAlpha || abs(kernel.reduce(0, +) - 1) <= 1e-6 else { return nil }
+            return FixedPointKernel(kernel, size: size, bias: bias)
         }
 
         /// The kernel's column and row factors as fixed-point taps, where it has them.
