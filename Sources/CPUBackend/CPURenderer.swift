@@ -123,6 +123,7 @@ package enum CPURenderer {
                             conversions: [String: ConvertingRowSource] = [:], stats: RenderStats) throws -> Stage {
         var stages = [Int: Stage]()
         var converted = [Int: Stage]()
+        let mayHaveAlpha = plan.nodesMayHaveAlpha(sourceHasAlpha: sources.mapValues(\.format.hasAlpha))
         func stage(_ index: Int) throws -> Stage {
             if let existing = stages[index] { return existing }
             let node = plan.nodes[index]
@@ -141,6 +142,7 @@ package enum CPURenderer {
             }
             let made = try makeStage(node.postOnConversion ? node.withoutPost : node, inputs: inputs,
                                      inputNodes: node.inputs.map { plan.nodes[$0] },
+                                     opaqueInput: node.inputs.first.map { !mayHaveAlpha[$0] } ?? false,
                                      plan: plan, sources: sources, conversions: conversions, stats: stats)
             // The node's rule, made once (a resample's weights are in it). One that reads rows out of order (a
             // vertical flip, a turn) holds the whole input: consumers pull rows top to bottom.
@@ -164,7 +166,7 @@ package enum CPURenderer {
         return stage
     }
 
-    private static func makeStage(_ node: Plan.Node, inputs: [Stage], inputNodes: [Plan.Node], plan: Plan,
+    private static func makeStage(_ node: Plan.Node, inputs: [Stage], inputNodes: [Plan.Node], opaqueInput: Bool, plan: Plan,
                                   sources: [String: ImageRowSource], conversions: [String: ConvertingRowSource],
                                   stats: RenderStats) throws -> Stage {
         func connected(_ stage: Stage, _ inputs: [Stage]) -> Stage {
@@ -230,7 +232,7 @@ package enum CPURenderer {
                 return connected(VerticalConvolutionStage(taps: factors.column, node: node, stats: stats), [h])
             }
             return connected(ConvolveStage(kernel: kernel, size: size, bias: bias, preserveAlpha: preserveAlpha,
-                                           samples: samples, node: node, stats: stats), inputs)
+                                           samples: samples, opaque: opaqueInput, node: node, stats: stats), inputs)
         case let .unsharpCombine(amount, threshold):
             if case .samples = node.representation, case .fixedPoint = inputNodes[1].representation {
                 return connected(FixedUnsharpStage(amount: amount, threshold: threshold, node: node, stats: stats), inputs)

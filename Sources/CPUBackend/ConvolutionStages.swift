@@ -215,14 +215,18 @@ final class ConvolveStage: Stage {
 
     /// Converts the input's stored samples (opaque: no alpha) as rows are padded, when the node reads them.
     let samples: PixelConverter?
+    /// Whether the input is opaque (`Plan.nodesMayHaveAlpha`): its straight colour is its working colour, and the
+    /// result's alpha is 1 where the kernel keeps alpha.
+    let opaque: Bool
 
-    init(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool, samples: PixelConverter?, node: Plan.Node,
-         stats: RenderStats) {
+    init(kernel: [Float], size: Int, bias: Float, preserveAlpha: Bool, samples: PixelConverter?, opaque: Bool = false,
+         node: Plan.Node, stats: RenderStats) {
         self.kernel = kernel
         self.size = size
         self.bias = bias
         self.preserveAlpha = preserveAlpha
         self.samples = samples
+        self.opaque = opaque || samples != nil
         factors = size > 1 ? Self.factors(kernel, size: size) : nil
         super.init(node: node, stats: stats)
     }
@@ -238,8 +242,8 @@ final class ConvolveStage: Stage {
         // The nonzero taps: kernel row j, column i reads row y + j − r from pixel x + i.
         let taps = (0..<size * size).filter { kernel[$0] != 0 }
         let sparse = SparseTaps(offsets: taps.map { (dx: $0 % size - r, dy: $0 / size - r) }, weights: taps.map { kernel[$0] })
-        // Straight colour when the kernel works on it; opaque samples are straight colour already.
-        let straight = preserveAlpha && samples == nil
+        // Straight colour when the kernel works on it; opaque rows are straight colour already.
+        let straight = preserveAlpha && !opaque, opaque = opaque
         parallelRows(rows) { chunk in
             if let factors {
                 Self.separable(chunk, input: input, samples: samples, width: width, factors: factors, straight: straight,
@@ -251,10 +255,16 @@ final class ConvolveStage: Stage {
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
+                if opaque && preserveAlpha && bias == 0 {
+                    // Alpha is 1 and nothing is added: only the alpha lane, which held the kernel's sum, is set.
+                    let lanes = UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self)
+                    for x in 0..<width { lanes[4 * x + 3] = 1 }
+                    continue
+                }
                 let centre = input.pixels(y)
                 for x in 0..<width {
                     if preserveAlpha {
-                        let a: Float = samples == nil ? centre[x][3] : 1
+                        let a: Float = opaque ? 1 : centre[x][3]
                         var v = (out[x] + SIMD4(repeating: bias)) * a
                         v[3] = a
                         out[x] = v

@@ -120,7 +120,13 @@ extension Plan {
     /// Whether the output can hold transparency, given which sources have an alpha channel. Decides whether an
     /// opaque input gains an alpha channel in the output file.
     package func outputMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> Bool {
-        carriedForward { index, inputs in
+        nodesMayHaveAlpha(sourceHasAlpha: sourceHasAlpha)[output]
+    }
+
+    /// Whether each node's result can hold transparency, given which sources have an alpha channel: where not, its
+    /// working alpha is 1 and straight colour is premultiplied colour (the CPU skips unpremultiplying it).
+    package func nodesMayHaveAlpha(sourceHasAlpha: [String: Bool]) -> [Bool] {
+        carriedForwardAll { index, inputs in
             let node = nodes[index]
             // A source's one "input" is whether its file has alpha.
             let given = node.primitive.sourceName.map { [sourceHasAlpha[$0] ?? true] } ?? inputs
@@ -132,9 +138,14 @@ extension Plan {
     /// A property of each node's result derived from its inputs' (nodes come after their inputs): `rule` gives
     /// node i's value from its inputs' values; the output's value is returned.
     func carriedForward<Value>(_ rule: (Int, [Value]) -> Value) -> Value {
+        carriedForwardAll(rule)[output]
+    }
+
+    /// `carriedForward`'s value for every node.
+    func carriedForwardAll<Value>(_ rule: (Int, [Value]) -> Value) -> [Value] {
         var values = [Value]()
         values.reserveCapacity(nodes.count)
         for (i, node) in nodes.enumerated() { values.append(rule(i, node.inputs.map { values[$0] })) }
-        return values[output]
+        return values
     }
 }
