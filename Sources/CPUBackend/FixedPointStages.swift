@@ -33,6 +33,16 @@ enum FixedPointBlur {
     }
 }
 
+/// A row of `values` samples (`channels` a pixel) into `padded` with `pad` copies of its edge pixels on each side.
+private func padSamples(_ src: UnsafePointer<UInt8>, into padded: UnsafeMutablePointer<UInt8>, values n: Int, channels c: Int,
+                        pad r: Int) {
+    (padded + r * c).update(from: src, count: n)
+    for k in 0..<r {
+        (padded + k * c).update(from: src, count: c)
+        (padded + r * c + n + k * c).update(from: src + n - c, count: c)
+    }
+}
+
 /// Each row of samples padded with its edge pixels, then its taps (`fr_fixed_taps_h8`) or its box sums
 /// (`fr_box_sums_h8`) into 16-bit values.
 final class FixedHorizontalStage: Stage {
@@ -61,12 +71,7 @@ final class FixedHorizontalStage: Stage {
             defer { padded.deallocate() }
             weights.withUnsafeBufferPointer { w in
                 for y in chunk {
-                    let src = input.bytes(y).assumingMemoryBound(to: UInt8.self)
-                    (padded + r * c).update(from: src, count: n)
-                    for k in 0..<r {
-                        (padded + k * c).update(from: src, count: c)
-                        (padded + r * c + n + k * c).update(from: src + n - c, count: c)
-                    }
+                    padSamples(input.bytes(y).assumingMemoryBound(to: UInt8.self), into: padded, values: n, channels: c, pad: r)
                     let out = output + (y - rows.lowerBound) * n * 2
                     if box {
                         fr_box_sums_h8(out.assumingMemoryBound(to: UInt16.self), padded, Int32(r), c, n)
@@ -209,12 +214,7 @@ final class FixedKernelStage: Stage {
             defer { ring.deallocate(); sources.deallocate() }
             func slot(_ y: Int) -> UnsafeMutablePointer<UInt8> { ring + ((y % height + height) % height) * rowBytes }
             func pad(_ y: Int) {
-                let src = input.bytes(y).assumingMemoryBound(to: UInt8.self), row = slot(y)
-                (row + r * c).update(from: src, count: n)
-                for k in 0..<r {
-                    (row + k * c).update(from: src, count: c)
-                    (row + r * c + n + k * c).update(from: src + n - c, count: c)
-                }
+                padSamples(input.bytes(y).assumingMemoryBound(to: UInt8.self), into: slot(y), values: n, channels: c, pad: r)
             }
             for y in (chunk.lowerBound - r)..<(chunk.lowerBound + r) { pad(y) }
             weights.withUnsafeBufferPointer { w in
