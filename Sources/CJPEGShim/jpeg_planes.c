@@ -256,8 +256,10 @@ static void ycc(const float rgb[3], float out[3]) {
 
 // Decodes `r` whole as its planes, then writes each band of output planes — moved by `move` or resampled by
 // `warp` — to `w` as workers fill them.
+static int stopped(const fr_jpeg_stop *stop) { return stop && stop->stop && stop->stop(stop->context); }
+
 static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_warp *warp,
-                     int workers, double seconds[3], char *err, size_t errlen) {
+                     int workers, const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen) {
     seconds[0] = seconds[1] = seconds[2] = 0;
     const double began = now();
     struct jpeg_decompress_struct *c = &r->cinfo;
@@ -309,6 +311,11 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
         return 3;
     }
     for (JDIMENSION m = 0; m < c->total_iMCU_rows; m++) {
+        if (stopped(stop)) {
+            free_state(t);
+            snprintf(err, errlen, "cancelled");
+            return 4;
+        }
         JSAMPARRAY image[3];
         for (int ci = 0; ci < 3; ci++) {
             const int n = c->comp_info[ci].v_samp_factor * DCTSIZE;
@@ -366,6 +373,11 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
     }
     double waiting = 0;
     for (uint32_t m = 0; m < t->bands; m++) {
+        if (stopped(stop)) {
+            free_state(t);  // stops the workers
+            snprintf(err, errlen, "cancelled");
+            return 4;
+        }
         const int s = (int)(m % SLOTS);
         if (t->started) {
             const double wait = now();
@@ -393,12 +405,12 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
     return 0;
 }
 
-int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
-                            char *err, size_t errlen) {
-    return transcode(r, w, move, NULL, 1, seconds, err, errlen);
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_stop *stop,
+                            double seconds[3], char *err, size_t errlen) {
+    return transcode(r, w, move, NULL, 1, stop, seconds, err, errlen);
 }
 
 int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
-                             double seconds[3], char *err, size_t errlen) {
-    return transcode(r, w, NULL, warp, workers, seconds, err, errlen);
+                             const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen) {
+    return transcode(r, w, NULL, warp, workers, stop, seconds, err, errlen);
 }

@@ -298,9 +298,11 @@ public struct Renderer: Sendable {
                 backendName = .cpu  // the codec moves the planes
                 let seconds: (decoding: Double, moving: Double, encoding: Double)
                 switch onPlanes.work {
-                case .move(let move): seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, move, into: jpeg)
+                case .move(let move):
+                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, move, into: jpeg, control: control)
                 case .warp(let warp):
-                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, warp, workers: WorkerPool.width, into: jpeg)
+                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, warp, workers: WorkerPool.width, into: jpeg,
+                                                           control: control)
                 }
                 stats.decodeSeconds += seconds.decoding
                 stats.encodeSeconds += seconds.encoding

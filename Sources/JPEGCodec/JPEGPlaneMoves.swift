@@ -31,12 +31,13 @@ package enum JPEGPlaneMoves {
     /// the moved size and the layout `layout(of:move:)` answered). The encoder is then ready to finish.
     /// Returns the seconds spent decoding, moving and encoding.
     @discardableResult
-    package static func transcode(_ decoder: JPEGDecoder, _ move: SampleMoveMap, into encoder: JPEGEncoder) throws
+    package static func transcode(_ decoder: JPEGDecoder, _ move: SampleMoveMap, into encoder: JPEGEncoder,
+                                  control: RenderControl? = nil) throws
         -> (decoding: Double, moving: Double, encoding: Double) {
         var map = fr_jpeg_move(swap: move.swap ? 1 : 0, x0: move.x0, y0: move.y0, dx: Int32(move.dx), dy: Int32(move.dy),
                                width: UInt32(move.width), height: UInt32(move.height))
-        return try run(decoder, encoder) { reader, writer, seconds, message, length in
-            fr_jpeg_transcode_moved(reader, writer, &map, seconds, message, length)
+        return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
+            fr_jpeg_transcode_moved(reader, writer, &map, stop, seconds, message, length)
         }
     }
 
@@ -45,8 +46,8 @@ package enum JPEGPlaneMoves {
     /// are resampled while the encoder compresses the ones before. Returns the seconds spent decoding, resampling
     /// (summed over the threads) and encoding.
     @discardableResult
-    package static func transcode(_ decoder: JPEGDecoder, _ warp: SampleWarp, workers: Int, into encoder: JPEGEncoder)
-        throws -> (decoding: Double, moving: Double, encoding: Double) {
+    package static func transcode(_ decoder: JPEGDecoder, _ warp: SampleWarp, workers: Int, into encoder: JPEGEncoder,
+                                  control: RenderControl? = nil) throws -> (decoding: Double, moving: Double, encoding: Double) {
         guard let taps = warp.planeTaps else {
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: "this resampling cannot run on the planes")
         }
@@ -57,14 +58,16 @@ package enum JPEGPlaneMoves {
         request.background = (background[0], background[1], background[2])
         request.width = UInt32(warp.width)
         request.height = UInt32(warp.height)
-        return try run(decoder, encoder) { reader, writer, seconds, message, length in
-            fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), seconds, message, length)
+        return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
+            fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), stop, seconds, message, length)
         }
     }
 
-    /// Runs one of the C transcodes and turns its status into the reader's, the writer's or its own error.
-    private static func run(_ decoder: JPEGDecoder, _ encoder: JPEGEncoder,
-                            _ body: (OpaquePointer, OpaquePointer, UnsafeMutablePointer<Double>, UnsafeMutablePointer<CChar>, Int) -> Int32)
+    /// Runs one of the C transcodes and turns its status into the reader's, the writer's or its own error; a
+    /// cancelled `control` stops it between rows of MCUs or bands (`RenderCancelled`).
+    private static func run(_ decoder: JPEGDecoder, _ encoder: JPEGEncoder, _ control: RenderControl?,
+                            _ body: (OpaquePointer, OpaquePointer, UnsafePointer<fr_jpeg_stop>, UnsafeMutablePointer<Double>,
+                                     UnsafeMutablePointer<CChar>, Int) -> Int32)
         throws -> (decoding: Double, moving: Double, encoding: Double) {
         guard let reader = decoder.reader, let writer = encoder.writer else {
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: "decoder or encoder is closed")
@@ -72,9 +75,21 @@ package enum JPEGPlaneMoves {
         var message = [CChar](repeating: 0, count: 256)
         var seconds: (Double, Double, Double) = (0, 0, 0)
         let length = message.count
-        let status = withUnsafeMutablePointer(to: &seconds) { times in
-            times.withMemoryRebound(to: Double.self, capacity: 3) { times in
-                message.withUnsafeMutableBufferPointer { body(reader, writer, times, $0.baseAddress!, length) }
+        var stop = fr_jpeg_stop()
+        if let control {
+            stop.context = Unmanaged.passUnretained(control).toOpaque()
+            stop.stop = { context in
+                guard let context else { return 0 }
+                return Unmanaged<RenderControl>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+            }
+        }
+        let status = withExtendedLifetime(control) {
+            withUnsafeMutablePointer(to: &seconds) { times in
+                times.withMemoryRebound(to: Double.self, capacity: 3) { times in
+                    message.withUnsafeMutableBufferPointer { text in
+                        withUnsafePointer(to: &stop) { body(reader, writer, $0, times, text.baseAddress!, length) }
+                    }
+                }
             }
         }
         switch status {
@@ -89,6 +104,9 @@ package enum JPEGPlaneMoves {
             let error = encoder.failure()
             encoder.abandon()
             throw error
+        case 4:
+            encoder.abandon()
+            throw RenderCancelled()
         default:
             encoder.abandon()
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: String(cString: message))

@@ -185,6 +185,32 @@ final class JPEGPlaneMoveTests: XCTestCase {
         XCTAssertEqual(try TestImages.decode(path: output).width, 64)
     }
 
+    /// A cancelled render on the planes stops inside the transcode (nothing before it looks at the control, so this
+    /// fails if the transcode does not ask) and leaves no output and no temporary file, for a move and for a
+    /// rotation; the same render not cancelled runs on the planes.
+    func testACancelledRenderOnThePlanesStopsAndLeavesNothing() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.jpg").path, output = dir.appendingPathComponent("out.jpg").path
+        try Self.writeJPEG(Self.gradient(width: 96, height: 64), width: 96, height: 64, to: input, subsampling: .s420)
+        for steps in [[(FilterID.rotate, ["degrees": ParamValue.number(90)])],
+                      [(.rotate, ["degrees": 30, "kernel": "bicubic", "background": .color(.black)])]] {
+            var recipe = Recipe.chain(steps)
+            recipe.workingSpace = .srgb
+            let control = RenderControl()
+            control.cancel()
+            XCTAssertThrowsError(try Renderer(backend: .cpu).render(recipe, inputs: ["main": input], output: output,
+                                                                     control: control)) { error in
+                guard case RenderError.cancelled = error else { return XCTFail("\(error)") }
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["in.jpg"], "\(steps)")
+            let report = try Renderer(backend: .cpu).render(recipe, inputs: ["main": input], output: output,
+                                                            control: RenderControl())
+            XCTAssertTrue(report.nodes.contains { $0.op.hasSuffix("(JPEG planes)") }, "\(steps): \(report.nodes.map(\.op))")
+            try FileManager.default.removeItem(atPath: output)
+        }
+    }
+
     /// The luma plane's sampling factors from the SOF marker, horizontal then vertical ([2, 2] for 4:2:0, [2, 1]
     /// for 4:2:2, [1, 2] for 4:4:0, [1, 1] for 4:4:4).
     static func lumaSampling(_ path: String) throws -> [Int] {

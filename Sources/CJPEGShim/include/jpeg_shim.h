@@ -99,14 +99,22 @@ fr_jpeg_writer *fr_jpeg_writer_open_planes(int fd, uint32_t width, uint32_t heig
                                            int progressive, int optimize_coding, const uint8_t *icc, size_t icc_length,
                                            const uint8_t *exif, size_t exif_length, const uint8_t *xmp,
                                            size_t xmp_length, char *err, size_t errlen);
+/// Asked between rows of MCUs while a transcode decodes and between bands while it encodes: nonzero stops it
+/// (status 4), so a cancelled render does not run to its end.
+typedef struct {
+    int (*stop)(void *context);
+    void *context;
+} fr_jpeg_stop;
+
 /// Decodes the whole file as its stored Y, Cb, Cr planes (no upsampling, no colour conversion), moves them by
 /// `move` and encodes them into `w` (opened by `fr_jpeg_writer_open_planes` at the moved size, its chroma at the
 /// input's sampling with the axes swapped when the move swaps them). Chroma samples of a move that does not keep
 /// their alignment (an odd crop offset, a flip of an odd length) are the mean of the two they fall between.
 /// 0 on success; 1 when reading failed (the reader's error), 2 when writing failed (the writer's), 3 when the
-/// layouts do not match or memory ran out (`err`). `seconds`: the time spent reading, moving and writing.
-int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, double seconds[3],
-                            char *err, size_t errlen);
+/// layouts do not match or memory ran out (`err`), 4 when `stop` asked (may be NULL). `seconds`: the time spent
+/// reading, moving and writing.
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_stop *stop,
+                            double seconds[3], char *err, size_t errlen);
 
 /// An affine resampling (a rotation by any angle, a shear, an enlargement): the output pixel centred at (X, Y)
 /// (corner origin) reads the input around (m[0]·X + m[1]·Y + m[2], m[3]·X + m[4]·Y + m[5]) with `taps` per axis
@@ -121,5 +129,5 @@ typedef struct {
 /// As `fr_jpeg_transcode_moved`, each plane resampled on its own by `warp` at its own sampling (chroma at its
 /// sample centres) into an output of the input's sampling, by `workers` threads while this one encodes.
 int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
-                             double seconds[3], char *err, size_t errlen);
+                             const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen);
 #endif
