@@ -226,7 +226,7 @@ package enum CPURenderer {
             // stages, each input row's horizontal pass made once (not once for every chunk whose window holds it).
             // Their alpha is the kernel's sum, which preserveAlpha's 1 is only where the kernel is normalised.
             if samples != nil, bias == 0, !preserveAlpha || abs(kernel.reduce(0, +) - 1) <= 1e-6,
-               let factors = ConvolveStage.factors(kernel, size: size) {
+               let factors = Primitives.Convolve.factors(kernel, size: size) {
                 let h = connected(HorizontalConvolutionStage(taps: factors.row, samples: samples, node: node.withoutPost,
                                                              stats: stats), inputs)
                 return connected(VerticalConvolutionStage(taps: factors.column, node: node, stats: stats), [h])

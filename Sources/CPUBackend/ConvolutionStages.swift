@@ -227,12 +227,8 @@ final class ConvolveStage: Stage {
         self.preserveAlpha = preserveAlpha
         self.samples = samples
         self.opaque = opaque || samples != nil
-        factors = size > 1 ? Self.factors(kernel, size: size) : nil
+        factors = size > 1 ? Primitives.Convolve.factors(kernel, size: size) : nil
         super.init(node: node, stats: stats)
-    }
-
-    static func factors(_ kernel: [Float], size: Int) -> (column: [Float], row: [Float])? {
-        Primitives.Convolve.factors(kernel, size: size)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {

@@ -410,15 +410,15 @@ extension SampleRepresentationTests {
         for (column, row) in [([1, 4, 6, 4, 1], [1, 4, 6, 4, 1]), ([1, 1, 1], [1, 1, 1]), ([1, 0, -1], [1, 2, 1]),
                               ([0.054, 0.244, 0.403, 0.244, 0.054], [0.054, 0.244, 0.403, 0.244, 0.054])] as [([Float], [Float])] {
             let k = kernel(column, row), size = row.count
-            guard let factors = ConvolveStage.factors(k, size: size) else { XCTFail("\(k) did not factor"); continue }
+            guard let factors = Primitives.Convolve.factors(k, size: size) else { XCTFail("\(k) did not factor"); continue }
             for j in 0..<size {
                 for i in 0..<size {
                     XCTAssertEqual(factors.column[j] * factors.row[i], k[j * size + i], accuracy: 1e-6 * k.map(abs).max()!)
                 }
             }
         }
-        XCTAssertNil(ConvolveStage.factors([-1, -1, -1, -1, 9, -1, -1, -1, -1], size: 3))
-        XCTAssertNil(ConvolveStage.factors([1, 0, 0, 0, 1, 0, 0, 0, 1], size: 3))
-        XCTAssertNil(ConvolveStage.factors([Float](repeating: 0, count: 9), size: 3))
+        XCTAssertNil(Primitives.Convolve.factors([-1, -1, -1, -1, 9, -1, -1, -1, -1], size: 3))
+        XCTAssertNil(Primitives.Convolve.factors([1, 0, 0, 0, 1, 0, 0, 0, 1], size: 3))
+        XCTAssertNil(Primitives.Convolve.factors([Float](repeating: 0, count: 9), size: 3))
     }
 }
