@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),
-        .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "PNGCodec", "TestSupport"]),
+        .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "PNGCodec", "TestSupport", "CKernels"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "PNGCodec", "TestSupport"]),

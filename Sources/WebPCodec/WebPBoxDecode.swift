@@ -4,23 +4,25 @@ import FilterCore
 import Foundation
 
 /// A lossy still read at 1/`factor` (boxes of `factor` × `factor` stored pixels from the top-left corner, the last
-/// ones partial), rows on demand: libwebp's incremental decoder writes its full-size RGB rows a band at a time into
-/// an anonymous mapping, the boxes of the rows asked for are averaged (`fr_rgb8_box_row`) as soon as their rows are
-/// final, and the rows' pages are handed back to the system once read. The result is exactly libwebp's full decode
-/// box-averaged, yet neither the full-size picture nor the reduced one is ever resident: a band of each.
+/// ones partial), rows on demand: libwebp's incremental decoder writes its Y'CbCr planes a band at a time into an
+/// anonymous mapping, the boxes of the rows asked for are made RGB and averaged (`fr_yuv420_fancy_box_row`, libwebp's
+/// own upsampling and conversion to the bit) as soon as their rows are final, and the rows' pages are handed back to
+/// the system once read. The result is exactly libwebp's full RGB decode box-averaged, yet neither the full-size
+/// picture nor the reduced one is ever resident (a band of each), and the full-size RGB is never written.
 final class WebPBoxStream {
     let path: String
     let factor: Int
     let width: Int, height: Int
     private let stored: (width: Int, height: Int)
     private let file: [UInt8]
-    private let stride: Int, page: Int, length: Int
-    private let rows: UnsafeMutableRawPointer
+    /// The mapping: the luma plane, then the two chroma planes (⌈width / 2⌉ × ⌈height / 2⌉), each from a page.
+    private let chromaWidth: Int, chromaHeight: Int, lumaLength: Int, chromaLength: Int, page: Int, length: Int
+    private let planes: UnsafeMutableRawPointer
     private var config = WebPDecoderConfig()
     private var decoder: OpaquePointer?
     private var fed = 0, status = VP8_STATUS_SUSPENDED
-    /// Stored rows decoded so far, and the bytes of the mapping already given back.
-    private var decoded = 0, released = 0
+    /// Stored rows decoded so far; luma and chroma rows already given back.
+    private var decoded = 0, releasedLuma = 0, releasedChroma = 0
     /// Output rows delivered.
     private(set) var nextRow = 0
 
@@ -35,42 +37,58 @@ final class WebPBoxStream {
         stored = (width, height)
         self.width = (width + factor - 1) / factor
         self.height = (height + factor - 1) / factor
-        stride = width * 3
-        page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        length = (max(stride * height, 1) + page - 1) / page * page
+        chromaWidth = (width + 1) / 2
+        chromaHeight = (height + 1) / 2
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        self.page = page
+        func pages(_ bytes: Int) -> Int { (max(bytes, 1) + page - 1) / page * page }
+        lumaLength = pages(width * height)
+        chromaLength = pages(chromaWidth * chromaHeight)
+        length = lumaLength + 2 * chromaLength
         // Pages become resident only as libwebp writes them, and leave with MADV_DONTNEED.
-        guard let rows = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), rows != MAP_FAILED else {
+        guard let planes = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), planes != MAP_FAILED else {
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the WebP image")
         }
-        self.rows = rows
+        self.planes = planes
+        // The luma plane in 2 MiB pages where the system allows: a few faults instead of thousands while libwebp
+        // writes it (the chroma planes stay in small pages, so fewer rows of them are resident at once).
+        madvise(planes, lumaLength, MADV_HUGEPAGE)
         guard WebPInitDecoderConfigInternal(&config, WEBP_DECODER_ABI_VERSION) != 0 else {
-            munmap(rows, length)
+            munmap(planes, length)
             throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
         }
         config.options.use_threads = 1
-        config.output.colorspace = MODE_RGB
+        config.output.colorspace = MODE_YUV
         config.output.is_external_memory = 1
-        config.output.u.RGBA.rgba = rows.assumingMemoryBound(to: UInt8.self)
-        config.output.u.RGBA.stride = Int32(stride)
-        config.output.u.RGBA.size = stride * height
+        let base = planes.assumingMemoryBound(to: UInt8.self)
+        config.output.u.YUVA.y = base
+        config.output.u.YUVA.y_stride = Int32(width)
+        config.output.u.YUVA.y_size = width * height
+        config.output.u.YUVA.u = base + lumaLength
+        config.output.u.YUVA.v = base + lumaLength + chromaLength
+        config.output.u.YUVA.u_stride = Int32(chromaWidth)
+        config.output.u.YUVA.v_stride = Int32(chromaWidth)
+        config.output.u.YUVA.u_size = chromaWidth * chromaHeight
+        config.output.u.YUVA.v_size = chromaWidth * chromaHeight
         decoder = WebPIDecode(nil, 0, &config)
         guard decoder != nil else {
-            munmap(rows, length)
+            munmap(planes, length)
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the WebP image")
         }
     }
 
     deinit {
         if let decoder { WebPIDelete(decoder) }
-        munmap(rows, length)
+        munmap(planes, length)
     }
 
     /// The next `count` output rows into `destination`, `rowStride` bytes apart; `failure` names a libwebp status.
     func read(into destination: UnsafeMutableRawPointer, rowStride: Int, count: Int,
               failure: (VP8StatusCode) -> CodecError) throws {
         let end = nextRow + count
-        // Decode until the last box asked for is final (all rows, at the end of the picture).
-        while min(end * factor, stored.height) > decoded {
+        // Decode until the last box asked for is final: its rows, and the chroma row below its last one (libwebp
+        // hands chroma rows over with the luma pair they lie between), or the whole picture.
+        while min(end * factor + 2, stored.height) > decoded {
             guard status == VP8_STATUS_SUSPENDED, fed < file.count, let decoder else {
                 throw failure(status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status)
             }
@@ -78,22 +96,31 @@ final class WebPBoxStream {
             status = file.withUnsafeBufferPointer { WebPIUpdate(decoder, $0.baseAddress, fed) }
             var last: Int32 = 0
             if status == VP8_STATUS_OK { decoded = stored.height }
-            else if WebPIDecGetRGB(decoder, &last, nil, nil, nil) != nil { decoded = Int(last) }
+            else if WebPIDecGetYUVA(decoder, &last, nil, nil, nil, nil, nil, nil, nil, nil) != nil { decoded = Int(last) }
             if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED { throw failure(status) }
         }
-        let source = UnsafePointer(rows.assumingMemoryBound(to: UInt8.self))
-        let (first, w, h, f, rowStride, stride) = (nextRow, stored.width, stored.height, factor, rowStride, stride)
+        let base = UnsafePointer(planes.assumingMemoryBound(to: UInt8.self))
+        let (first, w, h, f, rowStride, cw) = (nextRow, stored.width, stored.height, factor, rowStride, chromaWidth)
+        let (u, v) = (base + lumaLength, base + lumaLength + chromaLength)
         WorkerPool.forEachChunk(first..<end) { chunk in
             for row in chunk {
-                fr_rgb8_box_row((destination + (row - first) * rowStride).assumingMemoryBound(to: UInt8.self), source, stride, w, h, f, row)
+                fr_yuv420_fancy_box_row((destination + (row - first) * rowStride).assumingMemoryBound(to: UInt8.self),
+                                        base, w, u, v, cw, w, h, f, row)
             }
         }
         nextRow = end
-        // The rows no later box reads go back to the system.
-        let done = min(nextRow * factor, stored.height) * stride / page * page
-        if done > released {
-            madvise(rows + released, done - released, MADV_DONTNEED)
-            released = done
-        }
+        // The rows no later box reads go back to the system: luma above the next box, chroma above the row before
+        // its first row's.
+        let next = min(nextRow * factor, stored.height)
+        release(planes: [0], from: &releasedLuma, to: next * stored.width)
+        release(planes: [lumaLength, lumaLength + chromaLength], from: &releasedChroma, to: max(0, next / 2 - 1) * chromaWidth)
+    }
+
+    /// Hands back the whole pages below byte `end` not yet given back of the planes starting at `planes` bytes.
+    private func release(planes offsets: [Int], from released: inout Int, to end: Int) {
+        let done = end / page * page
+        guard done > released else { return }
+        for offset in offsets { madvise(planes + offset + released, done - released, MADV_DONTNEED) }
+        released = done
     }
 }

@@ -1,3 +1,4 @@
+import CKernels
 import FilterCore
 import Foundation
 import PNGCodec
@@ -92,37 +93,49 @@ final class WebPCodecTests: XCTestCase {
 
     /// Lossy stills without alpha decode at 1/2 … 1/8 as the exact box means of libwebp's full decode (the last
     /// boxes partial, rounded to nearest), whichever way the rows are asked for; a cut or damaged file is an error.
+    /// The box means of `full` (RGB, `w` × `h`) at 1/`factor`, the last boxes partial, rounded to nearest.
+    func boxMeans(_ full: [UInt8], _ w: Int, _ h: Int, factor: Int) -> [UInt8] {
+        let (ow, oh) = ((w + factor - 1) / factor, (h + factor - 1) / factor)
+        var expected = [UInt8]()
+        for oy in 0..<oh {
+            for ox in 0..<ow {
+                let ys = (oy * factor)..<min(oy * factor + factor, h), xs = (ox * factor)..<min(ox * factor + factor, w)
+                let n = ys.count * xs.count
+                for c in 0..<3 {
+                    var sum = 0
+                    for y in ys { for x in xs { sum += Int(full[(y * w + x) * 3 + c]) } }
+                    expected.append(UInt8((sum + n / 2) / n))
+                }
+            }
+        }
+        return expected
+    }
+
+    /// Reads `path` reduced by `factor`, its rows asked for in `chunks`.
+    func reduced(_ path: String, factor: Int, chunks: [Int]? = nil) throws -> [UInt8] {
+        let decoder = try WebPDecoder(path: path)
+        XCTAssertEqual(decoder.decodeReductions.method, .decodedBoxes)
+        try decoder.reduce(by: factor)
+        let (ow, oh) = (decoder.width, decoder.height)
+        var got = [UInt8](repeating: 0, count: ow * oh * 3)
+        try got.withUnsafeMutableBytes { raw in
+            for count in chunks ?? [oh] where count > 0 {
+                try decoder.readRows(into: raw.baseAddress! + decoder.nextRow * ow * 3, stride: ow * 3, count: count)
+            }
+        }
+        XCTAssertEqual(decoder.nextRow, oh)
+        return got
+    }
+
     func testReducedLossyDecodesAreTheFullDecodesBoxMeans() throws {
         let name = "lossy_160x107.webp"
         let full = try ours(fixture(name)).samples
         let (w, h) = (160, 107)
         for factor in 2...8 {
-            let (ow, oh) = ((w + factor - 1) / factor, (h + factor - 1) / factor)
-            var expected = [UInt8]()
-            for oy in 0..<oh {
-                for ox in 0..<ow {
-                    let ys = (oy * factor)..<min(oy * factor + factor, h), xs = (ox * factor)..<min(ox * factor + factor, w)
-                    let n = ys.count * xs.count
-                    for c in 0..<3 {
-                        var sum = 0
-                        for y in ys { for x in xs { sum += Int(full[(y * w + x) * 3 + c]) } }
-                        expected.append(UInt8((sum + n / 2) / n))
-                    }
-                }
-            }
+            let oh = (h + factor - 1) / factor
             for chunks in [[oh], [1, 2, oh - 3], [oh - 1, 1]] {
-                let decoder = try WebPDecoder(path: fixture(name))
-                XCTAssertEqual(decoder.decodeReductions.method, .decodedBoxes)
-                try decoder.reduce(by: factor)
-                XCTAssertEqual([decoder.width, decoder.height], [ow, oh])
-                var got = [UInt8](repeating: 0, count: ow * oh * 3)
-                try got.withUnsafeMutableBytes { raw in
-                    for count in chunks where count > 0 {
-                        try decoder.readRows(into: raw.baseAddress! + decoder.nextRow * ow * 3, stride: ow * 3, count: count)
-                    }
-                }
-                XCTAssertEqual(decoder.nextRow, oh)
-                XCTAssertEqual(got, expected, "1/\(factor) read in \(chunks)")
+                XCTAssertEqual(try reduced(fixture(name), factor: factor, chunks: chunks), boxMeans(full, w, h, factor: factor),
+                               "1/\(factor) read in \(chunks)")
             }
         }
         // Cut short or stomped: an error naming the file, never a trap, whichever rows were asked for.
@@ -139,6 +152,32 @@ final class WebPCodecTests: XCTestCase {
             } catch let error as CodecError {
                 XCTAssertEqual(error.path, path)
                 if label == "cut" { XCTAssertTrue(error.message.contains("truncated"), error.message) }
+            }
+        }
+    }
+
+    /// The reduction makes each pixel RGB from libwebp's Y'CbCr planes as libwebp does (its fancy upsampling and
+    /// fixed-point conversion) and sums them: the same bytes as box-averaging libwebp's own RGB decode, at odd and
+    /// even widths and heights (the edge chroma samples repeated), across the 16-pair SIMD step and its remainders,
+    /// on both SIMD paths.
+    func testReducedLossyDecodesMatchLibwebpsRGBAtEverySize() throws {
+        let photo = try PNGDecoder.decode(path: Fixtures.path("photos/chelsea_451x300_rgb8.png"))
+        let samples = [UInt8](try photo.packedData())
+        defer { fr_kernels_set_avx2(1) }
+        for (w, h) in [(1, 1), (2, 3), (7, 2), (33, 17), (64, 31), (97, 50), (100, 41), (131, 64), (451, 300)] {
+            var crop = [UInt8]()
+            for y in 0..<h { crop += samples[(y * 451 * 3)..<(y * 451 * 3 + w * 3)] }
+            let image = try PixelBuffer(width: w, height: h, format: .rgb8, copying: Data(crop))
+            let path = try encode(image, options: WebPWriteOptions(quality: 75), name: "crop\(w)x\(h).webp")
+            let full = try ours(path).samples
+            for factor in [2, 3, 4, 5, 8] {
+                for avx2 in [true, false] {
+                    fr_kernels_set_avx2(avx2 ? 1 : 0)
+                    let got = try reduced(path, factor: factor), expected = boxMeans(full, w, h, factor: factor)
+                    XCTAssertEqual(got.count, expected.count)
+                    let first = got.indices.first { $0 < expected.count && got[$0] != expected[$0] }
+                    XCTAssertNil(first, "\(w)×\(h) at 1/\(factor), AVX2 \(avx2): sample \(first ?? 0) differs")
+                }
             }
         }
     }

@@ -8,4 +8,10 @@
 /// Writes output row `row` (3 bytes a pixel, ceil(width / f) pixels) from rows [row·f, min(row·f + f, height)) of
 /// `rgb` (3 bytes a pixel, `stride` bytes apart); f is 1 to 8.
 void fr_rgb8_box_row(uint8_t *out, const uint8_t *rgb, size_t stride, size_t width, size_t height, size_t f, size_t row);
+
+/// Writes output row `row` of the same reduction from a 4:2:0 Y'CbCr picture as libwebp decodes a lossy WebP (planes
+/// `y`, `u`, `v`; chroma ⌈width / 2⌉ × ⌈height / 2⌉), each stored pixel made RGB exactly as libwebp's RGB decode makes
+/// it (its fancy upsampling and fixed-point BT.601): the same bytes as fr_rgb8_box_row over that decode. f is 1 to 8.
+void fr_yuv420_fancy_box_row(uint8_t *out, const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
+                             size_t uv_stride, size_t width, size_t height, size_t f, size_t row);
 #endif
