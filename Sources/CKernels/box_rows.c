@@ -6,44 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Rounded means by a reciprocal instead of a division per sample (divisions dominated the reduction): with
+// Rounded means by a reciprocal, cheaper than a division per sample: with
 // m = ⌈2³² / n⌉, ⌊x · m / 2³²⌋ is ⌊x / n⌋ exactly while x · n < 2³², and here x < 2¹⁶, n ≤ 64.
 static inline uint64_t reciprocal(uint32_t n) { return ((1ull << 32) + n - 1) / n; }
 static inline uint8_t rounded_mean(uint32_t sum, uint32_t n, uint64_t m) { return (uint8_t)(((sum + n / 2) * m) >> 32); }
-
-void fr_rgb8_box_row(uint8_t *out, const uint8_t *rgb, size_t stride, size_t width, size_t height, size_t f, size_t row) {
-    size_t y0 = row * f, y1 = y0 + f < height ? y0 + f : height;
-    size_t samples = width * 3, columns = (width + f - 1) / f;
-    // Columns summed down the box's rows first (a loop the compiler vectorises: bytes widened into 16-bit sums,
-    // at most 8 rows of 255), then each box's columns across.
-    uint16_t stack[3 * 4096];
-    uint16_t *sums = samples <= 3 * 4096 ? stack : malloc(samples * sizeof(uint16_t));
-    if (!sums) return;
-    const uint8_t *first = rgb + y0 * stride;
-    for (size_t i = 0; i < samples; i++) sums[i] = first[i];
-    for (size_t y = y0 + 1; y < y1; y++) {
-        const uint8_t *line = rgb + y * stride;
-        for (size_t i = 0; i < samples; i++) sums[i] += line[i];
-    }
-    size_t rows = y1 - y0;
-    const uint32_t whole = (uint32_t)(rows * f);
-    const uint64_t whole_m = reciprocal(whole);
-    for (size_t c = 0; c < columns; c++) {
-        size_t x0 = c * f, x1 = x0 + f < width ? x0 + f : width;
-        uint32_t r = 0, g = 0, b = 0;
-        for (size_t x = x0; x < x1; x++) {
-            r += sums[x * 3];
-            g += sums[x * 3 + 1];
-            b += sums[x * 3 + 2];
-        }
-        const uint32_t n = (uint32_t)(rows * (x1 - x0));
-        const uint64_t m = n == whole ? whole_m : reciprocal(n);
-        out[c * 3] = rounded_mean(r, n, m);
-        out[c * 3 + 1] = rounded_mean(g, n, m);
-        out[c * 3 + 2] = rounded_mean(b, n, m);
-    }
-    if (sums != stack) free(sums);
-}
 
 // libwebp's lossy decode (VP8 is 4:2:0 Y'CbCr) makes RGB by its "fancy upsampling": each pixel's chroma is
 // (9·a + 3·b + 3·c + d + 8) >> 4 of the four nearest stored chroma samples (a the nearest, b beside it, c above or
