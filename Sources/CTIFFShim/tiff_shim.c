@@ -58,10 +58,8 @@ fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t messa
 
 int fr_tiff_pages(fr_tiff *t) { return (int)TIFFNumberOfDirectories(t->tiff); }
 
-int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
-    memset(info, 0, sizeof *info);
-    info->pages = TIFFNumberOfDirectories(t->tiff);
-    if (!TIFFSetDirectory(t->tiff, (tdir_t)page)) return -1;
+// Fills `info` from the current directory.
+static void describe(fr_tiff *t, fr_tiff_info *info) {
     TIFF *tif = t->tiff;
     TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &info->width);
     TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &info->height);
@@ -96,6 +94,62 @@ int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
         info->xmp = xmp;
         info->xmp_length = xmp_length;
     }
+}
+
+int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
+    memset(info, 0, sizeof *info);
+    info->pages = TIFFNumberOfDirectories(t->tiff);
+    if (!TIFFSetDirectory(t->tiff, (tdir_t)page)) return -1;
+    describe(t, info);
+    return 0;
+}
+
+// Whether the current directory says it is a reduced-resolution copy (NewSubfileType bit 0).
+static int is_reduced(TIFF *tif) {
+    uint32_t type = 0;
+    return TIFFGetField(tif, TIFFTAG_SUBFILETYPE, &type) && (type & FILETYPE_REDUCEDIMAGE);
+}
+
+static int add_level(TIFF *tif, fr_tiff_level *levels, int count, int capacity, uint64_t offset, int is_page) {
+    if (count >= capacity) return count;
+    levels[count].offset = offset;
+    levels[count].is_page = is_page;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &levels[count].width);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &levels[count].height);
+    return count + 1;
+}
+
+int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity) {
+    TIFF *tif = t->tiff;
+    int count = 0;
+    if (!TIFFSetDirectory(tif, (tdir_t)page)) return 0;
+    // SubIFDs that are reduced copies (libvips --subifd, OME-TIFF).
+    uint16_t subs = 0;
+    uint64_t *offsets = NULL;
+    if (TIFFGetField(tif, TIFFTAG_SUBIFD, &subs, &offsets) && subs > 0 && offsets) {
+        uint64_t copy[64];
+        int n = subs < 64 ? subs : 64;
+        memcpy(copy, offsets, (size_t)n * sizeof copy[0]);  // the field's storage goes with the directory
+        for (int i = 0; i < n; i++) {
+            if (TIFFSetSubDirectory(tif, copy[i]) && is_reduced(tif)) count = add_level(tif, levels, count, capacity, copy[i], 0);
+        }
+    }
+    // Pages after it that are reduced copies, up to the next full-resolution page (libvips --pyramid).
+    if (count == 0) {
+        for (tdir_t next = (tdir_t)page + 1; TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
+            count = add_level(tif, levels, count, capacity, TIFFCurrentDirOffset(tif), 1);
+        }
+    }
+    TIFFSetDirectory(tif, (tdir_t)page);
+    return count;
+}
+
+int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
+    int pages = info->pages;
+    memset(info, 0, sizeof *info);
+    info->pages = pages;
+    if (!TIFFSetSubDirectory(t->tiff, offset)) return -1;
+    describe(t, info);
     return 0;
 }
 

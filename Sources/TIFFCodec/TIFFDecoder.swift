@@ -10,12 +10,16 @@ import Foundation
 /// any predictor) are read as floats: linear light as stored, premultiplied, not clamped (NaN read as 0, infinities
 /// and magnitudes past 65504 held there, half float's largest, so no filter meets a non-finite value). The
 /// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. The page is
-/// decoded whole, refused beyond `maxMemory` before decoding.
+/// decoded whole, refused beyond `maxMemory` before decoding. A pyramid's reduced copies of the page (its SubIFDs,
+/// or the pages after it, marked reduced-resolution, of the same layout and half the size level after level) are
+/// offered as decode reductions: `reduce(toWidth:height:)` reads a level instead of the page.
 package final class TIFFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "TIFF"
-    package let width: Int
-    package let height: Int
+    package private(set) var width: Int
+    package private(set) var height: Int
+    package let storedWidth: Int
+    package let storedHeight: Int
     package private(set) var format: PixelFormat
     package let metadata: ImageMetadata
     package let storesInks: Bool
@@ -28,7 +32,9 @@ package final class TIFFDecoder: DescriptorDecoder {
     package var fileWarnings: [String] { warnings }
 
     private var tiff: OpaquePointer?
-    private let info: fr_tiff_info
+    private var info: fr_tiff_info
+    /// The page's pyramid levels this decoder can read instead (same layout, 1/2ᵏ of the size), and where each starts.
+    private var levels: [(level: DecodeReductions.Level, offset: UInt64)] = []
     /// Samples read as stored (else through the RGBA interface).
     private let direct: Bool
     private var held = HeldPicture()
@@ -61,6 +67,8 @@ package final class TIFFDecoder: DescriptorDecoder {
         self.info = info
         width = Int(info.width)
         height = Int(info.height)
+        storedWidth = width
+        storedHeight = height
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
         var metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1, iccProfile: icc)
         metadata.xmp = info.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.xmp_length))) }
@@ -95,9 +103,62 @@ package final class TIFFDecoder: DescriptorDecoder {
         // Floats are decoded as stored, then widened to four floats a pixel.
         let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
         try limits.checkWhole(path, format: "TIFF", width: width, height: height) { Double($0 * held) }
-        if info.pages > 1 && limits.page == 0 {
+        let pyramid = Self.levels(tiff, page: limits.page, of: info)
+        levels = pyramid.levels
+        // A pyramid's levels stored as pages are not other pictures.
+        if Int(info.pages) - pyramid.reducedPages > 1 && limits.page == 0 {
             warnings.append("note: \(FileText.escaped(path)) has \(info.pages) pages; the first is read (\(SettingName.page) picks another)")
         }
+    }
+
+    /// The reduced copies of `page` that read as the page does (bits, samples, sample format, photometric, alpha
+    /// and inks alike) at 1/2ᵏ of its size, each axis ⌊ ⌋ or ⌈ ⌉ of it, at most one for each k.
+    /// Also how many pages after `page` are reduced copies (a pyramid stored as pages).
+    private static func levels(_ tiff: OpaquePointer, page: Int, of main: fr_tiff_info)
+        -> (levels: [(level: DecodeReductions.Level, offset: UInt64)], reducedPages: Int) {
+        var found = [fr_tiff_level](repeating: fr_tiff_level(), count: 16)
+        let count = Int(fr_tiff_levels(tiff, Int32(page), &found, Int32(found.count)))
+        let reducedPages = found.prefix(count).filter { $0.is_page != 0 }.count
+        var levels = [(level: DecodeReductions.Level, offset: UInt64)]()
+        for candidate in found.prefix(count) {
+            let (w, h) = (Int(candidate.width), Int(candidate.height))
+            guard w > 0, h > 0, let k = (1...12).first(where: { k in
+                [Int(main.width) >> k, (Int(main.width) + (1 << k) - 1) >> k].contains(w)
+                    && [Int(main.height) >> k, (Int(main.height) + (1 << k) - 1) >> k].contains(h)
+            }), !levels.contains(where: { $0.level.factor == 1 << k }) else { continue }
+            var info = main
+            guard fr_tiff_select_level(tiff, candidate.offset, &info) == 0,
+                  info.bits_per_sample == main.bits_per_sample, info.samples_per_pixel == main.samples_per_pixel,
+                  info.sample_format == main.sample_format, info.photometric == main.photometric,
+                  info.extra_sample == main.extra_sample, info.ink_set == main.ink_set else { continue }
+            levels.append((DecodeReductions.Level(factor: 1 << k, width: w, height: h), candidate.offset))
+        }
+        // Back to the page itself.
+        var info = main
+        _ = fr_tiff_select(tiff, Int32(page), &info)
+        return (levels.sorted { $0.level.factor < $1.level.factor }, reducedPages)
+    }
+
+    package var decodeReductions: DecodeReductions {
+        levels.isEmpty ? .none : DecodeReductions(levels: levels.map(\.level), how: "from the TIFF's pyramid level")
+    }
+
+    package func reduce(by factor: Int) throws {
+        guard let level = levels.first(where: { $0.level.factor == factor }) else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "this TIFF has no pyramid level at 1/\(factor)")
+        }
+        try reduce(toWidth: level.level.width, height: level.level.height)
+    }
+
+    package func reduce(toWidth width: Int, height: Int) throws {
+        guard nextRow == 0, let level = levels.first(where: { $0.level.width == width && $0.level.height == height }) else {
+            throw CodecError(kind: .invalidRequest, path: path, message: "this TIFF has no pyramid level of \(width)×\(height)")
+        }
+        var info = self.info
+        guard fr_tiff_select_level(tiff, level.offset, &info) == 0 else { throw failure("its pyramid level of \(width)×\(height) cannot be read") }
+        self.info = info
+        self.width = width
+        self.height = height
     }
 
     deinit { fr_tiff_close(tiff) }

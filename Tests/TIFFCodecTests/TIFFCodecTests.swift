@@ -57,6 +57,51 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// A pyramid's reduced copies (libvips writes them as pages after the image or as its SubIFDs) are offered as
+    /// decode reductions at their factors and sizes, and a reduced decode reads the level itself: each level is the
+    /// rounded 2 × 2 means of the one above it (libvips's default region shrink), read here from our decodes.
+    /// The pages that are levels are not other pictures: no note about pages.
+    func testPyramidLevelsAreReadInsteadOfThePage() throws {
+        for name in ["pyramid_pages_rgb8.tif", "pyramid_subifd_rgb8.tif"] {
+            let (full, fullSamples) = try decode(fixture(name))
+            XCTAssertEqual([full.width, full.height], [129, 97], name)
+            XCTAssertEqual(full.fileWarnings, [], name)
+            let reductions = full.decodeReductions
+            XCTAssertEqual(reductions.method, .levels, name)
+            XCTAssertEqual(reductions.levels, [.init(factor: 2, width: 64, height: 48), .init(factor: 4, width: 32, height: 24),
+                                               .init(factor: 8, width: 16, height: 12)], name)
+            var above = (width: 129, samples: fullSamples)
+            for level in reductions.levels {
+                let decoder = try TIFFDecoder(path: fixture(name))
+                try decoder.reduce(toWidth: level.width, height: level.height)
+                XCTAssertEqual([decoder.width, decoder.height, decoder.storedWidth, decoder.storedHeight],
+                               [level.width, level.height, 129, 97], name)
+                XCTAssertEqual(decoder.format, .rgb8, name)
+                let samples = [UInt8](try decoder.readAll().packedData())
+                var means = [UInt8]()
+                for y in 0..<level.height {
+                    for x in 0..<level.width {
+                        for c in 0..<3 {
+                            let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) {
+                                $0 + Int(above.samples[((2 * y + $1.1) * above.width + 2 * x + $1.0) * 3 + c])
+                            }
+                            means.append(UInt8((sum + 2) / 4))
+                        }
+                    }
+                }
+                XCTAssertEqual(samples, means, "\(name) level 1/\(level.factor)")
+                above = (level.width, samples)
+            }
+            XCTAssertThrowsError(try TIFFDecoder(path: fixture(name)).reduce(toWidth: 65, height: 48), name)
+        }
+        // A page that is a level can still be read as a page, its own smaller levels offered against it.
+        let page = try TIFFDecoder(path: fixture("pyramid_pages_rgb8.tif"), limits: DecodeLimits(page: 1))
+        XCTAssertEqual([page.width, page.height], [64, 48])
+        XCTAssertEqual(page.decodeReductions.levels.map(\.factor), [2, 4])
+        // Files without levels offer none.
+        XCTAssertEqual(try TIFFDecoder(path: fixture("two_pages_rgb8_grey16.tif")).decodeReductions, .none)
+    }
+
     /// Associated alpha is made straight: within the rounding its premultiplication lost (255 / 2a codes).
     func testAssociatedAlphaIsMadeStraight() throws {
         let reference = [UInt8](try expected("rgba8.expected.png").packedData())

@@ -32,6 +32,27 @@ extension FilterRunTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("page5.png")))
     }
 
+    /// A pyramid TIFF shrunk far enough is read from its level (12 × f within the shrink in sRGB; said by
+    /// --explain), within resize's tolerance of the full decode; a smaller shrink reads the image itself.
+    func testPyramidLevelsShrinkOnLoad() throws {
+        for (width, said) in [(5, "decoded at 1/2 from the TIFF's pyramid level (64×48 instead of 129×97)"), (20, nil)] {
+            let recipe = try write("pyramid\(width).json", #"{"version": 1, "workingSpace": "srgb", "steps": [{"op": "resize", "width": "#
+                                   + "\(width)}]}")
+            for file in ["pyramid_pages_rgb8.tif", "pyramid_subifd_rgb8.tif"] {
+                var r = try run([recipe, tiff(file), path("small.png"), "--backend", "cpu", "--explain", "--force"])
+                XCTAssertEqual(r.code, 0, r.stderr)
+                XCTAssertEqual(r.stdout.contains("pyramid level"), said != nil, r.stdout)
+                if let said { XCTAssertTrue(r.stdout.contains(said), r.stdout) }
+                XCTAssertFalse(r.stderr.contains("pages"), r.stderr)
+                r = try run([recipe, tiff(file), path("exact.png"), "--backend", "cpu", "--no-optimize", "--force"])
+                XCTAssertEqual(r.code, 0, r.stderr)
+                let fast = try PNGDecoder.decode(path: path("small.png")).packedData(), exact = try PNGDecoder.decode(path: path("exact.png")).packedData()
+                XCTAssertEqual(fast.count, exact.count)
+                XCTAssertLessThanOrEqual(zip(fast, exact).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2, file)
+            }
+        }
+    }
+
     func testTIFFInAndOut() throws {
         let invert = try write("invert2.json", #"{"version": 1, "steps": [{"op": "invert"}, {"op": "invert"}]}"#)
         // 16-bit tiles in, 16-bit PNG out: the stored samples themselves.

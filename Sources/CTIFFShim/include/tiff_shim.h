@@ -28,6 +28,18 @@ fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t messa
 int fr_tiff_pages(fr_tiff *t);
 /// Reads directory `page` (from 0); 0 on success.
 int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info);
+/// A reduced-resolution copy of a page (a pyramid level): where its directory starts, and its size.
+typedef struct {
+    uint64_t offset;
+    uint32_t width, height;
+    /// 1 for a page of the main chain, 0 for a SubIFD.
+    int32_t is_page;
+} fr_tiff_level;
+/// Lists up to `capacity` reduced-resolution copies of `page`: its SubIFDs marked reduced (NewSubfileType bit 0),
+/// or else the pages following it so marked. Returns how many; the current directory is `page` again afterwards.
+int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity);
+/// Reads the directory at `offset` (a level from fr_tiff_levels); 0 on success. `info->pages` is kept.
+int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info);
 /// Decodes the current directory through libtiff's RGBA interface: 4 bytes a pixel, top row first, rows as stored
 /// (no orientation applied), alpha unassociated. 0 on success.
 int fr_tiff_read_rgba(fr_tiff *t, uint8_t *raster);

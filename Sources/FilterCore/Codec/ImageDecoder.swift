@@ -128,9 +128,23 @@ package struct DecodeReductions: Sendable, Equatable {
         /// The whole image rescaled to any smaller size by area averaging (libwebp's rescaler): boxes of
         /// size / reduced size.
         case wholeRescale
+        /// Reduced copies stored in the file (a TIFF pyramid's levels), each taken as the boxes of its factor
+        /// (levels are made by averaging 2 × 2 pixels, level after level), sized as `levels` says.
+        case levels
     }
-    /// The factors of `boxes`.
+    /// A stored reduced copy: 1/`factor` of the image, `width` × `height` (⌊ ⌋ or ⌈stored / factor⌉).
+    package struct Level: Sendable, Equatable {
+        package var factor: Int, width: Int, height: Int
+        package init(factor: Int, width: Int, height: Int) {
+            self.factor = factor
+            self.width = width
+            self.height = height
+        }
+    }
+    /// The factors of `boxes`, `decodedBoxes` and `levels`.
     package var factors: [Int]
+    /// The stored copies of `levels`, one for each factor.
+    package var levels: [Level] = []
     package var method: Method
     /// Whether a `wholeRescale` decoder may rescale (to any size) for this image.
     package var rescales: Bool
@@ -142,6 +156,12 @@ package struct DecodeReductions: Sendable, Equatable {
         self.method = method
         self.rescales = rescales
         self.how = how
+    }
+
+    /// Stored copies (`levels`).
+    package init(levels: [Level], how: String) {
+        self.init(factors: levels.map(\.factor), method: .levels, how: how)
+        self.levels = levels
     }
 
     package static let none = DecodeReductions(factors: [], how: "")

@@ -262,9 +262,14 @@ package struct Optimizer {
     /// 16 sizes, f from 1.6 to 3.5; scripts/measure-webp-shrink.py, BENCHMARKS.md); in linear light the JPEG rule
     /// holds (2 at a margin of 32). A lossy WebP's exact box means (`decodedBoxes`) kept 2 codes at 3.5 for f = 2
     /// and at 4 for f = 3…8 in sRGB, where JPEG's 3.6–3.75 left 3 at two sizes of two photos (three photos, 16 sizes
-    /// each; scripts/measure-webp-shrink.py, BENCHMARKS.md).
+    /// each; scripts/measure-webp-shrink.py, BENCHMARKS.md). A TIFF pyramid's levels (`levels`: rounded 2 × 2
+    /// means, level after level) of a lossless photo keep all its fine detail, which box means alias where a DCT
+    /// or a lossy codec had smoothed it: at JPEG's margins a sharp 20 MP photo left 5–9 codes (two photos from JPEGs
+    /// kept 2), 6–10 × f left 3 here and there, 12 × f kept 2 at 1/2 and 1/4 and 16 × f at 1/8, whose three
+    /// roundings stray further (FORMAT=pyramid scripts/measure-webp-shrink.py, BENCHMARKS.md).
     static func decodeReductionGap(factor: Double, space: WorkingSpace, method: DecodeReductions.Method = .boxes) -> Double? {
         switch (space, method) {
+        case (.srgb, .levels): return factor <= 4 ? 12 : 16
         case (.srgb, .boxes): return factor <= 2 ? 3.5 : factor <= 4 ? 3.6 : 3.75
         case (.srgb, .decodedBoxes): return factor <= 2 ? 3.5 : 4
         case (.srgb, .wholeRescale): return 7.5
@@ -276,7 +281,7 @@ package struct Optimizer {
     /// rescaling decoder any factor from 1.5 (below that the decode saves little).
     static func decodeReduction(_ reductions: DecodeReductions, shrink: Double, space: WorkingSpace) -> Double? {
         switch reductions.method {
-        case .boxes, .decodedBoxes:
+        case .boxes, .decodedBoxes, .levels:
             return reductions.factors.sorted().last { factor in
                 decodeReductionGap(factor: Double(factor), space: space, method: reductions.method)
                     .map { shrink >= $0 * Double(factor) } ?? false
@@ -314,8 +319,13 @@ package struct Optimizer {
                              Double(upright.height) / Double(max(1, target.height)))
             guard let f = Self.decodeReduction(reductions, shrink: shrink, space: workingSpace) else { continue }
             let stored = nodes[s]
-            nodes[s].width = Int((Double(stored.width) / f).rounded(.up))
-            nodes[s].height = Int((Double(stored.height) / f).rounded(.up))
+            if let level = reductions.levels.first(where: { Double($0.factor) == f }) {
+                nodes[s].width = level.width
+                nodes[s].height = level.height
+            } else {
+                nodes[s].width = Int((Double(stored.width) / f).rounded(.up))
+                nodes[s].height = Int((Double(stored.height) / f).rounded(.up))
+            }
             for g in geometry {
                 let input = nodes[nodes[g].inputs[0]]
                 let swaps = Orientation(nodes[g].primitive)!.swapsAxes
