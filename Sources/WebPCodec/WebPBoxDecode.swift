@@ -86,8 +86,29 @@ final class WebPBoxStream {
     func read(into destination: UnsafeMutableRawPointer, rowStride: Int, count: Int,
               failure: (VP8StatusCode) -> CodecError) throws {
         let end = nextRow + count
-        // Decode until the last box asked for is final: its rows, and the chroma row below its last one (libwebp
-        // hands chroma rows over with the luma pair they lie between), or the whole picture.
+        try decode(through: end, failure: failure)
+        let base = UnsafePointer(planes.assumingMemoryBound(to: UInt8.self))
+        let band = Band(destination: destination, rowStride: rowStride, rows: nextRow..<end, luma: base,
+                        u: base + lumaLength, v: base + lumaLength + chromaLength, chromaWidth: chromaWidth,
+                        width: stored.width, height: stored.height, factor: factor)
+        // These boxes are averaged on another thread while this one decodes the next band: libwebp's decoding
+        // (and its filtering thread) and the averaging share the cores instead of taking turns. Rows of the next
+        // band are written below the ones read, never over them; an error there waits for the read that needs them.
+        let averaged = DispatchGroup()
+        DispatchQueue.global().async(group: averaged) { band.average() }
+        try? decode(through: min(end + count, height), failure: failure)
+        averaged.wait()
+        nextRow = end
+        // The rows no later box reads go back to the system: luma above the next box, chroma above the row before
+        // its first row's.
+        let next = min(nextRow * factor, stored.height)
+        release(planes: [0], from: &releasedLuma, to: next * stored.width)
+        release(planes: [lumaLength, lumaLength + chromaLength], from: &releasedChroma, to: max(0, next / 2 - 1) * chromaWidth)
+    }
+
+    /// Decodes until the boxes of output rows before `end` are final: their rows, and the chroma row below their
+    /// last one (libwebp hands chroma rows over with the luma pair they lie between), or the whole picture.
+    private func decode(through end: Int, failure: (VP8StatusCode) -> CodecError) throws {
         while min(end * factor + 2, stored.height) > decoded {
             guard status == VP8_STATUS_SUSPENDED, fed < file.count, let decoder else {
                 throw failure(status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status)
@@ -99,21 +120,27 @@ final class WebPBoxStream {
             else if WebPIDecGetYUVA(decoder, &last, nil, nil, nil, nil, nil, nil, nil, nil) != nil { decoded = Int(last) }
             if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED { throw failure(status) }
         }
-        let base = UnsafePointer(planes.assumingMemoryBound(to: UInt8.self))
-        let (first, w, h, f, rowStride, cw) = (nextRow, stored.width, stored.height, factor, rowStride, chromaWidth)
-        let (u, v) = (base + lumaLength, base + lumaLength + chromaLength)
-        WorkerPool.forEachChunk(first..<end) { chunk in
-            for row in chunk {
-                fr_yuv420_fancy_box_row((destination + (row - first) * rowStride).assumingMemoryBound(to: UInt8.self),
-                                        base, w, u, v, cw, w, h, f, row)
+    }
+
+    /// Output rows to average from decoded planes, handed to another thread (the planes' rows it reads are final
+    /// and nothing writes them while it runs).
+    private final class Band: @unchecked Sendable {
+        let destination: UnsafeMutableRawPointer, rowStride: Int, rows: Range<Int>
+        let luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>
+        let chromaWidth: Int, width: Int, height: Int, factor: Int
+
+        init(destination: UnsafeMutableRawPointer, rowStride: Int, rows: Range<Int>, luma: UnsafePointer<UInt8>,
+             u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, chromaWidth: Int, width: Int, height: Int, factor: Int) {
+            (self.destination, self.rowStride, self.rows, self.luma, self.u, self.v) = (destination, rowStride, rows, luma, u, v)
+            (self.chromaWidth, self.width, self.height, self.factor) = (chromaWidth, width, height, factor)
+        }
+
+        func average() {
+            for row in rows {
+                fr_yuv420_fancy_box_row((destination + (row - rows.lowerBound) * rowStride).assumingMemoryBound(to: UInt8.self),
+                                        luma, width, u, v, chromaWidth, width, height, factor, row)
             }
         }
-        nextRow = end
-        // The rows no later box reads go back to the system: luma above the next box, chroma above the row before
-        // its first row's.
-        let next = min(nextRow * factor, stored.height)
-        release(planes: [0], from: &releasedLuma, to: next * stored.width)
-        release(planes: [lumaLength, lumaLength + chromaLength], from: &releasedChroma, to: max(0, next / 2 - 1) * chromaWidth)
     }
 
     /// Hands back the whole pages below byte `end` not yet given back of the planes starting at `planes` bytes.
