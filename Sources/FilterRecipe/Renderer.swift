@@ -475,8 +475,9 @@ public struct Renderer: Sendable {
         }
         if decoding > 0, estimate.workingBytes + decoding > Double(options.maxMemory) {
             let names = decoders.values.filter { $0.decodingBytes > 0 }.map { FileText.escaped($0.path) }.sorted()
+            let largest = decoders.values.max { $0.decodingBytes < $1.decodingBytes }?.decodingHolds ?? ""
             throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message: String(
-                format: "decoding needs %.2f GiB of coefficients (a progressive JPEG holds them all) and the render "
+                format: "decoding needs %.2f GiB of \(largest) and the render "
                     + "%.2f GiB more, over the memory limit of %.2f GiB (\(SettingName.maxMemory))", decoding / 1_073_741_824,
                 estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
         }

@@ -33,6 +33,7 @@ package final class JPEGDecoder: ImageDecoder {
     /// Bytes libjpeg holds for the coefficients of a multi-scan file (0 for a single-scan one).
     package private(set) var coefficientBytes: Double = 0
     package var decodingBytes: Double { coefficientBytes }
+    package var decodingHolds: String { "coefficients (a progressive JPEG holds them all)" }
     private let profileWarnings: [String]
     private let colorSpace: Int32
     private let adobeInverted: Bool

@@ -29,6 +29,10 @@ package final class WebPDecoder: DescriptorDecoder {
         boxes.map { Double($0.width * 3 * $0.factor * 64 + file.count) } ?? Double(width * height * format.bytesPerPixel + file.count)
     }
 
+    package var decodingHolds: String {
+        boxes == nil ? "decoded pixels (the WebP decoder holds its picture whole)" : "decoded rows (a band of the picture)"
+    }
+
     let file: [UInt8]
     private var held = HeldPicture()
     /// A lossy still reduced while it decodes (`reduce(by:)`), read a band at a time.

@@ -51,6 +51,13 @@ extension FilterRunTests {
                 XCTAssertLessThanOrEqual(zip(fast, exact).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2, file)
             }
         }
+        // A page decoded whole over the memory limit is refused saying what the decoder holds.
+        let invert = try write("invert-held.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
+        let r = try run([invert, tiff("pyramid_pages_rgb8.tif"), path("held.png"), "--max-memory", "60000"])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("pyramid_pages_rgb8.tif: decoding needs") && r.stderr.contains("decoded pixels (the TIFF "
+                      + "decoder holds its picture whole)") && !r.stderr.contains("coefficients"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("held.png")))
     }
 
     func testTIFFInAndOut() throws {

@@ -34,6 +34,8 @@ package protocol ImageDecoder: ImageRowSource {
     /// Bytes the decoder itself holds while decoding (a progressive JPEG's coefficients), beyond the rows it
     /// delivers: part of a render's memory estimate.
     var decodingBytes: Double { get }
+    /// What those bytes are, for a refusal ("coefficients (a progressive JPEG holds them all)").
+    var decodingHolds: String { get }
 }
 
 extension ImageDecoder {
@@ -60,6 +62,7 @@ extension ImageDecoder {
         }
     }
     package var storedFormat: PixelFormat { format }
+    package var decodingHolds: String { "decoded pixels (the \(formatName) decoder holds its picture whole)" }
     package var storesInks: Bool { false }
     package var storesFloats: Bool { false }
     package func deliverInks() throws {
