@@ -476,10 +476,13 @@ public struct Renderer: Sendable {
         if decoding > 0, estimate.workingBytes + decoding > Double(options.maxMemory) {
             let names = decoders.values.filter { $0.decodingBytes > 0 }.map { FileText.escaped($0.path) }.sorted()
             let largest = decoders.values.max { $0.decodingBytes < $1.decodingBytes }?.decodingHolds ?? ""
-            throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message: String(
-                format: "decoding needs %.2f GiB of \(largest) and the render "
-                    + "%.2f GiB more, over the memory limit of %.2f GiB (\(SettingName.maxMemory))", decoding / 1_073_741_824,
-                estimate.workingBytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
+            // Sizes in GiB, or MiB below a tenth of one.
+            func size(_ bytes: Double) -> String {
+                bytes >= 0.1 * 1_073_741_824 ? String(format: "%.2f GiB", bytes / 1_073_741_824) : String(format: "%.2f MiB", bytes / 1_048_576)
+            }
+            throw RenderError.input(.init(kind: .tooLarge, path: names.joined(separator: ", "), message:
+                "decoding needs \(size(decoding)) of \(largest) and the render \(size(estimate.workingBytes)) more, over the "
+                    + "memory limit of \(size(Double(options.maxMemory))) (\(SettingName.maxMemory))"))
         }
         // A photo stored turned (EXIF 5–8) is held whole to be turned upright: the refusal names the input and its
         // orientation, not the recipe.

@@ -9,8 +9,10 @@ import Foundation
 /// libtiff's RGBA interface at 8 bits. Floating-point grey, grey + alpha, RGB and RGBA (16-, 32- and 64-bit IEEE,
 /// any predictor) are read as floats: linear light as stored, premultiplied, not clamped (NaN read as 0, infinities
 /// and magnitudes past 65504 held there, half float's largest, so no filter meets a non-finite value). The
-/// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. The page is
-/// decoded whole, refused beyond `maxMemory` before decoding. A pyramid's reduced copies of the page (its SubIFDs,
+/// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. Samples read
+/// as stored stream a band at a time (a strip, or a row of tiles: what the file compresses together), so a large
+/// scan holds one band; the layouts read through libtiff's RGBA interface are decoded whole, refused beyond
+/// `maxMemory` before decoding. A pyramid's reduced copies of the page (its SubIFDs,
 /// or the pages after it, marked reduced-resolution, of the same layout and half the size level after level) are
 /// offered as decode reductions: `reduce(toWidth:height:)` reads a level instead of the page.
 package final class TIFFDecoder: DescriptorDecoder {
@@ -27,8 +29,11 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// For floats: the file's layout at 16 bits, what outputs follow.
     private let floatLayout: PixelFormat?
     package var storedFormat: PixelFormat { floatLayout ?? format }
-    package var nextRow: Int { held.nextRow }
-    package var decodingBytes: Double { Double(width * height * max(format.bytesPerPixel, 4)) }
+    package var nextRow: Int { streams ? streamedRows : held.nextRow }
+    package var decodingBytes: Double {
+        streams ? Double(width * bandHeight * (format.bytesPerPixel + pixelBytes)) : Double(width * height * max(format.bytesPerPixel, 4))
+    }
+    package var decodingHolds: String { streams ? "decoded rows (a band of strips or tiles)" : "decoded pixels (this TIFF's layout is decoded whole)" }
     package var fileWarnings: [String] { warnings }
 
     private var tiff: OpaquePointer?
@@ -38,6 +43,15 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// Samples read as stored (else through the RGBA interface).
     private let direct: Bool
     private var held = HeldPicture()
+    /// Whether rows stream a band at a time (samples read as stored), and how many went.
+    private var streams: Bool { direct || deliveringInks || storesFloats }
+    private var streamedRows = 0
+    /// The band decoded last (rows as delivered) and the first row it holds.
+    private var band: [UInt8] = [], bandFirst = 0, bandCount = 0
+    /// Rows each band holds: a strip's rows, or a tile's height.
+    private var bandHeight: Int { info.tiled != 0 ? max(1, Int(info.tile_height)) : max(1, min(Int(info.rows_per_strip), height)) }
+    /// Bytes a stored pixel takes.
+    private var pixelBytes: Int { Int(info.samples_per_pixel) * max(1, Int(info.bits_per_sample) / 8) }
     /// Rows are the file's inks (see `deliverInks()`).
     private var deliveringInks = false
     private var warnings: [String] = []
@@ -100,9 +114,10 @@ package final class TIFFDecoder: DescriptorDecoder {
         floatLayout = floating ? PixelFormat.integer(channels: samples, depth: 16) : nil
         format = floating ? .rgba32f : direct ? layout! : (hasAlpha ? .rgba8 : .rgb8)
 
-        // Floats are decoded as stored, then widened to four floats a pixel.
+        // Floats are decoded as stored, then widened to four floats a pixel. Samples read as stored hold a band.
         let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
-        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { Double($0 * held) }
+        let bandRows = info.tiled != 0 ? Int(info.tile_height) : min(Int(info.rows_per_strip), height)
+        try limits.checkWhole(path, format: "TIFF", width: width, height: direct || floating ? max(1, min(height, bandRows)) : height) { Double($0 * held) }
         let pyramid = Self.levels(tiff, page: limits.page, of: info)
         levels = pyramid.levels
         // A pyramid's levels stored as pages are not other pictures.
@@ -172,6 +187,22 @@ package final class TIFFDecoder: DescriptorDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
+        if streams {
+            try CodecError.checkRows(path, done: streamedRows, count: count, height: height)
+            let rowBytes = width * format.bytesPerPixel
+            for row in streamedRows..<(streamedRows + count) {
+                if !(bandFirst..<(bandFirst + bandCount)).contains(row) { try decodeBand(containing: row) }
+                band.withUnsafeBytes { b in
+                    (destination + (row - streamedRows) * stride).copyMemory(from: b.baseAddress! + (row - bandFirst) * rowBytes, byteCount: rowBytes)
+                }
+            }
+            streamedRows += count
+            guard streamedRows == height else { return }
+            band = []
+            let text = String(cString: fr_tiff_warnings(tiff))
+            if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
+            return
+        }
         if try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
                          stride: stride, count: count, decode: decode) {
             let text = String(cString: fr_tiff_warnings(tiff))
@@ -184,9 +215,8 @@ package final class TIFFDecoder: DescriptorDecoder {
         return CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(what)" + (reason.isEmpty ? "" : " (\(FileText.escaped(reason)))"))
     }
 
+    /// The whole picture through libtiff's RGBA interface (the layouts not read as stored).
     private func decode() throws -> [UInt8] {
-        if storesFloats { return Self.workingFloats(try decodeStored(), info: info, width: width, height: height) }
-        if direct || deliveringInks { return try decodeStored() }
         var raster = [UInt8](repeating: 0, count: width * height * 4)
         guard fr_tiff_read_rgba(tiff, &raster) == 0 else { throw failure("its image data cannot be decoded") }
         // Rows come top first (the shim asks for them so), four samples a pixel.
@@ -201,54 +231,59 @@ package final class TIFFDecoder: DescriptorDecoder {
         return out
     }
 
-    /// Samples as stored: every strip or tile decoded and placed, planes interleaved.
-    private func decodeStored() throws -> [UInt8] {
+    /// The band (a strip, or a row of tiles) holding `row`, its samples as stored — every strip or tile of it decoded
+    /// and placed, planes interleaved — then made what rows deliver (inverted, made straight, widened to floats).
+    private func decodeBand(containing row: Int) throws {
         let samples = Int(info.samples_per_pixel), bytesPerSample = Int(info.bits_per_sample) / 8
         let planar = info.planar == 2
         let pixelBytes = samples * bytesPerSample
-        var out = [UInt8](repeating: 0, count: width * height * pixelBytes)
         let chunkBytes = fr_tiff_chunk_size(tiff)
         guard chunkBytes > 0 else { throw failure("its strips or tiles have no size") }
-        var chunk = [UInt8](repeating: 0, count: chunkBytes)
         let tiled = info.tiled != 0
         let chunkWidth = tiled ? Int(info.tile_width) : width
-        let chunkHeight = tiled ? Int(info.tile_height) : max(1, min(Int(info.rows_per_strip), height))
-        guard chunkWidth > 0, chunkHeight > 0 else { throw failure("its tiles are \(chunkWidth)×\(chunkHeight)") }
+        let chunkHeight = bandHeight
+        guard chunkWidth > 0 else { throw failure("its tiles are \(chunkWidth)×\(chunkHeight)") }
+        let y0 = row / chunkHeight * chunkHeight, rows = min(chunkHeight, height - y0)
+        var out = [UInt8](repeating: 0, count: width * rows * pixelBytes)
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
         let planes = planar ? samples : 1
         let chunkPixelBytes = planar ? bytesPerSample : pixelBytes
         for plane in 0..<planes {
-            for y0 in stride(from: 0, to: height, by: chunkHeight) {
-                for x0 in stride(from: 0, to: width, by: chunkWidth) {
-                    let index = fr_tiff_chunk_index(tiff, UInt32(x0), UInt32(y0), UInt16(plane))
-                    let got = chunk.withUnsafeMutableBytes { fr_tiff_read_chunk(tiff, index, $0.baseAddress, chunkBytes) }
-                    guard got >= 0 else { throw failure("\(tiled ? "tile" : "strip") \(index) cannot be decoded") }
-                    let rows = min(chunkHeight, height - y0), columns = min(chunkWidth, width - x0)
-                    // A short strip (the last one) holds only its rows.
-                    guard got >= (rows - 1) * chunkWidth * chunkPixelBytes + columns * chunkPixelBytes else {
-                        throw failure("\(tiled ? "tile" : "strip") \(index) holds \(got) bytes, too few for its pixels")
-                    }
-                    for r in 0..<rows {
-                        let source = r * chunkWidth * chunkPixelBytes
-                        let target = ((y0 + r) * width + x0) * pixelBytes
-                        if !planar {
-                            out.withUnsafeMutableBytes { o in chunk.withUnsafeBytes { c in
-                                (o.baseAddress! + target).copyMemory(from: c.baseAddress! + source, byteCount: columns * pixelBytes)
-                            } }
-                        } else {
-                            for x in 0..<columns {
-                                for b in 0..<bytesPerSample {
-                                    out[target + x * pixelBytes + plane * bytesPerSample + b] = chunk[source + x * bytesPerSample + b]
-                                }
+            for x0 in stride(from: 0, to: width, by: chunkWidth) {
+                let index = fr_tiff_chunk_index(tiff, UInt32(x0), UInt32(y0), UInt16(plane))
+                let got = chunk.withUnsafeMutableBytes { fr_tiff_read_chunk(tiff, index, $0.baseAddress, chunkBytes) }
+                guard got >= 0 else { throw failure("\(tiled ? "tile" : "strip") \(index) cannot be decoded") }
+                let columns = min(chunkWidth, width - x0)
+                // A short strip (the last one) holds only its rows.
+                guard got >= (rows - 1) * chunkWidth * chunkPixelBytes + columns * chunkPixelBytes else {
+                    throw failure("\(tiled ? "tile" : "strip") \(index) holds \(got) bytes, too few for its pixels")
+                }
+                for r in 0..<rows {
+                    let source = r * chunkWidth * chunkPixelBytes
+                    let target = (r * width + x0) * pixelBytes
+                    if !planar {
+                        out.withUnsafeMutableBytes { o in chunk.withUnsafeBytes { c in
+                            (o.baseAddress! + target).copyMemory(from: c.baseAddress! + source, byteCount: columns * pixelBytes)
+                        } }
+                    } else {
+                        for x in 0..<columns {
+                            for b in 0..<bytesPerSample {
+                                out[target + x * pixelBytes + plane * bytesPerSample + b] = chunk[source + x * bytesPerSample + b]
                             }
                         }
                     }
                 }
             }
         }
-        if storesFloats { return out }
-        if info.photometric == 0 && !deliveringInks { invert(&out, bytesPerSample: bytesPerSample, samples: samples) }
-        if info.extra_sample == 1 { unassociate(&out, bytesPerSample: bytesPerSample, samples: samples) }
-        return out
+        if storesFloats {
+            out = Self.workingFloats(out, info: info, width: width, height: rows)
+        } else {
+            if info.photometric == 0 && !deliveringInks { invert(&out, bytesPerSample: bytesPerSample, samples: samples) }
+            if info.extra_sample == 1 { unassociate(&out, bytesPerSample: bytesPerSample, samples: samples) }
+        }
+        band = out
+        bandFirst = y0
+        bandCount = rows
     }
 
     /// Min-is-white grey: the colour sample runs the other way.

@@ -57,6 +57,46 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// Samples read as stored stream a band (a strip, or a row of tiles) at a time: rows asked for a few at a time,
+    /// across band edges, are the rows of a whole read, for every stored layout (strips, tiles, planes, min-is-white,
+    /// associated alpha, floats, CMYK inks).
+    func testRowsStreamBandByBand() throws {
+        for name in ["rgb8_deflate_strips.tif", "rgb8_planar_deflate.tif", "rgb16_lzw_tiles.tif", "grey16_miniswhite_packbits.tif",
+                     "rgba8_associated.tif", "rgb32f_lzw_tiles_bigendian.tif", "grey64f.tif", "pyramid_subifd_rgb8.tif"] {
+            let whole = try decode(fixture(name)).samples
+            let decoder = try TIFFDecoder(path: fixture(name))
+            let rowBytes = decoder.width * decoder.format.bytesPerPixel
+            var rows = [UInt8](repeating: 0, count: rowBytes * decoder.height)
+            var counts = [1, 2, 5, 13, 3]
+            try rows.withUnsafeMutableBytes { raw in
+                while decoder.nextRow < decoder.height {
+                    let count = min(counts.removeFirst(), decoder.height - decoder.nextRow)
+                    counts.append(count + 1)
+                    try decoder.readRows(into: raw.baseAddress! + decoder.nextRow * rowBytes, stride: rowBytes, count: count)
+                }
+            }
+            XCTAssertEqual(rows, whole, name)
+            XCTAssertThrowsError(try rows.withUnsafeMutableBytes { try decoder.readRows(into: $0.baseAddress!, stride: rowBytes, count: 1) }, name)
+        }
+        // Many strips (our encoder writes strips of about 8 KiB): a photo read a few rows at a time is its samples.
+        let photo = try PNGDecoder.decode(path: Fixtures.path("photos/chelsea_451x300_rgb8.png"))
+        let path = scratch.appendingPathComponent("strips.tif").path
+        let encoder = try TIFFEncoder(output: try OutputFile(path: path, replace: false), width: photo.width, height: photo.height,
+                                      format: photo.format, options: TIFFWriteOptions(compression: .deflate))
+        try encoder.writeRows(try photo.hostBytes(), stride: photo.rowStride, count: photo.height)
+        try encoder.finish()
+        let decoder = try TIFFDecoder(path: path)
+        XCTAssertLessThan(decoder.decodingBytes, Double(photo.width * photo.height), "a band, not the picture")
+        var rows = [UInt8](repeating: 0, count: photo.width * 3 * photo.height)
+        try rows.withUnsafeMutableBytes { raw in
+            while decoder.nextRow < decoder.height {
+                let count = min(7, decoder.height - decoder.nextRow)
+                try decoder.readRows(into: raw.baseAddress! + decoder.nextRow * photo.width * 3, stride: photo.width * 3, count: count)
+            }
+        }
+        XCTAssertEqual(rows, [UInt8](try photo.packedData()))
+    }
+
     /// A pyramid's reduced copies (libvips writes them as pages after the image or as its SubIFDs) are offered as
     /// decode reductions at their factors and sizes, and a reduced decode reads the level itself: each level is the
     /// rounded 2 × 2 means of the one above it (libvips's default region shrink), read here from our decodes.

@@ -51,13 +51,16 @@ extension FilterRunTests {
                 XCTAssertLessThanOrEqual(zip(fast, exact).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2, file)
             }
         }
-        // A page decoded whole over the memory limit is refused saying what the decoder holds.
+        // Over the memory limit, a refusal says what the decoder holds: a band of tiles, or a layout read whole.
         let invert = try write("invert-held.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
-        let r = try run([invert, tiff("pyramid_pages_rgb8.tif"), path("held.png"), "--max-memory", "60000"])
-        XCTAssertEqual(r.code, 3, r.stderr)
-        XCTAssertTrue(r.stderr.contains("pyramid_pages_rgb8.tif: decoding needs") && r.stderr.contains("decoded pixels (the TIFF "
-                      + "decoder holds its picture whole)") && !r.stderr.contains("coefficients"), r.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path("held.png")))
+        for (file, holds) in [("pyramid_pages_rgb8.tif", "MiB of decoded rows (a band of strips or tiles)"),
+                              ("palette8.tif", "MiB of decoded pixels (this TIFF's layout is decoded whole)")] {
+            let r = try run([invert, tiff(file), path("held.png"), "--max-memory", "30000"])
+            XCTAssertEqual(r.code, 3, r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(file): decoding needs") && r.stderr.contains(holds) && !r.stderr.contains("coefficients")
+                          && r.stderr.contains("memory limit of 0.03 MiB (--max-memory)"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("held.png")))
+        }
     }
 
     func testTIFFInAndOut() throws {
