@@ -135,6 +135,42 @@ static void fancy_row_avx2(uint16_t *sums, size_t n, uint16_t *cu, uint16_t *cv,
 typedef void (*fancy_row_fn)(uint16_t *, size_t, uint16_t *, uint16_t *, const uint8_t *, const uint8_t *,
                              const uint8_t *, const uint8_t *, const uint8_t *, size_t);
 
+// The means of each f columns of the row sums (three planes of `n`), RGB interleaved into `out`; the boxes of a
+// constant f are summed by loops the compiler unrolls, the last box partial where f does not divide the width.
+#define FR_WHOLE_BOXES(F) \
+    for (; c < whole_boxes; c++) { \
+        uint32_t r = 0, g = 0, b = 0; \
+        for (size_t k = 0; k < (F); k++) { r += red[c * (F) + k]; g += green[c * (F) + k]; b += blue[c * (F) + k]; } \
+        out[c * 3] = rounded_mean(r, whole, m); \
+        out[c * 3 + 1] = rounded_mean(g, whole, m); \
+        out[c * 3 + 2] = rounded_mean(b, whole, m); \
+    }
+
+static inline void box_columns(uint8_t *out, const uint16_t *sums, size_t n, size_t width, size_t f, size_t rows) {
+    const uint16_t *red = sums, *green = sums + n, *blue = sums + 2 * n;
+    const size_t whole_boxes = width / f, columns = (width + f - 1) / f;
+    const uint32_t whole = (uint32_t)(rows * f);
+    const uint64_t m = reciprocal(whole);
+    size_t c = 0;
+    switch (f) {
+    case 2: FR_WHOLE_BOXES(2) break;
+    case 3: FR_WHOLE_BOXES(3) break;
+    case 4: FR_WHOLE_BOXES(4) break;
+    default: FR_WHOLE_BOXES(f) break;
+    }
+    for (; c < columns; c++) {  // the partial box
+        const size_t x0 = c * f, x1 = width;
+        uint32_t r = 0, g = 0, b = 0;
+        for (size_t x = x0; x < x1; x++) { r += red[x]; g += green[x]; b += blue[x]; }
+        const uint32_t count = (uint32_t)(rows * (x1 - x0));
+        const uint64_t mc = reciprocal(count);
+        out[c * 3] = rounded_mean(r, count, mc);
+        out[c * 3 + 1] = rounded_mean(g, count, mc);
+        out[c * 3 + 2] = rounded_mean(b, count, mc);
+    }
+}
+#undef FR_WHOLE_BOXES
+
 static void fancy_box_row(uint8_t *out, const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
     size_t uv_stride, size_t width, size_t height, size_t f, size_t row, uint16_t *sums, uint16_t *cu, uint16_t *cv,
     fancy_row_fn add_row) {
@@ -149,23 +185,7 @@ static void fancy_box_row(uint8_t *out, const uint8_t *y, size_t y_stride, const
         add_row(sums, n, cu, cv, y + line * y_stride, u + near * uv_stride, v + near * uv_stride,
                 u + far * uv_stride, v + far * uv_stride, width);
     }
-    const size_t rows = y1 - y0;
-    const uint32_t whole = (uint32_t)(rows * f);
-    const uint64_t whole_m = reciprocal(whole);
-    for (size_t c = 0; c < columns; c++) {
-        const size_t x0 = c * f, x1 = x0 + f < width ? x0 + f : width;
-        uint32_t r = 0, g = 0, b = 0;
-        for (size_t x = x0; x < x1; x++) {
-            r += sums[x];
-            g += sums[n + x];
-            b += sums[2 * n + x];
-        }
-        const uint32_t count = (uint32_t)(rows * (x1 - x0));
-        const uint64_t m = count == whole ? whole_m : reciprocal(count);
-        out[c * 3] = rounded_mean(r, count, m);
-        out[c * 3 + 1] = rounded_mean(g, count, m);
-        out[c * 3 + 2] = rounded_mean(b, count, m);
-    }
+    box_columns(out, sums, n, width, f, y1 - y0);
 }
 
 void fr_yuv420_fancy_box_row(uint8_t *out, const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
