@@ -29,7 +29,9 @@ for photo in photos:
             fast, exact = os.path.join(work, "fast.png"), os.path.join(work, "exact.png")
             explain = subprocess.run([filterrun, recipe, source, fast, "--force", "--backend", "cpu", "--explain"],
                                      check=True, capture_output=True, text=True).stdout
-            factor = next((w.split("/")[1].split()[0] for w in explain.split() if w.startswith("1/")), "1")
+            # The decoder's factor, from the shrink-on-load line (a box reduction in the pipeline is not one).
+            load = next((line for line in explain.splitlines() if "shrink on load" in line), "")
+            factor = next((w.split("/")[1] for w in load.split() if w.startswith("1/")), "1")
             subprocess.run([filterrun, recipe, source, exact, "--force", "--backend", "cpu", "--no-optimize"],
                            check=True, capture_output=True)
             a, b = read_png(fast)[3], read_png(exact)[3]
