@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Rounded means by a reciprocal, cheaper than a division per sample: with
-// m = ⌈2³² / n⌉, ⌊x · m / 2³²⌋ is ⌊x / n⌋ exactly while x · n < 2³², and here x < 2¹⁶, n ≤ 64.
+// Rounded means by a reciprocal, cheaper than a division per sample: with m = ⌈2³² / n⌉, ⌊x · m / 2³²⌋ is ⌊x / n⌋
+// exactly while x · n < 2³², and here x < 2¹⁶, n ≤ 64.
 static inline uint64_t reciprocal(uint32_t n) { return ((1ull << 32) + n - 1) / n; }
 static inline uint8_t rounded_mean(uint32_t sum, uint32_t n, uint64_t m) { return (uint8_t)(((sum + n / 2) * m) >> 32); }
 
@@ -17,6 +17,12 @@ static inline uint8_t rounded_mean(uint32_t sum, uint32_t n, uint64_t m) { retur
 // fixed point (products >> 8, 6 fractional bits, clipped). Computing the same integers here and summing them means
 // the box means of a Y'CbCr decode are the box means of libwebp's RGB decode to the bit, without writing its RGB.
 static inline int fr_clip_fraction6(int v) { return (v & ~16383) == 0 ? v >> 6 : (v < 0 ? 0 : 255); }
+// R, G and B of one pixel, y1 being (Y × 19077) >> 8.
+static inline uint16_t fancy_r(int y1, int v) { return (uint16_t)fr_clip_fraction6(y1 + ((v * 26149) >> 8) - 14234); }
+static inline uint16_t fancy_g(int y1, int u, int v) {
+    return (uint16_t)fr_clip_fraction6(y1 - ((u * 6419) >> 8) - ((v * 13320) >> 8) + 8708);
+}
+static inline uint16_t fancy_b(int y1, int u) { return (uint16_t)fr_clip_fraction6(y1 + ((u * 33050) >> 8) - 17685); }
 
 // One stored row's chroma blended down: the nearer chroma row ×3 plus the farther one, for each chroma column, with
 // the edge columns repeated once on each side (cu[0] and cu[uvw + 1]).
@@ -32,9 +38,9 @@ static inline __attribute__((always_inline)) void blend_chroma(uint16_t *restric
     cu[uvw + 1] = cu[uvw]; cv[uvw + 1] = cv[uvw];
 }
 
-// Adds stored row `yrow`'s RGB, pairs j0 on, into sums laid out as three planes (R, G, B) of `n` pixels; its
-// chroma blended down in cu, cv. Each horizontal chroma is (3·this column + the neighbour on
-// the pixel's side + 8) >> 4 of the blended values: 9, 3, 3 and 1 parts of the four stored samples.
+// Adds stored row `yrow`'s RGB, pairs j0 on, into sums laid out as three planes (R, G, B) of `n` pixels; its chroma
+// blended down in cu, cv. Each horizontal chroma is (3·this column + the neighbour on the pixel's side + 8) >> 4 of
+// the blended values: 9, 3, 3 and 1 parts of the four stored samples.
 static inline __attribute__((always_inline)) void fancy_pairs(uint16_t *restrict sums, size_t n,
     const uint16_t *restrict cu, const uint16_t *restrict cv, const uint8_t *restrict yrow, size_t width, size_t j0) {
     const size_t pairs = width / 2;
@@ -49,12 +55,12 @@ static inline __attribute__((always_inline)) void fancy_pairs(uint16_t *restrict
             const int ue = (u3 + cu[j] + 8) >> 4, uo = (u3 + cu[j + 2] + 8) >> 4;
             const int ve = (v3 + cv[j] + 8) >> 4, vo = (v3 + cv[j + 2] + 8) >> 4;
             const int ye = (yrow[2 * j] * 19077) >> 8, yo = (yrow[2 * j + 1] * 19077) >> 8;
-            codes[0][k] = (uint16_t)fr_clip_fraction6(ye + ((ve * 26149) >> 8) - 14234);
-            codes[1][k] = (uint16_t)fr_clip_fraction6(ye - ((ue * 6419) >> 8) - ((ve * 13320) >> 8) + 8708);
-            codes[2][k] = (uint16_t)fr_clip_fraction6(ye + ((ue * 33050) >> 8) - 17685);
-            codes[3][k] = (uint16_t)fr_clip_fraction6(yo + ((vo * 26149) >> 8) - 14234);
-            codes[4][k] = (uint16_t)fr_clip_fraction6(yo - ((uo * 6419) >> 8) - ((vo * 13320) >> 8) + 8708);
-            codes[5][k] = (uint16_t)fr_clip_fraction6(yo + ((uo * 33050) >> 8) - 17685);
+            codes[0][k] = fancy_r(ye, ve);
+            codes[1][k] = fancy_g(ye, ue, ve);
+            codes[2][k] = fancy_b(ye, ue);
+            codes[3][k] = fancy_r(yo, vo);
+            codes[4][k] = fancy_g(yo, uo, vo);
+            codes[5][k] = fancy_b(yo, uo);
         }
         for (int c = 0; c < 3; c++) {
             uint16_t *restrict sum = sums + (size_t)c * n + 2 * start;
@@ -68,9 +74,9 @@ static inline __attribute__((always_inline)) void fancy_pairs(uint16_t *restrict
         const size_t j = pairs;
         const int u = (3 * cu[j + 1] + cu[j] + 8) >> 4, v = (3 * cv[j + 1] + cv[j] + 8) >> 4;
         const int y = (yrow[2 * j] * 19077) >> 8;
-        r[2 * j] += (uint16_t)fr_clip_fraction6(y + ((v * 26149) >> 8) - 14234);
-        g[2 * j] += (uint16_t)fr_clip_fraction6(y - ((u * 6419) >> 8) - ((v * 13320) >> 8) + 8708);
-        b[2 * j] += (uint16_t)fr_clip_fraction6(y + ((u * 33050) >> 8) - 17685);
+        r[2 * j] += fancy_r(y, v);
+        g[2 * j] += fancy_g(y, u, v);
+        b[2 * j] += fancy_b(y, u);
     }
 }
 

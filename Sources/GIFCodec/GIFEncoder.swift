@@ -44,7 +44,7 @@ package final class GIFEncoder: WholePictureEncoder {
         var rgba = Self.rgba(gathered.pixels, channels: format.hasAlpha ? 4 : 3)
         let frame = try GIFQuantiser.quantise(&rgba, width: width, height: height, options: options, path: path)
         let stream = try GIFStream(width: width, height: height, path: path)
-        try stream.add(frame, delay: nil)
+        try stream.add(frame, delay: nil, disposal: .none)
         return try stream.finish()
     }
 
@@ -59,9 +59,12 @@ package final class GIFEncoder: WholePictureEncoder {
     }
 }
 
-/// An animated GIF written a frame at a time (each frame quantised to its own colour table, delays in hundredths of
-/// a second, the loop count as NETSCAPE2.0 says it), published atomically by `finish()`. Holds the coded frames,
-/// never the raw frames already added.
+/// An animated GIF written a frame at a time (delays in hundredths of a second, the loop count as NETSCAPE2.0 says
+/// it), published atomically by `finish()`. An opaque frame is written as the rectangle where it differs from the
+/// frame before, quantised to its own colour table, the frame before left in place under it (as gifsicle's and
+/// cgif's optimisers do: a still background costs nothing after the first frame); a frame with transparent pixels
+/// is written whole, the frame before cleared first. Each frame waits for the next, which decides how it leaves the
+/// screen. Holds the coded frames, the waiting one and the last frame's pixels, never the raw frames before it.
 package final class AnimatedGIFWriter: AnimationWriter {
     package let output: OutputFile
     package var path: String { output.path }
@@ -69,6 +72,10 @@ package final class AnimatedGIFWriter: AnimationWriter {
     private let options: GIFWriteOptions
     private var stream: GIFStream?
     private var published = false
+    /// The last frame's pixels (alpha settled), what the screen shows after it.
+    private var previous: [UInt8]?
+    /// The last frame, coded, its area and delay.
+    private var waiting: (frame: QuantisedFrame, area: (left: Int, top: Int, width: Int, height: Int), delay: Int)?
 
     package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: GIFWriteOptions = .default) throws {
         self.output = output
@@ -92,15 +99,64 @@ package final class AnimatedGIFWriter: AnimationWriter {
     package func add(rgba pixels: UnsafeRawPointer, durationMilliseconds: Int) throws {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
         var rgba = [UInt8](UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
-        let frame = try GIFQuantiser.quantise(&rgba, width: width, height: height, options: options, path: path)
-        try stream.add(frame, delay: (max(0, durationMilliseconds) + 5) / 10)
+        let opaque = GIFQuantiser.settle(&rgba)
+        let area: (left: Int, top: Int, width: Int, height: Int) = opaque ? previous.map { Self.changed(from: $0, to: rgba, width: width, height: height) } ?? (0, 0, width, height)
+                          : (0, 0, width, height)
+        if var waiting {
+            // Clearing to the background clears only a frame's own rectangle: before a frame with transparent
+            // pixels, the frame before is written whole so that the whole screen clears.
+            if !opaque, waiting.area.width != width || waiting.area.height != height, var whole = previous {
+                waiting.frame = try GIFQuantiser.quantise(&whole, width: width, height: height, options: options, path: path)
+                waiting.area = (0, 0, width, height)
+            }
+            try stream.add(waiting.frame, delay: waiting.delay, disposal: opaque ? .keep : .background, area: waiting.area)
+        }
+        var part = area.width == width && area.height == height ? rgba : Self.crop(rgba, width: width, area: area)
+        let frame = try GIFQuantiser.quantise(&part, width: area.width, height: area.height, options: options, path: path)
+        waiting = (frame, area, (max(0, durationMilliseconds) + 5) / 10)
+        previous = rgba
+    }
+
+    /// The smallest rectangle holding every pixel of `next` that differs from `last` (one pixel when none does: a
+    /// frame must still carry its delay).
+    static func changed(from last: [UInt8], to next: [UInt8], width: Int, height: Int) -> (left: Int, top: Int, width: Int, height: Int) {
+        var (left, top, right, bottom) = (width, height, -1, -1)
+        last.withUnsafeBytes { a in
+            next.withUnsafeBytes { b in
+                func differs(_ p: Int) -> Bool {
+                    a.loadUnaligned(fromByteOffset: p * 4, as: UInt32.self) != b.loadUnaligned(fromByteOffset: p * 4, as: UInt32.self)
+                }
+                for row in 0..<height {
+                    let base = row * width
+                    guard let first = (0..<width).first(where: { differs(base + $0) }) else { continue }
+                    let last = (0..<width).last(where: { differs(base + $0) }) ?? first
+                    left = min(left, first); right = max(right, last)
+                    top = min(top, row); bottom = row
+                }
+            }
+        }
+        return right < 0 ? (0, 0, 1, 1) : (left, top, right - left + 1, bottom - top + 1)
+    }
+
+    static func crop(_ rgba: [UInt8], width: Int, area: (left: Int, top: Int, width: Int, height: Int)) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(area.width * area.height * 4)
+        for row in area.top..<(area.top + area.height) {
+            let start = (row * width + area.left) * 4
+            out += rgba[start..<(start + area.width * 4)]
+        }
+        return out
     }
 
     package func finish() throws {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
         self.stream = nil
         let bytes: [UInt8]
-        do { bytes = try stream.finish() } catch {
+        do {
+            if let waiting { try stream.add(waiting.frame, delay: waiting.delay, disposal: .background, area: waiting.area) }
+            waiting = nil
+            bytes = try stream.finish()
+        } catch {
             output.abandon()
             throw error
         }

@@ -33,15 +33,24 @@ enum GIFQuantiser {
     /// first (under half: transparent black; else opaque), so the palette holds at most one transparent entry and
     /// dithering never moves a pixel across the threshold; the caller's own copy is the only one made.
     static func quantise(_ rgba: inout [UInt8], width: Int, height: Int, options: GIFWriteOptions, path: String) throws -> QuantisedFrame {
+        settle(&rgba)
+        // libimagequant reads the pixels until its image is destroyed, inside this closure.
+        return try rgba.withUnsafeBytes { try quantiseSettled($0.baseAddress!, width: width, height: height, options: options, path: path) }
+    }
+
+    /// Alpha settled in place: under half, transparent black; else opaque. True when every pixel is opaque.
+    @discardableResult
+    static func settle(_ rgba: inout [UInt8]) -> Bool {
+        var opaque = true
         for p in stride(from: 0, to: rgba.count, by: 4) {
             if rgba[p + 3] < 128 {
                 rgba[p] = 0; rgba[p + 1] = 0; rgba[p + 2] = 0; rgba[p + 3] = 0
+                opaque = false
             } else {
                 rgba[p + 3] = 255
             }
         }
-        // libimagequant reads the pixels until its image is destroyed, inside this closure.
-        return try rgba.withUnsafeBytes { try quantiseSettled($0.baseAddress!, width: width, height: height, options: options, path: path) }
+        return opaque
     }
 
     private static func quantiseSettled(_ rgba: UnsafeRawPointer, width: Int, height: Int, options: GIFWriteOptions,

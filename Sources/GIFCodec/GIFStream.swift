@@ -43,12 +43,24 @@ final class GIFStream {
         try check(EGifPutExtensionTrailer(file), "writing the loop count")
     }
 
-    /// Adds a whole-screen frame; `delay` in hundredths of a second (nil: a still, no timing). Animated frames clear
-    /// to the background when done, so a later frame's transparent pixels show nothing of this one.
-    func add(_ frame: QuantisedFrame, delay: Int?) throws {
+    /// How a frame leaves the screen before the next is drawn.
+    enum Disposal {
+        /// A still: no timing.
+        case none
+        /// Cleared to the background, so a later frame's transparent pixels show nothing of this one.
+        case background
+        /// Left in place, for a next frame that draws only what changed.
+        case keep
+    }
+
+    /// Adds a frame covering `area` of the screen (the whole screen when nil; the frame's indices are the area's);
+    /// `delay` in hundredths of a second.
+    func add(_ frame: QuantisedFrame, delay: Int?, disposal: Disposal,
+             area: (left: Int, top: Int, width: Int, height: Int)? = nil) throws {
         guard let file else { throw CodecError(kind: .invalidRequest, path: path, message: "the GIF is finished") }
         if delay != nil || frame.transparent != nil {
-            var control = GraphicsControlBlock(DisposalMode: delay == nil ? DISPOSAL_UNSPECIFIED : DISPOSE_BACKGROUND, UserInputFlag: false,
+            let mode = switch disposal { case .none: DISPOSAL_UNSPECIFIED; case .background: DISPOSE_BACKGROUND; case .keep: DISPOSE_DO_NOT }
+            var control = GraphicsControlBlock(DisposalMode: mode, UserInputFlag: false,
                                                DelayTime: Int32(min(65535, max(0, delay ?? 0))),
                                                TransparentColor: Int32(frame.transparent ?? Int(NO_TRANSPARENT_COLOR)))
             var bytes = [GifByteType](repeating: 0, count: 4)
@@ -61,11 +73,12 @@ final class GIFStream {
         }
         guard let table else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory writing GIF") }
         defer { GifFreeMapObject(table) }
-        try check(EGifPutImageDesc(file, 0, 0, Int32(width), Int32(height), false, table), "writing a frame")
-        var row = [GifPixelType](repeating: 0, count: width)
-        for y in 0..<height {
-            row.replaceSubrange(0..<width, with: frame.indices[(y * width)..<((y + 1) * width)])
-            try check(EGifPutLine(file, &row, Int32(width)), "writing a frame's rows")
+        let area = area ?? (0, 0, width, height)
+        try check(EGifPutImageDesc(file, Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height), false, table), "writing a frame")
+        var row = [GifPixelType](repeating: 0, count: area.width)
+        for y in 0..<area.height {
+            row.replaceSubrange(0..<area.width, with: frame.indices[(y * area.width)..<((y + 1) * area.width)])
+            try check(EGifPutLine(file, &row, Int32(area.width)), "writing a frame's rows")
         }
     }
 

@@ -116,8 +116,9 @@ package final class TIFFDecoder: DescriptorDecoder {
 
         // Floats are decoded as stored, then widened to four floats a pixel. Samples read as stored hold a band.
         let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
-        let bandRows = info.tiled != 0 ? Int(info.tile_height) : min(Int(info.rows_per_strip), height)
-        try limits.checkWhole(path, format: "TIFF", width: width, height: direct || floating ? max(1, min(height, bandRows)) : height) { Double($0 * held) }
+        let bandRows = max(1, min(height, info.tiled != 0 ? Int(info.tile_height) : Int(info.rows_per_strip)))
+        let heldRows = direct || floating ? bandRows : height
+        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * heldRows * held) }
         let pyramid = Self.levels(tiff, page: limits.page, of: info)
         levels = pyramid.levels
         // A pyramid's levels stored as pages are not other pictures.

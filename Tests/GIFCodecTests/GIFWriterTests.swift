@@ -130,6 +130,75 @@ final class GIFWriterTests: XCTestCase, GIFReading {
         }
     }
 
+    /// Opaque frames after the first are written as the rectangle that changed, the frame before left in place:
+    /// a still background with a small moving square costs a fraction of whole frames, and both Pillow and our
+    /// reader compose the same frames, each its source (few colours, so quantising keeps them exactly). A frame with
+    /// transparent pixels in the middle is written whole, the one before written whole and cleared, and composes as
+    /// its source too; so does a frame where nothing changed.
+    func testOpaqueFramesAreWrittenAsWhatChanged() throws {
+        let (w, h) = (64, 48)
+        var frames = [[UInt8]]()
+        for i in 0..<16 {
+            var frame = [UInt8]()
+            for y in 0..<h {
+                for x in 0..<w {
+                    let square = (i * 3..<(i * 3 + 6)).contains(x) && (20..<26).contains(y)
+                    let hole = i == 5 && x < 4 && y < 4
+                    frame += square ? [220, 30, 40, 255] : [UInt8(x / 8 * 30), UInt8(y / 8 * 40), 90, hole ? 0 : 255]
+                }
+            }
+            frames.append(frame)
+        }
+        frames.append(frames[15])  // nothing changed: a one-pixel frame carries its delay
+        let path = scratch.appendingPathComponent("moving.gif").path
+        let writer = try AnimatedGIFWriter(output: try OutputFile(path: path, replace: false), width: w, height: h, loopCount: 0)
+        for frame in frames { try frame.withUnsafeBytes { try writer.add(rgba: $0.baseAddress!, durationMilliseconds: 50) } }
+        try writer.finish()
+        var wholeFrames = 0
+        for (i, frame) in frames.enumerated() {
+            let still = try write(try PixelBuffer(width: w, height: h, format: .rgba8, copying: Data(frame)), name: "still\(i).gif")
+            wholeFrames += try FileManager.default.attributesOfItem(atPath: still)[.size] as? Int ?? 0
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        XCTAssertLessThan(size, wholeFrames / 3, "\(size) bytes against \(wholeFrames) for whole frames")
+        let reading = try GIFAnimationReader(descriptor: open(path, O_RDONLY), name: path, limits: DecodeLimits())
+        var composed = [[UInt8]]()
+        for (i, source) in frames.enumerated() {
+            let frame = try XCTUnwrap(try reading.nextFrame())
+            XCTAssertEqual(frame.durationMilliseconds, 50)
+            var expected = source
+            for p in stride(from: 0, to: expected.count, by: 4) where expected[p + 3] == 0 { expected[p] = 0; expected[p + 1] = 0; expected[p + 2] = 0 }
+            let wrong = stride(from: 0, to: expected.count, by: 4).filter { frame.pixels[$0..<($0 + 4)] != expected[$0..<($0 + 4)] }
+            XCTAssertEqual(wrong.count, 0, "frame \(i): \(wrong.count) pixels differ, the first at \(wrong.first.map { ($0 / 4 % w, $0 / 4 / w) } ?? (0, 0)): "
+                           + "\(wrong.first.map { Array(frame.pixels[$0..<($0 + 4)]) } ?? []) for \(wrong.first.map { Array(expected[$0..<($0 + 4)]) } ?? [])")
+            composed.append(frame.pixels)
+        }
+        XCTAssertNil(try reading.nextFrame())
+        // Pillow composes the same frames.
+        let script = "from PIL import Image; import sys; im = Image.open(sys.argv[1])\n"
+            + "for i in range(im.n_frames):\n im.seek(i); sys.stdout.buffer.write(im.convert('RGBA').tobytes())"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        for (i, frame) in composed.enumerated() where bytes.count >= (i + 1) * w * h * 4 {
+            let pillow = Array(bytes[(i * w * h * 4)..<((i + 1) * w * h * 4)])
+            // Opaque pixels alike (Pillow restores a cleared area to the background colour where browsers and our
+            // reader show nothing, so transparent ones are not compared).
+            var same = true
+            for p in stride(from: 0, to: frame.count, by: 4) where frame[p + 3] == 255 && Array(frame[p..<(p + 4)]) != Array(pillow[p..<(p + 4)]) {
+                same = false
+            }
+            XCTAssertTrue(same, "Pillow's frame \(i) differs")
+        }
+        XCTAssertEqual(bytes.count, frames.count * w * h * 4)
+    }
+
     func testBadOptionsAreRefusedAndLeaveNothing() throws {
         let image = try PNGDecoder.decode(path: Fixtures.path("tiff/rgb8.expected.png"))
         for (options, message) in [(GIFWriteOptions(colours: 1), "colours must be 2...256"), (GIFWriteOptions(colours: 300), "colours must be 2...256"),

@@ -95,6 +95,11 @@ final class TIFFCodecTests: XCTestCase {
             }
         }
         XCTAssertEqual(rows, [UInt8](try photo.packedData()))
+        // Streaming holds a band, but the picture's size is still checked against the pixel limit before reading.
+        XCTAssertThrowsError(try TIFFDecoder(path: path, limits: DecodeLimits(maxPixels: 100_000))) {
+            XCTAssertTrue("\($0)".contains("451×300 pixels, over the limit of 100000"), "\($0)")
+        }
+        XCTAssertNoThrow(try TIFFDecoder(path: path, limits: DecodeLimits(maxMemory: 300_000)), "a band fits where the picture would not")
     }
 
     /// A pyramid's reduced copies (libvips writes them as pages after the image or as its SubIFDs) are offered as
