@@ -60,10 +60,10 @@ package final class GIFEncoder: WholePictureEncoder {
 }
 
 /// An animated GIF written a frame at a time (delays in hundredths of a second, the loop count as NETSCAPE2.0 says
-/// it), published atomically by `finish()`. An opaque frame is written as the rectangle where it differs from the
-/// frame before, quantised to its own colour table, the frame before left in place under it (as gifsicle's and
-/// cgif's optimisers do: a still background costs nothing after the first frame); a frame with transparent pixels
-/// is written whole, the frame before cleared first. Each frame waits for the next, which decides how it leaves the
+/// it), published atomically by `finish()`. An opaque frame is written as the rectangle where it differs from what
+/// the screen shows, quantised to its own colour table, its unchanged pixels transparent over the frame before, left
+/// in place (as gifsicle's and cgif's optimisers do: a still background costs almost nothing after the first
+/// frame); a frame with transparent pixels is written whole, the frame before cleared first. Each frame waits for the next, which decides how it leaves the
 /// screen. Holds the coded frames, the waiting one and the last frame's pixels, never the raw frames before it.
 package final class AnimatedGIFWriter: AnimationWriter {
     package let output: OutputFile
@@ -72,8 +72,8 @@ package final class AnimatedGIFWriter: AnimationWriter {
     private let options: GIFWriteOptions
     private var stream: GIFStream?
     private var published = false
-    /// The last frame's pixels (alpha settled), what the screen shows after it.
-    private var previous: [UInt8]?
+    /// The last frame's pixels (alpha settled), and what the screen shows (each pixel's source when last written).
+    private var previous: [UInt8]?, shown: [UInt8]?
     /// The last frame, coded, its area and delay.
     private var waiting: (frame: QuantisedFrame, area: (left: Int, top: Int, width: Int, height: Int), delay: Int)?
 
@@ -100,40 +100,61 @@ package final class AnimatedGIFWriter: AnimationWriter {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
         var rgba = [UInt8](UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
         let opaque = GIFQuantiser.settle(&rgba)
-        let area: (left: Int, top: Int, width: Int, height: Int) = opaque ? previous.map { Self.changed(from: $0, to: rgba, width: width, height: height) } ?? (0, 0, width, height)
-                          : (0, 0, width, height)
+        let whole = (left: 0, top: 0, width: width, height: height)
+        let area = opaque ? shown.map { Self.changed(from: $0, to: rgba, width: width, height: height) } ?? whole : whole
         if var waiting {
             // Clearing to the background clears only a frame's own rectangle: before a frame with transparent
             // pixels, the frame before is written whole so that the whole screen clears.
-            if !opaque, waiting.area.width != width || waiting.area.height != height, var whole = previous {
-                waiting.frame = try GIFQuantiser.quantise(&whole, width: width, height: height, options: options, path: path)
-                waiting.area = (0, 0, width, height)
+            if !opaque, waiting.area != whole, var all = previous {
+                waiting.frame = try GIFQuantiser.quantise(&all, width: width, height: height, options: options, path: path)
+                waiting.area = whole
             }
             try stream.add(waiting.frame, delay: waiting.delay, disposal: opaque ? .keep : .background, area: waiting.area)
         }
-        var part = area.width == width && area.height == height ? rgba : Self.crop(rgba, width: width, area: area)
+        var part = area == whole ? rgba : Self.crop(rgba, width: width, area: area)
+        if opaque, var screen = shown {
+            // Inside the rectangle, what has not changed is transparent: the screen keeps showing it, and runs of
+            // the one transparent index cost LZW almost nothing.
+            for row in 0..<area.height {
+                for column in 0..<area.width {
+                    let p = ((area.top + row) * width + area.left + column) * 4, q = (row * area.width + column) * 4
+                    if Self.differs(screen, rgba, at: p) {
+                        for c in 0..<4 { screen[p + c] = rgba[p + c] }
+                    } else {
+                        for c in 0..<4 { part[q + c] = 0 }
+                    }
+                }
+            }
+            shown = screen
+        } else {
+            shown = rgba
+        }
         let frame = try GIFQuantiser.quantise(&part, width: area.width, height: area.height, options: options, path: path)
         waiting = (frame, area, (max(0, durationMilliseconds) + 5) / 10)
         previous = rgba
     }
 
-    /// The smallest rectangle holding every pixel of `next` that differs from `last` (one pixel when none does: a
-    /// frame must still carry its delay).
+    /// How far a colour may move and still count as unchanged: less than quantising to 256 colours moves a pixel,
+    /// so a source whose frames were quantised each to its own palette does not make every frame whole.
+    static let unchanged = 3
+
+    /// Whether the pixel at byte `p` of `next` differs from `last` by more than `unchanged` in a colour, or in alpha.
+    static func differs(_ last: [UInt8], _ next: [UInt8], at p: Int) -> Bool {
+        if last[p + 3] != next[p + 3] { return true }
+        return abs(Int(last[p]) - Int(next[p])) > unchanged || abs(Int(last[p + 1]) - Int(next[p + 1])) > unchanged
+            || abs(Int(last[p + 2]) - Int(next[p + 2])) > unchanged
+    }
+
+    /// The smallest rectangle holding every pixel of `next` that differs from what the screen shows (`last`); one
+    /// pixel when none does (a frame must still carry its delay).
     static func changed(from last: [UInt8], to next: [UInt8], width: Int, height: Int) -> (left: Int, top: Int, width: Int, height: Int) {
         var (left, top, right, bottom) = (width, height, -1, -1)
-        last.withUnsafeBytes { a in
-            next.withUnsafeBytes { b in
-                func differs(_ p: Int) -> Bool {
-                    a.loadUnaligned(fromByteOffset: p * 4, as: UInt32.self) != b.loadUnaligned(fromByteOffset: p * 4, as: UInt32.self)
-                }
-                for row in 0..<height {
-                    let base = row * width
-                    guard let first = (0..<width).first(where: { differs(base + $0) }) else { continue }
-                    let last = (0..<width).last(where: { differs(base + $0) }) ?? first
-                    left = min(left, first); right = max(right, last)
-                    top = min(top, row); bottom = row
-                }
-            }
+        for row in 0..<height {
+            let base = row * width
+            guard let first = (0..<width).first(where: { differs(last, next, at: (base + $0) * 4) }) else { continue }
+            let last = (0..<width).last(where: { differs(last, next, at: (base + $0) * 4) }) ?? first
+            left = min(left, first); right = max(right, last)
+            top = min(top, row); bottom = row
         }
         return right < 0 ? (0, 0, 1, 1) : (left, top, right - left + 1, bottom - top + 1)
     }
