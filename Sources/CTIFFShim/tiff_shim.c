@@ -136,7 +136,7 @@ int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity) {
     }
     // Pages after it that are reduced copies, up to the next full-resolution page (libvips --pyramid).
     if (count == 0) {
-        for (tdir_t next = (tdir_t)page + 1; TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
+        for (tdir_t next = (tdir_t)page + 1; count < capacity && TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
             count = add_level(tif, levels, count, capacity, TIFFCurrentDirOffset(tif), 1);
         }
     }
