@@ -24,12 +24,9 @@ extension Renderer {
         case .png, .webp, .avif, .jxl:
             return carried
         case .tiff:
-            // XMP goes in the XMLPacket tag; EXIF would have to be rewritten tag by tag into an EXIF directory.
-            if carried.exif != nil {
-                warnings.append("note: TIFF outputs do not carry EXIF yet (the XMP is carried); \(SettingName.keepMetadata) keeps only the XMP")
-                carried.exif = nil
-            }
-            return carried.xmp == nil ? nil : carried
+            // XMP goes in the XMLPacket tag; EXIF is rewritten field by field into the file's own Exif and GPS
+            // directories (the maker note, whose inner offsets would not survive the move, is left out).
+            return carried
         case .heic, .gif:
             warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")
             return nil

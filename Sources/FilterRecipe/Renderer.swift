@@ -35,7 +35,7 @@ public struct Renderer: Sendable {
         /// The profile outputs are written in and tagged with.
         public var outputProfile: OutputProfile
         /// What outputs carry of the main input's EXIF and XMP: nothing by default (`MetadataPolicy`). JPEG, PNG,
-        /// WebP, AVIF and JPEG XL outputs carry them; TIFF outputs not yet (a note says so).
+        /// WebP, AVIF, JPEG XL and TIFF outputs carry them (TIFF's EXIF rewritten into its own directories).
         public var metadata: MetadataPolicy
         /// Images declaring more pixels are refused before decoding.
         public var maxPixels: Int

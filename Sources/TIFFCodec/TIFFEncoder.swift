@@ -19,6 +19,8 @@ package final class TIFFEncoder: ImageEncoder {
 
     private var writer: OpaquePointer?
     private var finished = false
+    /// The Exif block to rewrite field by field when the file is finished.
+    private let exif: [UInt8]?
 
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
@@ -30,6 +32,7 @@ package final class TIFFEncoder: ImageEncoder {
         self.height = height
         self.format = format
         self.floats = floats
+        exif = metadata?.exif
         guard Self.accepts(format) else {
             output.abandon()
             throw CodecError(kind: .invalidRequest, path: output.path, message: "TIFF output takes 8- or 16-bit rows, not \(format.rawValue)")
@@ -85,7 +88,7 @@ package final class TIFFEncoder: ImageEncoder {
     package func finish() throws {
         guard let writer, !finished else { throw CodecError(kind: .invalidRequest, path: path, message: "encoder is closed") }
         try CodecError.checkComplete(path, written: rowsWritten, height: height)
-        guard fr_tiff_finish(writer) == 0 else {
+        guard Self.finish(writer, exif: exif) == 0 else {
             let error = failure()
             abandon()
             throw error
@@ -94,5 +97,27 @@ package final class TIFFEncoder: ImageEncoder {
         self.writer = nil
         finished = true
         try output.publish()
+    }
+
+    /// Finishes the file, with the Exif block's fields rewritten into its directories where there is one.
+    private static func finish(_ writer: OpaquePointer, exif: [UInt8]?) -> Int32 {
+        // Fields Exif allows only in compressed (JPEG) files are left out: the components' order, the compressed
+        // bits a pixel, and the pixel dimensions (TIFF's own tags give them).
+        let jpegOnly: Set<Int> = [0x9101, 0x9102, 0xA002, 0xA003]
+        guard let exif, let (bigEndian, all) = Exif.fields(exif) else { return fr_tiff_finish(writer) }
+        let fields = all.filter { $0.directory != .exif || !jpegOnly.contains($0.tag) }
+        guard !fields.isEmpty else { return fr_tiff_finish(writer) }
+        let bytes = fields.flatMap(\.bytes)
+        return bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            let described = fields.map { field -> fr_tiff_exif_field in
+                defer { start += field.bytes.count }
+                return fr_tiff_exif_field(directory: field.directory.rawValue, tag: UInt32(field.tag), type: Int32(field.type),
+                                          count: UInt32(field.count), bytes: all.baseAddress.map { $0 + start },
+                                          length: field.bytes.count)
+            }
+            var written = 0
+            return fr_tiff_finish_with_exif(writer, described, described.count, bigEndian ? 1 : 0, &written)
+        }
     }
 }

@@ -111,6 +111,36 @@ final class ExifEditTests: XCTestCase {
         XCTAssertNil(Exif.edited(Array("not a tiff".utf8), width: 1, height: 1, upright: true, stripLocation: false))
     }
 
+    /// The fields a TIFF writer rewrites one by one: each with its directory and its values from wherever the block
+    /// keeps them (inside the entry or after it), in both byte orders; pointers and the thumbnail's directory are not
+    /// fields. Cut or damaged blocks give fewer fields, each still the size its type and count say, never a trap.
+    func testFieldsAreReadWithTheirValues() throws {
+        for little in [true, false] {
+            let built = Self.build(littleEndian: little)
+            let (bigEndian, fields) = try XCTUnwrap(Exif.fields(built.bytes))
+            XCTAssertEqual(bigEndian, !little)
+            XCTAssertEqual(fields.map { [$0.directory.rawValue, Int32($0.tag)] },
+                           [[0, 0x010F], [0, 0x0112], [1, 0xA002], [1, 0xA003], [2, 0x0001], [2, 0x0002]])
+            XCTAssertEqual(fields[0].bytes, Array("TestCam\0".utf8))
+            XCTAssertEqual(fields[5].bytes, Array(built.bytes[built.latitude]))
+            XCTAssertEqual(fields[4].bytes, Array("N\0".utf8))
+            XCTAssertEqual(fields[1].bytes, little ? [6, 0] : [0, 6])
+        }
+        let sizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
+        let bytes = Self.build(littleEndian: true).bytes
+        for n in 0..<bytes.count {
+            for field in Exif.fields(Array(bytes[..<n]))?.fields ?? [] { XCTAssertEqual(field.bytes.count, field.count * sizes[field.type]) }
+        }
+        for i in 0..<bytes.count {
+            for value: UInt8 in [0x00, 0x7F, 0xFF] {
+                var damaged = bytes
+                damaged[i] = value
+                for field in Exif.fields(damaged)?.fields ?? [] { XCTAssertEqual(field.bytes.count, field.count * sizes[field.type]) }
+            }
+        }
+        XCTAssertNil(Exif.fields(Array("not a tiff".utf8)))
+    }
+
     func testXMPPropertiesAreRewrittenInBothForms() throws {
         let packet = #"<x:xmpmeta><rdf:RDF><rdf:Description tiff:Orientation="6" exif:PixelXDimension="4000">"#
             + "<exif:PixelYDimension>3000</exif:PixelYDimension><dc:creator>A</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>"

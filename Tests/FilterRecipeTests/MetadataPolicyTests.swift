@@ -110,20 +110,34 @@ final class MetadataPolicyTests: XCTestCase {
         }
     }
 
-    /// TIFF carries XMP both ways (the XMLPacket tag, edited for the output like every XMP) but not yet EXIF, and
-    /// says so instead of dropping it silently.
-    func testTIFFCarriesXMPAndSaysItDropsExif() throws {
+    /// TIFF carries XMP both ways (the XMLPacket tag, edited for the output like every XMP) and EXIF out, rewritten
+    /// field by field into the file's own directories: the camera's text in the image's directory, the Exif and
+    /// GPS directories linked from it (GPS dropped without the location), no thumbnail, orientation upright.
+    func testTIFFCarriesExifAndXMP() throws {
         let (tiff, warnings) = try render(.keep, as: .tiff)
-        XCTAssertTrue(warnings.contains { $0.contains("TIFF outputs do not carry EXIF yet") }, "\(warnings)")
+        XCTAssertFalse(warnings.contains { $0.contains("EXIF") }, "\(warnings)")
         let tags = try exiftool(tiff, .tiff)
         XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone")
         XCTAssertEqual(tags["XMP-tiff:Orientation"] as? Int, 1)
+        XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam")
+        XCTAssertEqual(tags["IFD0:Model"] as? String, "X1")
+        XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 1)
+        XCTAssertEqual(tags["ExifIFD:ExifVersion"] as? String, "0232")
+        XCTAssertEqual(tags["ExifIFD:ColorSpace"] as? Int, 65535)
+        XCTAssertEqual(tags["GPS:GPSLatitude"] as? Double ?? 0, 48.8566, accuracy: 0.0001)
+        XCTAssertEqual(tags["GPS:GPSLongitudeRef"] as? String, "E")
+        XCTAssertNil(tags["IFD1:ThumbnailLength"])
         XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        let (located, _) = try render(.keepWithoutLocation, as: .tiff)
+        let withoutLocation = try exiftool(located, .tiff)
+        XCTAssertFalse(withoutLocation.keys.contains { $0.hasPrefix("GPS:") }, "\(withoutLocation.keys.sorted())")
+        XCTAssertEqual(withoutLocation["IFD0:Make"] as? String, "TestCam")
         let (jpeg, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
             .render(recipe, encoded: ["main": tiff], as: .jpeg)
         XCTAssertEqual(try exiftool(jpeg, .jpeg)["XMP-dc:Creator"] as? String, "Someone", "a TIFF input gives its XMP")
         let (stripped, _) = try render(.strip, as: .tiff)
         XCTAssertNil(stripped.range(of: Data("Someone".utf8)))
+        XCTAssertNil(stripped.range(of: Data("TestCam".utf8)))
     }
 
     /// HEIF applies its own rotation (irot) whatever the Exif says, so a kept Exif orientation must say upright:

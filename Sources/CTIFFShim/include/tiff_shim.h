@@ -59,6 +59,23 @@ int fr_tiff_write_rows(fr_tiff *t, const uint8_t *rows, size_t stride, uint32_t 
 /// Flushes and closes the file (the descriptor too); 0 on success.
 int fr_tiff_finish(fr_tiff *t);
 
+/// One Exif field for fr_tiff_finish_with_exif: its directory (0 the image's own, 1 Exif, 2 GPS), tag, TIFF type
+/// (1 BYTE … 12 DOUBLE) and count, and its values as the Exif block stores them (`length` bytes).
+typedef struct {
+    int32_t directory;
+    uint32_t tag;
+    int32_t type;
+    uint32_t count;
+    const uint8_t *bytes;
+    size_t length;
+} fr_tiff_exif_field;
+
+/// fr_tiff_finish after writing `fields` (values big-endian when `big_endian`): the image directory's descriptive
+/// text (description, make, model, software, date, artist, copyright) into the image's directory, the Exif and GPS
+/// fields libtiff defines into an Exif and a GPS directory linked from it. A field libtiff does not define, or whose
+/// values do not fit its definition, is left out; `written` says how many were written. 0 on success.
+int fr_tiff_finish_with_exif(fr_tiff *t, const fr_tiff_exif_field *fields, size_t count, int big_endian, size_t *written);
+
 /// libtiff's last error for this file ("" when none), and the warnings it gave, joined by "; ".
 const char *fr_tiff_error(fr_tiff *t);
 const char *fr_tiff_warnings(fr_tiff *t);

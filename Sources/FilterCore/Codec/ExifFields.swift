@@ -1,0 +1,49 @@
+/// An Exif field with its values, for a writer that rewrites fields one by one into directories of its own (TIFF).
+package struct ExifField: Sendable, Equatable {
+    /// Where the field sat: the image's own directory (IFD0), the Exif directory, or the GPS directory.
+    package enum Directory: Int32, Sendable { case image = 0, exif = 1, gps = 2 }
+    package var directory: Directory
+    package var tag: Int
+    /// The TIFF field type (1 BYTE … 12 DOUBLE).
+    package var type: Int
+    package var count: Int
+    /// The values' bytes as the block stores them (its byte order): count × the type's size.
+    package var bytes: [UInt8]
+}
+
+extension Exif {
+    /// Bytes a value of each TIFF field type takes (0 for unknown types).
+    static let typeSizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
+
+    /// The fields of a block's IFD0, Exif and GPS directories, each with its values read from wherever the block
+    /// keeps them, bounds-checked (a field whose values lie outside the block is left out); the pointers between
+    /// directories, the thumbnail's directory and the maker note (whose inner offsets would not survive a move) are
+    /// not fields here. Nil when the block is not a readable TIFF structure. `bigEndian` is the block's byte order.
+    package static func fields(_ block: [UInt8]) -> (bigEndian: Bool, fields: [ExifField])? {
+        guard let order = ByteOrder(block), order.u16(block, 2) == 42, let first = order.u32(block, 4) else { return nil }
+        var fields = [ExifField]()
+        var visited = Set<Int>()
+        func read(_ ifd: Int, as directory: ExifField.Directory) {
+            guard ifd >= 8, visited.insert(ifd).inserted, let n = order.u16(block, ifd) else { return }
+            for i in 0..<n {
+                let at = ifd + 2 + i * 12
+                guard at + 12 <= block.count, let tag = order.u16(block, at), let type = order.u16(block, at + 2),
+                      let count = order.u32(block, at + 4), type < typeSizes.count, typeSizes[type] > 0 else { continue }
+                switch (directory, tag) {
+                case (.image, 0x8769): if let next = order.u32(block, at + 8) { read(next, as: .exif) }; continue
+                case (.image, 0x8825): if let next = order.u32(block, at + 8) { read(next, as: .gps) }; continue
+                case (_, 0xA005), (.exif, 0x927C): continue  // the interoperability pointer, the maker note
+                default: break
+                }
+                let size = typeSizes[type].multipliedReportingOverflow(by: count)
+                guard !size.overflow, size.partialValue <= 1 << 20 else { continue }
+                let start = size.partialValue <= 4 ? at + 8 : (order.u32(block, at + 8) ?? -1)
+                guard start >= 0, start + size.partialValue <= block.count else { continue }
+                fields.append(ExifField(directory: directory, tag: tag, type: type, count: count,
+                                        bytes: Array(block[start..<(start + size.partialValue)])))
+            }
+        }
+        read(first, as: .image)
+        return (!order.little, fields)
+    }
+}
