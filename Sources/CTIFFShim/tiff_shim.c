@@ -153,6 +153,26 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
     return 0;
 }
 
+int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, uint64_t *exif, uint64_t *gps, int *big_endian) {
+    TIFF *tif = t->tiff;
+    *ifd = TIFFCurrentDirOffset(tif);
+    *exif = 0;
+    *gps = 0;
+    *big_endian = TIFFIsBigEndian(tif) ? 1 : 0;
+    if (TIFFIsBigTIFF(tif)) return -1;
+    uint64_t offset = 0;
+    if (TIFFGetField(tif, TIFFTAG_EXIFIFD, &offset)) *exif = offset;
+    offset = 0;
+    if (TIFFGetField(tif, TIFFTAG_GPSIFD, &offset)) *gps = offset;
+    return 0;
+}
+
+long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length) {
+    if (offset > (uint64_t)INT64_MAX) return -1;
+    ssize_t n = pread(TIFFFileno(t->tiff), buffer, length, (off_t)offset);
+    return n < 0 ? -1 : (long)n;
+}
+
 int fr_tiff_read_rgba(fr_tiff *t, uint8_t *raster) {
     uint32_t width = 0, height = 0;
     TIFFGetField(t->tiff, TIFFTAG_IMAGEWIDTH, &width);

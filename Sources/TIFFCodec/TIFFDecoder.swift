@@ -86,6 +86,7 @@ package final class TIFFDecoder: DescriptorDecoder {
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
         var metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1, iccProfile: icc)
         metadata.xmp = info.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.xmp_length))) }
+        metadata.exif = Self.exifBlock(tiff)
         self.metadata = metadata
 
         let bits = Int(info.bits_per_sample), samples = Int(info.samples_per_pixel)
@@ -153,6 +154,46 @@ package final class TIFFDecoder: DescriptorDecoder {
         var info = main
         _ = fr_tiff_select(tiff, Int32(page), &info)
         return (levels.sorted { $0.level.factor < $1.level.factor }, reducedPages)
+    }
+
+    /// The page's camera fields as an Exif block (what `--keep-metadata` carries): its own descriptive text (make,
+    /// model, date, artist, copyright, description, software) and the fields of its Exif and GPS directories, read
+    /// from the file within 1 MiB; the maker note (offsets into this file) and the interoperability pointer left
+    /// out. Nil when there are none, or for a BigTIFF.
+    private static func exifBlock(_ tiff: OpaquePointer) -> [UInt8]? {
+        var ifd: UInt64 = 0, exif: UInt64 = 0, gps: UInt64 = 0, big: Int32 = 0
+        guard fr_tiff_exif_layout(tiff, &ifd, &exif, &gps, &big) == 0 else { return nil }
+        let bigEndian = big != 0
+        var budget = 1 << 20
+        func bytes(_ offset: Int, _ count: Int) -> [UInt8]? {
+            guard offset >= 0, count >= 0, count <= budget else { return nil }
+            budget -= count
+            var out = [UInt8](repeating: 0, count: count)
+            let read = out.withUnsafeMutableBytes { fr_tiff_read_bytes(tiff, UInt64(offset), $0.baseAddress, count) }
+            return read == count ? out : nil
+        }
+        func number(_ b: [UInt8], _ at: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 << 8 | Int(b[at + (bigEndian ? $1 : size - 1 - $1)]) }
+        }
+        func directory(_ offset: UInt64, as kind: ExifField.Directory, keep: (Int) -> Bool) -> [ExifField] {
+            guard offset > 0, offset < UInt64(Int32.max), let head = bytes(Int(offset), 2) else { return [] }
+            let n = min(number(head, 0, 2), 1024)
+            guard let entries = bytes(Int(offset) + 2, n * 12) else { return [] }
+            var fields = [ExifField]()
+            for i in 0..<n {
+                let e = i * 12
+                let tag = number(entries, e, 2), type = number(entries, e + 2, 2), count = number(entries, e + 4, 4)
+                guard keep(tag), type < Exif.typeSizes.count, Exif.typeSizes[type] > 0, count > 0, count <= 1 << 20 else { continue }
+                let size = Exif.typeSizes[type] * count
+                let value = size <= 4 ? Array(entries[(e + 8)..<(e + 8 + size)]) : bytes(number(entries, e + 8, 4), size)
+                if let value { fields.append(ExifField(directory: kind, tag: tag, type: type, count: count, bytes: value)) }
+            }
+            return fields
+        }
+        let text: Set<Int> = [270, 271, 272, 305, 306, 315, 33432]
+        let fields = directory(ifd, as: .image) { text.contains($0) } + directory(exif, as: .exif) { $0 != 0x927C && $0 != 0xA005 }
+            + directory(gps, as: .gps) { _ in true }
+        return fields.isEmpty ? nil : Exif.block(fields, bigEndian: bigEndian)
     }
 
     package var decodeReductions: DecodeReductions {

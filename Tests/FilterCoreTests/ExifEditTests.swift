@@ -139,6 +139,16 @@ final class ExifEditTests: XCTestCase {
             }
         }
         XCTAssertNil(Exif.fields(Array("not a tiff".utf8)))
+        // A block made from fields reads back as those fields (the pointers between directories made anew).
+        for little in [true, false] {
+            let (bigEndian, fields) = try XCTUnwrap(Exif.fields(Self.build(littleEndian: little).bytes))
+            let made = Exif.block(fields, bigEndian: bigEndian)
+            let again = try XCTUnwrap(Exif.fields(made))
+            XCTAssertEqual(again.bigEndian, bigEndian)
+            XCTAssertEqual(again.fields, fields)
+            XCTAssertEqual(Exif.orientation(made), 6)
+            XCTAssertEqual(Reader(b: made).next, 0, "no thumbnail directory")
+        }
     }
 
     func testXMPPropertiesAreRewrittenInBothForms() throws {

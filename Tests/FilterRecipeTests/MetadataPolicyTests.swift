@@ -110,9 +110,10 @@ final class MetadataPolicyTests: XCTestCase {
         }
     }
 
-    /// TIFF carries XMP both ways (the XMLPacket tag, edited for the output like every XMP) and EXIF out, rewritten
-    /// field by field into the file's own directories: the camera's text in the image's directory, the Exif and
-    /// GPS directories linked from it (GPS dropped without the location), no thumbnail, orientation upright.
+    /// TIFF carries XMP both ways (the XMLPacket tag, edited for the output like every XMP) and EXIF both ways: out,
+    /// rewritten field by field into the file's own directories (the camera's text in the image's directory, the
+    /// Exif and GPS directories linked from it; GPS dropped without the location, no thumbnail, orientation
+    /// upright); in, gathered from those directories into an Exif block that other formats carry.
     func testTIFFCarriesExifAndXMP() throws {
         let (tiff, warnings) = try render(.keep, as: .tiff)
         XCTAssertFalse(warnings.contains { $0.contains("EXIF") }, "\(warnings)")
@@ -132,9 +133,20 @@ final class MetadataPolicyTests: XCTestCase {
         let withoutLocation = try exiftool(located, .tiff)
         XCTAssertFalse(withoutLocation.keys.contains { $0.hasPrefix("GPS:") }, "\(withoutLocation.keys.sorted())")
         XCTAssertEqual(withoutLocation["IFD0:Make"] as? String, "TestCam")
+        // A TIFF input gives its XMP and its Exif: its own text fields and its Exif and GPS directories.
         let (jpeg, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
             .render(recipe, encoded: ["main": tiff], as: .jpeg)
-        XCTAssertEqual(try exiftool(jpeg, .jpeg)["XMP-dc:Creator"] as? String, "Someone", "a TIFF input gives its XMP")
+        let back = try exiftool(jpeg, .jpeg)
+        XCTAssertEqual(back["XMP-dc:Creator"] as? String, "Someone", "a TIFF input gives its XMP")
+        XCTAssertEqual(back["IFD0:Make"] as? String, "TestCam")
+        XCTAssertEqual(back["ExifIFD:ExifVersion"] as? String, "0232")
+        XCTAssertEqual(back["GPS:GPSLatitude"] as? Double ?? 0, 48.8566, accuracy: 0.0001)
+        XCTAssertNil(back["ExifTool:Warning"], "\(back["ExifTool:Warning"] ?? "")")
+        let (unlocated, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keepWithoutLocation))
+            .render(recipe, encoded: ["main": tiff], as: .png)
+        let png = try exiftool(unlocated, .png)
+        XCTAssertEqual(png["IFD0:Make"] as? String, "TestCam")
+        XCTAssertFalse(png.keys.contains { $0.hasPrefix("GPS:") }, "\(png.keys.sorted())")
         let (stripped, _) = try render(.strip, as: .tiff)
         XCTAssertNil(stripped.range(of: Data("Someone".utf8)))
         XCTAssertNil(stripped.range(of: Data("TestCam".utf8)))

@@ -9,11 +9,19 @@ package struct ExifField: Sendable, Equatable {
     package var count: Int
     /// The values' bytes as the block stores them (its byte order): count × the type's size.
     package var bytes: [UInt8]
+
+    package init(directory: Directory, tag: Int, type: Int, count: Int, bytes: [UInt8]) {
+        self.directory = directory
+        self.tag = tag
+        self.type = type
+        self.count = count
+        self.bytes = bytes
+    }
 }
 
 extension Exif {
     /// Bytes a value of each TIFF field type takes (0 for unknown types).
-    static let typeSizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
+    package static let typeSizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
 
     /// The fields of a block's IFD0, Exif and GPS directories, each with its values read from wherever the block
     /// keeps them, bounds-checked (a field whose values lie outside the block is left out); the pointers between
@@ -45,5 +53,50 @@ extension Exif {
         }
         read(first, as: .image)
         return (!order.little, fields)
+    }
+}
+
+extension Exif {
+    /// An Exif block (a TIFF structure) holding `fields` in the byte order their values are in: IFD0 with the image
+    /// directory's fields and the pointers to an Exif and a GPS directory when there are fields for them, each
+    /// directory's entries in tag order, values longer than four bytes after the directories at even offsets.
+    package static func block(_ fields: [ExifField], bigEndian: Bool) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) : u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
+        let exif = fields.filter { $0.directory == .exif }.sorted { $0.tag < $1.tag }
+        let gps = fields.filter { $0.directory == .gps }.sorted { $0.tag < $1.tag }
+        var image = fields.filter { $0.directory == .image && $0.tag != 0x8769 && $0.tag != 0x8825 }
+        // The pointers' values are filled in below, once the directories' places are known.
+        if !exif.isEmpty { image.append(ExifField(directory: .image, tag: 0x8769, type: 4, count: 1, bytes: u32(0))) }
+        if !gps.isEmpty { image.append(ExifField(directory: .image, tag: 0x8825, type: 4, count: 1, bytes: u32(0))) }
+        image.sort { $0.tag < $1.tag }
+        let directories = [image, exif, gps].filter { !$0.isEmpty }
+        var starts = [Int](), at = 8
+        for directory in directories {
+            starts.append(at)
+            at += 2 + directory.count * 12 + 4
+        }
+        var values = at
+        var out = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
+        var tail = [UInt8]()
+        for directory in directories {
+            out += u16(directory.count)
+            for field in directory {
+                var bytes = field.bytes
+                if field.directory == .image && field.tag == 0x8769 { bytes = u32(starts[directories.firstIndex { $0.first?.directory == .exif } ?? 0]) }
+                if field.directory == .image && field.tag == 0x8825 { bytes = u32(starts[directories.firstIndex { $0.first?.directory == .gps } ?? 0]) }
+                out += u16(field.tag) + u16(field.type) + u32(field.count)
+                if bytes.count <= 4 {
+                    out += bytes + [UInt8](repeating: 0, count: 4 - bytes.count)
+                } else {
+                    out += u32(values)
+                    tail += bytes + (bytes.count % 2 == 1 ? [0] : [])
+                    values += bytes.count + bytes.count % 2
+                }
+            }
+            // Each directory ends the chain: IFD1 (a thumbnail) is never written.
+            out += u32(0)
+        }
+        return out + tail
     }
 }
