@@ -71,10 +71,14 @@
     X(JxlDecoderCreate) \
     X(JxlDecoderDestroy) \
     X(JxlDecoderGetBasicInfo) \
+    X(JxlDecoderGetBoxType) \
     X(JxlDecoderGetColorAsICCProfile) \
     X(JxlDecoderGetICCProfileSize) \
     X(JxlDecoderImageOutBufferSize) \
     X(JxlDecoderProcessInput) \
+    X(JxlDecoderReleaseBoxBuffer) \
+    X(JxlDecoderSetBoxBuffer) \
+    X(JxlDecoderSetDecompressBoxes) \
     X(JxlDecoderSetImageOutBuffer) \
     X(JxlDecoderSetInput) \
     X(JxlDecoderSetKeepOrientation) \

@@ -68,8 +68,10 @@ package final class JXLDecoder: DescriptorDecoder {
         let channels = Int(info.num_color_channels) + (alpha ? 1 : 0)
         format = PixelFormat.integer(channels: channels, depth: deep ? 16 : 8) ?? .rgba8
         isAnimated = info.have_animation != 0
-        metadata = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
-                                 iccProfile: icc)
+        var found = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
+                                  iccProfile: icc)
+        (found.exif, found.xmp) = file.withUnsafeBufferPointer { Self.metadataBoxes($0) }
+        metadata = found
         let fileBytes = file.count, held = format.bytesPerPixel
         // In floating point: the size is not yet checked, and the product could overflow an Int.
         let holding = { (pixels: Double) in pixels * Double(held * 2) + Double(fileBytes) }
@@ -117,6 +119,61 @@ package final class JXLDecoder: DescriptorDecoder {
             }
         }
         return out
+    }
+
+    /// The container's Exif box (its TIFF structure, after the 4-byte offset to it) and XMP box ("xml "), Brotli-
+    /// compressed ones ("brob") decompressed, each up to 16 MiB; nil for what is absent or cannot be read (metadata
+    /// never stops the pixels).
+    static func metadataBoxes(_ bytes: UnsafeBufferPointer<UInt8>) -> (exif: [UInt8]?, xmp: [UInt8]?) {
+        guard let decoder = JxlDecoderCreate(nil) else { return (nil, nil) }
+        defer { JxlDecoderDestroy(decoder) }
+        guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_BOX.rawValue)) == JXL_DEC_SUCCESS,
+              JxlDecoderSetDecompressBoxes(decoder, 1) == JXL_DEC_SUCCESS,
+              JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS else { return (nil, nil) }
+        JxlDecoderCloseInput(decoder)
+        let limit = 16 << 20
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { buffer.deallocate() }
+        var reading: String?, used = 0
+        var exif: [UInt8]?, xmp: [UInt8]?
+        func finish() {
+            guard let type = reading else { return }
+            let filled = buffer.count - JxlDecoderReleaseBoxBuffer(decoder)
+            let content = Array(buffer.prefix(filled))
+            if type == "Exif", content.count >= 4 {
+                let offset = content.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                if offset <= content.count - 4 { exif = Array(content[(4 + offset)...]) }
+            } else if type == "xml " {
+                xmp = content
+            }
+            reading = nil
+        }
+        while true {
+            let status = JxlDecoderProcessInput(decoder)
+            if status == JXL_DEC_BOX {
+                finish()
+                var type = (CChar(0), CChar(0), CChar(0), CChar(0))
+                guard JxlDecoderGetBoxType(decoder, &type, 1) == JXL_DEC_SUCCESS else { break }
+                let name = String(decoding: [type.0, type.1, type.2, type.3].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard (name == "Exif" && exif == nil) || (name == "xml " && xmp == nil) else { continue }
+                used = 0
+                guard JxlDecoderSetBoxBuffer(decoder, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count) == JXL_DEC_SUCCESS else { break }
+                reading = name
+            } else if status == JXL_DEC_BOX_NEED_MORE_OUTPUT, reading != nil {
+                // The buffer is full: a larger one continues where it stopped.
+                used = buffer.count - JxlDecoderReleaseBoxBuffer(decoder)
+                guard buffer.count * 2 <= limit else { reading = nil; break }
+                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
+                larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer.prefix(used)))
+                buffer.deallocate()
+                buffer = larger
+                guard JxlDecoderSetBoxBuffer(decoder, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + used, buffer.count - used) == JXL_DEC_SUCCESS else { break }
+            } else {
+                if status == JXL_DEC_SUCCESS { finish() }
+                break
+            }
+        }
+        return (exif, xmp)
     }
 
     static func corrupt(_ path: String, _ what: String) -> CodecError {

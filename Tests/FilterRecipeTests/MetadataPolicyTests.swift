@@ -152,6 +152,23 @@ final class MetadataPolicyTests: XCTestCase {
         XCTAssertNil(stripped.range(of: Data("TestCam".utf8)))
     }
 
+    /// A JPEG XL input gives its Exif and XMP boxes (Brotli-compressed ones decompressed): what a kept JPEG XL
+    /// output carried comes back out of it.
+    func testJXLInputGivesItsExifAndXMP() throws {
+        let (jxl, _) = try render(.keep, as: .jxl)
+        let (jpeg, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+            .render(recipe, encoded: ["main": jxl], as: .jpeg)
+        let tags = try exiftool(jpeg, .jpeg)
+        XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam")
+        XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone")
+        XCTAssertEqual(tags["GPS:GPSLatitude"] as? Double ?? 0, 48.8566, accuracy: 0.0001)
+        XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 1)
+        let (plain, _) = try render(.strip, as: .jxl)
+        let (none, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+            .render(recipe, encoded: ["main": plain], as: .jpeg)
+        XCTAssertNil(none.range(of: Data("TestCam".utf8)), "a JPEG XL without boxes gives nothing")
+    }
+
     /// HEIF applies its own rotation (irot) whatever the Exif says, so a kept Exif orientation must say upright:
     /// this AVIF's Exif says 6 and it has no irot, so its pixels are stored and shown as they are.
     func testHEIFExifIsCarriedUpright() throws {
