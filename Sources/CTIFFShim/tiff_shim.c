@@ -10,6 +10,9 @@
 
 struct fr_tiff {
     TIFF *tiff;
+    /// libtiff's RGBA reader over the current directory, begun at the first band it reads.
+    TIFFRGBAImage rgba;
+    int rgba_open;
     int writing;
     uint32_t row;
     uint8_t *scratch;
@@ -58,6 +61,12 @@ fr_tiff *fr_tiff_open_read(int fd, const char *name, char *message, size_t messa
 
 int fr_tiff_pages(fr_tiff *t) { return (int)TIFFNumberOfDirectories(t->tiff); }
 
+// Ends the RGBA reader, before the directory changes or the file closes.
+static void end_rgba(fr_tiff *t) {
+    if (t->rgba_open) TIFFRGBAImageEnd(&t->rgba);
+    t->rgba_open = 0;
+}
+
 // Fills `info` from the current directory.
 static void describe(fr_tiff *t, fr_tiff_info *info) {
     TIFF *tif = t->tiff;
@@ -99,6 +108,7 @@ static void describe(fr_tiff *t, fr_tiff_info *info) {
 int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
     memset(info, 0, sizeof *info);
     info->pages = TIFFNumberOfDirectories(t->tiff);
+    end_rgba(t);
     if (!TIFFSetDirectory(t->tiff, (tdir_t)page)) return -1;
     describe(t, info);
     return 0;
@@ -121,6 +131,7 @@ static int add_level(TIFF *tif, fr_tiff_level *levels, int count, int capacity, 
 
 int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity) {
     TIFF *tif = t->tiff;
+    end_rgba(t);
     int count = 0;
     if (!TIFFSetDirectory(tif, (tdir_t)page)) return 0;
     // SubIFDs that are reduced copies (libvips --subifd, OME-TIFF).
@@ -148,6 +159,7 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
     int pages = info->pages;
     memset(info, 0, sizeof *info);
     info->pages = pages;
+    end_rgba(t);
     if (!TIFFSetSubDirectory(t->tiff, offset)) return -1;
     describe(t, info);
     return 0;
@@ -173,22 +185,22 @@ long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length
     return n < 0 ? -1 : (long)n;
 }
 
-int fr_tiff_read_rgba(fr_tiff *t, uint8_t *raster) {
-    uint32_t width = 0, height = 0;
-    TIFFGetField(t->tiff, TIFFTAG_IMAGEWIDTH, &width);
-    TIFFGetField(t->tiff, TIFFTAG_IMAGELENGTH, &height);
-    // ORIENTATION_TOPLEFT as requested orientation with the file's own orientation ignored: rows as stored.
-    TIFFRGBAImage image;
-    char message[1024] = "";
-    if (!TIFFRGBAImageOK(t->tiff, message) || !TIFFRGBAImageBegin(&image, t->tiff, 0, message)) {
-        if (!t->error[0]) snprintf(t->error, sizeof t->error, "%s", message);
-        return -1;
+int fr_tiff_read_rgba_rows(fr_tiff *t, uint32_t row, uint32_t rows, uint8_t *raster) {
+    if (!t->rgba_open) {
+        char message[1024] = "";
+        if (!TIFFRGBAImageOK(t->tiff, message) || !TIFFRGBAImageBegin(&t->rgba, t->tiff, 0, message)) {
+            if (!t->error[0]) snprintf(t->error, sizeof t->error, "%s", message);
+            return -1;
+        }
+        // Top row first, the file's own orientation ignored: rows as stored.
+        t->rgba.req_orientation = ORIENTATION_TOPLEFT;
+        t->rgba.orientation = ORIENTATION_TOPLEFT;
+        t->rgba_open = 1;
     }
-    image.req_orientation = ORIENTATION_TOPLEFT;
-    image.orientation = ORIENTATION_TOPLEFT;
-    int ok = TIFFRGBAImageGet(&image, (uint32_t *)raster, width, height);
-    TIFFRGBAImageEnd(&image);
-    return ok ? 0 : -1;
+    if (row >= t->rgba.height || rows > t->rgba.height - row) return -1;
+    t->rgba.row_offset = (int)row;
+    t->rgba.col_offset = 0;
+    return TIFFRGBAImageGet(&t->rgba, (uint32_t *)raster, t->rgba.width, rows) ? 0 : -1;
 }
 
 long fr_tiff_read_chunk(fr_tiff *t, uint32_t index, void *buffer, long size) {
@@ -373,6 +385,7 @@ const char *fr_tiff_warnings(fr_tiff *t) { return t->warnings; }
 
 void fr_tiff_close(fr_tiff *t) {
     if (!t) return;
+    end_rgba(t);
     if (t->tiff) TIFFClose(t->tiff);
     free(t->scratch);
     free(t);

@@ -9,10 +9,9 @@ import Foundation
 /// libtiff's RGBA interface at 8 bits. Floating-point grey, grey + alpha, RGB and RGBA (16-, 32- and 64-bit IEEE,
 /// any predictor) are read as floats: linear light as stored, premultiplied, not clamped (NaN read as 0, infinities
 /// and magnitudes past 65504 held there, half float's largest, so no filter meets a non-finite value). The
-/// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. Samples read
-/// as stored stream a band at a time (a strip, or a row of tiles: what the file compresses together), so a large
-/// scan holds one band; the layouts read through libtiff's RGBA interface are decoded whole, refused beyond
-/// `maxMemory` before decoding. A pyramid's reduced copies of the page (its SubIFDs,
+/// orientation tag turns the image and the ICC tag converts its colour, as EXIF and ICC do for JPEG. Rows stream a
+/// band at a time (a strip, or a row of tiles: what the file compresses together), so a large scan holds one band,
+/// refused beyond `maxMemory` before decoding. A pyramid's reduced copies of the page (its SubIFDs,
 /// or the pages after it, marked reduced-resolution, of the same layout and half the size level after level) are
 /// offered as decode reductions: `reduce(toWidth:height:)` reads a level instead of the page.
 package final class TIFFDecoder: DescriptorDecoder {
@@ -29,11 +28,9 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// For floats: the file's layout at 16 bits, what outputs follow.
     private let floatLayout: PixelFormat?
     package var storedFormat: PixelFormat { floatLayout ?? format }
-    package var nextRow: Int { streams ? streamedRows : held.nextRow }
-    package var decodingBytes: Double {
-        streams ? Double(width * bandHeight * (format.bytesPerPixel + pixelBytes)) : Double(width * height * max(format.bytesPerPixel, 4))
-    }
-    package var decodingHolds: String { streams ? "decoded rows (a band of strips or tiles)" : "decoded pixels (this TIFF's layout is decoded whole)" }
+    package var nextRow: Int { streamedRows }
+    package var decodingBytes: Double { Double(width * bandHeight * (format.bytesPerPixel + max(pixelBytes, 4))) }
+    package var decodingHolds: String { "decoded rows (a band of strips or tiles)" }
     package var fileWarnings: [String] { warnings }
 
     private var tiff: OpaquePointer?
@@ -42,9 +39,7 @@ package final class TIFFDecoder: DescriptorDecoder {
     private var levels: [(level: DecodeReductions.Level, offset: UInt64)] = []
     /// Samples read as stored (else through the RGBA interface).
     private let direct: Bool
-    private var held = HeldPicture()
-    /// Whether rows stream a band at a time (samples read as stored), and how many went.
-    private var streams: Bool { direct || deliveringInks || storesFloats }
+    /// Rows delivered so far.
     private var streamedRows = 0
     /// The band decoded last (rows as delivered) and the first row it holds.
     private var band: [UInt8] = [], bandFirst = 0, bandCount = 0
@@ -118,8 +113,7 @@ package final class TIFFDecoder: DescriptorDecoder {
         // Floats are decoded as stored, then widened to four floats a pixel. Samples read as stored hold a band.
         let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
         let bandRows = max(1, min(height, info.tiled != 0 ? Int(info.tile_height) : Int(info.rows_per_strip)))
-        let heldRows = direct || floating ? bandRows : height
-        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * heldRows * held) }
+        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * bandRows * held) }
         let pyramid = Self.levels(tiff, page: limits.page, of: info)
         levels = pyramid.levels
         // A pyramid's levels stored as pages are not other pictures.
@@ -229,27 +223,19 @@ package final class TIFFDecoder: DescriptorDecoder {
     }
 
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        if streams {
-            try CodecError.checkRows(path, done: streamedRows, count: count, height: height)
-            let rowBytes = width * format.bytesPerPixel
-            for row in streamedRows..<(streamedRows + count) {
-                if !(bandFirst..<(bandFirst + bandCount)).contains(row) { try decodeBand(containing: row) }
-                band.withUnsafeBytes { b in
-                    (destination + (row - streamedRows) * stride).copyMemory(from: b.baseAddress! + (row - bandFirst) * rowBytes, byteCount: rowBytes)
-                }
+        try CodecError.checkRows(path, done: streamedRows, count: count, height: height)
+        let rowBytes = width * format.bytesPerPixel
+        for row in streamedRows..<(streamedRows + count) {
+            if !(bandFirst..<(bandFirst + bandCount)).contains(row) { try decodeBand(containing: row) }
+            band.withUnsafeBytes { b in
+                (destination + (row - streamedRows) * stride).copyMemory(from: b.baseAddress! + (row - bandFirst) * rowBytes, byteCount: rowBytes)
             }
-            streamedRows += count
-            guard streamedRows == height else { return }
-            band = []
-            let text = String(cString: fr_tiff_warnings(tiff))
-            if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
-            return
         }
-        if try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
-                         stride: stride, count: count, decode: decode) {
-            let text = String(cString: fr_tiff_warnings(tiff))
-            if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
-        }
+        streamedRows += count
+        guard streamedRows == height else { return }
+        band = []
+        let text = String(cString: fr_tiff_warnings(tiff))
+        if !text.isEmpty { warnings.append("warning: \(FileText.escaped(path)): \(FileText.escaped(text)); decoded anyway") }
     }
 
     private func failure(_ what: String) -> CodecError {
@@ -257,18 +243,16 @@ package final class TIFFDecoder: DescriptorDecoder {
         return CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(what)" + (reason.isEmpty ? "" : " (\(FileText.escaped(reason)))"))
     }
 
-    /// The whole picture through libtiff's RGBA interface (the layouts not read as stored).
-    private func decode() throws -> [UInt8] {
-        var raster = [UInt8](repeating: 0, count: width * height * 4)
-        guard fr_tiff_read_rgba(tiff, &raster) == 0 else { throw failure("its image data cannot be decoded") }
-        // Rows come top first (the shim asks for them so), four samples a pixel.
-        var out = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
+    /// The band holding `row` through libtiff's RGBA interface (the layouts not read as stored), four samples a
+    /// pixel made three where there is no alpha.
+    private func decodeRGBABand(from y0: Int, rows: Int) throws -> [UInt8] {
+        var raster = [UInt8](repeating: 0, count: width * rows * 4)
+        guard fr_tiff_read_rgba_rows(tiff, UInt32(y0), UInt32(rows), &raster) == 0 else { throw failure("its image data cannot be decoded") }
         let channels = format.bytesPerPixel
-        for y in 0..<height {
-            let from = y * width * 4, to = y * width * channels
-            for x in 0..<width {
-                for c in 0..<channels { out[to + x * channels + c] = raster[from + x * 4 + c] }
-            }
+        guard channels != 4 else { return raster }
+        var out = [UInt8](repeating: 0, count: width * rows * channels)
+        for p in 0..<(width * rows) {
+            for c in 0..<channels { out[p * channels + c] = raster[p * 4 + c] }
         }
         return out
     }
@@ -276,6 +260,13 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// The band (a strip, or a row of tiles) holding `row`, its samples as stored — every strip or tile of it decoded
     /// and placed, planes interleaved — then made what rows deliver (inverted, made straight, widened to floats).
     private func decodeBand(containing row: Int) throws {
+        let y0 = row / bandHeight * bandHeight, rows = min(bandHeight, height - y0)
+        if !(direct || deliveringInks || storesFloats) {
+            band = try decodeRGBABand(from: y0, rows: rows)
+            bandFirst = y0
+            bandCount = rows
+            return
+        }
         let samples = Int(info.samples_per_pixel), bytesPerSample = Int(info.bits_per_sample) / 8
         let planar = info.planar == 2
         let pixelBytes = samples * bytesPerSample
@@ -285,7 +276,6 @@ package final class TIFFDecoder: DescriptorDecoder {
         let chunkWidth = tiled ? Int(info.tile_width) : width
         let chunkHeight = bandHeight
         guard chunkWidth > 0 else { throw failure("its tiles are \(chunkWidth)×\(chunkHeight)") }
-        let y0 = row / chunkHeight * chunkHeight, rows = min(chunkHeight, height - y0)
         var out = [UInt8](repeating: 0, count: width * rows * pixelBytes)
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         let planes = planar ? samples : 1

@@ -57,12 +57,13 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
-    /// Samples read as stored stream a band (a strip, or a row of tiles) at a time: rows asked for a few at a time,
-    /// across band edges, are the rows of a whole read, for every stored layout (strips, tiles, planes, min-is-white,
-    /// associated alpha, floats, CMYK inks).
+    /// Rows stream a band (a strip, or a row of tiles) at a time: rows asked for a few at a time, across band edges,
+    /// are the rows of a whole read, for every layout (strips, tiles, planes, min-is-white, associated alpha, floats,
+    /// and through the RGBA interface palette and YCbCr JPEG).
     func testRowsStreamBandByBand() throws {
         for name in ["rgb8_deflate_strips.tif", "rgb8_planar_deflate.tif", "rgb16_lzw_tiles.tif", "grey16_miniswhite_packbits.tif",
-                     "rgba8_associated.tif", "rgb32f_lzw_tiles_bigendian.tif", "grey64f.tif", "pyramid_subifd_rgb8.tif"] {
+                     "rgba8_associated.tif", "rgb32f_lzw_tiles_bigendian.tif", "grey64f.tif", "pyramid_subifd_rgb8.tif",
+                     "palette8.tif", "rgb8_jpeg_ycbcr.tif"] {
             let whole = try decode(fixture(name)).samples
             let decoder = try TIFFDecoder(path: fixture(name))
             let rowBytes = decoder.width * decoder.format.bytesPerPixel

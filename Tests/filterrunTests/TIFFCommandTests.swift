@@ -51,10 +51,10 @@ extension FilterRunTests {
                 XCTAssertLessThanOrEqual(zip(fast, exact).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2, file)
             }
         }
-        // Over the memory limit, a refusal says what the decoder holds: a band of tiles, or a layout read whole.
+        // Over the memory limit, a refusal says what the decoder holds: a band of tiles or strips, whatever the layout.
         let invert = try write("invert-held.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
         for (file, holds) in [("pyramid_pages_rgb8.tif", "MiB of decoded rows (a band of strips or tiles)"),
-                              ("palette8.tif", "MiB of decoded pixels (this TIFF's layout is decoded whole)")] {
+                              ("palette8.tif", "MiB of decoded rows (a band of strips or tiles)")] {
             let r = try run([invert, tiff(file), path("held.png"), "--max-memory", "30000"])
             XCTAssertEqual(r.code, 3, r.stderr)
             XCTAssertTrue(r.stderr.contains("\(file): decoding needs") && r.stderr.contains(holds) && !r.stderr.contains("coefficients")

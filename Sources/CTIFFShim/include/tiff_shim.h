@@ -46,9 +46,9 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info);
 int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, uint64_t *exif, uint64_t *gps, int *big_endian);
 /// Reads up to `length` bytes of the file at `offset` (without moving libtiff's position); the bytes read, or -1.
 long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length);
-/// Decodes the current directory through libtiff's RGBA interface: 4 bytes a pixel, top row first, rows as stored
-/// (no orientation applied), alpha unassociated. 0 on success.
-int fr_tiff_read_rgba(fr_tiff *t, uint8_t *raster);
+/// Decodes `rows` rows of the current directory from `row` through libtiff's RGBA interface: 4 bytes a pixel, top
+/// row first, rows as stored (no orientation applied), alpha unassociated. 0 on success.
+int fr_tiff_read_rgba_rows(fr_tiff *t, uint32_t row, uint32_t rows, uint8_t *raster);
 /// Strip or tile `index` decoded into `buffer` (`size` bytes); returns the bytes decoded or -1.
 long fr_tiff_read_chunk(fr_tiff *t, uint32_t index, void *buffer, long size);
 long fr_tiff_chunk_size(fr_tiff *t);
