@@ -63,8 +63,9 @@ package final class GIFEncoder: WholePictureEncoder {
 /// it), published atomically by `finish()`. An opaque frame is written as the rectangle where it differs from what
 /// the screen shows, quantised to its own colour table, its unchanged pixels transparent over the frame before, left
 /// in place (as gifsicle's and cgif's optimisers do: a still background costs almost nothing after the first
-/// frame); a frame with transparent pixels is written whole, the frame before cleared first. Each frame waits for the next, which decides how it leaves the
-/// screen. Holds the coded frames, the waiting one and the last frame's pixels, never the raw frames before it.
+/// frame); a frame with transparent pixels is written whole, the frame before cleared first. Each frame waits for
+/// the next, which decides how it leaves the screen. Holds the coded frames, the waiting one, the last frame's
+/// pixels and what the screen shows, never the raw frames before them.
 package final class AnimatedGIFWriter: AnimationWriter {
     package let output: OutputFile
     package var path: String { output.path }
