@@ -13,6 +13,19 @@ final class GIFWriterTests: XCTestCase, GIFReading {
     override func setUp() { scratch = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
+    /// Runs a Python script (Pillow's reading) on `path`: what it wrote to standard output, and its exit status.
+    func pillow(_ script: String, _ path: String) throws -> (output: [UInt8], status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        return (bytes, process.terminationStatus)
+    }
+
     func write(_ source: PixelBuffer, options: GIFWriteOptions = .default, name: String) throws -> String {
         let path = scratch.appendingPathComponent(name).path
         let encoder = try GIFEncoder(output: try OutputFile(path: path, replace: false), width: source.width,
@@ -104,14 +117,7 @@ final class GIFWriterTests: XCTestCase, GIFReading {
             let script = "from PIL import Image; import sys; im = Image.open(sys.argv[1]); d = []\n"
                 + "for i in range(im.n_frames):\n im.seek(i); d.append(str(im.info.get('duration')))\n"
                 + "print(im.n_frames, im.info.get('loop'), ','.join(d))"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script, path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = String(decoding: try pillow(script, path).output, as: UTF8.self)
             XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "3 \(expectedLoop) 100,200,300", "loop \(loops)")
             // Our reader gives the same frames, each its source with transparency under half opacity.
             let reading = try GIFAnimationReader(descriptor: open(path, O_RDONLY), name: path, limits: DecodeLimits())
@@ -185,15 +191,8 @@ final class GIFWriterTests: XCTestCase, GIFReading {
         // Pillow composes the same frames.
         let script = "from PIL import Image; import sys; im = Image.open(sys.argv[1])\n"
             + "for i in range(im.n_frames):\n im.seek(i); sys.stdout.buffer.write(im.convert('RGBA').tobytes())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let (bytes, status) = try pillow(script, path)
+        XCTAssertEqual(status, 0)
         for (i, frame) in composed.enumerated() where bytes.count >= (i + 1) * w * h * 4 {
             let pillow = Array(bytes[(i * w * h * 4)..<((i + 1) * w * h * 4)])
             // Opaque pixels alike (Pillow restores a cleared area to the background colour where browsers and our
