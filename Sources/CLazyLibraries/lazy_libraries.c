@@ -66,6 +66,7 @@
     X(heif_nclx_color_profile_set_transfer_characteristics)
 
 #define JXL_FUNCTIONS(X) \
+    X(JxlColorEncodingSetToLinearSRGB) \
     X(JxlColorEncodingSetToSRGB) \
     X(JxlDecoderCloseInput) \
     X(JxlDecoderCreate) \
@@ -81,6 +82,7 @@
     X(JxlDecoderSetDecompressBoxes) \
     X(JxlDecoderSetImageOutBuffer) \
     X(JxlDecoderSetInput) \
+    X(JxlDecoderSetPreferredColorProfile) \
     X(JxlDecoderSetKeepOrientation) \
     X(JxlDecoderSetParallelRunner) \
     X(JxlDecoderSetUnpremultiplyAlpha) \

@@ -6,8 +6,9 @@ import Foundation
 /// RGB, with or without alpha (straight; premultiplied alpha is made straight by libjxl), JPEG recompressions,
 /// and an animation's first frame. The colour of the decoded pixels comes as an ICC profile (libjxl writes one for
 /// enum-coded spaces too, sRGB skipped as sRGB); the orientation is kept in `metadata` so the engine applies it
-/// like a JPEG's. Float (HDR) samples are refused rather than clipped. libjxl decodes whole, so the decoder holds
-/// the file and the picture, refused beyond the limits before decoding.
+/// like a JPEG's. Float (HDR) samples are read as floats, unclamped like a float TIFF's: an XYB-coded image is
+/// asked of libjxl in linear sRGB, a losslessly coded one comes in its own space with its profile. libjxl decodes
+/// whole, so the decoder holds the file and the picture, refused beyond the limits before decoding.
 package final class JXLDecoder: DescriptorDecoder {
     package let path: String
     package let formatName = "JPEG XL"
@@ -15,6 +16,12 @@ package final class JXLDecoder: DescriptorDecoder {
     package let height: Int
     package let format: PixelFormat
     package let metadata: ImageMetadata
+    package let storesFloats: Bool
+    /// For floats: the file's layout at 16 bits, what outputs follow.
+    package var storedFormat: PixelFormat { floatLayout ?? format }
+    private let floatLayout: PixelFormat?
+    /// Float samples coded in XYB, asked of libjxl in linear sRGB.
+    private let floatsInLinearSRGB: Bool
     package let isAnimated: Bool
     package var nextRow: Int { held.nextRow }
     package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
@@ -61,18 +68,21 @@ package final class JXLDecoder: DescriptorDecoder {
         }
         width = Int(info.xsize)
         height = Int(info.ysize)
-        guard info.exponent_bits_per_sample == 0 else {
-            throw CodecError(kind: .unsupported, path: path, message: "a JPEG XL of float samples (HDR); this build reads integer ones")
-        }
         let deep = info.bits_per_sample > 8, alpha = info.alpha_bits > 0
         let channels = Int(info.num_color_channels) + (alpha ? 1 : 0)
-        format = PixelFormat.integer(channels: channels, depth: deep ? 16 : 8) ?? .rgba8
+        storesFloats = info.exponent_bits_per_sample > 0
+        floatsInLinearSRGB = storesFloats && info.uses_original_profile == 0
+        floatLayout = storesFloats ? PixelFormat.integer(channels: channels, depth: 16) : nil
+        format = storesFloats ? .rgba32f : PixelFormat.integer(channels: channels, depth: deep ? 16 : 8) ?? .rgba8
+        // Linear sRGB needs no profile; other floats keep the one that describes them.
+        if floatsInLinearSRGB { icc = nil }
         isAnimated = info.have_animation != 0
         var found = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
                                   iccProfile: icc)
         (found.exif, found.xmp) = file.withUnsafeBufferPointer { Self.metadataBoxes($0) }
         metadata = found
-        let fileBytes = file.count, held = format.bytesPerPixel
+        // Floats: libjxl's samples (4 bytes each) and the RGBA floats made from them.
+        let fileBytes = file.count, held = storesFloats ? 16 + channels * 2 : format.bytesPerPixel
         // In floating point: the size is not yet checked, and the product could overflow an Int.
         let holding = { (pixels: Double) in pixels * Double(held * 2) + Double(fileBytes) }
         decodingBytes = holding(Double(width) * Double(height))
@@ -90,11 +100,14 @@ package final class JXLDecoder: DescriptorDecoder {
         defer { JxlDecoderDestroy(decoder) }
         let runner = JxlThreadParallelRunnerCreate(nil, min(JxlThreadParallelRunnerDefaultNumWorkerThreads(), 4))
         defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
-        var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels), data_type: format.depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+        let channels = floatLayout?.channels ?? format.channels
+        var pixelFormat = JxlPixelFormat(num_channels: UInt32(channels),
+                                         data_type: storesFloats ? JXL_TYPE_FLOAT : format.depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                          endianness: JXL_NATIVE_ENDIAN, align: 0)
-        var out = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
+        var out = [UInt8](repeating: 0, count: width * height * (storesFloats ? channels * 4 : format.bytesPerPixel))
+        let events = JXL_DEC_FULL_IMAGE.rawValue | (floatsInLinearSRGB ? JXL_DEC_COLOR_ENCODING.rawValue : 0)
         try file.withUnsafeBufferPointer { bytes in
-            guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_FULL_IMAGE.rawValue)) == JXL_DEC_SUCCESS,
+            guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
                   JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
                   JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
                   runner.map({ JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, $0) == JXL_DEC_SUCCESS }) ?? true,
@@ -111,6 +124,12 @@ package final class JXLDecoder: DescriptorDecoder {
                     }
                     let set = out.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &pixelFormat, $0.baseAddress, $0.count) }
                     guard set == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its image cannot be decoded") }
+                } else if status == JXL_DEC_COLOR_ENCODING {
+                    var linear = JxlColorEncoding()
+                    JxlColorEncodingSetToLinearSRGB(&linear, channels <= 2 ? 1 : 0)
+                    guard JxlDecoderSetPreferredColorProfile(decoder, &linear) == JXL_DEC_SUCCESS else {
+                        throw CodecError(kind: .unsupported, path: path, message: "the JPEG XL library cannot give its float samples in linear sRGB")
+                    }
                 } else if status == JXL_DEC_FULL_IMAGE {
                     return  // the first frame (an animation's later frames are not read)
                 } else {
@@ -118,7 +137,9 @@ package final class JXLDecoder: DescriptorDecoder {
                 }
             }
         }
-        return out
+        guard storesFloats else { return out }
+        return FloatSamples.working(out, bits: 32, samples: channels, hasAlpha: channels == 2 || channels == 4, associated: false,
+                                   minIsWhite: false, count: width * height)
     }
 
     /// The container's Exif box (its TIFF structure, after the 4-byte offset to it) and XMP box ("xml "), Brotli-

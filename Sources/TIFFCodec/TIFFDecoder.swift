@@ -308,7 +308,8 @@ package final class TIFFDecoder: DescriptorDecoder {
             }
         }
         if storesFloats {
-            out = Self.workingFloats(out, info: info, width: width, height: rows)
+            out = FloatSamples.working(out, bits: Int(info.bits_per_sample), samples: samples, hasAlpha: info.extra_sample >= 0,
+                                       associated: info.extra_sample == 1, minIsWhite: info.photometric == 0, count: width * rows)
         } else {
             if info.photometric == 0 && !deliveringInks { invert(&out, bytesPerSample: bytesPerSample, samples: samples) }
             if info.extra_sample == 1 { unassociate(&out, bytesPerSample: bytesPerSample, samples: samples) }

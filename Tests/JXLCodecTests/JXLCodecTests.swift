@@ -69,6 +69,72 @@ final class JXLCodecTests: XCTestCase {
         return path
     }
 
+    /// A PFM's float RGB (stored bottom row first, little-endian when the scale is negative, big-endian otherwise),
+    /// top row first.
+    func pfm(_ path: String) throws -> (width: Int, height: Int, rgb: [Float]) {
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var lines = [String](), at = 0
+        while lines.count < 3 {
+            let end = try XCTUnwrap(data[at...].firstIndex(of: 0x0A))
+            lines.append(String(decoding: data[at..<end], as: UTF8.self))
+            at = end + 1
+        }
+        let size = lines[1].split(separator: " ").compactMap { Int($0) }
+        let (w, h) = (size[0], size[1])
+        let little = (Double(lines[2].trimmingCharacters(in: .whitespaces)) ?? -1) < 0
+        let values = data[at...].withUnsafeBytes { raw in
+            (0..<(w * h * 3)).map { i -> Float in
+                let bits = raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                return Float(bitPattern: little ? UInt32(littleEndian: bits) : UInt32(bigEndian: bits))
+            }
+        }
+        var rgb = [Float]()
+        for y in (0..<h).reversed() { rgb += values[(y * w * 3)..<((y + 1) * w * 3)] }
+        return (w, h, rgb)
+    }
+
+    /// Float JPEG XL is read as floats, unclamped (values up to 4 here): a lossless one in its own space (sRGB's
+    /// curve, its profile kept), every sample the PFM it was made from; an XYB-coded one asked in linear sRGB,
+    /// within float rounding of djxl's decoding (in the file's sRGB-curve space) linearised by the sRGB formula.
+    func testFloatSamplesAreReadAsFloats() throws {
+        let source = try pfm(fixture("float_hdr_64x48.pfm"))
+        let (lossless, exact) = try ours(fixture("float_lossless_64x48.jxl"))
+        XCTAssertTrue(lossless.storesFloats)
+        XCTAssertEqual(lossless.format, .rgba32f)
+        XCTAssertEqual(lossless.storedFormat, .rgb16)
+        XCTAssertNotNil(lossless.metadata.iccProfile, "its own space, described")
+        let floats = exact.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        XCTAssertEqual(floats.count, 64 * 48 * 4)
+        var samples = [Float]()
+        for p in 0..<(64 * 48) { samples += floats[(p * 4)..<(p * 4 + 3)]; XCTAssertEqual(floats[p * 4 + 3], 1) }
+        XCTAssertEqual(samples, source.rgb)
+        XCTAssertGreaterThan(samples.max() ?? 0, 3.9)
+
+        let (lossy, linear) = try ours(fixture("float_lossy_64x48.jxl"))
+        XCTAssertTrue(lossy.storesFloats)
+        XCTAssertNil(lossy.metadata.iccProfile, "linear sRGB needs no profile")
+        let reference = scratch.appendingPathComponent("lossy.pfm").path
+        try ExternalTool.run("djxl", [fixture("float_lossy_64x48.jxl"), reference, "--quiet"], package: "libjxl-tools")
+        let decoded = try pfm(reference).rgb
+        let got = linear.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        func toLinear(_ v: Float) -> Double {
+            let x = Double(abs(v)), l = x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+            return v < 0 ? -l : l
+        }
+        // Within sRGB's range both are exact conversions; beyond it djxl's output passed through libjxl's fitted
+        // approximation of the sRGB curve, which strays by a few per cent by 4.
+        var inRange = 0.0, beyond = 0.0
+        for p in 0..<(64 * 48) {
+            for c in 0..<3 {
+                let expected = toLinear(decoded[p * 3 + c]), difference = abs(Double(got[p * 4 + c]) - expected)
+                if decoded[p * 3 + c] <= 1 { inRange = max(inRange, difference) } else { beyond = max(beyond, difference / expected) }
+            }
+        }
+        XCTAssertLessThan(inRange, 0.002, "within sRGB's range")
+        XCTAssertLessThan(beyond, 0.04, "beyond it, relative")
+        XCTAssertGreaterThan(got.max() ?? 0, 20, "highlights stay above 1, unclamped")
+    }
+
     func testRoundTripsKeepPixelsOrStayWithinThePSNRTable() throws {
         for source in ["heif/rgb8_96x64.source.png", "heif/rgba8_96x64.source.png", "heif/rgb16_96x64.source.png",
                        "photos/camera_512_gray8.png"] {

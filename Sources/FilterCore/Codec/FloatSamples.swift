@@ -1,18 +1,15 @@
-import CTIFFShim
-import FilterCore
-
-extension TIFFDecoder {
+/// Float samples as files store them (16-, 32- or 64-bit IEEE, native byte order, 1–4 interleaved: grey or RGB,
+/// alpha last) made what the engine holds for floats: premultiplied linear RGBA, grey repeated into R, G and B,
+/// min-is-white turned (1 − v), straight alpha multiplied in, NaN read as 0, magnitudes stopped at `limit`.
+package enum FloatSamples {
     /// The largest magnitude a float sample is read as (half float's largest): infinities and huge values stop
     /// here, so sums and products in the filters stay finite.
-    static let floatLimit: Float = 65504
+    package static let limit: Float = 65504
 
-    /// Float samples as decoded (16/32/64-bit, native byte order, 1–4 interleaved) to premultiplied RGBA floats:
-    /// grey repeated into R, G and B, min-is-white turned (1 − v), unassociated alpha multiplied in, NaN read as 0.
-    static func workingFloats(_ stored: [UInt8], info: fr_tiff_info, width: Int, height: Int) -> [UInt8] {
-        let samples = Int(info.samples_per_pixel), bits = Int(info.bits_per_sample)
-        let hasAlpha = info.extra_sample >= 0, grey = samples - (hasAlpha ? 1 : 0) == 1
-        let associated = info.extra_sample == 1, minIsWhite = info.photometric == 0
-        let count = width * height
+    /// `count` pixels of `samples` samples of `bits` bits to RGBA floats (16 bytes a pixel).
+    package static func working(_ stored: [UInt8], bits: Int, samples: Int, hasAlpha: Bool, associated: Bool,
+                                minIsWhite: Bool, count: Int) -> [UInt8] {
+        let grey = samples - (hasAlpha ? 1 : 0) == 1
         var out = [UInt8](repeating: 0, count: count * 16)
         stored.withUnsafeBytes { raw in
             out.withUnsafeMutableBytes { target in
@@ -24,7 +21,7 @@ extension TIFFDecoder {
                     case 64: v = Float(raw.load(fromByteOffset: i * 8, as: Double.self))
                     default: v = raw.load(fromByteOffset: i * 4, as: Float.self)
                     }
-                    return v.isNaN ? 0 : min(max(v, -floatLimit), floatLimit)
+                    return v.isNaN ? 0 : min(max(v, -limit), limit)
                 }
                 for p in 0..<count {
                     let base = p * samples
