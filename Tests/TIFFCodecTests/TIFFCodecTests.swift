@@ -207,6 +207,42 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// EXIF kept into a TIFF is rewritten field by field: a phone JPEG's block (its APP1 segment) comes back with
+    /// its camera text and GPS, and damaged blocks — any byte changed, cut anywhere — give a readable TIFF, never a
+    /// trap, whatever fields survive.
+    func testExifIsRewrittenIntoTheFileAndDamageNeverTraps() throws {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/metadata_gps_thumbnail_orientation6.jpg"))))
+        let marker = try XCTUnwrap((0..<(jpeg.count - 10)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xE1 && Array(jpeg[($0 + 4)..<($0 + 10)]) == Array("Exif\0\0".utf8) })
+        let length = Int(jpeg[marker + 2]) << 8 | Int(jpeg[marker + 3])
+        let block = Array(jpeg[(marker + 10)..<(marker + 2 + length)])
+        let image = try expected("rgb8.expected.png")
+        func write(_ exif: [UInt8], name: String) throws -> String {
+            let path = scratch.appendingPathComponent(name).path
+            let encoder = try TIFFEncoder(output: try OutputFile(path: path, replace: false), width: image.width, height: image.height,
+                                          format: image.format, metadata: OutputMetadata(exif: exif))
+            try encoder.writeRows(try image.hostBytes(), stride: image.rowStride, count: image.height)
+            try encoder.finish()
+            return path
+        }
+        let kept = try TIFFDecoder(path: try write(block, name: "kept.tif"))
+        let fields = try XCTUnwrap(kept.metadata.exif.flatMap(Exif.fields)).fields
+        XCTAssertEqual(fields.first { $0.tag == 0x010F }?.bytes, Array("TestCam\0".utf8))
+        XCTAssertTrue(fields.contains { $0.directory == .gps && $0.tag == 2 && $0.count == 3 }, "GPS latitude")
+        XCTAssertFalse(fields.contains { $0.directory == .image && $0.tag == 0x0112 }, "the TIFF's own orientation is not EXIF's")
+        var random = SplitMix64(seed: 24)
+        for trial in 0..<120 {
+            var damaged = block
+            if trial % 3 == 0 {
+                damaged = Array(damaged.prefix(Int(random.next() % UInt64(damaged.count))))
+            } else {
+                for _ in 0..<4 { damaged[Int(random.next() % UInt64(damaged.count))] = UInt8(random.next() & 0xFF) }
+            }
+            let path = try write(damaged, name: "damaged\(trial).tif")
+            let decoded = try TIFFDecoder(path: path)
+            XCTAssertEqual([UInt8](try decoded.readAll().packedData()), [UInt8](try image.packedData()), "trial \(trial)")
+        }
+    }
+
     func testDamagedFilesAreErrorsNeverTraps() throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("rgb16_lzw_tiles.tif")))
         func attempt(_ bytes: Data) -> Error? {
