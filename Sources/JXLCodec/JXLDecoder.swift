@@ -82,7 +82,7 @@ package final class JXLDecoder: DescriptorDecoder {
         (found.exif, found.xmp) = file.withUnsafeBufferPointer { Self.metadataBoxes($0) }
         metadata = found
         // Floats: libjxl's samples (4 bytes each) and the RGBA floats made from them.
-        let fileBytes = file.count, held = storesFloats ? 16 + channels * 2 : format.bytesPerPixel
+        let fileBytes = file.count, held = storesFloats ? 16 + channels * 4 : format.bytesPerPixel
         // In floating point: the size is not yet checked, and the product could overflow an Int.
         let holding = { (pixels: Double) in pixels * Double(held * 2) + Double(fileBytes) }
         decodingBytes = holding(Double(width) * Double(height))
