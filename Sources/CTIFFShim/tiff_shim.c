@@ -165,18 +165,10 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
     return 0;
 }
 
-int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, uint64_t *exif, uint64_t *gps, int *big_endian) {
-    TIFF *tif = t->tiff;
-    *ifd = TIFFCurrentDirOffset(tif);
-    *exif = 0;
-    *gps = 0;
-    *big_endian = TIFFIsBigEndian(tif) ? 1 : 0;
-    if (TIFFIsBigTIFF(tif)) return -1;
-    uint64_t offset = 0;
-    if (TIFFGetField(tif, TIFFTAG_EXIFIFD, &offset)) *exif = offset;
-    offset = 0;
-    if (TIFFGetField(tif, TIFFTAG_GPSIFD, &offset)) *gps = offset;
-    return 0;
+int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, int *big_endian) {
+    *ifd = TIFFCurrentDirOffset(t->tiff);
+    *big_endian = TIFFIsBigEndian(t->tiff) ? 1 : 0;
+    return TIFFIsBigTIFF(t->tiff) ? -1 : 0;
 }
 
 long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length) {
@@ -276,12 +268,14 @@ int fr_tiff_finish(fr_tiff *t) {
     return ok ? 0 : -1;
 }
 
+// Bytes a value of each TIFF field type takes (1 BYTE … 12 DOUBLE).
+static const int exif_sizes[] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8};
+
 // The i-th value of an Exif field as a number (rationals divided out; a zero denominator reads as 0).
 static double exif_value(const fr_tiff_exif_field *f, uint32_t i, int big) {
-    static const int sizes[] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8};
-    const uint8_t *p = f->bytes + (size_t)i * (size_t)sizes[f->type];
+    const uint8_t *p = f->bytes + (size_t)i * (size_t)exif_sizes[f->type];
     uint64_t u = 0;
-    int n = f->type == 5 || f->type == 10 ? 4 : sizes[f->type];
+    int n = f->type == 5 || f->type == 10 ? 4 : exif_sizes[f->type];
     for (int k = 0; k < n; k++) u |= (uint64_t)p[big ? k : n - 1 - k] << (8 * (n - 1 - k));
     switch (f->type) {
     case 6: return (int8_t)u;
@@ -301,8 +295,7 @@ static double exif_value(const fr_tiff_exif_field *f, uint32_t i, int big) {
 
 // Sets one field of the current directory as libtiff defines it; 1 when set.
 static int set_exif_field(TIFF *tif, const fr_tiff_exif_field *f, int big) {
-    static const int sizes[] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8};
-    if (f->type < 1 || f->type > 12 || f->count == 0 || f->length != (size_t)f->count * (size_t)sizes[f->type]) return 0;
+    if (f->type < 1 || f->type > 12 || f->count == 0 || f->length != (size_t)f->count * (size_t)exif_sizes[f->type]) return 0;
     const TIFFField *field = TIFFFindField(tif, f->tag, TIFF_ANY);
     if (!field) return 0;
     TIFFDataType data = TIFFFieldDataType(field);

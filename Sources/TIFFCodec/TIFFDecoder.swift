@@ -155,39 +155,18 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// from the file within 1 MiB; the maker note (offsets into this file) and the interoperability pointer left
     /// out. Nil when there are none, or for a BigTIFF.
     private static func exifBlock(_ tiff: OpaquePointer) -> [UInt8]? {
-        var ifd: UInt64 = 0, exif: UInt64 = 0, gps: UInt64 = 0, big: Int32 = 0
-        guard fr_tiff_exif_layout(tiff, &ifd, &exif, &gps, &big) == 0 else { return nil }
-        let bigEndian = big != 0
+        var ifd: UInt64 = 0, big: Int32 = 0
+        guard fr_tiff_exif_layout(tiff, &ifd, &big) == 0, ifd < UInt64(Int32.max) else { return nil }
         var budget = 1 << 20
-        func bytes(_ offset: Int, _ count: Int) -> [UInt8]? {
+        let text: Set<Int> = [270, 271, 272, 305, 306, 315, 33432]
+        let fields = Exif.fields(first: Int(ifd), bigEndian: big != 0) { offset, count in
             guard offset >= 0, count >= 0, count <= budget else { return nil }
             budget -= count
             var out = [UInt8](repeating: 0, count: count)
             let read = out.withUnsafeMutableBytes { fr_tiff_read_bytes(tiff, UInt64(offset), $0.baseAddress, count) }
             return read == count ? out : nil
-        }
-        func number(_ b: [UInt8], _ at: Int, _ size: Int) -> Int {
-            (0..<size).reduce(0) { $0 << 8 | Int(b[at + (bigEndian ? $1 : size - 1 - $1)]) }
-        }
-        func directory(_ offset: UInt64, as kind: ExifField.Directory, keep: (Int) -> Bool) -> [ExifField] {
-            guard offset > 0, offset < UInt64(Int32.max), let head = bytes(Int(offset), 2) else { return [] }
-            let n = min(number(head, 0, 2), 1024)
-            guard let entries = bytes(Int(offset) + 2, n * 12) else { return [] }
-            var fields = [ExifField]()
-            for i in 0..<n {
-                let e = i * 12
-                let tag = number(entries, e, 2), type = number(entries, e + 2, 2), count = number(entries, e + 4, 4)
-                guard keep(tag), type < Exif.typeSizes.count, Exif.typeSizes[type] > 0, count > 0, count <= 1 << 20 else { continue }
-                let size = Exif.typeSizes[type] * count
-                let value = size <= 4 ? Array(entries[(e + 8)..<(e + 8 + size)]) : bytes(number(entries, e + 8, 4), size)
-                if let value { fields.append(ExifField(directory: kind, tag: tag, type: type, count: count, bytes: value)) }
-            }
-            return fields
-        }
-        let text: Set<Int> = [270, 271, 272, 305, 306, 315, 33432]
-        let fields = directory(ifd, as: .image) { text.contains($0) } + directory(exif, as: .exif) { $0 != 0x927C && $0 != 0xA005 }
-            + directory(gps, as: .gps) { _ in true }
-        return fields.isEmpty ? nil : Exif.block(fields, bigEndian: bigEndian)
+        }.filter { $0.directory != .image || text.contains($0.tag) }
+        return fields.isEmpty ? nil : Exif.block(fields, bigEndian: big != 0)
     }
 
     package var decodeReductions: DecodeReductions {

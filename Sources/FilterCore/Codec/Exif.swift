@@ -86,7 +86,6 @@ package enum Exif {
             guard ifd >= 8, let n = u16(ifd), ifd + 2 + n * 12 + 4 <= b.count else { return nil }
             return n
         }
-        let sizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]
         /// Erases a directory: the values stored outside it, then the directory itself.
         func erase(_ ifd: Int, alsoAt extra: [(offsetTag: Int, lengthTag: Int)] = []) {
             guard let n = entries(ifd) else { return }
@@ -95,7 +94,7 @@ package enum Exif {
                 let at = ifd + 2 + i * 12
                 guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), let value = u32(at + 8) else { continue }
                 if count == 1 { tags[tag] = value }
-                let size = type < sizes.count ? sizes[type] * count : 0
+                let size = type < typeSizes.count ? typeSizes[type] * count : 0
                 if size > 4 { zero(value, size) }
             }
             for (offsetTag, lengthTag) in extra {

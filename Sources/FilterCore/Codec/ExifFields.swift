@@ -29,30 +29,44 @@ extension Exif {
     /// not fields here. Nil when the block is not a readable TIFF structure. `bigEndian` is the block's byte order.
     package static func fields(_ block: [UInt8]) -> (bigEndian: Bool, fields: [ExifField])? {
         guard let order = ByteOrder(block), order.u16(block, 2) == 42, let first = order.u32(block, 4) else { return nil }
+        let fields = Self.fields(first: first, bigEndian: !order.little) { offset, count in
+            offset >= 0 && count >= 0 && offset + count <= block.count ? Array(block[offset..<(offset + count)]) : nil
+        }
+        return (!order.little, fields)
+    }
+
+    /// The same walk over any TIFF structure (a TIFF file's own directories): from the directory at `first`, its
+    /// fields and those of the Exif and GPS directories it points to, the bytes at an offset given by `read`
+    /// (nil past the end). At most 4096 entries a directory and 1 MiB a field are read.
+    package static func fields(first: Int, bigEndian: Bool, read: (_ offset: Int, _ count: Int) -> [UInt8]?) -> [ExifField] {
+        func number(_ b: [UInt8], _ at: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 << 8 | Int(b[at + (bigEndian ? $1 : size - 1 - $1)]) }
+        }
         var fields = [ExifField]()
         var visited = Set<Int>()
-        func read(_ ifd: Int, as directory: ExifField.Directory) {
-            guard ifd >= 8, visited.insert(ifd).inserted, let n = order.u16(block, ifd) else { return }
+        func walk(_ ifd: Int, as directory: ExifField.Directory) {
+            guard ifd >= 8, visited.insert(ifd).inserted, let head = read(ifd, 2) else { return }
+            let n = min(number(head, 0, 2), 4096)
+            guard let entries = read(ifd + 2, n * 12) else { return }
             for i in 0..<n {
-                let at = ifd + 2 + i * 12
-                guard at + 12 <= block.count, let tag = order.u16(block, at), let type = order.u16(block, at + 2),
-                      let count = order.u32(block, at + 4), type < typeSizes.count, typeSizes[type] > 0 else { continue }
+                let at = i * 12
+                let tag = number(entries, at, 2), type = number(entries, at + 2, 2), count = number(entries, at + 4, 4)
+                guard type < typeSizes.count, typeSizes[type] > 0 else { continue }
                 switch (directory, tag) {
-                case (.image, 0x8769): if let next = order.u32(block, at + 8) { read(next, as: .exif) }; continue
-                case (.image, 0x8825): if let next = order.u32(block, at + 8) { read(next, as: .gps) }; continue
+                case (.image, 0x8769): walk(number(entries, at + 8, 4), as: .exif); continue
+                case (.image, 0x8825): walk(number(entries, at + 8, 4), as: .gps); continue
                 case (_, 0xA005), (.exif, 0x927C): continue  // the interoperability pointer, the maker note
                 default: break
                 }
-                let size = typeSizes[type].multipliedReportingOverflow(by: count)
-                guard !size.overflow, size.partialValue <= 1 << 20 else { continue }
-                let start = size.partialValue <= 4 ? at + 8 : (order.u32(block, at + 8) ?? -1)
-                guard start >= 0, start + size.partialValue <= block.count else { continue }
-                fields.append(ExifField(directory: directory, tag: tag, type: type, count: count,
-                                        bytes: Array(block[start..<(start + size.partialValue)])))
+                let size = typeSizes[type] * count
+                guard count > 0, size <= 1 << 20 else { continue }
+                if let bytes = size <= 4 ? Array(entries[(at + 8)..<(at + 8 + size)]) : read(number(entries, at + 8, 4), size) {
+                    fields.append(ExifField(directory: directory, tag: tag, type: type, count: count, bytes: bytes))
+                }
             }
         }
-        read(first, as: .image)
-        return (!order.little, fields)
+        walk(first, as: .image)
+        return fields
     }
 }
 
