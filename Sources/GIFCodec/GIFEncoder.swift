@@ -76,7 +76,7 @@ package final class AnimatedGIFWriter: AnimationWriter {
     /// The last frame's pixels (alpha settled), and what the screen shows (each pixel's source when last written).
     private var previous: [UInt8]?, shown: [UInt8]?
     /// The last frame, coded, its area and delay.
-    private var waiting: (frame: QuantisedFrame, area: (left: Int, top: Int, width: Int, height: Int), delay: Int)?
+    private var waiting: (frame: QuantisedFrame, area: GIFStream.Area, delay: Int)?
 
     package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: GIFWriteOptions = .default) throws {
         self.output = output
@@ -101,7 +101,7 @@ package final class AnimatedGIFWriter: AnimationWriter {
         guard let stream else { throw CodecError(kind: .invalidRequest, path: path, message: "the animation is finished") }
         var rgba = [UInt8](UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
         let opaque = GIFQuantiser.settle(&rgba)
-        let whole = (left: 0, top: 0, width: width, height: height)
+        let whole: GIFStream.Area = (0, 0, width, height)
         let area = opaque ? shown.map { Self.changed(from: $0, to: rgba, width: width, height: height) } ?? whole : whole
         if var waiting {
             // Clearing to the background clears only a frame's own rectangle: before a frame with transparent
@@ -148,7 +148,7 @@ package final class AnimatedGIFWriter: AnimationWriter {
 
     /// The smallest rectangle holding every pixel of `next` that differs from what the screen shows (`last`); one
     /// pixel when none does (a frame must still carry its delay).
-    static func changed(from last: [UInt8], to next: [UInt8], width: Int, height: Int) -> (left: Int, top: Int, width: Int, height: Int) {
+    static func changed(from last: [UInt8], to next: [UInt8], width: Int, height: Int) -> GIFStream.Area {
         var (left, top, right, bottom) = (width, height, -1, -1)
         for row in 0..<height {
             let base = row * width
@@ -160,7 +160,7 @@ package final class AnimatedGIFWriter: AnimationWriter {
         return right < 0 ? (0, 0, 1, 1) : (left, top, right - left + 1, bottom - top + 1)
     }
 
-    static func crop(_ rgba: [UInt8], width: Int, area: (left: Int, top: Int, width: Int, height: Int)) -> [UInt8] {
+    static func crop(_ rgba: [UInt8], width: Int, area: GIFStream.Area) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(area.width * area.height * 4)
         for row in area.top..<(area.top + area.height) {

@@ -43,6 +43,9 @@ final class GIFStream {
         try check(EGifPutExtensionTrailer(file), "writing the loop count")
     }
 
+    /// A rectangle of the screen.
+    typealias Area = (left: Int, top: Int, width: Int, height: Int)
+
     /// How a frame leaves the screen before the next is drawn.
     enum Disposal {
         /// A still: no timing.
@@ -56,7 +59,7 @@ final class GIFStream {
     /// Adds a frame covering `area` of the screen (the whole screen when nil; the frame's indices are the area's);
     /// `delay` in hundredths of a second.
     func add(_ frame: QuantisedFrame, delay: Int?, disposal: Disposal,
-             area: (left: Int, top: Int, width: Int, height: Int)? = nil) throws {
+             area: Area? = nil) throws {
         guard let file else { throw CodecError(kind: .invalidRequest, path: path, message: "the GIF is finished") }
         if delay != nil || frame.transparent != nil {
             let mode = switch disposal { case .none: DISPOSAL_UNSPECIFIED; case .background: DISPOSE_BACKGROUND; case .keep: DISPOSE_DO_NOT }

@@ -90,15 +90,15 @@ extension Exif {
             starts.append(at)
             at += 2 + directory.count * 12 + 4
         }
+        // The Exif directory follows IFD0, the GPS directory the last before it.
+        let pointers = [0x8769: starts.count > 1 ? starts[1] : 0, 0x8825: starts.last ?? 0]
         var values = at
         var out = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
         var tail = [UInt8]()
         for directory in directories {
             out += u16(directory.count)
             for field in directory {
-                var bytes = field.bytes
-                if field.directory == .image && field.tag == 0x8769 { bytes = u32(starts[directories.firstIndex { $0.first?.directory == .exif } ?? 0]) }
-                if field.directory == .image && field.tag == 0x8825 { bytes = u32(starts[directories.firstIndex { $0.first?.directory == .gps } ?? 0]) }
+                let bytes = field.directory == .image ? pointers[field.tag].map(u32) ?? field.bytes : field.bytes
                 out += u16(field.tag) + u16(field.type) + u32(field.count)
                 if bytes.count <= 4 {
                     out += bytes + [UInt8](repeating: 0, count: 4 - bytes.count)
