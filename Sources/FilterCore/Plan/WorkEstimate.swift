@@ -26,13 +26,19 @@ package struct WorkEstimate: Sendable {
             total += pixels * taps
             if pixels * taps > worst.taps { worst = (node.origin, node.op, pixels * taps) }
             // Strips of about 1 MiB of floats (at least 8 rows) plus the rows the node's window reaches, in the
-            // node's representation; a node that reads its whole input holds it in the input's.
+            // node's representation; a node that streams otherwise (a resample, a box reduction) holds the input rows
+            // one strip reads; a node that reads its whole input holds it in the input's.
             let strip = max(8.0, 1_048_576 / max(1, Double(node.width) * 16))
             let rowBytes = Double(node.width) * Double(node.representation.bytesPerPixel)
-            if let reach = plan.rowRule(of: index).reach {
+            let rule = plan.rowRule(of: index)
+            if let reach = rule.reach {
                 bytes += rowBytes * (strip + 2 * Double(reach))
             } else if let input {
-                bytes += Double(input.width) * Double(input.height) * Double(input.representation.bytesPerPixel)
+                let inputRowBytes = Double(input.width) * Double(input.representation.bytesPerPixel)
+                // A row rule answers for the node's own rows only.
+                let rows = 0..<min(Int(strip), node.height)
+                let read = rule.holdsWhole || rows.isEmpty ? nil : rule.rows(rows).map { Double(min($0.count, input.height)) }
+                bytes += read.map { rowBytes * strip + inputRowBytes * $0 } ?? inputRowBytes * Double(input.height)
             }
         }
         pixelTaps = total
