@@ -189,7 +189,9 @@ package enum CPURenderer {
                 return connected(SamplePointStage(ops, from: stored, space: plan.workingSpace, node: node, stats: stats),
                                  inputs)
             }
-            return connected(PointStage(ops, node: node, stats: stats), inputs)
+            var stored: PixelFormat?
+            if node.readsSamples, case .samples(let format, _) = inputNodes[0].representation { stored = format }
+            return connected(PointStage(ops, reading: stored, space: plan.workingSpace, node: node, stats: stats), inputs)
         case let .separableConvolution(horizontal, vertical):
             if let (format, source, unrounded) = node.representation.fixedPointLayout,
                let h = FixedPointTaps(horizontal), let v = FixedPointTaps(vertical) {

@@ -5,19 +5,36 @@ import FilterCore
 /// while it is in cache, and it is premultiplied back.
 final class PointStage: Stage {
     let ops: [PointOp]
+    /// Where the node reads its input's stored samples (`Plan.Node.readsSamples`): their conversion, with the
+    /// chain's leading per-channel steps folded in where the samples allow.
+    private let reading: (decoder: PixelConverter, folded: FoldedDecode?)?
 
-    init(_ ops: [PointOp], node: Plan.Node, stats: RenderStats) {
+    init(_ ops: [PointOp], reading stored: PixelFormat?, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
+        reading = stored.map { (PixelConverter(format: $0, space: space), FoldedDecode(ops, stored: $0, space: space)) }
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, height = height, ops = ops
+        let input = inputs[0], width = width, height = height, ops = ops, reading = reading
         parallelRows(rows) { chunk in
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
-                PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
+                guard let reading else {
+                    PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
+                    continue
+                }
+                if let folded = reading.folded {
+                    folded.decode(input.bytes(y), into: out, width: width)
+                    if !folded.rest.isEmpty {
+                        PointKernel.run(folded.rest, from: out, to: out, y: y, width: width, height: height)
+                    }
+                } else {
+                    reading.decoder.decode(input.bytes(y), into: UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self),
+                                           width: width)
+                    PointKernel.run(ops, from: out, to: out, y: y, width: width, height: height)
+                }
             }
         }
     }
@@ -33,6 +50,8 @@ final class SamplePointStage: Stage {
     /// Colour matrices and thresholds on opaque 8-bit grey or RGB (a grayscale, a sepia, a threshold): the C row
     /// loop takes the samples through them straight into working values (`fr_colour_steps8_row`, the same bits).
     let colourSteps: (steps: [fr_colour_step], table: [Float], channels: Int32)?
+    /// Otherwise, the chain's leading per-channel steps folded into the conversion (opaque 8-bit grey or RGB).
+    let folded: FoldedDecode?
 
     init(_ ops: [PointOp], from stored: PixelFormat, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
@@ -40,6 +59,7 @@ final class SamplePointStage: Stage {
         guard case .samples(let format, _) = node.representation else { preconditionFailure("a node held as samples") }
         encoder = PixelConverter(format: format, space: space)
         colourSteps = Self.colourSteps(ops, stored: stored, space: space)
+        folded = colourSteps == nil ? FoldedDecode(ops, stored: stored, space: space) : nil
         super.init(node: node, stats: stats)
     }
 
@@ -69,7 +89,7 @@ final class SamplePointStage: Stage {
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
         let input = inputs[0], width = width, height = height, ops = ops, decoder = decoder, encoder = encoder
-        let rowBytes = width * pixelBytes, colourSteps = colourSteps
+        let rowBytes = width * pixelBytes, colourSteps = colourSteps, folded = folded
         parallelRows(rows) { chunk in
             let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
             defer { scratch.deallocate() }
@@ -81,6 +101,11 @@ final class SamplePointStage: Stage {
                             fr_colour_steps8_row(floats, input.bytes(y).assumingMemoryBound(to: UInt8.self), colourSteps.channels,
                                                  width, table.baseAddress, steps.baseAddress, Int32(steps.count))
                         }
+                    }
+                } else if let folded {
+                    folded.decode(input.bytes(y), into: scratch, width: width)
+                    if !folded.rest.isEmpty {
+                        PointKernel.run(folded.rest, from: scratch, to: scratch, y: y, width: width, height: height)
                     }
                 } else {
                     decoder.decode(input.bytes(y), into: floats, width: width)

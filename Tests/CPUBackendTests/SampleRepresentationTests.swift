@@ -143,6 +143,51 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertEqual(converted.nodes[1].representation, .working)
     }
 
+    /// A chain's leading per-channel steps are folded into the conversion of opaque 8-bit samples (`FoldedDecode`),
+    /// and per-pixel steps before a neighbourhood filter read their input's samples: the working path's pixels to the
+    /// bit, at every layout (those that do not fold convert each row and run every step), both spaces, row remainders
+    /// of the 8-pixel blocks and 128-pixel runs, each SIMD path.
+    func testPerChannelPrefixFoldsIntoTheConversion() throws {
+        let chains: [[(FilterID, [String: ParamValue])]] = [
+            [(.levels, ["inBlack": 0.05, "inWhite": 0.9, "gamma": 1.2]), (.vibrance, ["amount": 0.4])],
+            [(.curves, ["red": .points([[0, 0.1], [0.6, 0.5], [1, 1]])]), (.temperatureTint, ["temperature": -20, "tint": 5]),
+             (.vibrance, ["amount": -0.3])],
+            [(.gamma, ["power": 0.7]), (.exposure, ["ev": 0.4]), (.grayscale, [:])],
+            [(.posterize, ["levels": 6]), (.sepia, [:])],
+            [(.invert, [:]), (.vignette, ["intensity": 0.7])],
+            [(.levels, ["inBlack": 0.1, "inWhite": 0.8]), (.vibrance, ["amount": 0.5]), (.gaussianBlur, ["sigma": 1])],
+        ]
+        defer { CPUFeatures.avx2 = true }
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for format in Self.formats {
+                for steps in chains {
+                    let blurs = steps.contains { $0.0 == .gaussianBlur }
+                    for space in [WorkingSpace.linear, .srgb] {
+                        var recipe = Recipe.chain(steps)
+                        recipe.workingSpace = space
+                        for (w, h) in [(13, 5), (131, 9)] {
+                            try assertSamePixels(recipe, format: format, width: w, height: h, space: space,
+                                                 expectSamples: !blurs)
+                        }
+                    }
+                }
+            }
+        }
+        // What folds: the steps up to the first that mixes channels or reads the position; nothing on alpha or 16 bits.
+        let ops: [PointOp] = [.gamma(0.8), .posterize(4), .vibrance(0.2), .gamma(1.1)]
+        XCTAssertEqual(FoldedDecode(ops, stored: .rgb8, space: .linear)?.rest.count, 2)
+        XCTAssertEqual(FoldedDecode(ops, stored: .grey8, space: .srgb)?.rest.count, 2)
+        XCTAssertNil(FoldedDecode(ops, stored: .rgba8, space: .linear))
+        XCTAssertNil(FoldedDecode(ops, stored: .rgb16, space: .linear))
+        XCTAssertNil(FoldedDecode(Array(ops[2...]), stored: .rgb8, space: .linear))
+        // Before a blur the per-pixel node reads the samples itself, and says so.
+        let plan = Optimizer.optimize(try Recipe.chain(chains[5]).plan(inputSizes: ["main": (37, 23)]), decodeReductions: [:]).plan
+            .choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb8)
+        XCTAssertTrue(plan.nodes[1].readsSamples, "\(plan.nodes.map(\.representationReason))")
+        XCTAssertEqual(plan.nodes[0].representation, .samples(.rgb8, source: "main"))
+    }
+
     /// Neighbourhood filters and colours between two sample values stay working values.
     func testNeighbourhoodsStayWorking() throws {
         try assertSamePixels(.chain([(.gaussianBlur, ["sigma": 1])]), format: .rgb8, expectSamples: false)
@@ -372,11 +417,13 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
-    /// Unfused, two tables in a row would round between them: the first stays working values.
+    /// Unfused, two tables in a row would round between them: the first gives working values (reading the
+    /// source's samples itself).
     func testTablesDoNotRoundBetweenSteps() throws {
         let plan = try Recipe.chain([(.exposure, ["ev": 0.7]), (.posterize, ["levels": 5])]).plan(inputSizes: ["main": (8, 8)])
         let chosen = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb8)
-        XCTAssertEqual(chosen.nodes.map(\.representation), [.working, .working, .working])
+        XCTAssertEqual(chosen.nodes.map(\.representation), [.samples(.rgb8, source: "main"), .working, .working])
+        XCTAssertEqual(chosen.nodes.map(\.readsSamples), [false, true, false])
         // Nor where the output's layout differs (an 8-bit photo written at 16 bits keeps the working precision).
         let fused = Optimizer.optimize(plan, decodeReductions: [:]).plan
         let deeper = fused.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb16)

@@ -107,6 +107,9 @@ package enum Primitive: Equatable, Sendable {
         case .readsThroughTable(let reads): return reads(format)
         case .readsIntoWorking(let reads): return reads(format, space)
         case .fixedPoint(_, let reads): return reads(format, space)
+        // Per-pixel steps convert each row in cache (their leading per-channel steps folded into the conversion
+        // where the samples allow), rather than reading a strip of floats converted for them.
+        case .perPixel: return !format.isFloat
         default: return false
         }
     }
