@@ -74,6 +74,7 @@
     X(JxlDecoderGetBasicInfo) \
     X(JxlDecoderGetBoxType) \
     X(JxlDecoderGetColorAsICCProfile) \
+    X(JxlDecoderGetFrameHeader) \
     X(JxlDecoderGetICCProfileSize) \
     X(JxlDecoderImageOutBufferSize) \
     X(JxlDecoderProcessInput) \

@@ -248,20 +248,24 @@ public enum ImageInput: Sendable {
         }
     }
 
-    /// Whether `--frames all` renders the image frame by frame: a GIF or WebP (a still one as one frame), or an
-    /// AVIF image sequence (brand `avis`; a still AVIF is a still).
+    /// Whether `--frames all` renders the image frame by frame: a GIF or WebP (a still one as one frame), an AVIF
+    /// image sequence (brand `avis`; a still AVIF is a still) or a JPEG XL animation (its header says so).
     public var rendersAsFrames: Bool {
         guard let format = try? format() else { return false }
         if format == .gif || format == .webp { return true }
-        guard format == .avif else { return false }
+        guard format == .avif || format == .jxl else { return false }
+        // The AVIF brand is in the first 12 bytes; a JPEG XL header (after any boxes before the codestream) in the first 64 KiB.
+        let prefix = format == .avif ? 12 : 1 << 16
+        let head: [UInt8]
         switch self {
         case .file(let path):
             guard let handle = FileHandle(forReadingAtPath: path) else { return false }
             defer { try? handle.close() }
-            return AVIFSequenceReader.isSequence([UInt8]((try? handle.read(upToCount: 12)) ?? Data()))
+            head = [UInt8]((try? handle.read(upToCount: prefix)) ?? Data())
         case .encoded(let data, _):
-            return AVIFSequenceReader.isSequence([UInt8](data.prefix(12)))
+            head = [UInt8](data.prefix(prefix))
         }
+        return format == .avif ? AVIFSequenceReader.isSequence(head) : JXLAnimationReader.isAnimation(head)
     }
 
     /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous

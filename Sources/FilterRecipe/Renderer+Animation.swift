@@ -4,6 +4,7 @@ import FilterCore
 import Foundation
 import GIFCodec
 import HEIFCodec
+import JXLCodec
 import WebPCodec
 
 /// What an animation render did.
@@ -159,10 +160,11 @@ extension Renderer {
         case .gif: return try GIFAnimationReader(descriptor: fd, name: path, limits: limits)
         case .webp: return try WebPAnimationReader(descriptor: fd, name: path, limits: limits)
         case .avif: return try AVIFSequenceReader(descriptor: fd, name: path, limits: limits)
+        case .jxl: return try JXLAnimationReader(descriptor: fd, name: path, limits: limits)
         default:
             close(fd)
             throw CodecError(kind: .unsupported, path: path, message: "a \(format.name) image is not an animation this "
-                             + "build renders frame by frame (GIF, WebP and AVIF sequences are)")
+                             + "build renders frame by frame (GIF, WebP, AVIF sequences and JPEG XL animations are)")
         }
     }
 

@@ -19,7 +19,8 @@ struct BatchMode {
     let shard: BatchShard?
     /// The paths `-` stands for, when the caller read stdin already.
     var standardInput: [String]? = nil
-    /// `--frames all`: animated GIF and WebP inputs written as WebP are rendered frame by frame.
+    /// `--frames all`: animations (GIF, WebP, AVIF sequences, JPEG XL) written as WebP, GIF or AVIF are rendered
+    /// frame by frame.
     var allFrames = false
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {

@@ -2,6 +2,7 @@ import FilterCore
 import FilterRecipe
 import Foundation
 import HEIFCodec
+import JXLCodec
 import GIFCodec
 import TestSupport
 import WebPCodec
@@ -28,6 +29,7 @@ final class AnimationTests: XCTestCase {
     func open(_ path: String) throws -> any AnimationReader {
         let fd = Foundation.open(path, O_RDONLY)
         if path.hasSuffix(".avif") { return try AVIFSequenceReader(descriptor: fd, name: path, limits: DecodeLimits()) }
+        if path.hasSuffix(".jxl") { return try JXLAnimationReader(descriptor: fd, name: path, limits: DecodeLimits()) }
         return path.hasSuffix(".gif") ? try GIFAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
                                       : try WebPAnimationReader(descriptor: fd, name: path, limits: DecodeLimits())
     }
@@ -238,6 +240,70 @@ final class AnimationTests: XCTestCase {
                                                           output: output)) { error in
             XCTAssertTrue("\(error)".contains("not an animation"), "\(error)")
         }
+    }
+
+    /// djxl's frames of a JPEG XL animation: asked for PPM, djxl 0.7 writes each frame with alpha as a PAM ("P7"
+    /// header up to "ENDHDR", then RGBA samples).
+    func djxlFrames(_ path: String) throws -> [[UInt8]] {
+        let base = scratch.appendingPathComponent("djxl").path
+        try ExternalTool.run("djxl", [path, base + ".ppm", "--quiet"], package: "libjxl-tools")
+        var frames = [[UInt8]]()
+        while let data = FileManager.default.contents(atPath: "\(base)-\(frames.count).ppm") {
+            let text = String(decoding: data.prefix(200), as: UTF8.self)
+            guard text.hasPrefix("P7\n"), text.contains("DEPTH 4"), let end = text.range(of: "ENDHDR\n") else {
+                XCTFail("djxl wrote no RGBA PAM: \(text.prefix(40))")
+                break
+            }
+            frames.append([UInt8](data[text.utf8.distance(from: text.startIndex, to: end.upperBound)...]))
+        }
+        return frames
+    }
+
+    /// A JPEG XL animation (`cjxl -d 0` of the GIF fixture: four frames, three of them partial rectangles blended on
+    /// the canvas) reads frame by frame as libjxl composes it — djxl's frames, the GIF's
+    /// durations — and plays forever as cjxl wrote it. With `--frames all` it renders into an animated WebP; a still
+    /// JPEG XL is not an animation, and a cut one fails naming the file, writing nothing.
+    func testJPEGXLAnimationsRenderFrameByFrame() throws {
+        let jxl = Fixtures.path("jxl/animated_48x32.jxl")
+        let reader = try open(jxl)
+        XCTAssertEqual(reader.width, 48)
+        XCTAssertEqual(reader.height, 32)
+        let ours = try frames(reader), theirs = try djxlFrames(jxl)
+        XCTAssertEqual(ours.map(\.durationMilliseconds), durations)
+        XCTAssertEqual(reader.loopCount, 0)
+        XCTAssertEqual(ours.count, 4)
+        XCTAssertEqual(theirs.count, 4)
+        for (i, (a, b)) in zip(ours, theirs).enumerated() {
+            assertSameVisible(a.pixels, b, "frame \(i + 1) against djxl's")
+            // Only the third frame shows the canvas the second one's disposal cleared.
+            let transparent = stride(from: 3, to: a.pixels.count, by: 4).filter { a.pixels[$0] == 0 }.count
+            XCTAssertEqual(transparent > 0, i == 2, "frame \(i + 1): \(transparent) transparent pixels")
+        }
+        XCTAssertNil(try reader.nextFrame(), "no frame after the last")
+        XCTAssertTrue(ImageInput.file(jxl).rendersAsFrames)
+        XCTAssertFalse(ImageInput.file(Fixtures.path("jxl/lossless_96x64.jxl")).rendersAsFrames)
+
+        var options = Renderer.Options()
+        options.webp = WebPWriteOptions(lossless: true)
+        let output = scratch.appendingPathComponent("flipped.webp").path
+        let report = try Renderer(backend: .cpu, options: options).renderAnimation(try flipRecipe(), inputs: ["main": jxl], output: output)
+        XCTAssertEqual(report.frames, 4)
+        let written = try frames(try open(output))
+        XCTAssertEqual(written.map(\.durationMilliseconds), durations)
+        for (i, (frame, expected)) in zip(written, ours).enumerated() {
+            assertSameVisible(frame.pixels, mirrored(expected.pixels, width: 48), "written frame \(i + 1)")
+        }
+
+        // Cut short: every frame before the cut may come, then an error naming the file; nothing written.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: jxl))
+        let cut = scratch.appendingPathComponent("cut.jxl").path
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        let cutOutput = scratch.appendingPathComponent("cut.webp").path
+        XCTAssertThrowsError(try Renderer(backend: .cpu).renderAnimation(try flipRecipe(), inputs: ["main": cut], output: cutOutput)) { error in
+            guard case RenderError.input(let failure) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(failure.path, cut)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cutOutput))
     }
 
     func webpmuxInfo(_ path: String) throws -> String {
