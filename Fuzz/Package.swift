@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzAVIFSequence", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzJXLAnimation", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the recipe decoder (with lowering and the optimizer) and the PNG, JPEG, WebP, TIFF, HEIF (HEIC/AVIF), AVIF sequence, GIF and JPEG XL decoders with libFuzzer for a
+# Fuzzes the recipe decoder (with lowering and the optimizer) and the PNG, JPEG, WebP, TIFF, HEIF (HEIC/AVIF), AVIF sequence, GIF and JPEG XL (still and animated) decoders with libFuzzer for a
 # bounded time. Seeds: recipes/, the PngSuite fixtures, the JPEG fixtures and Fuzz/seeds/ (regression inputs of
 # every reliability case). libpng is built from Debian's source package with coverage instrumentation (fuzz builds
 # only; the product links the system library), so FuzzPNG sees inside the decoder, not just our shim.
@@ -39,7 +39,7 @@ export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 bin="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)"
 mkdir -p "$work/corpus-recipe" "$work/corpus-png" "$work/corpus-jpeg" "$work/crashes-recipe" "$work/crashes-png" "$work/crashes-jpeg" \
          "$work/corpus-webp" "$work/crashes-webp" "$work/corpus-tiff" "$work/crashes-tiff" "$work/corpus-heif" "$work/crashes-heif" "$work/corpus-gif" "$work/crashes-gif" "$work/corpus-jxl" "$work/crashes-jxl" \
-         "$work/corpus-avis" "$work/crashes-avis"
+         "$work/corpus-avis" "$work/crashes-avis" "$work/corpus-jxlanim" "$work/crashes-jxlanim"
 cp recipes/*.json bench/*.json Fuzz/seeds/recipe/* "$work/corpus-recipe/" 2>/dev/null || true
 cp Tests/Fixtures/pngsuite/*.png Fuzz/seeds/png/* "$work/corpus-png/" 2>/dev/null || true
 cp Tests/Fixtures/jpeg/*.jpg Fuzz/seeds/jpeg/* "$work/corpus-jpeg/" 2>/dev/null || true
@@ -49,13 +49,14 @@ cp Tests/Fixtures/jxl/*.jxl Fuzz/seeds/jxl/* "$work/corpus-jxl/" 2>/dev/null || 
 cp Tests/Fixtures/gif/*.gif Fuzz/seeds/gif/* "$work/corpus-gif/" 2>/dev/null || true
 cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic Tests/Fixtures/heif/hostile/* Fuzz/seeds/heif/* "$work/corpus-heif/" 2>/dev/null || true
 cp Tests/Fixtures/heif/avif_sequence_*.avif Fuzz/seeds/avis/* "$work/corpus-avis/" 2>/dev/null || true
+cp Tests/Fixtures/jxl/*.jxl Fuzz/seeds/jxlanim/* "$work/corpus-jxlanim/" 2>/dev/null || true
 run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
     "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
         | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|timeout" || true
 }
-targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL}"
+targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
 case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
 case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"
@@ -74,4 +75,6 @@ case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib not ins
 run FuzzGIF "$work/corpus-gif" "$work/crashes-gif" -max_len=65536;; esac
 case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl not instrumented)"
 run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
+case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($seconds s, libjxl not instrumented)"
+run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
 echo "crashes: $(ls "$work"/crashes-* | grep -c -v '^$\|:$' || true)"

@@ -33,8 +33,8 @@ final class FuzzSeedTests: XCTestCase {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: output), "\(file.lastPathComponent): \(error)")
             }
         }
-        // AVIF sequences go frame by frame into an animated WebP.
-        for file in try files("avis") {
+        // AVIF sequences and JPEG XL animations go frame by frame into an animated WebP.
+        for file in try files("avis") + files("jxlanim") {
             let output = dir.appendingPathComponent(file.lastPathComponent + ".webp").path
             do {
                 try Renderer(backend: .cpu, options: options).renderAnimation(recipe, inputs: ["main": file.path], output: output)
