@@ -281,6 +281,16 @@ const uint8_t *fr_jpeg_reader_xmp(fr_jpeg_reader *r, size_t *length) {
     return r->xmp;
 }
 
+int fr_jpeg_reader_app1(fr_jpeg_reader *r, int index, const uint8_t **data, size_t *length) {
+    for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
+        if (m->marker != JPEG_APP0 + 1 || index-- > 0) continue;
+        *data = m->data;
+        *length = m->data_length;
+        return 1;
+    }
+    return 0;
+}
+
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r) { return r->err.message; }
 int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r) { return r->err.failure_class; }
 int fr_jpeg_reader_over_limit(const fr_jpeg_reader *r) { return r->over_limit; }
@@ -414,6 +424,13 @@ int fr_jpeg_writer_rows(fr_jpeg_writer *w, const uint8_t *src, size_t stride, ui
         JSAMPROW row = (JSAMPROW)(src + (size_t)i * stride);
         jpeg_write_scanlines(&w->cinfo, &row, 1);
     }
+    return 0;
+}
+
+int fr_jpeg_writer_marker(fr_jpeg_writer *w, int marker, const uint8_t *data, size_t length) {
+    if (length > 65533) return 1;
+    if (setjmp(w->err.jump)) return 1;
+    jpeg_write_marker(&w->cinfo, marker, data, (unsigned)length);
     return 0;
 }
 

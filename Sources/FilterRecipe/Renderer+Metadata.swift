@@ -11,19 +11,29 @@ extension Renderer {
                                            upright: options.autorotate) else { return nil }
         switch format {
         case .jpeg:
-            // One APP1 segment each (XMP's extended form, split over several, is not written).
+            // One APP1 segment for EXIF; XMP in one, or as a JPEG input's standard packet and its extension.
             if let exif = carried.exif, exif.count > JPEGEncoder.maxExifBytes {
                 warnings.append("note: the input's EXIF (\(exif.count) bytes) does not fit a JPEG APP1 segment; it is left out")
                 carried.exif = nil
             }
             if let xmp = carried.xmp, xmp.count > JPEGEncoder.maxXMPBytes {
-                warnings.append("note: the input's XMP (\(xmp.count) bytes) does not fit a JPEG APP1 segment; it is left out")
-                carried.xmp = nil
+                if let split = carried.extendedXMP, split.standard.count <= JPEGEncoder.maxXMPBytes {
+                    carried.xmp = split.standard
+                } else {
+                    warnings.append("note: the input's XMP (\(xmp.count) bytes) does not fit a JPEG APP1 segment and was not "
+                                    + "read as standard and extended XMP; it is left out")
+                    carried.xmp = nil
+                    carried.extendedXMP = nil
+                }
+            } else {
+                carried.extendedXMP = nil
             }
             return carried
         case .png, .webp, .avif, .jxl:
+            carried.extendedXMP = nil
             return carried
         case .tiff:
+            carried.extendedXMP = nil
             // XMP goes in the XMLPacket tag; EXIF is rewritten field by field into the file's own Exif and GPS
             // directories (the maker note, whose inner offsets would not survive the move, is left out).
             return carried

@@ -90,6 +90,17 @@ package final class JPEGDecoder: ImageDecoder {
         var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: icc)
         found.exif = exif
         found.xmp = fr_jpeg_reader_xmp(reader, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        if let standard = found.xmp, ExtendedXMP.namedGUID(standard) != nil {
+            var app1 = [[UInt8]]()
+            var bytes: UnsafePointer<UInt8>?
+            while fr_jpeg_reader_app1(reader, Int32(app1.count), &bytes, &length) != 0, let bytes {
+                app1.append(Array(UnsafeBufferPointer(start: bytes, count: length)))
+            }
+            if let extended = ExtendedXMP(standard: standard, segments: app1) {
+                found.extendedXMP = extended
+                found.xmp = extended.merged ?? standard
+            }
+        }
         metadata = found
 
         let pixels = storedWidth.multipliedReportingOverflow(by: storedHeight)

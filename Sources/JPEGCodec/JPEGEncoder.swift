@@ -68,6 +68,18 @@ package final class JPEGEncoder: ImageEncoder {
             output.abandon()
             throw CodecError(kind: .io, path: output.path, message: String(cString: message))
         }
+        // The XMP written was a standard packet naming its extension: the extension's chunks follow it.
+        if let extended = metadata?.extendedXMP, !xmp.isEmpty {
+            for segment in extended.segments {
+                let failed = segment.withUnsafeBufferPointer { fr_jpeg_writer_marker(writer, 0xE1, $0.baseAddress, $0.count) }
+                guard failed == 0 else {
+                    fr_jpeg_writer_close(writer)
+                    writer = nil
+                    output.abandon()
+                    throw CodecError(kind: .io, path: output.path, message: "the extended XMP could not be written")
+                }
+            }
+        }
     }
 
     deinit {

@@ -152,6 +152,31 @@ final class MetadataPolicyTests: XCTestCase {
         XCTAssertNil(stripped.range(of: Data("TestCam".utf8)))
     }
 
+    /// XMP over one JPEG segment, as exiftool writes it (a standard packet naming an extension, the extension in two
+    /// chunks): kept, a JPEG output carries the standard packet and the extension under the same GUID (the extension
+    /// unchanged, so its MD5 still names it); the other formats one packet with both merged. ExifTool reads the
+    /// 72 000-character description back whole from each; by default nothing is carried.
+    func testExtendedXMPIsReassembledAndCarried() throws {
+        let input = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/extended_xmp.jpg")))
+        let original = try exiftool(input, .jpeg)
+        let description = try XCTUnwrap(original["XMP-dc:Description"] as? String)
+        XCTAssertEqual(description.count, 72_000)
+        let guid = try XCTUnwrap(original["XMP-xmpNote:HasExtendedXMP"] as? String)
+        for format in [ImageFileFormat.jpeg, .png, .webp, .tiff, .avif, .jxl] {
+            let (out, report) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+                .render(recipe, encoded: ["main": input], as: format)
+            XCTAssertFalse(report.warnings.contains { $0.contains("XMP") }, "\(format): \(report.warnings)")
+            let tags = try exiftool(out, format)
+            XCTAssertEqual(tags["XMP-dc:Description"] as? String, description, "\(format)")
+            XCTAssertEqual(tags["XMP-dc:Title"] as? String, "Extended", "\(format)")
+            XCTAssertEqual(tags["XMP-xmpNote:HasExtendedXMP"] as? String, format == .jpeg ? guid : nil, "\(format)")
+            XCTAssertNil(tags["ExifTool:Warning"], "\(format): \(tags["ExifTool:Warning"] ?? "")")
+        }
+        let (stripped, _) = try Renderer(backend: .cpu).render(recipe, encoded: ["main": input], as: .jpeg)
+        XCTAssertNil(stripped.range(of: Data("Extended".utf8)))
+        XCTAssertNil(stripped.range(of: Data("00001;".utf8)))
+    }
+
     /// A JPEG XL input gives its Exif and XMP boxes (Brotli-compressed ones decompressed): what a kept JPEG XL
     /// output carried comes back out of it.
     func testJXLInputGivesItsExifAndXMP() throws {

@@ -56,6 +56,9 @@ const uint8_t *fr_jpeg_reader_app2(fr_jpeg_reader *r, int index, size_t *length)
 const uint8_t *fr_jpeg_reader_exif(fr_jpeg_reader *r, size_t *length);
 /// The XMP packet (APP1 after "http://ns.adobe.com/xap/1.0/\0"), or NULL; valid until close.
 const uint8_t *fr_jpeg_reader_xmp(fr_jpeg_reader *r, size_t *length);
+/// The `index`-th APP1 segment (Exif, XMP, extended XMP chunks…) after its marker and length: 1 and its bytes, or 0
+/// when there are fewer. Valid while the reader lives.
+int fr_jpeg_reader_app1(fr_jpeg_reader *r, int index, const uint8_t **data, size_t *length);
 const char *fr_jpeg_reader_error(const fr_jpeg_reader *r);
 /// The class (FR_FAIL_TRUNCATED, FR_FAIL_ERROR, FR_FAIL_WARNING) of what stopped the last call, 0 for a plain error.
 int fr_jpeg_reader_failure_class(const fr_jpeg_reader *r);
@@ -73,6 +76,8 @@ fr_jpeg_writer *fr_jpeg_writer_open(int fd, uint32_t width, uint32_t height, int
                                     const uint8_t *xmp, size_t xmp_length, char *err, size_t errlen);
 int fr_jpeg_writer_rows(fr_jpeg_writer *w, const uint8_t *src, size_t stride, uint32_t count);
 /// Writes the end of the file and flushes it to the descriptor. 0 on success.
+/// Writes an application segment `marker` holding `length` bytes (at most 65 533) before the first row; 0 on success.
+int fr_jpeg_writer_marker(fr_jpeg_writer *w, int marker, const uint8_t *data, size_t length);
 int fr_jpeg_writer_finish(fr_jpeg_writer *w);
 const char *fr_jpeg_writer_error(const fr_jpeg_writer *w);
 int fr_jpeg_writer_errno(const fr_jpeg_writer *w);

@@ -95,6 +95,8 @@ package struct ImageMetadata: Sendable, Equatable {
     /// (`MetadataPolicy`).
     package var exif: [UInt8]?
     package var xmp: [UInt8]?
+    /// A JPEG's XMP as stored when it has an extension (`xmp` is then the two merged).
+    package var extendedXMP: ExtendedXMP?
 
     package init(orientation: Int = 1, iccProfile: [UInt8]? = nil) {
         self.orientation = orientation

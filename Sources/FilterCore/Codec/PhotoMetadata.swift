@@ -17,6 +17,9 @@ public enum MetadataPolicy: String, Sendable, Equatable, CaseIterable {
 package struct OutputMetadata: Sendable, Equatable {
     package var exif: [UInt8]?
     package var xmp: [UInt8]?
+    /// For a JPEG output, `xmp` as a standard packet and its extension (the input's, the standard one edited) where
+    /// the whole does not fit one segment.
+    package var extendedXMP: ExtendedXMP?
 
     package init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
         self.exif = exif
@@ -30,6 +33,11 @@ package struct OutputMetadata: Sendable, Equatable {
         let stripLocation = policy == .keepWithoutLocation
         exif = input.exif.flatMap { Exif.edited($0, width: width, height: height, upright: upright, stripLocation: stripLocation) }
         xmp = input.xmp.flatMap { XMP.edited($0, width: width, height: height, upright: upright, stripLocation: stripLocation) }
+        // The location check read the merged packet: what passed it holds none in the extension either.
+        if xmp != nil, let split = input.extendedXMP,
+           let standard = XMP.edited(split.standard, width: width, height: height, upright: upright, stripLocation: stripLocation) {
+            extendedXMP = ExtendedXMP(standard: standard, extensionPacket: split.extensionPacket, guid: split.guid)
+        }
         if exif == nil && xmp == nil { return nil }
     }
 }
