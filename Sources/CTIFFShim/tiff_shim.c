@@ -165,10 +165,11 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
     return 0;
 }
 
-int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, int *big_endian) {
+int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, int *big_endian, int *big_tiff) {
     *ifd = TIFFCurrentDirOffset(t->tiff);
     *big_endian = TIFFIsBigEndian(t->tiff) ? 1 : 0;
-    return TIFFIsBigTIFF(t->tiff) ? -1 : 0;
+    *big_tiff = TIFFIsBigTIFF(t->tiff) ? 1 : 0;
+    return 0;
 }
 
 long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length) {

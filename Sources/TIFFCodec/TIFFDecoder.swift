@@ -153,13 +153,13 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// The page's camera fields as an Exif block (what `--keep-metadata` carries): its own descriptive text (make,
     /// model, date, artist, copyright, description, software) and the fields of its Exif and GPS directories, read
     /// from the file within 1 MiB; the maker note (offsets into this file) and the interoperability pointer left
-    /// out. Nil when there are none, or for a BigTIFF.
+    /// out (a BigTIFF's directories as its 8-byte layout says). Nil when there are none.
     private static func exifBlock(_ tiff: OpaquePointer) -> [UInt8]? {
-        var ifd: UInt64 = 0, big: Int32 = 0
-        guard fr_tiff_exif_layout(tiff, &ifd, &big) == 0, ifd < UInt64(Int32.max) else { return nil }
+        var ifd: UInt64 = 0, big: Int32 = 0, bigTIFF: Int32 = 0
+        guard fr_tiff_exif_layout(tiff, &ifd, &big, &bigTIFF) == 0, ifd < UInt64(Int.max) else { return nil }
         var budget = 1 << 20
         let text: Set<Int> = [270, 271, 272, 305, 306, 315, 33432]
-        let fields = Exif.fields(first: Int(ifd), bigEndian: big != 0) { offset, count in
+        let fields = Exif.fields(first: Int(ifd), bigEndian: big != 0, bigTIFF: bigTIFF != 0) { offset, count in
             guard offset >= 0, count >= 0, count <= budget else { return nil }
             budget -= count
             var out = [UInt8](repeating: 0, count: count)

@@ -243,6 +243,37 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// A BigTIFF (`exif_bigtiff_64x114.tif`, our classic TIFF with Exif and GPS directories rewritten with 8-byte
+    /// counts, offsets and IFD8 pointers by scripts/make-bigtiff-exif-fixture.py) gives the same Exif fields as its
+    /// classic twin; its directories cut or damaged anywhere give fewer fields, each the size its type says.
+    func testABigTIFFGivesItsExif() throws {
+        let classic = try XCTUnwrap(try TIFFDecoder(path: fixture("exif_classic_64x114.tif")).metadata.exif.flatMap(Exif.fields))
+        let big = try XCTUnwrap(try TIFFDecoder(path: fixture("exif_bigtiff_64x114.tif")).metadata.exif.flatMap(Exif.fields))
+        XCTAssertEqual(big.fields, classic.fields)
+        XCTAssertTrue(big.fields.contains { $0.directory == .gps && $0.tag == 2 && $0.count == 3 }, "GPS latitude")
+        XCTAssertTrue(big.fields.contains { $0.directory == .exif && $0.tag == 0x9000 }, "Exif version")
+        XCTAssertEqual(big.fields.first { $0.tag == 0x010F }?.bytes, Array("TestCam\0".utf8))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("exif_bigtiff_64x114.tif"))))
+        let first = bytes[8..<16].reversed().reduce(0) { $0 << 8 | Int($1) }
+        func walk(_ file: [UInt8]) -> [ExifField] {
+            Exif.fields(first: first, bigEndian: false, bigTIFF: true) { offset, count in
+                offset >= 0 && count >= 0 && offset <= file.count - count ? Array(file[offset..<(offset + count)]) : nil
+            }
+        }
+        let walked = walk(bytes)
+        XCTAssertTrue(big.fields.allSatisfy(walked.contains), "the walk gives every field the reader keeps (and IFD0's layout fields)")
+        for n in stride(from: 0, through: bytes.count, by: 7) {
+            for field in walk(Array(bytes[..<n])) { XCTAssertEqual(field.bytes.count, field.count * Exif.typeSizes[field.type]) }
+        }
+        var random = SplitMix64(seed: 64)
+        for _ in 0..<400 {
+            var damaged = bytes
+            // The directories lie after the strips: damage there.
+            for _ in 0..<3 { damaged[first - 600 + Int(random.next() % UInt64(bytes.count - first + 600))] = UInt8(random.next() & 0xFF) }
+            for field in walk(damaged) { XCTAssertEqual(field.bytes.count, field.count * Exif.typeSizes[field.type]) }
+        }
+    }
+
     func testDamagedFilesAreErrorsNeverTraps() throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("rgb16_lzw_tiles.tif")))
         func attempt(_ bytes: Data) -> Error? {

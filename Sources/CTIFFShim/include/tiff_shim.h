@@ -40,9 +40,9 @@ typedef struct {
 int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity);
 /// Reads the directory at `offset` (a level from fr_tiff_levels); 0 on success. `info->pages` is kept.
 int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info);
-/// Where the current directory starts and whether the file is big-endian, for reading its Exif and GPS directories
-/// as a TIFF structure; 0 for a classic TIFF, -1 for a BigTIFF (whose 20-byte entries the caller does not read).
-int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, int *big_endian);
+/// Where the current directory starts, whether the file is big-endian and whether it is a BigTIFF (8-byte counts
+/// and offsets, 20-byte entries), for reading its Exif and GPS directories as a TIFF structure; 0.
+int fr_tiff_exif_layout(fr_tiff *t, uint64_t *ifd, int *big_endian, int *big_tiff);
 /// Reads up to `length` bytes of the file at `offset` (without moving libtiff's position); the bytes read, or -1.
 long fr_tiff_read_bytes(fr_tiff *t, uint64_t offset, void *buffer, size_t length);
 /// Decodes `rows` rows of the current directory from `row` through libtiff's RGBA interface: 4 bytes a pixel, top

@@ -37,30 +37,42 @@ extension Exif {
 
     /// The same walk over any TIFF structure (a TIFF file's own directories): from the directory at `first`, its
     /// fields and those of the Exif and GPS directories it points to, the bytes at an offset given by `read`
-    /// (nil past the end). At most 4096 entries a directory and 1 MiB a field are read.
-    package static func fields(first: Int, bigEndian: Bool, read: (_ offset: Int, _ count: Int) -> [UInt8]?) -> [ExifField] {
+    /// (nil past the end). At most 4096 entries a directory and 1 MiB a field are read. A BigTIFF's directories
+    /// (`bigTIFF`) count their entries in 8 bytes, and each entry its values' count and offset in 8 (values of up to
+    /// 8 bytes inline); its pointers may be 8-byte LONG8 or IFD8. Only the 12 classic types are fields (an Exif
+    /// block holds no other).
+    package static func fields(first: Int, bigEndian: Bool, bigTIFF: Bool = false,
+                               read: (_ offset: Int, _ count: Int) -> [UInt8]?) -> [ExifField] {
         func number(_ b: [UInt8], _ at: Int, _ size: Int) -> Int {
-            (0..<size).reduce(0) { $0 << 8 | Int(b[at + (bigEndian ? $1 : size - 1 - $1)]) }
+            // Offsets beyond Int's range (a hostile 8-byte value) read as -1: nothing is there.
+            if size == 8 && b[at + (bigEndian ? 0 : 7)] >= 0x80 { return -1 }
+            return (0..<size).reduce(0) { $0 << 8 | Int(b[at + (bigEndian ? $1 : size - 1 - $1)]) }
         }
+        let countBytes = bigTIFF ? 8 : 2, entryBytes = bigTIFF ? 20 : 12, wordBytes = bigTIFF ? 8 : 4
         var fields = [ExifField]()
         var visited = Set<Int>()
         func walk(_ ifd: Int, as directory: ExifField.Directory) {
-            guard ifd >= 8, visited.insert(ifd).inserted, let head = read(ifd, 2) else { return }
-            let n = min(number(head, 0, 2), 4096)
-            guard let entries = read(ifd + 2, n * 12) else { return }
-            for i in 0..<n {
-                let at = i * 12
-                let tag = number(entries, at, 2), type = number(entries, at + 2, 2), count = number(entries, at + 4, 4)
-                guard type < typeSizes.count, typeSizes[type] > 0 else { continue }
+            guard ifd >= 8, visited.insert(ifd).inserted, let head = read(ifd, countBytes) else { return }
+            let n = number(head, 0, countBytes)
+            guard n >= 0, let entries = read(ifd + countBytes, min(n, 4096) * entryBytes) else { return }
+            for i in 0..<min(n, 4096) {
+                let at = i * entryBytes, value = at + 4 + wordBytes
+                let tag = number(entries, at, 2), type = number(entries, at + 2, 2), count = number(entries, at + 4, wordBytes)
+                // A pointer: LONG or IFD (4 bytes), or in a BigTIFF also LONG8 or IFD8 (8 bytes).
+                let pointerBytes = [4: 4, 13: 4, 16: 8, 18: 8][type] ?? 0
                 switch (directory, tag) {
-                case (.image, 0x8769): walk(number(entries, at + 8, 4), as: .exif); continue
-                case (.image, 0x8825): walk(number(entries, at + 8, 4), as: .gps); continue
+                case (.image, 0x8769), (.image, 0x8825):
+                    if pointerBytes > 0, pointerBytes <= wordBytes, count == 1 {
+                        walk(number(entries, value, pointerBytes), as: tag == 0x8769 ? .exif : .gps)
+                    }
+                    continue
                 case (_, 0xA005), (.exif, 0x927C): continue  // the interoperability pointer, the maker note
                 default: break
                 }
+                guard type < typeSizes.count, typeSizes[type] > 0, count > 0, count <= 1 << 20 else { continue }
                 let size = typeSizes[type] * count
-                guard count > 0, size <= 1 << 20 else { continue }
-                if let bytes = size <= 4 ? Array(entries[(at + 8)..<(at + 8 + size)]) : read(number(entries, at + 8, 4), size) {
+                guard size <= 1 << 20 else { continue }
+                if let bytes = size <= wordBytes ? Array(entries[value..<(value + size)]) : read(number(entries, value, wordBytes), size) {
                     fields.append(ExifField(directory: directory, tag: tag, type: type, count: count, bytes: bytes))
                 }
             }
