@@ -37,7 +37,15 @@ extension Renderer {
             // XMP goes in the XMLPacket tag; EXIF is rewritten field by field into the file's own Exif and GPS
             // directories (the maker note, whose inner offsets would not survive the move, is left out).
             return carried
-        case .heic, .gif:
+        case .gif:
+            // XMP in its application extension; GIF has no place for EXIF.
+            if carried.exif != nil {
+                warnings.append("note: GIF has no place for EXIF; the input's EXIF is left out (its XMP is kept)")
+            }
+            carried.exif = nil
+            carried.extendedXMP = nil
+            return carried.xmp == nil ? nil : carried
+        case .heic:
             warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")
             return nil
         }

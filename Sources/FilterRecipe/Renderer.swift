@@ -274,7 +274,8 @@ public struct Renderer: Sendable {
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
                                          options: options.jxl, icc: profile?.data, metadata: metadata)
             case .gif:
-                written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif)
+                written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif,
+                                         metadata: metadata)
             case .heic:
                 throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
             }

@@ -14,7 +14,8 @@ package final class GIFDecoder: DescriptorDecoder {
     package let width: Int
     package let height: Int
     package let format: PixelFormat
-    package let metadata = ImageMetadata()
+    /// Its XMP (GIF has no EXIF or profile).
+    package let metadata: ImageMetadata
     package var nextRow: Int { held.nextRow }
     /// Whether another frame follows the first (known after the first row is read).
     package private(set) var isAnimated = false
@@ -43,6 +44,9 @@ package final class GIFDecoder: DescriptorDecoder {
         self.path = path
         let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
         file = bytes
+        var found = ImageMetadata()
+        found.xmp = Self.xmp(in: bytes)
+        metadata = found
         let reader = Reader(bytes)
         self.reader = reader
         var error: Int32 = 0
@@ -116,6 +120,36 @@ package final class GIFDecoder: DescriptorDecoder {
         isAnimated = record == IMAGE_DESC_RECORD_TYPE
         close()
         return canvas
+    }
+
+    /// The XMP packet of an "XMP DataXMP" application extension (XMP Specification Part 3, 1.1.2), wherever it lies
+    /// among the records: XMP's bytes follow the extension's identifier raw (a GIF reader walking them as sub-blocks
+    /// is led to the end by the 258-byte "magic trailer" 01 FF FE … 01 00 00 after them). Nil without one, or when
+    /// what lies there is not an XMP packet.
+    package static func xmp(in bytes: [UInt8]) -> [UInt8]? {
+        let identifier: [UInt8] = [0x21, 0xFF, 0x0B] + Array("XMP DataXMP".utf8)
+        let trailer: [UInt8] = [0x01, 0xFF, 0xFE, 0xFD]
+        // memchr for the first byte, memcmp for the rest: a GIF of many frames is megabytes.
+        func find(_ needle: [UInt8], from: Int) -> Int? {
+            bytes.withUnsafeBytes { haystack -> Int? in
+                needle.withUnsafeBytes { needle -> Int? in
+                    guard let base = haystack.baseAddress else { return nil }
+                    var at = from
+                    while at + needle.count <= haystack.count,
+                          let hit = memchr(base + at, Int32(needle[0]), haystack.count - needle.count + 1 - at) {
+                        at = UnsafeRawPointer(hit) - base
+                        if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return at }
+                        at += 1
+                    }
+                    return nil
+                }
+            }
+        }
+        guard !bytes.isEmpty, let start = find(identifier, from: 0),
+              let end = find(trailer, from: start + identifier.count) else { return nil }
+        let packet = Array(bytes[(start + identifier.count)..<end])
+        guard let text = String(bytes: packet, encoding: .utf8), text.contains("<x:xmpmeta") || text.contains("<rdf:RDF") else { return nil }
+        return packet
     }
 
     /// giflib's input function: copies from the `Reader` in the file's user data.

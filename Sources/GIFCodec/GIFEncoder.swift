@@ -11,12 +11,16 @@ package final class GIFEncoder: WholePictureEncoder {
     package let format: PixelFormat
     package var gathered: GatheredPicture
     private let options: GIFWriteOptions
+    /// The XMP packet written in an application extension (GIF has no place for EXIF).
+    private let xmp: [UInt8]?
 
     /// 8-bit layouts (16-bit rows are reduced by the caller).
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat && format.depth == 8 }
 
-    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat, options: GIFWriteOptions = .default) throws {
+    package init(output: OutputFile, width: Int, height: Int, format: PixelFormat, options: GIFWriteOptions = .default,
+                 metadata: OutputMetadata? = nil) throws {
         self.output = output
+        xmp = metadata?.xmp
         self.width = width
         self.height = height
         self.format = format
@@ -44,6 +48,7 @@ package final class GIFEncoder: WholePictureEncoder {
         var rgba = Self.rgba(gathered.pixels, channels: format.hasAlpha ? 4 : 3)
         let frame = try GIFQuantiser.quantise(&rgba, width: width, height: height, options: options, path: path)
         let stream = try GIFStream(width: width, height: height, path: path)
+        if let xmp { try stream.xmp(xmp) }
         try stream.add(frame, delay: nil, disposal: .none)
         return try stream.finish()
     }

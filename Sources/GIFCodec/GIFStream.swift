@@ -43,6 +43,24 @@ final class GIFStream {
         try check(EGifPutExtensionTrailer(file), "writing the loop count")
     }
 
+    /// An "XMP DataXMP" application extension holding `packet` (XMP Specification Part 3, 1.1.2): the packet's bytes
+    /// raw, then the 258-byte magic trailer (01 FF FE … 01 00 00) that leads a GIF reader walking them as sub-blocks to
+    /// the terminator wherever it lands. giflib writes sub-blocks, so the bytes are handed to it as such a reader
+    /// would walk them: each length byte followed by that many bytes, which reproduces them exactly.
+    func xmp(_ packet: [UInt8]) throws {
+        guard let file, !packet.isEmpty, !packet.contains(0) else { return }
+        let raw = packet + [0x01] + (0...255).reversed().map { UInt8($0) }
+        try check(EGifPutExtensionLeader(file, APPLICATION_EXT_FUNC_CODE), "writing the XMP")
+        try check(Array("XMP DataXMP".utf8).withUnsafeBufferPointer { EGifPutExtensionBlock(file, 11, $0.baseAddress) }, "writing the XMP")
+        var at = 0
+        while at < raw.count, raw[at] != 0 {
+            let length = Int(raw[at])
+            try check(raw.withUnsafeBufferPointer { EGifPutExtensionBlock(file, Int32(length), $0.baseAddress! + at + 1) }, "writing the XMP")
+            at += 1 + length
+        }
+        try check(EGifPutExtensionTrailer(file), "writing the XMP")
+    }
+
     /// A rectangle of the screen.
     typealias Area = (left: Int, top: Int, width: Int, height: Int)
 

@@ -152,6 +152,21 @@ final class MetadataPolicyTests: XCTestCase {
         XCTAssertNil(stripped.range(of: Data("TestCam".utf8)))
     }
 
+    /// GIF carries XMP (in its application extension) but has no place for EXIF: kept, ExifTool reads the creator and
+    /// no camera fields, and a note says the EXIF was left out; a GIF input gives its XMP back.
+    func testGIFCarriesXMP() throws {
+        let (gif, warnings) = try render(.keep, as: .gif)
+        XCTAssertTrue(warnings.contains { $0.contains("EXIF is left out") }, "\(warnings)")
+        let tags = try exiftool(gif, .gif)
+        XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone")
+        XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        XCTAssertFalse(tags.keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("GPS:") }, "\(tags.keys.sorted())")
+        let (png, _) = try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep)).render(recipe, encoded: ["main": gif], as: .png)
+        XCTAssertEqual(try exiftool(png, .png)["XMP-dc:Creator"] as? String, "Someone")
+        let (stripped, _) = try render(.strip, as: .gif)
+        XCTAssertNil(stripped.range(of: Data("Someone".utf8)))
+    }
+
     /// XMP over one JPEG segment, as exiftool writes it (a standard packet naming an extension, the extension in two
     /// chunks): kept, a JPEG output carries the standard packet and the extension under the same GUID (the extension
     /// unchanged, so its MD5 still names it); the other formats one packet with both merged. ExifTool reads the

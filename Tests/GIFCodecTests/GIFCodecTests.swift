@@ -53,6 +53,39 @@ final class GIFCodecTests: XCTestCase, GIFReading {
         }
     }
 
+    /// XMP in its "XMP DataXMP" application extension (`xmp_96x64.gif`: ExifTool's tagging of `global_96x64.gif`) is
+    /// the input's XMP, byte for byte what ExifTool wrote; the image is unchanged by it. Without the magic trailer, or
+    /// with something else behind the identifier, there is none; cut anywhere, never a trap. Our writer's extension
+    /// reads back as the packet it was given.
+    func testXMPIsReadAndWritten() throws {
+        let decoder = try GIFDecoder(path: fixture("xmp_96x64.gif"))
+        let text = try XCTUnwrap(decoder.metadata.xmp.flatMap { String(bytes: $0, encoding: .utf8) })
+        XCTAssertTrue(text.hasPrefix("<?xpacket begin="), text)
+        XCTAssertTrue(text.hasSuffix("<?xpacket end='w'?>"), String(text.suffix(40)))
+        XCTAssertTrue(text.contains("GIF title"))
+        XCTAssertEqual(try decoder.readAll().packedData(), try GIFDecoder(path: fixture("global_96x64.gif")).readAll().packedData())
+        XCTAssertNil(try GIFDecoder(path: fixture("global_96x64.gif")).metadata.xmp)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("xmp_96x64.gif"))))
+        let trailer = try XCTUnwrap((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)] == [0x01, 0xFF, 0xFE, 0xFD] })
+        var untrailed = bytes
+        untrailed[trailer + 1] = 0
+        XCTAssertNil(GIFDecoder.xmp(in: untrailed))
+        for cut in stride(from: 0, through: bytes.count, by: 97) { _ = GIFDecoder.xmp(in: Array(bytes.prefix(cut))) }
+        // Written back (a packet of every length class: short, and longer than a sub-block many times over), the
+        // same bytes come out, and the image still decodes as without it.
+        let image = try GIFDecoder(path: fixture("global_96x64.gif")).readAll()
+        for packet in [Array(text.utf8), Array((text + String(repeating: " ", count: 70_000)).utf8)] {
+            let path = scratch.appendingPathComponent("xmp\(packet.count).gif").path
+            let encoder = try GIFEncoder(output: try OutputFile(path: path, replace: false), width: image.width, height: image.height,
+                                         format: image.format, metadata: OutputMetadata(xmp: packet))
+            try encoder.writeRows(try image.hostBytes(), stride: image.rowStride, count: image.height)
+            try encoder.finish()
+            let read = try GIFDecoder(path: path)
+            XCTAssertEqual(read.metadata.xmp, packet)
+            XCTAssertEqual(try read.readAll().width, 96)
+        }
+    }
+
     func testDamagedAndHostileFilesAreErrorsNeverTraps() throws {
         // A canvas of 65535² over a 4×4 frame is refused by the pixel limit before anything is allocated.
         XCTAssertThrowsError(try GIFDecoder(path: fixture("huge_canvas.gif"))) {
