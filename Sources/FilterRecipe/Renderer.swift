@@ -14,8 +14,8 @@ import VulkanBackend
 /// Renders recipes. Safe to use from several threads at once: each render owns its buffers and statistics.
 public struct Renderer: Sendable {
     public struct Options: Sendable {
-        /// Output depth: 8 or 16, or 32 for float TIFF (linear light, unclamped); nil follows the main input (a
-        /// float TIFF input gives a float TIFF output).
+        /// Output depth: 8 or 16, or 32 for float TIFF or JPEG XL (linear light, unclamped); nil follows the main
+        /// input (a float input gives a float TIFF or JPEG XL output).
         public var depth: Int?
         public var png: PNGWriteOptions
         public var jpeg: JPEGWriteOptions
@@ -272,7 +272,7 @@ public struct Renderer: Sendable {
                                               : ColourCodingPoints(primaries: 1, transfer: 13))
             case .jxl:
                 written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.jxl, icc: profile?.data, metadata: metadata)
+                                         options: options.jxl, icc: floats ? nil : profile?.data, metadata: metadata, floats: floats)
             case .gif:
                 written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif,
                                          metadata: metadata)
@@ -369,7 +369,7 @@ public struct Renderer: Sendable {
     /// Options a caller may have set out of range.
     func checkOptions() throws {
         if let depth = options.depth, depth != 8 && depth != 16 && depth != 32 {
-            throw RenderError.recipe(RecipeError(path: "options.depth", "the output depth must be 8, 16 or 32 (float TIFF), not \(depth)"))
+            throw RenderError.recipe(RecipeError(path: "options.depth", "the output depth must be 8, 16 or 32 (float TIFF or JPEG XL), not \(depth)"))
         }
     }
 

@@ -3,7 +3,8 @@ import FilterCore
 import Foundation
 
 /// JPEG XL writer (libjxl) into an `OutputFile`: lossy (VarDCT, by quality) or lossless (modular), 8- or 16-bit,
-/// grey or RGB, alpha kept, the profile embedded, else sRGB declared. libjxl codes a whole picture, so rows are
+/// grey or RGB, alpha kept, the profile embedded, else sRGB declared; or 32-bit floats (`floats`: linear light on
+/// sRGB primaries, unclamped, declared as linear sRGB — an HDR render kept as it is). libjxl codes a whole picture, so rows are
 /// gathered and encoded by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished)
 /// removes it.
 package final class JXLEncoder: WholePictureEncoder {
@@ -15,14 +16,18 @@ package final class JXLEncoder: WholePictureEncoder {
     private let options: JXLWriteOptions
     private let icc: [UInt8]?
     private let metadata: OutputMetadata?
+    /// Rows are 32-bit floats a sample (straight alpha), in `format`'s channels.
+    private let floats: Bool
     package var gathered: GatheredPicture
 
     /// Every integer layout (8 or 16 bits, grey to RGBA).
     package static func accepts(_ format: PixelFormat) -> Bool { !format.isFloat }
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
-                 options: JXLWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil) throws {
+                 options: JXLWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
+                 floats: Bool = false) throws {
         self.output = output
+        self.floats = floats
         self.metadata = metadata
         self.width = width
         self.height = height
@@ -42,8 +47,9 @@ package final class JXLEncoder: WholePictureEncoder {
         for (name, value, range) in [("quality", options.quality, 1...100), ("effort", options.effort, 1...9)] where !range.contains(value) {
             throw refuse("JPEG XL \(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
         }
-        // Rows are kept as they come: grey stays grey, 16-bit stays 16-bit.
-        gathered = GatheredPicture(width: width, height: height, channels: format.channels, sampleBytes: format.depth == 16 ? 2 : 1)
+        // Rows are kept as they come: grey stays grey, 16-bit stays 16-bit, floats stay floats.
+        gathered = GatheredPicture(width: width, height: height, channels: format.channels,
+                                   sampleBytes: floats ? 4 : format.depth == 16 ? 2 : 1)
     }
 
     deinit { if !gathered.isPublished { output.abandon() } }
@@ -60,15 +66,21 @@ package final class JXLEncoder: WholePictureEncoder {
         JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(width)
         info.ysize = UInt32(height)
-        info.bits_per_sample = deep ? 16 : 8
+        info.bits_per_sample = floats ? 32 : deep ? 16 : 8
+        info.exponent_bits_per_sample = floats ? 8 : 0
         info.num_color_channels = UInt32(colours)
         info.uses_original_profile = options.lossless ? 1 : 0
         if alpha {
             info.alpha_bits = info.bits_per_sample
+            info.alpha_exponent_bits = info.exponent_bits_per_sample
             info.num_extra_channels = 1
         }
         try check(JxlEncoderSetBasicInfo(encoder, &info), "its header")
-        if let icc {
+        if floats {
+            var linear = JxlColorEncoding()
+            JxlColorEncodingSetToLinearSRGB(&linear, colours == 1 ? 1 : 0)
+            try check(JxlEncoderSetColorEncoding(encoder, &linear), "its colour encoding")
+        } else if let icc {
             try check(icc.withUnsafeBufferPointer { JxlEncoderSetICCProfile(encoder, $0.baseAddress, $0.count) }, "its ICC profile")
         } else {
             var srgb = JxlColorEncoding()
@@ -94,7 +106,8 @@ package final class JXLEncoder: WholePictureEncoder {
         } else {
             try check(JxlEncoderSetFrameDistance(settings, options.distance), "its quality")
         }
-        var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels), data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+        var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels),
+                                         data_type: floats ? JXL_TYPE_FLOAT : deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                          endianness: JXL_NATIVE_ENDIAN, align: 0)
         try check(gathered.pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &pixelFormat, $0.baseAddress, $0.count) }, "its pixels")
         JxlEncoderCloseInput(encoder)

@@ -53,7 +53,7 @@ struct RenderOptions: ParsableArguments {
 
     // Numbers take the next argument whatever it looks like (so "-1" is a value, refused by `validate()` with the
     // accepted range, rather than an unknown option).
-    @Option(parsing: .unconditional, help: "Output depth: 8, 16, or 32 for float TIFF (linear light, unclamped) (default: the input's).") var depth: Int?
+    @Option(parsing: .unconditional, help: "Output depth: 8, 16, or 32 for float TIFF or JPEG XL (linear light, unclamped) (default: the input's).") var depth: Int?
     @Option(help: ArgumentHelp("Output format: \(ImageFileFormat.formatWords.joined(separator: ", ")) (default: the output's extension; in a batch, each input's).",
                                valueName: "format"), transform: Self.writtenFormat)
     var format: ImageFileFormat?

@@ -1,5 +1,6 @@
 import FilterCore
 import FilterRecipe
+import JXLCodec
 import Foundation
 import PNGCodec
 import TestSupport
@@ -119,13 +120,76 @@ final class FloatTIFFRenderTests: XCTestCase {
         XCTAssertLessThan(worst, 1e-6)
     }
 
+    /// Float JPEG XL out: the same floats as a float TIFF of the same render (linear sRGB declared, highlights above 1
+    /// kept), lossless exactly, read back by us and (colour) by libjxl's own djxl; lossy (quality 95) within 0.5 % of
+    /// the brightest sample on average and 10 % at worst; by default when the input stores floats, as for TIFF.
+    func testFloatJPEGXLHoldsWhatAFloatTIFFHolds() throws {
+        let recipe = try Image(input: "main").gamma(power: 1.2).recipe
+        for name in ["rgb32f_deflate_fp.tif", "rgba32f_unassociated.tif"] {
+            let tiff = out(name), jxl = out(name + ".jxl"), lossy = out(name + ".lossy.jxl")
+            var options = Renderer.Options()
+            options.jxl = JXLWriteOptions(lossless: true)
+            try Renderer(backend: .cpu).render(recipe, inputs: ["main": fixture(name)], output: tiff)
+            try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture(name)], output: jxl)
+            options.jxl = JXLWriteOptions(quality: 95)
+            try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture(name)], output: lossy)
+            let (expected, layout) = try readFloats(tiff)
+            XCTAssertGreaterThan(expected.max() ?? 0, 1.2, "highlights above 1")
+            let decoder = try JXLDecoder(path: jxl)
+            XCTAssertTrue(decoder.storesFloats, name)
+            XCTAssertEqual(decoder.format.channels, 4)
+            XCTAssertEqual(decoder.storedFormat.channels, layout.channels, name)
+            var tiffColour = [Float]()
+            for p in 0..<(expected.count / layout.channels) { tiffColour += expected[(p * layout.channels)..<(p * layout.channels + 3)] }
+            // Ours read back: the TIFF's samples (colour and alpha).
+            let ours = [UInt8](try decoder.readAll().packedData()).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            var straight = [Float]()
+            for p in stride(from: 0, to: ours.count, by: 4) {
+                let a = ours[p + 3]
+                straight += (0..<3).map { a > 0 ? ours[p + $0] / a : 0 } + (layout.channels == 4 ? [a] : [])
+            }
+            XCTAssertEqual(straight, expected, "\(name): lossless float JPEG XL read back")
+            if layout.channels == 3 {
+                // djxl's decoding, rows bottom first.
+                let pfm = out(name + ".pfm")
+                try ExternalTool.run("djxl", [jxl, pfm, "--quiet"], package: "libjxl-tools")
+                let data = try Data(contentsOf: URL(fileURLWithPath: pfm))
+                var newlines = 0, start = 0
+                for (i, byte) in data.enumerated() where byte == 10 { newlines += 1; if newlines == 3 { start = i + 1; break } }
+                // A positive scale says big-endian samples.
+                let bigEndian = !String(decoding: data.prefix(start), as: UTF8.self).contains("-")
+                let values = data[start...].withUnsafeBytes { raw in
+                    raw.bindMemory(to: UInt32.self).map { Float(bitPattern: bigEndian ? UInt32(bigEndian: $0) : $0) }
+                }
+                let w = decoder.width, h = values.count / 3 / w
+                var colour = [Float]()
+                for y in (0..<h).reversed() { colour += values[(y * w * 3)..<((y + 1) * w * 3)] }
+                XCTAssertEqual(colour, tiffColour, "\(name): djxl decodes the float TIFF's colour")
+            }
+            let read = try JXLDecoder(path: lossy).readAll()
+            let floats = [UInt8](try read.packedData()).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            var worst: Float = 0, sum: Float = 0, count = 0
+            for p in 0..<(floats.count / 4) where floats[4 * p + 3] > 0.1 {
+                for c in 0..<3 {
+                    let error = abs(floats[4 * p + c] / floats[4 * p + 3] - tiffColour[3 * p + c])
+                    (worst, sum, count) = (max(worst, error), sum + error, count + 1)
+                }
+            }
+            // XYB quantises by what the eye sees: highlights four times white get coarser steps than shadows.
+            let peak = expected.max() ?? 1
+            XCTAssertGreaterThan(count, 1000, name)
+            XCTAssertLessThan(sum / Float(max(1, count)), 0.005 * peak, "\(name): lossy float JPEG XL, mean error")
+            XCTAssertLessThan(worst, 0.1 * peak, "\(name): lossy float JPEG XL, worst sample")
+        }
+    }
+
     func testFloatOutputIsRefusedWhereItCannotBeWritten() throws {
         var options = Renderer.Options()
         options.depth = 32
         let recipe = try Image(input: "main").invert().recipe
         XCTAssertThrowsError(try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture("rgb8.expected.png")],
                                                                                 output: out("float.png"))) { error in
-            XCTAssertTrue("\(error)".contains("32-bit float output is written as TIFF only"), "\(error)")
+            XCTAssertTrue("\(error)".contains("32-bit float output is written as TIFF or JPEG XL only"), "\(error)")
         }
         options.outputProfile = .profile(try ColourProfile(contentsOfFile: Fixtures.path("jpeg/compatibleWithAdobeRGB1998.icc")))
         XCTAssertThrowsError(try Renderer(backend: .cpu, options: options).render(recipe, inputs: ["main": fixture("rgb8.expected.png")],
