@@ -52,13 +52,7 @@ package final class JXLAnimationReader: AnimationReader {
                         throw JXLDecoder.corrupt(path, "its header cannot be read")
                     }
                 } else if status == JXL_DEC_COLOR_ENCODING {
-                    var size = 0
-                    if JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 {
-                        var profile = [UInt8](repeating: 0, count: size)
-                        if JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS {
-                            icc = profile
-                        }
-                    }
+                    icc = JXLDecoder.pixelsProfile(decoder)
                     break header
                 } else {
                     throw JXLDecoder.failure(status, path)
@@ -120,12 +114,7 @@ package final class JXLAnimationReader: AnimationReader {
                 }
                 milliseconds = Int((Double(header.duration) * tick).rounded())
             } else if status == JXL_DEC_NEED_IMAGE_OUT_BUFFER {
-                var size = 0
-                guard JxlDecoderImageOutBufferSize(decoder, &pixelFormat, &size) == JXL_DEC_SUCCESS, size == pixels.count else {
-                    throw JXLDecoder.corrupt(path, "a frame is not the size of its canvas")
-                }
-                let set = pixels.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &pixelFormat, $0.baseAddress, $0.count) }
-                guard set == JXL_DEC_SUCCESS else { throw JXLDecoder.corrupt(path, "a frame cannot be decoded") }
+                try JXLDecoder.decode(decoder, into: &pixels, as: &pixelFormat, path: path, what: "a frame")
             } else if status == JXL_DEC_FULL_IMAGE {
                 return AnimationFrame(pixels: pixels, durationMilliseconds: milliseconds)
             } else if status == JXL_DEC_SUCCESS {

@@ -53,13 +53,7 @@ package final class JXLDecoder: DescriptorDecoder {
                 if status == JXL_DEC_BASIC_INFO {
                     guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its header cannot be read") }
                 } else if status == JXL_DEC_COLOR_ENCODING {
-                    var size = 0
-                    if JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 {
-                        var profile = [UInt8](repeating: 0, count: size)
-                        if JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS {
-                            icc = profile
-                        }
-                    }
+                    icc = Self.pixelsProfile(decoder)
                     return
                 } else {
                     throw Self.failure(status, path)
@@ -118,12 +112,7 @@ package final class JXLDecoder: DescriptorDecoder {
             while true {
                 let status = JxlDecoderProcessInput(decoder)
                 if status == JXL_DEC_NEED_IMAGE_OUT_BUFFER {
-                    var size = 0
-                    guard JxlDecoderImageOutBufferSize(decoder, &pixelFormat, &size) == JXL_DEC_SUCCESS, size == out.count else {
-                        throw Self.corrupt(path, "its image is not the size its header states")
-                    }
-                    let set = out.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &pixelFormat, $0.baseAddress, $0.count) }
-                    guard set == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its image cannot be decoded") }
+                    try Self.decode(decoder, into: &out, as: &pixelFormat, path: path, what: "its image")
                 } else if status == JXL_DEC_COLOR_ENCODING {
                     var linear = JxlColorEncoding()
                     JxlColorEncodingSetToLinearSRGB(&linear, channels <= 2 ? 1 : 0)
@@ -195,6 +184,27 @@ package final class JXLDecoder: DescriptorDecoder {
             }
         }
         return (exif, xmp)
+    }
+
+    /// The ICC profile of the pixels libjxl gives (at its colour-encoding event); nil when it has none to give.
+    static func pixelsProfile(_ decoder: OpaquePointer) -> [UInt8]? {
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 else { return nil }
+        var profile = [UInt8](repeating: 0, count: size)
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS else { return nil }
+        return profile
+    }
+
+    /// Hands libjxl `out` for the picture it is about to decode (`what`, for messages), refusing a size other than
+    /// `out`'s (the header's).
+    static func decode(_ decoder: OpaquePointer, into out: inout [UInt8], as format: inout JxlPixelFormat, path: String,
+                       what: String) throws {
+        var size = 0
+        guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == out.count else {
+            throw corrupt(path, "\(what) is not the size its header states")
+        }
+        let set = out.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, $0.count) }
+        guard set == JXL_DEC_SUCCESS else { throw corrupt(path, "\(what) cannot be decoded") }
     }
 
     static func corrupt(_ path: String, _ what: String) -> CodecError {
