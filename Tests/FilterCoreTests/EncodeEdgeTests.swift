@@ -3,7 +3,7 @@ import CKernels
 import TestSupport
 import XCTest
 
-/// The 8-bit encoder (C: AVX2 eight pixels at a time, SSE2 one at a time) against its definition written out here in
+/// The 8-bit encoder (C: AVX2 eight pixels at a time, opaque groups without their divisions; SSE2 one at a time) against its definition written out here in
 /// double precision: unpremultiply, clamp to [0, 1] (NaN to 0), for grey take the Rec. 709 luminance, encode (sRGB
 /// of linear light, or the value itself), round half up; alpha clamped and rounded. The C path reads linear light through a table of 65 536 steps and rounds in float, so a code may differ
 /// by one from the double-precision one only where a table step (or float rounding) crosses a half code; anywhere
@@ -39,6 +39,11 @@ final class EncodeEdgeTests: XCTestCase {
         for _ in 0..<20_000 {
             let a = random.next() % 4 == 0 ? 1 : unit() * 1.1
             pixels.append(SIMD4(unit() * 1.2 - 0.1, unit(), unit() * a, a))
+        }
+        // Runs of opaque pixels (the AVX2 loop skips its divisions for eight at a time), some colours out of range.
+        for i in 0..<4_000 {
+            let special: [Float] = [.nan, -.infinity, .infinity, -0.0, 1.0000001]
+            pixels.append(SIMD4(i % 97 == 0 ? special[i / 97 % special.count] : unit() * 1.2 - 0.1, unit(), unit(), 1))
         }
         defer { fr_kernels_set_avx2(1) }
         for (space, avx2) in [(WorkingSpace.linear, true), (.srgb, true), (.linear, false), (.srgb, false)] {
