@@ -1,5 +1,9 @@
 #include "samples.h"
+#include "kernels.h"
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 // One loop per pixel size: memcpy of a constant size becomes one or two moves.
 #define REMAP_LOOP(N)                                                                                              \
@@ -52,8 +56,69 @@ void fr_fill_pixels(uint8_t *dst, size_t count, const uint8_t *pixel, int bpp) {
     }
 }
 
+#if defined(__x86_64__)
+// AVX-512 VBMI: a 256-entry byte table is four registers; vpermi2b looks 64 bytes up in two of them (the index's low
+// seven bits) and the index's top bit picks between the two halves. Interleaved RGB takes each byte's channel from
+// its position: 64 mod 3 is 1, so the channel pattern of a 64-byte block is one of three, by block number mod 3.
+// Returns the bytes done (whole blocks of 64 within `bytes`); the caller's loop does the rest.
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static size_t lookup8_vbmi(uint8_t *dst, const uint8_t *src, size_t bytes, int channels, const uint8_t *tables) {
+    __m512i t[3][4];
+    const int distinct = channels == 3 && (memcmp(tables, tables + 256, 256) != 0 || memcmp(tables, tables + 512, 256) != 0) ? 3 : 1;
+    for (int c = 0; c < distinct; c++)
+        for (int q = 0; q < 4; q++) t[c][q] = _mm512_loadu_si512((const void *)(tables + c * 256 + q * 64));
+    // Bytes of channel 1 and 2 in a block whose first byte is channel `phase`.
+    __mmask64 green[3] = {0, 0, 0}, blue[3] = {0, 0, 0};
+    for (int phase = 0; phase < 3; phase++)
+        for (int j = 0; j < 64; j++) {
+            const int c = (phase + j) % 3;
+            if (c == 1) green[phase] |= (__mmask64)1 << j;
+            if (c == 2) blue[phase] |= (__mmask64)1 << j;
+        }
+    size_t i = 0;
+    for (size_t block = 0; i + 64 <= bytes; i += 64, block++) {
+        const __m512i index = _mm512_loadu_si512((const void *)(src + i));
+        const __mmask64 high = _mm512_movepi8_mask(index);
+        __m512i out = _mm512_mask_blend_epi8(high, _mm512_permutex2var_epi8(t[0][0], index, t[0][1]),
+                                             _mm512_permutex2var_epi8(t[0][2], index, t[0][3]));
+        if (distinct == 3) {
+            const int phase = (int)(block % 3);
+            const __m512i g = _mm512_mask_blend_epi8(high, _mm512_permutex2var_epi8(t[1][0], index, t[1][1]),
+                                                     _mm512_permutex2var_epi8(t[1][2], index, t[1][3]));
+            const __m512i b = _mm512_mask_blend_epi8(high, _mm512_permutex2var_epi8(t[2][0], index, t[2][1]),
+                                                     _mm512_permutex2var_epi8(t[2][2], index, t[2][3]));
+            out = _mm512_mask_blend_epi8(blue[phase], _mm512_mask_blend_epi8(green[phase], out, g), b);
+        }
+        _mm512_storeu_si512((void *)(dst + i), out);
+    }
+    return i;
+}
+
+static int vbmi(void) {
+    static int state = -1;
+    int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
+    if (s < 0) {
+        __builtin_cpu_init();
+        s = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+        __atomic_store_n(&state, s, __ATOMIC_RELAXED);
+    }
+    // The portable path (FILTERRUN_SIMD=portable, or a test turning the vector paths off) takes none.
+    return s && fr_kernels_avx2();
+}
+#endif
+
 void fr_lookup8(uint8_t *dst, const uint8_t *src, size_t pixels, int channels, int alpha, const uint8_t *tables) {
     int colours = alpha ? channels - 1 : channels;
+#if defined(__x86_64__)
+    if (!alpha && (channels == 1 || channels == 3) && vbmi()) {
+        // Groups of 64 pixels (one block, or three for RGB) end on a pixel: src may be dst, and no byte may be
+        // looked up twice.
+        const size_t done = lookup8_vbmi(dst, src, pixels / 64 * 64 * (size_t)channels, channels, tables) / (size_t)channels;
+        src += done * channels;
+        dst += done * channels;
+        pixels -= done;
+    }
+#endif
     if (channels == 3 && !alpha) {
         const uint8_t *r = tables, *g = tables + 256, *b = tables + 512;
         for (size_t i = 0; i < pixels; i++, src += 3, dst += 3) {
