@@ -33,6 +33,21 @@ void fr_kernels_set_avx2(int on) {
     __atomic_store_n(&enabled, on ? supported() : 0, __ATOMIC_RELAXED);
 }
 
+int fr_kernels_avx512vbmi(void) {
+#if defined(__x86_64__)
+    static int vbmi = -1;
+    int state = __atomic_load_n(&vbmi, __ATOMIC_RELAXED);
+    if (state < 0) {
+        __builtin_cpu_init();
+        state = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+        __atomic_store_n(&vbmi, state, __ATOMIC_RELAXED);
+    }
+    return state && fr_kernels_avx2();
+#else
+    return 0;
+#endif
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2,fma")))
 void fr_vertical_taps_avx2(float *out, const float *const *rows, const float *weights, int taps, size_t n, int add) {

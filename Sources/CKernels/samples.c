@@ -94,23 +94,12 @@ static size_t lookup8_vbmi(uint8_t *dst, const uint8_t *src, size_t bytes, int c
     return i;
 }
 
-static int vbmi(void) {
-    static int state = -1;
-    int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (s < 0) {
-        __builtin_cpu_init();
-        s = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
-        __atomic_store_n(&state, s, __ATOMIC_RELAXED);
-    }
-    // The portable path (FILTERRUN_SIMD=portable, or a test turning the vector paths off) takes none.
-    return s && fr_kernels_avx2();
-}
 #endif
 
 void fr_lookup8(uint8_t *dst, const uint8_t *src, size_t pixels, int channels, int alpha, const uint8_t *tables) {
     int colours = alpha ? channels - 1 : channels;
 #if defined(__x86_64__)
-    if (!alpha && (channels == 1 || channels == 3) && vbmi()) {
+    if (!alpha && (channels == 1 || channels == 3) && fr_kernels_avx512vbmi()) {
         // Groups of 64 pixels (one block, or three for RGB) end on a pixel: src may be dst, and no byte may be
         // looked up twice.
         const size_t done = lookup8_vbmi(dst, src, pixels / 64 * 64 * (size_t)channels, channels, tables) / (size_t)channels;

@@ -56,3 +56,29 @@ struct FoldedDecode {
         }
     }
 }
+
+/// A row of stored samples taken through a chain: converted with the chain's per-channel prefix folded in where one
+/// folds (`FoldedDecode`), else converted plainly, then the steps left run on the working values. What both a
+/// per-pixel node reading samples and one writing them do with each row.
+struct SampleChain {
+    let ops: [PointOp]
+    let decoder: PixelConverter
+    let folded: FoldedDecode?
+
+    init(_ ops: [PointOp], stored: PixelFormat, space: WorkingSpace) {
+        self.ops = ops
+        decoder = PixelConverter(format: stored, space: space)
+        folded = FoldedDecode(ops, stored: stored, space: space)
+    }
+
+    /// Row `y` (`width` pixels at `source`) into working values at `out`.
+    func run(_ source: UnsafeRawPointer, into out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
+        if let folded {
+            folded.decode(source, into: out, width: width)
+        } else {
+            decoder.decode(source, into: UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), width: width)
+        }
+        let rest = folded?.rest ?? ops
+        if !rest.isEmpty { PointKernel.run(rest, from: out, to: out, y: y, width: width, height: height) }
+    }
+}

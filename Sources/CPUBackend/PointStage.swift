@@ -7,11 +7,11 @@ final class PointStage: Stage {
     let ops: [PointOp]
     /// Where the node reads its input's stored samples (`Plan.Node.readsSamples`): their conversion, with the
     /// chain's leading per-channel steps folded in where the samples allow.
-    private let reading: (decoder: PixelConverter, folded: FoldedDecode?)?
+    private let reading: SampleChain?
 
     init(_ ops: [PointOp], reading stored: PixelFormat?, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
-        reading = stored.map { (PixelConverter(format: $0, space: space), FoldedDecode(ops, stored: $0, space: space)) }
+        reading = stored.map { SampleChain(ops, stored: $0, space: space) }
         super.init(node: node, stats: stats)
     }
 
@@ -21,19 +21,10 @@ final class PointStage: Stage {
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                     .assumingMemoryBound(to: SIMD4<Float>.self)
-                guard let reading else {
-                    PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
-                    continue
-                }
-                if let folded = reading.folded {
-                    folded.decode(input.bytes(y), into: out, width: width)
-                    if !folded.rest.isEmpty {
-                        PointKernel.run(folded.rest, from: out, to: out, y: y, width: width, height: height)
-                    }
+                if let reading {
+                    reading.run(input.bytes(y), into: out, y: y, width: width, height: height)
                 } else {
-                    reading.decoder.decode(input.bytes(y), into: UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self),
-                                           width: width)
-                    PointKernel.run(ops, from: out, to: out, y: y, width: width, height: height)
+                    PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
                 }
             }
         }
@@ -45,21 +36,19 @@ final class PointStage: Stage {
 /// without its strips of floats (16 bytes a pixel written and read back twice).
 final class SamplePointStage: Stage {
     let ops: [PointOp]
-    let decoder: PixelConverter
     let encoder: PixelConverter
     /// Colour matrices and thresholds on opaque 8-bit grey or RGB (a grayscale, a sepia, a threshold): the C row
     /// loop takes the samples through them straight into working values (`fr_colour_steps8_row`, the same bits).
     let colourSteps: (steps: [fr_colour_step], table: [Float], channels: Int32)?
-    /// Otherwise, the chain's leading per-channel steps folded into the conversion (opaque 8-bit grey or RGB).
-    let folded: FoldedDecode?
+    /// Otherwise each row converted (the chain's per-channel prefix folded in where it folds) and the rest run.
+    let chain: SampleChain
 
     init(_ ops: [PointOp], from stored: PixelFormat, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
-        decoder = PixelConverter(format: stored, space: space)
         guard case .samples(let format, _) = node.representation else { preconditionFailure("a node held as samples") }
         encoder = PixelConverter(format: format, space: space)
         colourSteps = Self.colourSteps(ops, stored: stored, space: space)
-        folded = colourSteps == nil ? FoldedDecode(ops, stored: stored, space: space) : nil
+        chain = SampleChain(ops, stored: stored, space: space)
         super.init(node: node, stats: stats)
     }
 
@@ -88,8 +77,8 @@ final class SamplePointStage: Stage {
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
-        let input = inputs[0], width = width, height = height, ops = ops, decoder = decoder, encoder = encoder
-        let rowBytes = width * pixelBytes, colourSteps = colourSteps, folded = folded
+        let input = inputs[0], width = width, height = height, chain = chain, encoder = encoder
+        let rowBytes = width * pixelBytes, colourSteps = colourSteps
         parallelRows(rows) { chunk in
             let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
             defer { scratch.deallocate() }
@@ -102,14 +91,8 @@ final class SamplePointStage: Stage {
                                                  width, table.baseAddress, steps.baseAddress, Int32(steps.count))
                         }
                     }
-                } else if let folded {
-                    folded.decode(input.bytes(y), into: scratch, width: width)
-                    if !folded.rest.isEmpty {
-                        PointKernel.run(folded.rest, from: scratch, to: scratch, y: y, width: width, height: height)
-                    }
                 } else {
-                    decoder.decode(input.bytes(y), into: floats, width: width)
-                    PointKernel.run(ops, from: scratch, to: scratch, y: y, width: width, height: height)
+                    chain.run(input.bytes(y), into: scratch, y: y, width: width, height: height)
                 }
                 encoder.encode(floats, into: output + (y - rows.lowerBound) * rowBytes, width: width)
             }

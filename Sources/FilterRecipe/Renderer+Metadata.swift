@@ -30,10 +30,8 @@ extension Renderer {
             }
             return carried
         case .png, .webp, .avif, .jxl:
-            carried.extendedXMP = nil
             return carried
         case .tiff:
-            carried.extendedXMP = nil
             // XMP goes in the XMLPacket tag; EXIF is rewritten field by field into the file's own Exif and GPS
             // directories (the maker note, whose inner offsets would not survive the move, is left out).
             return carried
@@ -43,7 +41,6 @@ extension Renderer {
                 warnings.append("note: GIF has no place for EXIF; the input's EXIF is left out (its XMP is kept)")
             }
             carried.exif = nil
-            carried.extendedXMP = nil
             return carried.xmp == nil ? nil : carried
         case .heic:
             warnings.append("note: \(format.name) outputs do not carry EXIF or XMP yet; \(SettingName.keepMetadata) has no effect on them")

@@ -11,6 +11,8 @@
 int fr_kernels_avx2(void);
 /// Switches the AVX2 loops off (0) or back on where supported (1): for tests and benchmarks of the portable path.
 void fr_kernels_set_avx2(int enabled);
+/// Whether AVX-512 VBMI byte permutes run too: the CPU has them and the vector paths are on (fr_kernels_avx2).
+int fr_kernels_avx512vbmi(void);
 
 /// out[i] = Σₜ weights[t]·rows[t][i] for i < n: one output row of a vertical pass over `taps` input rows. With `add`
 /// nonzero the sum is added to what `out` holds (a shrink accumulating its input rows as they arrive).

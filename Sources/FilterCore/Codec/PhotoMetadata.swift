@@ -17,8 +17,9 @@ public enum MetadataPolicy: String, Sendable, Equatable, CaseIterable {
 package struct OutputMetadata: Sendable, Equatable {
     package var exif: [UInt8]?
     package var xmp: [UInt8]?
-    /// For a JPEG output, `xmp` as a standard packet and its extension (the input's, the standard one edited) where
-    /// the whole does not fit one segment.
+    /// `xmp` as a JPEG input's standard packet and its extension (the standard one edited): what a JPEG output
+    /// writes where the whole does not fit one segment (the renderer clears it where it does); other formats write
+    /// `xmp` whole.
     package var extendedXMP: ExtendedXMP?
 
     package init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
