@@ -51,6 +51,8 @@ let package = Package(
         // libheif and libjxl are loaded on first use through trampolines (CLazyLibraries), not linked: with their
         // codecs they cost every process ~5.5 ms to load, more than a small photo's render.
         .target(name: "CLazyLibraries", linkerSettings: [.linkedLibrary("dl")]),
+        // libheif's HEVC decoder replaced by one driving libde265 with a worker thread per core (libheif's starts one).
+        .target(name: "CHEVCDecoder", dependencies: ["CLazyLibraries"]),
         // libjxl and its thread pool (JPEG XL in and out); errors come back as status codes. No pkg-config: its
         // cflags carry a define (-DHWY_SHARED_DEFINE, for C++ users of highway) that SwiftPM refuses in packages
         // depended on, and the C API needs none (headers in /usr/include/jxl).
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"]),
         .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
-        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries"]),
+        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries", "CHEVCDecoder"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),
         .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),
         .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),

@@ -63,7 +63,8 @@
     X(heif_nclx_color_profile_free) \
     X(heif_nclx_color_profile_set_color_primaries) \
     X(heif_nclx_color_profile_set_matrix_coefficients) \
-    X(heif_nclx_color_profile_set_transfer_characteristics)
+    X(heif_nclx_color_profile_set_transfer_characteristics) \
+    X(heif_register_decoder_plugin)
 
 #define JXL_FUNCTIONS(X) \
     X(JxlColorEncodingSetToLinearSRGB) \
@@ -153,6 +154,28 @@
     X(pango_layout_set_width) \
     X(pango_layout_set_wrap)
 
+// libde265 (libheif's HEVC decoder, driven by Sources/CHEVCDecoder with threads of its own), loaded with libheif.
+#define DE265_FUNCTIONS(X) \
+    X(de265_decode) \
+    X(de265_flush_data) \
+    X(de265_free) \
+    X(de265_free_decoder) \
+    X(de265_get_bits_per_pixel) \
+    X(de265_get_chroma_format) \
+    X(de265_get_image_colour_primaries) \
+    X(de265_get_image_full_range_flag) \
+    X(de265_get_image_height) \
+    X(de265_get_image_matrix_coefficients) \
+    X(de265_get_image_plane) \
+    X(de265_get_image_transfer_characteristics) \
+    X(de265_get_image_width) \
+    X(de265_get_next_picture) \
+    X(de265_init) \
+    X(de265_new_decoder) \
+    X(de265_push_NAL) \
+    X(de265_release_next_picture) \
+    X(de265_start_worker_threads)
+
 // libavif (AV1 image sequences: libheif 1.15 reads and writes only their still items), loaded when a sequence is.
 #define AVIF_FUNCTIONS(X) \
     X(avifDecoderCreate) \
@@ -196,6 +219,7 @@ JXL_THREADS_FUNCTIONS(POINTER)
 PANGO_FUNCTIONS(POINTER)
 IMAGEQUANT_FUNCTIONS(POINTER)
 AVIF_FUNCTIONS(POINTER)
+DE265_FUNCTIONS(POINTER)
 
 #if defined(__x86_64__)
 #define TRAMPOLINE(name)                                                                                           \
@@ -215,6 +239,7 @@ JXL_THREADS_FUNCTIONS(TRAMPOLINE)
 PANGO_FUNCTIONS(TRAMPOLINE)
 IMAGEQUANT_FUNCTIONS(TRAMPOLINE)
 AVIF_FUNCTIONS(TRAMPOLINE)
+DE265_FUNCTIONS(TRAMPOLINE)
 
 #define STRING(x) #x
 #define NUMBER(x) STRING(x)
@@ -296,5 +321,7 @@ const char *fr_lazy_jxl_error(void) { return jxl_error; }
 LAZY_LIBRARY(pango, PANGO_FUNCTIONS, "libpangocairo-1.0.so.0", "libpangocairo-1.0.so")
 
 LAZY_LIBRARY(imagequant, IMAGEQUANT_FUNCTIONS, "libimagequant.so.0", "libimagequant.so")
+
+LAZY_LIBRARY(de265, DE265_FUNCTIONS, "libde265.so.0", "libde265.so")
 
 LAZY_LIBRARY(avif, AVIF_FUNCTIONS, "libavif.so.15", "libavif.so.16", "libavif.so")

@@ -8,8 +8,8 @@ import Foundation
 /// also carry is never applied on top (`metadata.orientation` is 1, as HEIF readers agree). 8-bit images give 8-bit
 /// rows, 10- and 12-bit ones 16-bit rows (scaled to the full 16-bit range); alpha from the auxiliary alpha image,
 /// made straight when the file stores it premultiplied. Colour comes from the ICC profile, else the nclx code
-/// points. libheif decodes a whole picture, so the decoder holds the file and the decoded pixels; sizes over the
-/// limits are refused before anything is decoded.
+/// points. libheif decodes a whole picture, so the decoder holds the file and libheif's decoded image, which rows are
+/// read from; sizes over the limits are refused before anything is decoded.
 package final class HEIFDecoder: DescriptorDecoder {
     package let path: String
     package let formatName: String
@@ -21,18 +21,19 @@ package final class HEIFDecoder: DescriptorDecoder {
     package let bitDepth: Int
     /// Images in the file besides thumbnails and auxiliary images (the primary one is read).
     package let imageCount: Int
-    package var nextRow: Int { held.nextRow }
+    package var nextRow: Int { rowsRead }
     /// An AVIF image sequence (brand `avis`), read here as its still primary image.
     package let isSequence: Bool
     package var fileWarnings: [String] { isSequence ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
-    /// The file, libheif's decoded planes and RGB image, and ours (the same figure the limits are checked with).
+    /// The file, libheif's decoded planes and RGB image (the same figure the limits are checked with).
     package let decodingBytes: Double
 
     private let file: UnsafeMutableRawBufferPointer
     private let context: OpaquePointer
     private let handle: OpaquePointer
     private let premultiplied: Bool
-    private var held = HeldPicture()
+    private var decoded: Decoded?
+    private var rowsRead = 0
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -93,26 +94,49 @@ package final class HEIFDecoder: DescriptorDecoder {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): its image has no usable bit depth")
         }
         let held = format.bytesPerPixel, fileBytes = bytes.count
-        // The decoded planes (up to 3 samples a pixel, 2 bytes when deep), libheif's RGB image and ours.
+        // The decoded planes (up to 3 samples a pixel, 2 bytes when deep) and libheif's RGB image, which rows are read from.
         // In floating point: the size is not yet checked, and the product could overflow an Int.
-        let holding = { (pixels: Double) in pixels * Double(held * 2 + (depth > 8 ? 6 : 3)) + Double(fileBytes) }
+        let holding = { (pixels: Double) in pixels * Double(held + (depth > 8 ? 6 : 3)) + Double(fileBytes) }
         decodingBytes = holding(Double(width) * Double(height))
         try limits.checkWhole(path, format: formatName, width: width, height: height) { holding(Double($0)) }
     }
 
     deinit {
+        if let decoded { heif_image_release(decoded.image) }
         heif_image_handle_release(handle)
         heif_context_free(context)
         file.deallocate()
     }
 
+    /// Rows come straight from libheif's decoded RGB(A) image, held from the first read to the last row: no copy of
+    /// the whole picture besides it.
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
-        _ = try held.read(path, height: height, rowBytes: width * format.bytesPerPixel, into: destination,
-                          stride: stride, count: count, decode: decode)
+        try CodecError.checkRows(path, done: rowsRead, count: count, height: height)
+        let picture = try decoded ?? decode()
+        decoded = picture
+        let rowBytes = width * format.bytesPerPixel
+        for i in 0..<count {
+            let y = rowsRead + i
+            copyRow(UnsafeRawPointer(picture.plane) + y * picture.stride, into: destination + i * stride, rowBytes: rowBytes,
+                    bits: picture.bits)
+        }
+        rowsRead += count
+        guard rowsRead == height else { return }
+        heif_image_release(picture.image)
+        decoded = nil
     }
 
-    /// The primary image decoded to interleaved RGB(A), transforms applied, samples scaled to 8 or 16 bits.
-    private func decode() throws -> [UInt8] {
+    /// libheif's decoded image and the interleaved plane rows are read from.
+    private struct Decoded {
+        let image: OpaquePointer
+        let plane: UnsafePointer<UInt8>
+        let stride: Int
+        /// Bits a sample in the plane (8, or 10/12 in 16-bit words).
+        let bits: Int
+    }
+
+    /// The primary image decoded to interleaved RGB(A), transforms applied.
+    private func decode() throws -> Decoded {
         let channels = format.channels, deep = format.depth == 16
         let chroma = deep ? (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
                           : (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
@@ -121,55 +145,46 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 0
-        var image: OpaquePointer?
-        try Self.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), path: path, what: "decode")
-        guard let image else { throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): no image was decoded") }
-        defer { heif_image_release(image) }
+        var decodedImage: OpaquePointer?
+        try Self.check(heif_decode_image(handle, &decodedImage, heif_colorspace_RGB, chroma, options), path: path, what: "decode")
+        guard let image = decodedImage else { throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): no image was decoded") }
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(heif_image_get_width(image, heif_channel_interleaved)) == width,
-              Int(heif_image_get_height(image, heif_channel_interleaved)) == height else {
+              Int(heif_image_get_height(image, heif_channel_interleaved)) == height,
+              Int(stride) >= width * format.bytesPerPixel else {
+            heif_image_release(image)
             throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): the decoded image is not the size the file states")
         }
-        let rowBytes = width * format.bytesPerPixel
-        var out = [UInt8](repeating: 0, count: rowBytes * height)
-        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
-        out.withUnsafeMutableBytes { target in
-            for y in 0..<height {
-                let source = UnsafeRawPointer(plane) + y * Int(stride)
-                let row = target.baseAddress! + y * rowBytes
-                if !deep {
-                    row.copyMemory(from: source, byteCount: rowBytes)
-                    continue
-                }
-                // 10/12-bit samples (little-endian, in 16-bit words) scaled to the 16-bit range, rounded.
-                let samples = rowBytes / 2, top = (1 << bits) - 1
-                let input = source.assumingMemoryBound(to: UInt16.self), output = row.assumingMemoryBound(to: UInt16.self)
-                for i in 0..<samples {
-                    let v = min(Int(UInt16(littleEndian: input[i])), top)
-                    output[i] = UInt16((v * 65535 + top / 2) / top)
-                }
-            }
-        }
-        if premultiplied { Self.unassociate(&out, deep: deep, channels: channels) }
-        return out
+        return Decoded(image: image, plane: plane, stride: Int(stride),
+                       bits: Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved)))
     }
 
-    /// Premultiplied alpha made straight, as the other formats store it.
-    static func unassociate(_ out: inout [UInt8], deep: Bool, channels: Int) {
-        if !deep {
-            for p in stride(from: 0, to: out.count, by: channels) {
-                let a = Int(out[p + 3])
-                for c in 0..<3 { out[p + c] = a == 0 ? 0 : UInt8(min(255, (Int(out[p + c]) * 255 + a / 2) / a)) }
-            }
+    /// One row of the plane as ours: 8-bit samples as they are, 10/12-bit ones (little-endian, in 16-bit words)
+    /// scaled to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
+    private func copyRow(_ source: UnsafeRawPointer, into row: UnsafeMutableRawPointer, rowBytes: Int, bits: Int) {
+        let channels = format.channels
+        if format.depth == 8 {
+            row.copyMemory(from: source, byteCount: rowBytes)
+            if premultiplied { Self.unassociate(row.assumingMemoryBound(to: UInt8.self), samples: rowBytes, channels: channels) }
             return
         }
-        out.withUnsafeMutableBytes { raw in
-            let v = raw.bindMemory(to: UInt16.self)
-            for p in stride(from: 0, to: v.count, by: channels) {
-                let a = Int(v[p + 3])
-                for c in 0..<3 { v[p + c] = a == 0 ? 0 : UInt16(min(65535, (Int(v[p + c]) * 65535 + a / 2) / a)) }
-            }
+        let samples = rowBytes / 2, top = (1 << min(max(bits, 1), 16)) - 1
+        let input = source.assumingMemoryBound(to: UInt16.self), output = row.assumingMemoryBound(to: UInt16.self)
+        for i in 0..<samples {
+            let v = min(Int(UInt16(littleEndian: input[i])), top)
+            output[i] = UInt16((v * 65535 + top / 2) / top)
+        }
+        if premultiplied { Self.unassociate(output, samples: samples, channels: channels) }
+    }
+
+    /// Premultiplied RGBA samples (8- or 16-bit) made straight, in place.
+    static func unassociate<Sample: FixedWidthInteger & UnsignedInteger>(_ row: UnsafeMutablePointer<Sample>, samples: Int,
+                                                                           channels: Int) {
+        let top = Int(Sample.max)
+        for p in Swift.stride(from: 0, to: samples, by: channels) {
+            let a = Int(row[p + 3])
+            for c in 0..<3 { row[p + c] = a == 0 ? 0 : Sample(min(top, (Int(row[p + c]) * top + a / 2) / a)) }
         }
     }
 

@@ -1,13 +1,17 @@
 import CHEIF
+import CHEVCDecoder
 import CLazyLibraries
 import FilterCore
+import Foundation
 
 /// libheif, loaded and started once per process on first use (`CLazyLibraries`; from libheif 1.14 its codecs may
-/// be plugins, loaded by `heif_init`).
-enum HEIFLibrary {
+/// be plugins, loaded by `heif_init`). HEVC is decoded by `CHEVCDecoder`'s libde265 decoder with a worker thread
+/// per core where libde265 loads (libheif's own starts one), by libheif's otherwise.
+package enum HEIFLibrary {
     private static let loaded: Bool = {
         guard fr_lazy_load_heif() != 0 else { return false }
         _ = heif_init(nil)
+        _ = fr_hevc_register_decoder(Int32(clamping: ProcessInfo.processInfo.activeProcessorCount))
         return true
     }()
 
@@ -18,6 +22,9 @@ enum HEIFLibrary {
                 + "(\(String(cString: fr_lazy_heif_error()))); on Debian: apt install libheif1")
         }
     }
+
+    /// HEVC pictures our decoder (`CHEVCDecoder`) has decoded in this process: tests check that it is the one used.
+    package static var hevcPicturesDecoded: Int { Int(fr_hevc_images_decoded()) }
 
     /// libheif's version as major × 100 + minor (1.15 → 115); called once loaded.
     static var version: Int { Int(heif_get_version_number_major()) * 100 + Int(heif_get_version_number_minor()) }

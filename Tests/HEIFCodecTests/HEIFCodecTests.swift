@@ -92,6 +92,29 @@ final class HEIFCodecTests: XCTestCase {
         }
     }
 
+    /// HEVC goes through our libde265 decoder with its worker threads (not libheif's, which starts one): on a
+    /// picture coded in wavefronts (x265's default) and several of them, the pixels are heif-convert's exactly.
+    func testHEVCDecodedWithWorkerThreadsMatchesLibheifsOwnDecoder() throws {
+        for (photo, options) in [("camera_512_gray8.png", ["-q", "80"]), ("emerald_crop_320x240_rgba8.png", ["-q", "70"]),
+                                 ("kleiber_crop_320x240_rgb16.png", ["-b", "10", "-q", "85"])] {
+            let coded = scratch.appendingPathComponent(photo + ".heic").path
+            try tool("heif-enc", options + ["-o", coded, Fixtures.path("photos/" + photo)])
+            let before = HEIFLibrary.hevcPicturesDecoded
+            let (decoder, samples) = try ours(coded)
+            XCTAssertGreaterThan(HEIFLibrary.hevcPicturesDecoded, before, "\(photo): libheif's own decoder was used")
+            let reference = try heifConvert(coded)
+            XCTAssertEqual([decoder.width, decoder.height], [reference.width, reference.height], photo)
+            guard decoder.bitDepth == 8 else {
+                // heif-convert widens 10-bit samples by shifting; we scale with rounding (as above).
+                let worst = zip(words(samples), words(reference.samples)).map { abs($0 - $1) }.max() ?? .max
+                XCTAssertLessThanOrEqual(worst, 65536 >> 9, photo)
+                continue
+            }
+            XCTAssertEqual(decoder.format, reference.format, photo)
+            XCTAssertTrue(samples == reference.samples, "\(photo): pixels differ from heif-convert's")
+        }
+    }
+
     func testLosslessAndGridDecodeToTheirSources() throws {
         // heif-enc's lossless AVIF keeps all but a handful of samples (its RGB path rounds a few by one).
         for (name, source) in [("avif_lossless_96x64.avif", "rgb8_96x64.source.png"), ("avif_grid_2x2_90x60.avif", "grid_90x60.source.png")] {

@@ -21,6 +21,10 @@ const char *fr_lazy_pango_error(void);
 int fr_lazy_load_avif(void);
 const char *fr_lazy_avif_error(void);
 
+/// Loads libde265 (once; safe from any thread), as above: HEVC pictures in HEIC files.
+int fr_lazy_load_de265(void);
+const char *fr_lazy_de265_error(void);
+
 /// Loads libimagequant (once; safe from any thread), as above: only GIF outputs quantise.
 int fr_lazy_load_imagequant(void);
 const char *fr_lazy_imagequant_error(void);
