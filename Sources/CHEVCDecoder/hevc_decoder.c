@@ -3,6 +3,7 @@
 #include <libde265/de265.h>
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,120 @@ static atomic_int alive;
 struct decoder {
     de265_decoder_context *context;
 };
+
+// The largest picture a coded stream may declare: the images being decoded now say how large their pictures are
+// (grid tiles and alpha planes are no larger), so a damaged parameter set claiming 16384² pixels is refused before
+// libde265 allocates for it (a fuzzed 96×64 HEIC made it take 4.7 GB).
+#define BOUNDS 64
+static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
+static long bounds[BOUNDS];
+
+void fr_hevc_begin_image(long pixels) {
+    pthread_mutex_lock(&bounds_lock);
+    for (int i = 0; i < BOUNDS; i++)
+        if (bounds[i] == 0) {
+            bounds[i] = pixels < 1 ? 1 : pixels;
+            break;
+        }
+    pthread_mutex_unlock(&bounds_lock);
+}
+
+void fr_hevc_end_image(long pixels) {
+    pthread_mutex_lock(&bounds_lock);
+    for (int i = 0; i < BOUNDS; i++)
+        if (bounds[i] == (pixels < 1 ? 1 : pixels)) {
+            bounds[i] = 0;
+            break;
+        }
+    pthread_mutex_unlock(&bounds_lock);
+}
+
+// The largest bound in force; with none (more decodes at once than BOUNDS, or a caller that set none), no bound.
+static long largest_bound(void) {
+    long largest = 0, set = 0;
+    pthread_mutex_lock(&bounds_lock);
+    for (int i = 0; i < BOUNDS; i++) {
+        if (bounds[i] > largest) largest = bounds[i];
+        set += bounds[i] != 0;
+    }
+    pthread_mutex_unlock(&bounds_lock);
+    return set == 0 || set == BOUNDS ? -1 : largest;
+}
+
+// Reads an H.265 NAL unit's bits, emulation-prevention bytes (00 00 03) skipped.
+struct bits {
+    const uint8_t *data;
+    size_t size, at;
+    int bit, zeros, failed;
+};
+
+static int next_bit(struct bits *b) {
+    if (b->bit == 0) {
+        if (b->at >= b->size) {
+            b->failed = 1;
+            return 0;
+        }
+        if (b->zeros >= 2 && b->data[b->at] == 3) {
+            b->zeros = 0;
+            if (++b->at >= b->size) {
+                b->failed = 1;
+                return 0;
+            }
+        }
+        b->zeros = b->data[b->at] == 0 ? b->zeros + 1 : 0;
+    }
+    int value = b->data[b->at] >> (7 - b->bit) & 1;
+    if (++b->bit == 8) {
+        b->bit = 0;
+        b->at++;
+    }
+    return value;
+}
+
+static uint64_t read_bits(struct bits *b, int count) {
+    uint64_t value = 0;
+    while (count-- > 0) value = value << 1 | (uint64_t)next_bit(b);
+    return value;
+}
+
+// Exp-Golomb, as H.265 §9.2 codes ue(v); more than 31 leading zeros is damage.
+static uint64_t read_golomb(struct bits *b) {
+    int zeros = 0;
+    while (!next_bit(b)) {
+        if (b->failed || ++zeros > 31) {
+            b->failed = 1;
+            return 0;
+        }
+    }
+    return ((uint64_t)1 << zeros) - 1 + read_bits(b, zeros);
+}
+
+// A sequence parameter set's picture size (H.265 §7.3.2.2), or 0 when the unit is not one or is cut short.
+static int sps_size(const uint8_t *unit, size_t size, uint64_t *width, uint64_t *height) {
+    if (size < 3 || (unit[0] >> 1 & 63) != 33) return 0;
+    struct bits b = {unit + 2, size - 2, 0, 0, 0, 0};
+    read_bits(&b, 4);                              // sps_video_parameter_set_id
+    int sub_layers = (int)read_bits(&b, 3);        // sps_max_sub_layers_minus1
+    read_bits(&b, 1);                              // sps_temporal_id_nesting_flag
+    read_bits(&b, 88);                             // general profile: space, tier, idc, flags
+    read_bits(&b, 8);                              // general_level_idc
+    int profile_present[8] = {0}, level_present[8] = {0};
+    for (int i = 0; i < sub_layers; i++) {
+        profile_present[i] = (int)read_bits(&b, 1);
+        level_present[i] = (int)read_bits(&b, 1);
+    }
+    if (sub_layers > 0)
+        for (int i = sub_layers; i < 8; i++) read_bits(&b, 2);
+    for (int i = 0; i < sub_layers; i++) {
+        if (profile_present[i]) read_bits(&b, 88);
+        if (level_present[i]) read_bits(&b, 8);
+    }
+    read_golomb(&b);                               // sps_seq_parameter_set_id
+    if (read_golomb(&b) == 3) read_bits(&b, 1);    // chroma_format_idc, separate_colour_plane_flag
+    *width = read_golomb(&b);
+    *height = read_golomb(&b);
+    return !b.failed;
+}
 
 static const struct heif_error success = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
 
@@ -71,6 +186,12 @@ static struct heif_error push_data(void *raw, const void *data, size_t size) {
                           | bytes[at + 3];
         at += 4;
         if (length > size - at) return failure(heif_suberror_End_of_data, "an HEVC unit runs past its data");
+        uint64_t width = 0, height = 0;
+        long bound = largest_bound();
+        if (bound > 0 && sps_size(bytes + at, length, &width, &height) && (width == 0 || height == 0 ||
+                                                                           width * height > (uint64_t)bound))
+            return failure(heif_suberror_Security_limit_exceeded,
+                           "its HEVC stream declares a picture larger than the image it codes");
         if (de265_push_NAL(decoder->context, bytes + at, (int)length, 0, NULL) != DE265_OK)
             return failure(heif_suberror_Unspecified, "libde265 refused an HEVC unit");
         at += length;

@@ -41,6 +41,8 @@
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
     X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_ispe_height) \
+    X(heif_image_handle_get_ispe_width) \
     X(heif_image_handle_get_list_of_metadata_block_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
     X(heif_image_handle_get_metadata) \

@@ -1,4 +1,5 @@
 import CHEIF
+import CHEVCDecoder
 import FilterCore
 import Foundation
 
@@ -32,6 +33,9 @@ package final class HEIFDecoder: DescriptorDecoder {
     private let context: OpaquePointer
     private let handle: OpaquePointer
     private let premultiplied: Bool
+    /// The most pixels a picture coded for this image may have: its stored size ('ispe', before transforms and
+    /// cropping) with a coding block's padding, within the pixel limit.
+    private let codedPixelBound: Int
     private var decoded: Decoded?
     private var rowsRead = 0
 
@@ -79,6 +83,11 @@ package final class HEIFDecoder: DescriptorDecoder {
         bitDepth = depth
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        let stored = (Int(max(heif_image_handle_get_ispe_width(handle), 0)), Int(max(heif_image_handle_get_ispe_height(handle), 0)))
+        codedPixelBound = min((stored.0 + 64) * (stored.1 + 64), limits.maxPixels)
+        // No picture libheif composes for this image (an overlay canvas, an alpha image) is wider or taller than
+        // the image: libheif checks canvases against this side limit, which was the pixel limit's while reading.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(stored.0, stored.1, width, height) + 1))
         format = PixelFormat.integer(channels: alpha ? 4 : 3, depth: depth > 8 ? 16 : 8)!
         var described = ImageMetadata(orientation: 1, iccProfile: Self.iccProfile(handle))
         described.codingPoints = Self.codingPoints(handle)
@@ -108,74 +117,78 @@ package final class HEIFDecoder: DescriptorDecoder {
         file.deallocate()
     }
 
-    /// Rows come straight from libheif's decoded RGB(A) image, held from the first read to the last row: no copy of
-    /// the whole picture besides it.
+    /// Rows come straight from libheif's decoded planes, held from the first read to the last row and interleaved as
+    /// they are read: libheif decodes to planar RGB before anything else, so asking for those planes spares an
+    /// interleaved copy of the whole picture (39 MB for 13 MP) and a pass over it.
     package func readRows(into destination: UnsafeMutableRawPointer, stride: Int, count: Int) throws {
         try CodecError.checkRows(path, done: rowsRead, count: count, height: height)
         let picture = try decoded ?? decode()
         decoded = picture
-        let rowBytes = width * format.bytesPerPixel
-        for i in 0..<count {
-            let y = rowsRead + i
-            copyRow(UnsafeRawPointer(picture.plane) + y * picture.stride, into: destination + i * stride, rowBytes: rowBytes,
-                    bits: picture.bits)
-        }
+        for i in 0..<count { copyRow(picture, rowsRead + i, into: destination + i * stride) }
         rowsRead += count
         guard rowsRead == height else { return }
         heif_image_release(picture.image)
         decoded = nil
     }
 
-    /// libheif's decoded image and the interleaved plane rows are read from.
+    /// libheif's decoded image and its R, G, B (and alpha) planes.
     private struct Decoded {
         let image: OpaquePointer
-        let plane: UnsafePointer<UInt8>
-        let stride: Int
-        /// Bits a sample in the plane (8, or 10/12 in 16-bit words).
-        let bits: Int
+        let planes: [(start: UnsafePointer<UInt8>, stride: Int, bits: Int)]
     }
 
-    /// The primary image decoded to interleaved RGB(A), transforms applied.
+    /// The primary image decoded to planar RGB(A), transforms applied.
     private func decode() throws -> Decoded {
-        let channels = format.channels, deep = format.depth == 16
-        let chroma = deep ? (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
-                          : (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
         guard let options = heif_decoding_options_alloc() else {
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory decoding the \(formatName) image")
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 0
         var decodedImage: OpaquePointer?
-        try Self.check(heif_decode_image(handle, &decodedImage, heif_colorspace_RGB, chroma, options), path: path, what: "decode")
+        fr_hevc_begin_image(codedPixelBound)
+        defer { fr_hevc_end_image(codedPixelBound) }
+        try Self.check(heif_decode_image(handle, &decodedImage, heif_colorspace_RGB, heif_chroma_444, options), path: path, what: "decode")
         guard let image = decodedImage else { throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): no image was decoded") }
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(heif_image_get_width(image, heif_channel_interleaved)) == width,
-              Int(heif_image_get_height(image, heif_channel_interleaved)) == height,
-              Int(stride) >= width * format.bytesPerPixel else {
-            heif_image_release(image)
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): the decoded image is not the size the file states")
+        let channels: [heif_channel] = [heif_channel_R, heif_channel_G, heif_channel_B] + (format.channels == 4 ? [heif_channel_Alpha] : [])
+        var planes: [(start: UnsafePointer<UInt8>, stride: Int, bits: Int)] = []
+        let sampleBytes = format.depth / 8
+        for channel in channels {
+            var stride: Int32 = 0
+            let bits = Int(heif_image_get_bits_per_pixel_range(image, channel))
+            guard let plane = heif_image_get_plane_readonly(image, channel, &stride),
+                  Int(heif_image_get_width(image, channel)) == width, Int(heif_image_get_height(image, channel)) == height,
+                  Int(stride) >= width * sampleBytes, (1...16).contains(bits), (bits > 8) == (sampleBytes == 2) else {
+                heif_image_release(image)
+                throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): the decoded image is not the size and depth the file states")
+            }
+            planes.append((plane, Int(stride), bits))
         }
-        return Decoded(image: image, plane: plane, stride: Int(stride),
-                       bits: Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved)))
+        return Decoded(image: image, planes: planes)
     }
 
-    /// One row of the plane as ours: 8-bit samples as they are, 10/12-bit ones (little-endian, in 16-bit words)
-    /// scaled to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
-    private func copyRow(_ source: UnsafeRawPointer, into row: UnsafeMutableRawPointer, rowBytes: Int, bits: Int) {
-        let channels = format.channels
+    /// Row `y` of the planes, interleaved: 8-bit samples as they are, 10/12-bit ones (in native 16-bit words) scaled
+    /// to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
+    private func copyRow(_ picture: Decoded, _ y: Int, into row: UnsafeMutableRawPointer) {
+        let channels = picture.planes.count
         if format.depth == 8 {
-            row.copyMemory(from: source, byteCount: rowBytes)
-            if premultiplied { Self.unassociate(row.assumingMemoryBound(to: UInt8.self), samples: rowBytes, channels: channels) }
+            let output = row.assumingMemoryBound(to: UInt8.self)
+            for (c, plane) in picture.planes.enumerated() {
+                let input = plane.start + y * plane.stride
+                for x in 0..<width { output[x * channels + c] = input[x] }
+            }
+            if premultiplied { Self.unassociate(output, samples: width * channels, channels: channels) }
             return
         }
-        let samples = rowBytes / 2, top = (1 << min(max(bits, 1), 16)) - 1
-        let input = source.assumingMemoryBound(to: UInt16.self), output = row.assumingMemoryBound(to: UInt16.self)
-        for i in 0..<samples {
-            let v = min(Int(UInt16(littleEndian: input[i])), top)
-            output[i] = UInt16((v * 65535 + top / 2) / top)
+        let output = row.assumingMemoryBound(to: UInt16.self)
+        for (c, plane) in picture.planes.enumerated() {
+            let input = UnsafeRawPointer(plane.start + y * plane.stride).assumingMemoryBound(to: UInt16.self)
+            let top = (1 << plane.bits) - 1
+            for x in 0..<width {
+                let v = min(Int(input[x]), top)
+                output[x * channels + c] = UInt16((v * 65535 + top / 2) / top)
+            }
         }
-        if premultiplied { Self.unassociate(output, samples: samples, channels: channels) }
+        if premultiplied { Self.unassociate(output, samples: width * channels, channels: channels) }
     }
 
     /// Premultiplied RGBA samples (8- or 16-bit) made straight, in place.

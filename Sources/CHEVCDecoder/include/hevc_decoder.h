@@ -7,6 +7,11 @@
 /// Call once.
 int fr_hevc_register_decoder(int workers);
 
+/// Brackets a decode of an image of `pixels` pixels (a generous bound on its coded pictures: padding included):
+/// while any is in force, coded streams declaring larger pictures are refused before libde265 allocates for them.
+void fr_hevc_begin_image(long pixels);
+void fr_hevc_end_image(long pixels);
+
 /// How many images the decoder above has decoded in this process (tests check that it is the one in use).
 long fr_hevc_images_decoded(void);
 
