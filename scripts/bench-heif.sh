@@ -2,7 +2,8 @@
 # HEIC, AVIF and WebP photos to 400 px thumbnails beside vipsthumbnail (libvips, which reads them through the same
 # libheif and libwebp): two 10–13 MP photos made HEICs and WebPs (heif-enc at quality 80, cwebp at quality 80),
 # each to a 400 px JPEG by filterrun's sRGB-space web-thumbnail and by vipsthumbnail -s 400x; a batch of COUNT
-# (default 100) HEICs (four 2–3 MP photos, copied) to 400 px JPEGs; and a 12 MP AVIF written from the HEIC.
+# (default 100) HEICs (four 2–3 MP photos, copied) to 400 px JPEGs; a 12 MP AVIF written from the HEIC; and the
+# 13.1 MP photo as phones write HEICs, a grid of 512×512 tiles (scripts/make-heic-grid.py).
 # Medians of RUNS (default 5) alternating runs; wall time by the shell's clock, peak RSS by GNU time.
 # Installs libvips-tools, libheif-examples and webp (apt) itself.
 # Usage: scripts/bench-heif.sh PHOTO.png OTHER_PHOTO.png (the shared kleiber and seeding photos)
@@ -23,6 +24,7 @@ for p in a b; do
   heif-enc -q 80 -o "$work/$p.heic" "$work/$p.png" >/dev/null
   cwebp -quiet -q 80 "$work/$p.png" -o "$work/$p.webp"
 done
+python3 scripts/make-heic-grid.py "$work/a.png" "$work/grid.heic"
 mkdir -p "$work/batch" "$work/out-fr" "$work/out-vips"
 for i in 0 1 2 3; do
   vips crop "$([ $((i % 2)) = 0 ] && echo "$first" || echo "$second")" "$work/crop$i.png" $((i * 300)) $((i * 100)) 2000 1400
@@ -48,6 +50,8 @@ for _ in $(seq "$runs"); do
     run "$p$f-fr" $bin recipes/web-thumbnail-srgb.json "$work/$p.$f" "$work/t.jpg" --force --backend cpu
     run "$p$f-vips" vipsthumbnail "$work/$p.$f" -s 400x -o "$work/t.jpg[Q=90]"
   done; done
+  run grid-fr $bin recipes/web-thumbnail-srgb.json "$work/grid.heic" "$work/t.jpg" --force --backend cpu
+  run grid-vips vipsthumbnail "$work/grid.heic" -s 400x -o "$work/t.jpg[Q=90]"
   run avif-fr $bin recipes/web-thumbnail-srgb.json "$work/a.heic" "$work/t.avif" --force --backend cpu
   run avif-vips vipsthumbnail "$work/a.heic" -s 400x -o "$work/t.avif[Q=50]"
 done
@@ -65,6 +69,8 @@ for p in a b; do
     report "$p$f-vips" "$label $f: vipsthumbnail -s 400x"
   done
 done
+report grid-fr "kleiber 13.1 MP heic, 512-pixel grid: filterrun web-thumbnail-srgb"
+report grid-vips "kleiber 13.1 MP heic, 512-pixel grid: vipsthumbnail -s 400x"
 report avif-fr "kleiber 13.1 MP heic → 400 px AVIF: filterrun (quality 50, effort 4)"
 report avif-vips "kleiber 13.1 MP heic → 400 px AVIF: vipsthumbnail (Q=50)"
 echo
