@@ -192,6 +192,8 @@
     X(avifImageCreate) \
     X(avifImageDestroy) \
     X(avifImageRGBToYUV) \
+    X(avifImageSetMetadataExif) \
+    X(avifImageSetMetadataXMP) \
     X(avifImageYUVToRGB) \
     X(avifRGBImageSetDefaults) \
     X(avifRWDataFree) \

@@ -210,7 +210,7 @@ public final class BatchRunner: Sendable {
             inputs[recipe.inputs.first ?? "main"] = job.input
             let outputFormat = renderer.options.fileFormat ?? ImageFileFormat.from(extensionOf: job.output)
             if allFrames, [.webp, .gif, .avif].contains(outputFormat), ImageInput.file(job.input).rendersAsFrames {
-                try renderer.renderAnimation(recipe, inputs: inputs, output: job.output)
+                outcome.warnings = try renderer.renderAnimation(recipe, inputs: inputs, output: job.output).warnings
             } else {
                 let report = try renderer.render(recipe, inputs: inputs, output: job.output)
                 outcome.backend = report.backend

@@ -16,6 +16,8 @@ public struct AnimationReport: Sendable, CustomStringConvertible {
     /// Times the output plays (0: forever), as the input said.
     public var loopCount: Int
     public var seconds: Double
+    /// Notes on what the output could not carry (a GIF has no place for EXIF).
+    public var warnings: [String] = []
 
     public var description: String {
         String(format: "%d frames, %d×%d, %@, %.3f s", frames, width, height,
@@ -31,6 +33,8 @@ extension Renderer {
     /// viewer shows them), then filtered one at a time: memory holds one frame, the encoder's canvases and the file.
     /// The recipe's other inputs are read once and used for every frame. The output is published atomically as
     /// `render(_:inputs:output:control:)` publishes it; frames × their pixels count against `options.maxWork`.
+    /// The input's EXIF and XMP are carried as `options.metadata` says, as for a still (a GIF keeps XMP only);
+    /// frames are written as stored, so the orientation tag stays as it was.
     @discardableResult
     public func renderAnimation(_ recipe: Recipe, inputs: [String: String], output: String,
                                 control: RenderControl? = nil) throws -> AnimationReport {
@@ -88,6 +92,7 @@ extension Renderer {
         defer { file.abandon() }
         var writer: (any AnimationWriter)?
         var frames = 0, size = (width: 0, height: 0), pixels = 0.0
+        var warnings = [String]()
         while true {
             try control?.check()
             let frame: AnimationFrame
@@ -106,14 +111,19 @@ extension Renderer {
             let rows = result.rowStride == result.width * 4 ? nil : try result.packedData()
             do {
                 let frameWriter: any AnimationWriter
-                if let writer { frameWriter = writer } else if format == .gif {
-                    frameWriter = try AnimatedGIFWriter(output: file, width: result.width, height: result.height,
-                                                        loopCount: reader.loopCount, options: options.gif)
-                } else if format == .avif {
-                    frameWriter = try AnimatedAVIFWriter(output: file, width: result.width, height: result.height, options: options.avif)
-                } else {
-                    frameWriter = try AnimatedWebPWriter(output: file, width: result.width, height: result.height,
-                                                         loopCount: reader.loopCount, options: options.webp)
+                if let writer { frameWriter = writer } else {
+                    let carried = animationMetadata(reader.metadata, width: result.width, height: result.height, format: format,
+                                                    warnings: &warnings)
+                    if format == .gif {
+                        frameWriter = try AnimatedGIFWriter(output: file, width: result.width, height: result.height,
+                                                            loopCount: reader.loopCount, options: options.gif, xmp: carried?.xmp)
+                    } else if format == .avif {
+                        frameWriter = try AnimatedAVIFWriter(output: file, width: result.width, height: result.height,
+                                                             options: options.avif, metadata: carried)
+                    } else {
+                        frameWriter = try AnimatedWebPWriter(output: file, width: result.width, height: result.height,
+                                                             loopCount: reader.loopCount, options: options.webp, metadata: carried)
+                    }
                 }
                 writer = frameWriter
                 size = (result.width, result.height)
@@ -133,7 +143,21 @@ extension Renderer {
             throw RenderError.output(OutputError(.notWritable, path: output, "\(error)"))
         }
         return AnimationReport(frames: frames, width: size.width, height: size.height, loopCount: reader.loopCount,
-                               seconds: monotonicSeconds() - began)
+                               seconds: monotonicSeconds() - began, warnings: warnings)
+    }
+
+    /// The EXIF and XMP an animation's output carries under `options.metadata`, edited for its size; the orientation
+    /// tag is kept (frames are written as stored). A GIF keeps XMP only, and says so.
+    func animationMetadata(_ input: ImageMetadata, width: Int, height: Int, format: ImageFileFormat?,
+                           warnings: inout [String]) -> OutputMetadata? {
+        guard var carried = OutputMetadata(from: input, policy: options.metadata, width: width, height: height, upright: false) else {
+            return nil
+        }
+        carried.extendedXMP = nil
+        guard format == .gif else { return carried }
+        if carried.exif != nil { warnings.append("note: GIF has no place for EXIF; the input's EXIF is left out (its XMP is kept)") }
+        carried.exif = nil
+        return carried.xmp == nil ? nil : carried
     }
 
     /// A composed frame as a render's input: its samples, or working values through its profile.

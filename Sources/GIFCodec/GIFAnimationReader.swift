@@ -15,6 +15,8 @@ package final class GIFAnimationReader: AnimationReader {
     package private(set) var loopCount = 1
     /// GIF frames are sRGB (an ICCRGBG1 application extension is not read).
     package let iccProfile: [UInt8]? = nil
+    /// Its XMP (GIF has no place for EXIF).
+    package let metadata: ImageMetadata
 
     private let reader: GIFDecoder.Reader
     private var gif: UnsafeMutablePointer<GifFileType>?
@@ -28,6 +30,9 @@ package final class GIFAnimationReader: AnimationReader {
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
         let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        var found = ImageMetadata(orientation: 1, iccProfile: nil)
+        found.xmp = GIFDecoder.xmp(in: bytes)
+        metadata = found
         let reader = GIFDecoder.Reader(bytes)
         self.reader = reader
         var error: Int32 = 0

@@ -83,7 +83,9 @@ package final class AnimatedGIFWriter: AnimationWriter {
     /// The last frame, coded, its area and delay.
     private var waiting: (frame: QuantisedFrame, area: GIFStream.Area, delay: Int)?
 
-    package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: GIFWriteOptions = .default) throws {
+    /// `xmp`: a packet written after the loop count, in its application extension.
+    package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: GIFWriteOptions = .default,
+                 xmp: [UInt8]? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
@@ -93,6 +95,7 @@ package final class AnimatedGIFWriter: AnimationWriter {
             try GIFQuantiser.load(for: output.path)
             let stream = try GIFStream(width: width, height: height, path: output.path)
             try stream.loop(loopCount)
+            if let xmp { try stream.xmp(xmp) }
             self.stream = stream
         } catch {
             output.abandon()

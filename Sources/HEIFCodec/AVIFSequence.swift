@@ -30,6 +30,8 @@ package final class AVIFSequenceReader: AnimationReader {
     package let codingPoints: ColourCodingPoints?
     /// Frames the file declares.
     package let frameCount: Int
+    /// The EXIF and XMP items libavif reads with the sequence.
+    package let metadata: ImageMetadata
 
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -50,8 +52,6 @@ package final class AVIFSequenceReader: AnimationReader {
         self.decoder = decoder
         decoder.pointee.maxThreads = Int32(max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
         decoder.pointee.imageSizeLimit = UInt32(clamping: min(limits.maxPixels, 16384 * 16384))
-        decoder.pointee.ignoreExif = 1
-        decoder.pointee.ignoreXMP = 1
         var result = avifDecoderSetIOMemory(decoder, file.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result == AVIF_RESULT_OK { result = avifDecoderParse(decoder) }
         guard result == AVIF_RESULT_OK, let image = decoder.pointee.image else {
@@ -67,6 +67,11 @@ package final class AVIFSequenceReader: AnimationReader {
         iccProfile = icc.size > 0 ? Array(UnsafeBufferPointer(start: icc.data, count: icc.size)) : nil
         let points = ColourCodingPoints(primaries: Int(image.pointee.colorPrimaries), transfer: Int(image.pointee.transferCharacteristics))
         codingPoints = iccProfile == nil && !points.isSRGB ? points : nil
+        var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
+        let (exif, xmp) = (image.pointee.exif, image.pointee.xmp)
+        found.exif = exif.size > 0 ? Exif.tiffStructure(inPayload: Array(UnsafeBufferPointer(start: exif.data, count: exif.size))) : nil
+        found.xmp = xmp.size > 0 ? Array(UnsafeBufferPointer(start: xmp.data, count: xmp.size)) : nil
+        metadata = found
         do {
             try limits.checkWhole(path, format: "AVIF", width: width, height: height) { Double($0 * 8) + Double(bytes.count) }
             if points.isHDR && iccProfile == nil {
@@ -124,18 +129,22 @@ package final class AVIFSequenceReader: AnimationReader {
 
 /// An AVIF image sequence written a frame at a time through libavif (AV1 by libaom), 8-bit 4:2:0 lossy or 4:4:4
 /// lossless (identity matrix), alpha kept, sRGB code points, durations in milliseconds; published atomically by
-/// `finish()`. libavif 0.11 writes no repetition count: the sequence plays forever. Holds the coded frames and the
-/// encoder's reference frames, never the raw frames already added.
+/// `finish()`. libavif 0.11 writes no repetition count: the sequence plays forever. EXIF and XMP, when given, are
+/// items of the file (libavif takes them from the first frame). Holds the coded frames and the encoder's reference
+/// frames, never the raw frames already added.
 package final class AnimatedAVIFWriter: AnimationWriter {
     package let output: OutputFile
     package var path: String { output.path }
     private let width: Int, height: Int
     private let options: AVIFWriteOptions
+    private var metadata: OutputMetadata?
     private var encoder: UnsafeMutablePointer<avifEncoder>?
     private var published = false
 
-    package init(output: OutputFile, width: Int, height: Int, options: AVIFWriteOptions = .default) throws {
+    package init(output: OutputFile, width: Int, height: Int, options: AVIFWriteOptions = .default,
+                 metadata: OutputMetadata? = nil) throws {
         self.output = output
+        self.metadata = metadata
         self.width = width
         self.height = height
         self.options = options
@@ -183,6 +192,13 @@ package final class AnimatedAVIFWriter: AnimationWriter {
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = UInt16(options.lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
         image.pointee.yuvRange = AVIF_RANGE_FULL
+        if let metadata {
+            // The first frame carries them. libavif reads the EXIF orientation into the file's own transform, as
+            // viewers of the input would have turned it.
+            if let exif = metadata.exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(image, $0.baseAddress, $0.count) } }
+            if let xmp = metadata.xmp { xmp.withUnsafeBufferPointer { avifImageSetMetadataXMP(image, $0.baseAddress, $0.count) } }
+            self.metadata = nil
+        }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA

@@ -4,23 +4,27 @@ import Foundation
 
 /// An animated WebP written a frame at a time through libwebp's animation encoder (which stores each frame as the
 /// rectangle that changed, lossy or lossless as `options` say), published atomically by `finish()`. Holds the
-/// encoder's previous canvases and the encoded frames, never the raw frames already added.
+/// encoder's previous canvases and the encoded frames, never the raw frames already added. EXIF and XMP, when
+/// given, go in their chunks.
 package final class AnimatedWebPWriter: AnimationWriter {
     package let output: OutputFile
     package var path: String { output.path }
     private let width: Int
     private let height: Int
     private let options: WebPWriteOptions
+    private let metadata: OutputMetadata?
     private var encoder: OpaquePointer?
     private var config = WebPConfig()
     private var timestamp = 0
     private var published = false
 
-    package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: WebPWriteOptions) throws {
+    package init(output: OutputFile, width: Int, height: Int, loopCount: Int, options: WebPWriteOptions,
+                 metadata: OutputMetadata? = nil) throws {
         self.output = output
         self.width = width
         self.height = height
         self.options = options
+        self.metadata = metadata
         guard (1...16383).contains(width), (1...16383).contains(height) else {
             output.abandon()
             throw CodecError(kind: .invalidRequest, path: output.path,
@@ -78,8 +82,37 @@ package final class AnimatedWebPWriter: AnimationWriter {
         var data = WebPData(bytes: nil, size: 0)
         defer { WebPDataClear(&data) }
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else { throw failure("assembling the file") }
-        try WholePicture.publish(Array(UnsafeBufferPointer(start: bytes, count: data.size)), to: output)
+        var file = Array(UnsafeBufferPointer(start: bytes, count: data.size))
+        var chunks = [(String, [UInt8])]()
+        if let exif = metadata?.exif { chunks.append(("EXIF", exif)) }
+        if let xmp = metadata?.xmp { chunks.append(("XMP ", xmp)) }
+        if !chunks.isEmpty { file = try Self.adding(chunks, to: file, path: path) }
+        try WholePicture.publish(file, to: output)
         published = true
+    }
+
+    /// The animated file with `chunks` (EXIF, XMP) added by libwebpmux, which orders them.
+    static func adding(_ chunks: [(String, [UInt8])], to file: [UInt8], path: String) throws -> [UInt8] {
+        let mux = file.withUnsafeBufferPointer { bytes -> OpaquePointer? in
+            var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+            return WebPMuxCreateInternal(&data, 1, WEBP_MUX_ABI_VERSION)
+        }
+        guard let mux else { throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file") }
+        defer { WebPMuxDelete(mux) }
+        var status = WEBP_MUX_OK
+        for (fourCC, bytes) in chunks where status == WEBP_MUX_OK {
+            status = bytes.withUnsafeBufferPointer { chunk in
+                var data = WebPData(bytes: chunk.baseAddress, size: chunk.count)
+                return WebPMuxSetChunk(mux, fourCC, &data, 1)
+            }
+        }
+        var assembled = WebPData(bytes: nil, size: 0)
+        defer { WebPDataClear(&assembled) }
+        if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
+        guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
+            throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
     }
 
     private func failure(_ doing: String) -> CodecError {

@@ -14,6 +14,8 @@ package final class WebPAnimationReader: AnimationReader {
     package let frameCount: Int
     /// The ICCP chunk.
     package let iccProfile: [UInt8]?
+    /// The EXIF and XMP chunks.
+    package let metadata: ImageMetadata
 
     /// The file's bytes at a fixed address: libwebp's decoder reads them while it lives.
     private let file: UnsafeMutableBufferPointer<UInt8>
@@ -48,13 +50,18 @@ package final class WebPAnimationReader: AnimationReader {
         height = Int(info.canvas_height)
         loopCount = Int(info.loop_count)
         frameCount = Int(info.frame_count)
-        var chunk = WebPChunkIterator()
-        if let demux = WebPAnimDecoderGetDemuxer(decoder), WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 {
-            iccProfile = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
-            WebPDemuxReleaseChunkIterator(&chunk)
-        } else {
-            iccProfile = nil
+        let demux = WebPAnimDecoderGetDemuxer(decoder)
+        func chunk(_ fourCC: String) -> [UInt8]? {
+            var iterator = WebPChunkIterator()
+            guard let demux, WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&iterator) }
+            return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
         }
+        iccProfile = chunk("ICCP")
+        var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
+        found.exif = chunk("EXIF").map(WebPDecoder.tiffStructure)
+        found.xmp = chunk("XMP ")
+        metadata = found
         let fileBytes = Double(bytes.count)
         do {
             // libwebp holds the canvas and the previous one (8 bytes a pixel), and we copy each frame out (4 more).

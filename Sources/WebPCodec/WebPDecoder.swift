@@ -77,7 +77,7 @@ package final class WebPDecoder: DescriptorDecoder {
         let alpha = flags & UInt32(ALPHA_FLAG.rawValue) != 0 || (status == VP8_STATUS_OK && features.has_alpha != 0)
         format = alpha ? .rgba8 : .rgb8
         // A WebP EXIF chunk holds the TIFF structure, sometimes behind JPEG's "Exif\0\0".
-        let exif = parsed.2.map { Array($0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0[...]) }
+        let exif = parsed.2.map(Self.tiffStructure)
         var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
         found.exif = exif
         found.xmp = parsed.3
@@ -206,5 +206,10 @@ package final class WebPDecoder: DescriptorDecoder {
         default:
             return CodecError(kind: .corrupt, path: path, message: "corrupt WebP image data (libwebp status \(status.rawValue))")
         }
+    }
+
+    /// A WebP EXIF chunk's TIFF structure: the chunk holds it, sometimes behind JPEG's "Exif\0\0".
+    static func tiffStructure(_ chunk: [UInt8]) -> [UInt8] {
+        Array(chunk.starts(with: Array("Exif\0\0".utf8)) ? chunk.dropFirst(6) : chunk[...])
     }
 }

@@ -127,6 +127,7 @@ struct RenderRun {
                 }
                 createdDirectories = try Self.createMissingDirectories(for: output)
                 let animation = try renderer.renderAnimation(recipe, sources: sources, output: output)
+                for warning in animation.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
                 if options.stats != nil { FileHandle.standardError.write(Data(("animation: \(animation)\n").utf8)) }
                 return 0
             }

@@ -220,4 +220,53 @@ final class MetadataPolicyTests: XCTestCase {
         XCTAssertEqual(tags["IFD0:Orientation"] as? Int, 1)
         XCTAssertEqual(tags["File:ImageWidth"] as? Int, 96, "not turned")
     }
+
+    /// Animations follow the same policy: an animated WebP given EXIF (a camera make, a location) and XMP by
+    /// ExifTool, rendered frame by frame to animated WebP, AVIF and GIF (XMP only, with a note), read back by
+    /// ExifTool; the outputs read as inputs again (the AVIF sequence's items, the GIF's XMP) carry them on.
+    func testAnimationsCarryMetadataAsStillsDo() throws {
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("animated.webp").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("webp/animated_2frames_96x64.webp"), toPath: input)
+        try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Make=TestCam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
+                                          "-XMP-dc:Creator=Someone", input], package: "libimage-exiftool-perl")
+        let flip = Recipe.chain([(.flip, [:])])
+        for format in [ImageFileFormat.webp, .avif, .gif] {
+            for policy in MetadataPolicy.allCases {
+                let output = scratch.appendingPathComponent("\(policy).\(format.extensions[0])").path
+                let renderer = Renderer(backend: .cpu, options: Renderer.Options(metadata: policy))
+                let report = try renderer.renderAnimation(flip, inputs: ["main": input], output: output)
+                XCTAssertEqual(report.frames, 2)
+                let tags = try exiftool(try Data(contentsOf: URL(fileURLWithPath: output)), format)
+                let label = "\(format) \(policy)"
+                XCTAssertNil(tags["ExifTool:Warning"], "\(label): \(tags["ExifTool:Warning"] ?? "")")
+                if policy == .strip {
+                    XCTAssertFalse(tags.keys.contains { $0.hasPrefix("GPS:") || $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") },
+                                   "\(label): \(tags.keys.sorted())")
+                    XCTAssertEqual(report.warnings, [], label)
+                    continue
+                }
+                XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone", label)
+                if format == .gif {
+                    XCTAssertNil(tags["IFD0:Make"], label)
+                    XCTAssertEqual(report.warnings.count, 1, label)
+                    XCTAssertTrue(report.warnings.first?.contains("GIF has no place for EXIF") == true, "\(report.warnings)")
+                    continue
+                }
+                XCTAssertEqual(report.warnings, [], label)
+                XCTAssertEqual(tags["IFD0:Make"] as? String, "TestCam", label)
+                XCTAssertEqual(tags["GPS:GPSLatitude"] != nil, policy == .keep, "\(label): location")
+            }
+        }
+        // Read back as inputs: the AVIF sequence's EXIF and XMP items and the GIF's XMP go on into a WebP.
+        for (name, make) in [("keep.avif", "TestCam"), ("keep.gif", nil)] {
+            let again = scratch.appendingPathComponent(name + ".webp").path
+            try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
+                .renderAnimation(flip, inputs: ["main": scratch.appendingPathComponent(name).path], output: again)
+            let tags = try exiftool(try Data(contentsOf: URL(fileURLWithPath: again)), .webp)
+            XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Someone", name)
+            XCTAssertEqual(tags["IFD0:Make"] as? String, make, name)
+        }
+    }
 }

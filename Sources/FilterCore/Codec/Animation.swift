@@ -22,12 +22,16 @@ package protocol AnimationReader: AnyObject {
     var iccProfile: [UInt8]? { get }
     /// The frames' colour as code points when there is no profile and it is not sRGB (AVIF sequences).
     var codingPoints: ColourCodingPoints? { get }
+    /// The file's EXIF (the TIFF structure) and XMP, as an output keeps them under `--keep-metadata`; frames are
+    /// taken as stored (no orientation applied).
+    var metadata: ImageMetadata { get }
     /// The next composed frame; nil after the last.
     func nextFrame() throws -> AnimationFrame?
 }
 
 extension AnimationReader {
     package var codingPoints: ColourCodingPoints? { nil }
+    package var metadata: ImageMetadata { ImageMetadata(orientation: 1, iccProfile: iccProfile) }
 }
 
 /// Writes an animation a frame at a time and publishes it atomically at `finish()`; dropping it unfinished removes

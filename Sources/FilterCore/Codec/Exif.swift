@@ -57,6 +57,21 @@ package enum Exif {
         return 1
     }
 
+    /// The TIFF structure of an Exif payload however a container stored it: as it is, behind JPEG's "Exif\0\0", or
+    /// behind HEIF's 4-byte offset to it (ISO/IEC 23008-12 A.2.1); nil when none of these holds one.
+    package static func tiffStructure(inPayload payload: [UInt8]) -> [UInt8]? {
+        func isTIFF(_ at: Int) -> Bool {
+            at >= 0 && at + 8 <= payload.count
+                && (payload[at..<at + 4].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || payload[at..<at + 4].elementsEqual([0x4D, 0x4D, 0x00, 0x2A]))
+        }
+        if isTIFF(0) { return payload }
+        if payload.starts(with: Array("Exif\0\0".utf8)), isTIFF(6) { return Array(payload[6...]) }
+        guard payload.count >= 4 else { return nil }
+        let offset = Int(payload[0]) << 24 | Int(payload[1]) << 16 | Int(payload[2]) << 8 | Int(payload[3])
+        guard offset <= payload.count, isTIFF(4 + offset) else { return nil }
+        return Array(payload[(4 + offset)...])
+    }
+
     /// A minimal Exif block holding only an orientation (for tests and for writers that must say "upright").
     package static func block(orientation: Int, littleEndian: Bool = true) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
