@@ -99,6 +99,8 @@
     X(JxlEncoderDestroy) \
     X(JxlEncoderFrameSettingsCreate) \
     X(JxlEncoderFrameSettingsSetOption) \
+    X(JxlEncoderInitFrameHeader) \
+    X(JxlEncoderSetFrameHeader) \
     X(JxlEncoderInitBasicInfo) \
     X(JxlEncoderProcessOutput) \
     X(JxlEncoderSetBasicInfo) \

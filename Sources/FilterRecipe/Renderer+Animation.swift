@@ -26,9 +26,10 @@ public struct AnimationReport: Sendable, CustomStringConvertible {
 }
 
 extension Renderer {
-    /// Renders `recipe` on every frame of an animated GIF or WebP — the recipe's main (first) input — and writes the
-    /// frames as an animated WebP (lossy or lossless as `options.webp` say) or GIF (each frame's palette chosen by
-    /// libimagequant, `options.gif`; delays in hundredths of a second) at `output`, keeping each frame's
+    /// Renders `recipe` on every frame of an animation (GIF, WebP, an AVIF sequence, JPEG XL) — the recipe's main
+    /// (first) input — and writes the frames as an animated WebP (lossy or lossless as `options.webp` say), GIF
+    /// (each frame's palette chosen by libimagequant, `options.gif`; delays in hundredths of a second), AVIF
+    /// sequence (`options.avif`) or JPEG XL animation (`options.jxl`) at `output`, keeping each frame's
     /// duration and the loop count. Frames are composed first (each frame's disposal and transparency applied, as a
     /// viewer shows them), then filtered one at a time: memory holds one frame, the encoder's canvases and the file.
     /// The recipe's other inputs are read once and used for every frame. The output is published atomically as
@@ -58,9 +59,9 @@ extension Renderer {
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
         let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
-        guard format == .webp || format == .gif || format == .avif else {
-            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP, GIF or AVIF; "
-                + "end the output's name in .webp, .gif or .avif (or render the first frame alone)"))
+        guard format == .webp || format == .gif || format == .avif || format == .jxl else {
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP, GIF, AVIF or JPEG XL; "
+                + "end the output's name in .webp, .gif, .avif or .jxl (or render the first frame alone)"))
         }
         let reader: any AnimationReader
         do { reader = try Self.openAnimation(input, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
@@ -120,6 +121,9 @@ extension Renderer {
                     } else if format == .avif {
                         frameWriter = try AnimatedAVIFWriter(output: file, width: result.width, height: result.height,
                                                              options: options.avif, metadata: carried)
+                    } else if format == .jxl {
+                        frameWriter = try AnimatedJXLWriter(output: file, width: result.width, height: result.height,
+                                                            loopCount: reader.loopCount, options: options.jxl, metadata: carried)
                     } else {
                         frameWriter = try AnimatedWebPWriter(output: file, width: result.width, height: result.height,
                                                              loopCount: reader.loopCount, options: options.webp, metadata: carried)

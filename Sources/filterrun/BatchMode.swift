@@ -19,7 +19,7 @@ struct BatchMode {
     let shard: BatchShard?
     /// The paths `-` stands for, when the caller read stdin already.
     var standardInput: [String]? = nil
-    /// `--frames all`: animations (GIF, WebP, AVIF sequences, JPEG XL) written as WebP, GIF or AVIF are rendered
+    /// `--frames all`: animations (GIF, WebP, AVIF sequences, JPEG XL) written as WebP, GIF, AVIF or JPEG XL are rendered
     /// frame by frame.
     var allFrames = false
 

@@ -82,7 +82,7 @@ struct RenderOptions: ParsableArguments {
     var background: RGBA?
     @Flag(help: "Keep inputs as stored instead of turning them upright by their EXIF orientation.") var noAutorotate = false
     @Option(parsing: .unconditional, help: "Which page of a multi-page TIFF input to read, from 0 (default 0).") var page: Int?
-    @Option(help: "Animated GIF, WebP or JPEG XL, or AVIF sequence input: render the first frame (default), or all frames into an animated WebP, GIF or AVIF (durations and loop count kept).")
+    @Option(help: "Animated GIF, WebP or JPEG XL, or AVIF sequence input: render the first frame (default), or all frames into an animated WebP, GIF, AVIF or JPEG XL (durations and loop count kept).")
     var frames: Frames = .first
     @Option(help: "Output colour profile: srgb (default: converted to sRGB and tagged so), keep (the main input's profile, embedded), or an .icc file.")
     var profile: String?

@@ -123,7 +123,7 @@ struct RenderRun {
             }
             if options.frames == .all, let main = sources["main"], main.rendersAsFrames {
                 guard output != "-" else {
-                    return fail(2, "OUTPUT -: animations are written to a file (an animated WebP, GIF or AVIF); give its name")
+                    return fail(2, "OUTPUT -: animations are written to a file (an animated WebP, GIF, AVIF or JPEG XL); give its name")
                 }
                 createdDirectories = try Self.createMissingDirectories(for: output)
                 let animation = try renderer.renderAnimation(recipe, sources: sources, output: output)

@@ -223,7 +223,7 @@ final class AnimationTests: XCTestCase {
         let renderer = Renderer(backend: .cpu)
         let png = scratch.appendingPathComponent("out.png").path
         XCTAssertThrowsError(try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: png)) { error in
-            XCTAssertTrue("\(error)".contains(".webp, .gif or .avif"), "\(error)")
+            XCTAssertTrue("\(error)".contains(".webp, .gif, .avif or .jxl"), "\(error)")
         }
         // A file cut inside its third frame: an input error naming it, and no output.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: gif))
@@ -304,6 +304,40 @@ final class AnimationTests: XCTestCase {
             XCTAssertEqual(failure.path, cut)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: cutOutput))
+    }
+
+    /// GIF in, JPEG XL animation out (lossless): djxl decodes the file we write to the frames the lossless WebP
+    /// path renders, with the GIF's durations, and our reader reads back the loop count; lossy (quality 90) stays
+    /// within 8 codes on average of the opaque pixels (dithered palette frames of 48×32 are a DCT coder's worst case:
+    /// 5.3 measured on the second).
+    func testAnimationsGoToJPEGXL() throws {
+        var options = Renderer.Options()
+        options.jxl = JXLWriteOptions(lossless: true)
+        options.webp = WebPWriteOptions(lossless: true)
+        let renderer = Renderer(backend: .cpu, options: options)
+        let jxl = scratch.appendingPathComponent("flipped.jxl").path, webp = scratch.appendingPathComponent("flipped.webp").path
+        let report = try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: jxl)
+        try renderer.renderAnimation(try flipRecipe(), inputs: ["main": gif], output: webp)
+        XCTAssertEqual(report.frames, 4)
+        let expected = try frames(try open(webp)), theirs = try djxlFrames(jxl)
+        XCTAssertEqual(theirs.count, 4)
+        for (i, (a, b)) in zip(theirs, expected).enumerated() { assertSameVisible(a, b.pixels, "djxl's frame \(i + 1)") }
+        let reader = try open(jxl)
+        XCTAssertEqual(try frames(reader).map(\.durationMilliseconds), durations)
+        XCTAssertEqual(reader.loopCount, 3)
+        // Lossy: close to the lossless frames where they are opaque.
+        var lossy = Renderer.Options()
+        lossy.jxl = JXLWriteOptions(quality: 90)
+        let lossyPath = scratch.appendingPathComponent("lossy.jxl").path
+        try Renderer(backend: .cpu, options: lossy).renderAnimation(try flipRecipe(), inputs: ["main": gif], output: lossyPath)
+        for (i, (a, b)) in zip(try frames(try open(lossyPath)), expected).enumerated() {
+            var total = 0, count = 0
+            for p in stride(from: 0, to: a.pixels.count, by: 4) where b.pixels[p + 3] == 255 {
+                for c in 0..<3 { total += abs(Int(a.pixels[p + c]) - Int(b.pixels[p + c])) }
+                count += 3
+            }
+            XCTAssertLessThan(Double(total) / Double(max(count, 1)), 8, "lossy frame \(i + 1)")
+        }
     }
 
     func webpmuxInfo(_ path: String) throws -> String {

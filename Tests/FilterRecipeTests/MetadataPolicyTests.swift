@@ -222,7 +222,7 @@ final class MetadataPolicyTests: XCTestCase {
     }
 
     /// Animations follow the same policy: an animated WebP given EXIF (a camera make, a location) and XMP by
-    /// ExifTool, rendered frame by frame to animated WebP, AVIF and GIF (XMP only, with a note), read back by
+    /// ExifTool, rendered frame by frame to animated WebP, AVIF, JPEG XL and GIF (XMP only, with a note), read back by
     /// ExifTool; the outputs read as inputs again (the AVIF sequence's items, the GIF's XMP) carry them on.
     func testAnimationsCarryMetadataAsStillsDo() throws {
         let scratch = Fixtures.temporaryDirectory()
@@ -232,7 +232,7 @@ final class MetadataPolicyTests: XCTestCase {
         try ExternalTool.run("exiftool", ["-q", "-overwrite_original", "-Make=TestCam", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
                                           "-XMP-dc:Creator=Someone", input], package: "libimage-exiftool-perl")
         let flip = Recipe.chain([(.flip, [:])])
-        for format in [ImageFileFormat.webp, .avif, .gif] {
+        for format in [ImageFileFormat.webp, .avif, .gif, .jxl] {
             for policy in MetadataPolicy.allCases {
                 let output = scratch.appendingPathComponent("\(policy).\(format.extensions[0])").path
                 let renderer = Renderer(backend: .cpu, options: Renderer.Options(metadata: policy))

@@ -104,7 +104,7 @@ extension CodecError {
     /// The note an animation's first frame carries, so a render that reads only it never says nothing.
     package static func firstFrameNote(_ path: String, frames: Int?) -> String {
         "note: \(FileText.escaped(path)) is an animation" + (frames.map { " of \($0) frames" } ?? "")
-            + "; its first frame is read (--frames all renders every frame into an animated WebP, GIF or AVIF)"
+            + "; its first frame is read (--frames all renders every frame into an animated WebP, GIF, AVIF or JPEG XL)"
     }
 }
 
