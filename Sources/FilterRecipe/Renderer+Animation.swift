@@ -35,7 +35,8 @@ extension Renderer {
     /// The recipe's other inputs are read once and used for every frame. The output is published atomically as
     /// `render(_:inputs:output:control:)` publishes it; frames × their pixels count against `options.maxWork`.
     /// The input's EXIF and XMP are carried as `options.metadata` says, as for a still (a GIF keeps XMP only);
-    /// frames are written as stored, so the orientation tag stays as it was.
+    /// frames are written as the reader gives them, so the orientation tag stays as it was but for JPEG XL's,
+    /// which libjxl turns upright.
     @discardableResult
     public func renderAnimation(_ recipe: Recipe, inputs: [String: String], output: String,
                                 control: RenderControl? = nil) throws -> AnimationReport {
@@ -114,7 +115,7 @@ extension Renderer {
                 let frameWriter: any AnimationWriter
                 if let writer { frameWriter = writer } else {
                     let carried = animationMetadata(reader.metadata, width: result.width, height: result.height, format: format,
-                                                    warnings: &warnings)
+                                                    upright: reader.framesUpright, warnings: &warnings)
                     if format == .gif {
                         frameWriter = try AnimatedGIFWriter(output: file, width: result.width, height: result.height,
                                                             loopCount: reader.loopCount, options: options.gif, xmp: carried?.xmp)
@@ -151,10 +152,11 @@ extension Renderer {
     }
 
     /// The EXIF and XMP an animation's output carries under `options.metadata`, edited for its size; the orientation
-    /// tag is kept (frames are written as stored). A GIF keeps XMP only, and says so.
-    func animationMetadata(_ input: ImageMetadata, width: Int, height: Int, format: ImageFileFormat?,
+    /// tag says 1 where the reader turned the frames `upright`, else is kept (frames written as stored). A GIF keeps
+    /// XMP only, and says so.
+    func animationMetadata(_ input: ImageMetadata, width: Int, height: Int, format: ImageFileFormat?, upright: Bool,
                            warnings: inout [String]) -> OutputMetadata? {
-        guard var carried = OutputMetadata(from: input, policy: options.metadata, width: width, height: height, upright: false) else {
+        guard var carried = OutputMetadata(from: input, policy: options.metadata, width: width, height: height, upright: upright) else {
             return nil
         }
         carried.extendedXMP = nil

@@ -12,6 +12,10 @@ package final class JXLAnimationReader: AnimationReader {
     package let height: Int
     package let loopCount: Int
     package let iccProfile: [UInt8]?
+    /// Its Exif and XMP boxes.
+    package let metadata: ImageMetadata
+    /// libjxl turns the frames upright.
+    package let framesUpright = true
 
     /// The file's bytes at a fixed address: libjxl reads them while the decoder lives.
     private let file: UnsafeMutableBufferPointer<UInt8>
@@ -27,6 +31,8 @@ package final class JXLAnimationReader: AnimationReader {
         try JXLLibrary.load(for: path)
         file = .allocate(capacity: max(1, bytes.count))
         _ = file.initialize(from: bytes)
+        var found = ImageMetadata(orientation: 1, iccProfile: nil)
+        (found.exif, found.xmp) = JXLDecoder.metadataBoxes(UnsafeBufferPointer(file))
         guard let decoder = JxlDecoderCreate(nil) else {
             file.deallocate()
             throw CodecError(kind: .tooLarge, path: path, message: "out of memory opening the JPEG XL file")
@@ -72,6 +78,8 @@ package final class JXLAnimationReader: AnimationReader {
             throw error
         }
         iccProfile = icc
+        found.iccProfile = icc
+        metadata = found
         let animated = info.have_animation != 0
         loopCount = animated ? Int(info.animation.num_loops) : 0
         let ticks = animated && info.animation.tps_numerator > 0 ? Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator) : 0

@@ -259,8 +259,9 @@ final class MetadataPolicyTests: XCTestCase {
                 XCTAssertEqual(tags["GPS:GPSLatitude"] != nil, policy == .keep, "\(label): location")
             }
         }
-        // Read back as inputs: the AVIF sequence's EXIF and XMP items and the GIF's XMP go on into a WebP.
-        for (name, make) in [("keep.avif", "TestCam"), ("keep.gif", nil)] {
+        // Read back as inputs: the AVIF sequence's EXIF and XMP items, the JPEG XL animation's boxes and the GIF's
+        // XMP go on into a WebP.
+        for (name, make) in [("keep.avif", "TestCam"), ("keep.jxl", "TestCam"), ("keep.gif", nil)] {
             let again = scratch.appendingPathComponent(name + ".webp").path
             try Renderer(backend: .cpu, options: Renderer.Options(metadata: .keep))
                 .renderAnimation(flip, inputs: ["main": scratch.appendingPathComponent(name).path], output: again)

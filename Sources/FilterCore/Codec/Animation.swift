@@ -22,9 +22,11 @@ package protocol AnimationReader: AnyObject {
     var iccProfile: [UInt8]? { get }
     /// The frames' colour as code points when there is no profile and it is not sRGB (AVIF sequences).
     var codingPoints: ColourCodingPoints? { get }
-    /// The file's EXIF (the TIFF structure) and XMP, as an output keeps them under `--keep-metadata`; frames are
-    /// taken as stored (no orientation applied).
+    /// The file's EXIF (the TIFF structure) and XMP, as an output keeps them under `--keep-metadata`.
     var metadata: ImageMetadata { get }
+    /// Whether the frames come turned upright by the file's orientation (JPEG XL), so an output's EXIF says 1;
+    /// otherwise they come as stored and the tag is kept.
+    var framesUpright: Bool { get }
     /// The next composed frame; nil after the last.
     func nextFrame() throws -> AnimationFrame?
 }
@@ -32,6 +34,7 @@ package protocol AnimationReader: AnyObject {
 extension AnimationReader {
     package var codingPoints: ColourCodingPoints? { nil }
     package var metadata: ImageMetadata { ImageMetadata(orientation: 1, iccProfile: iccProfile) }
+    package var framesUpright: Bool { false }
 }
 
 /// Writes an animation a frame at a time and publishes it atomically at `finish()`; dropping it unfinished removes
