@@ -27,7 +27,7 @@ struct decoder {
 
 // The largest picture a coded stream may declare: the images being decoded now say how large their pictures are
 // (grid tiles and alpha planes are no larger), so a damaged parameter set claiming 16384² pixels is refused before
-// libde265 allocates for it (a fuzzed 96×64 HEIC made it take 4.7 GB).
+// libde265 allocates for it (a 96×64 HEIC declaring that made it take 1.6 GB and 17 s).
 #define BOUNDS 64
 static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
 static long bounds[BOUNDS];
