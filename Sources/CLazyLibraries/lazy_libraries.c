@@ -76,6 +76,7 @@
     X(JxlDecoderDestroy) \
     X(JxlDecoderGetBasicInfo) \
     X(JxlDecoderGetBoxType) \
+    X(JxlDecoderGetColorAsEncodedProfile) \
     X(JxlDecoderGetColorAsICCProfile) \
     X(JxlDecoderGetFrameHeader) \
     X(JxlDecoderGetICCProfileSize) \

@@ -14,6 +14,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
     case backendVulkan
     case fileFormat
     case avifBitDepth
+    case depth(Int)
     case keepMetadata
     case page
     /// Binding a file to a recipe input.
@@ -45,6 +46,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .backendVulkan: return "--backend vulkan"
         case .fileFormat: return "--format"
         case .avifBitDepth: return "--bit-depth 10 or 12"
+        case .depth(let bits): return "--depth \(bits)"
         case .keepMetadata: return "--keep-metadata"
         case .page: return "--page"
         case .input(let name): return "--input \(name)=PATH"
@@ -67,6 +69,7 @@ package enum SettingName: CustomStringConvertible, Sendable {
         case .backendVulkan: return "Renderer(backend: .vulkan)"
         case .fileFormat: return "Renderer.Options.fileFormat"
         case .avifBitDepth: return "AVIFWriteOptions.bitDepth = 10 or 12"
+        case .depth(let bits): return "Renderer.Options.depth = \(bits)"
         case .keepMetadata: return "Renderer.Options.metadata"
         case .page: return "Renderer.Options.page"
         case .input(let name): return "a file or image bound to \"\(name)\" among the render's inputs"

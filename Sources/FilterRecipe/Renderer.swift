@@ -271,8 +271,11 @@ public struct Renderer: Sendable {
                                           codingPoints: hdr?.keptAsPQ == true ? ColourCodingPoints(primaries: 9, transfer: 16)
                                               : ColourCodingPoints(primaries: 1, transfer: 13))
             case .jxl:
-                written = try JXLEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.jxl, icc: floats ? nil : profile?.data, metadata: metadata, floats: floats)
+                let pq = hdr?.keptAsPQ == true
+                written = try JXLEncoder(output: file, width: node.width, height: node.height,
+                                         format: pq ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
+                                         options: options.jxl, icc: floats || pq ? nil : profile?.data, metadata: metadata, floats: floats,
+                                         pq: pq)
             case .gif:
                 written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif,
                                          metadata: metadata)
@@ -544,7 +547,8 @@ public struct Renderer: Sendable {
             if let managed = decoder as? ColourManagedDecoder, let hdr = managed.hdr {
                 lines.append("colour: \(name) is HDR (BT.2100 \(hdr.curve.name), H.273 primaries \(hdr.primaries)): decoded to "
                              + "linear light on sRGB primaries with 203 cd/m² at 1.0 (highlights above 1); an AVIF output at 10 or "
-                             + "12 bits is written as PQ, any other output tone-mapped into SDR by BT.2390's EETF "
+                             + "12 bits or a JPEG XL at 16 is written as PQ, a float TIFF or JPEG XL keeps the light, any other "
+                             + "output is tone-mapped into SDR by BT.2390's EETF "
                              + String(format: "(graded peak %.0f cd/m²)", hdr.peak))
             } else if let managed = decoder as? ColourManagedDecoder {
                 lines.append("colour: \(name) converted from \"\(managed.profile.name)\" to the \(recipe.workingSpace.rawValue) working space (Little CMS) as rows are decoded")

@@ -41,6 +41,7 @@ package final class JXLDecoder: DescriptorDecoder {
         defer { JxlDecoderDestroy(decoder) }
         var info = JxlBasicInfo()
         var icc: [UInt8]?
+        var encoded: JxlColorEncoding?
         try file.withUnsafeBufferPointer { bytes in
             guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue)) == JXL_DEC_SUCCESS,
                   JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
@@ -54,6 +55,10 @@ package final class JXLDecoder: DescriptorDecoder {
                     guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path, "its header cannot be read") }
                 } else if status == JXL_DEC_COLOR_ENCODING {
                     icc = Self.pixelsProfile(decoder)
+                    var encoding = JxlColorEncoding()
+                    if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS {
+                        encoded = encoding
+                    }
                     return
                 } else {
                     throw Self.failure(status, path)
@@ -71,8 +76,21 @@ package final class JXLDecoder: DescriptorDecoder {
         // Linear sRGB needs no profile; other floats keep the one that describes them.
         if floatsInLinearSRGB { icc = nil }
         isAnimated = info.have_animation != 0
+        // BT.2100 PQ and HLG (whose curves an ICC profile cannot carry) by their code points, which JPEG XL's
+        // enumerations share with H.273, as an HEIF's nclx; the intensity target is the graded peak (libjxl's
+        // default for PQ, 10 000 cd/m², says none was given).
+        var points: ColourCodingPoints?
+        if !storesFloats, let encoded, encoded.color_space == JXL_COLOR_SPACE_RGB || encoded.color_space == JXL_COLOR_SPACE_GRAY,
+           encoded.transfer_function == JXL_TRANSFER_FUNCTION_PQ || encoded.transfer_function == JXL_TRANSFER_FUNCTION_HLG {
+            points = ColourCodingPoints(primaries: Int(encoded.primaries.rawValue), transfer: Int(encoded.transfer_function.rawValue))
+            icc = nil
+        }
         var found = ImageMetadata(orientation: (1...8).contains(Int(info.orientation.rawValue)) ? Int(info.orientation.rawValue) : 1,
                                   iccProfile: icc)
+        found.codingPoints = points
+        if points?.transfer == 16, info.intensity_target > 0, info.intensity_target < 10000 {
+            found.peakLuminance = Double(info.intensity_target)
+        }
         (found.exif, found.xmp) = file.withUnsafeBufferPointer { Self.metadataBoxes($0) }
         metadata = found
         // Floats: libjxl's samples (4 bytes each) and the RGBA floats made from them.

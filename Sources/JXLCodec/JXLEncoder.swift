@@ -4,7 +4,9 @@ import Foundation
 
 /// JPEG XL writer (libjxl) into an `OutputFile`: lossy (VarDCT, by quality) or lossless (modular), 8- or 16-bit,
 /// grey or RGB, alpha kept, the profile embedded, else sRGB declared; or 32-bit floats (`floats`: linear light on
-/// sRGB primaries, unclamped, declared as linear sRGB — an HDR render kept as it is). libjxl codes a whole picture, so rows are
+/// sRGB primaries, unclamped, declared as linear sRGB — an HDR render kept as it is); or 16-bit BT.2100 PQ on BT.2020
+/// primaries (`pq`: an HDR render's PQ samples, declared by code points, PQ's whole range as the intensity target).
+/// libjxl codes a whole picture, so rows are
 /// gathered and encoded by `finish()`, which publishes the file; `abandon()` (or dropping the encoder unfinished)
 /// removes it.
 package final class JXLEncoder: WholePictureEncoder {
@@ -18,6 +20,8 @@ package final class JXLEncoder: WholePictureEncoder {
     private let metadata: OutputMetadata?
     /// Rows are 32-bit floats a sample (straight alpha), in `format`'s channels.
     private let floats: Bool
+    /// Rows are BT.2100 PQ samples on BT.2020 primaries.
+    private let pq: Bool
     package var gathered: GatheredPicture
 
     /// Every integer layout (8 or 16 bits, grey to RGBA).
@@ -25,9 +29,10 @@ package final class JXLEncoder: WholePictureEncoder {
 
     package init(output: OutputFile, width: Int, height: Int, format: PixelFormat,
                  options: JXLWriteOptions = .default, icc: [UInt8]? = nil, metadata: OutputMetadata? = nil,
-                 floats: Bool = false) throws {
+                 floats: Bool = false, pq: Bool = false) throws {
         self.output = output
         self.floats = floats
+        self.pq = pq
         self.metadata = metadata
         self.width = width
         self.height = height
@@ -70,13 +75,22 @@ package final class JXLEncoder: WholePictureEncoder {
         info.exponent_bits_per_sample = floats ? 8 : 0
         info.num_color_channels = UInt32(colours)
         info.uses_original_profile = options.lossless ? 1 : 0
+        // PQ's whole range: libjxl scales its lossy (XYB) coding to the intensity target and clips light above it, and
+        // a graded peak is not the brightest sample (a 1000 cd/m² target lost highlights of 3500 by a third).
+        if pq { info.intensity_target = 10000 }
         if alpha {
             info.alpha_bits = info.bits_per_sample
             info.alpha_exponent_bits = info.exponent_bits_per_sample
             info.num_extra_channels = 1
         }
         try check(JxlEncoderSetBasicInfo(encoder, &info), "its header")
-        if floats {
+        if pq {
+            var encoding = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&encoding, colours == 1 ? 1 : 0)
+            encoding.primaries = JXL_PRIMARIES_2100
+            encoding.transfer_function = JXL_TRANSFER_FUNCTION_PQ
+            try check(JxlEncoderSetColorEncoding(encoder, &encoding), "its colour encoding")
+        } else if floats {
             var linear = JxlColorEncoding()
             JxlColorEncodingSetToLinearSRGB(&linear, colours == 1 ? 1 : 0)
             try check(JxlEncoderSetColorEncoding(encoder, &linear), "its colour encoding")

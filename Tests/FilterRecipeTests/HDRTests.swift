@@ -1,6 +1,7 @@
 import ColourProfiles
 import FilterCore
 import FilterRecipe
+import JXLCodec
 import Foundation
 import PNGCodec
 import TestSupport
@@ -218,6 +219,43 @@ final class HDRTests: XCTestCase {
         XCTAssertEqual(a.count, b.count)
         XCTAssertLessThanOrEqual(zip(a, b).map { abs($0 - $1) }.max() ?? .max, 160, "PQ round trip")
         XCTAssertGreaterThan(b.filter { $0 > 60000 }.count, b.count / 50, "some light reached the top of SDR")
+    }
+
+    /// JPEG XL at 16 bits carries PQ as AVIF does: declared by code points (jxlinfo reads them), read back as HDR
+    /// by them, and to SDR the same as the direct render (lossless: 12 of 65 535 measured); at 8 bits it is tone-mapped
+    /// and the note says how to keep it HDR.
+    func testPQJPEGXLKeepsTheLightAndReadsBackAsHDR() throws {
+        let brighter = try Image(input: "main").exposure(ev: -1).recipe
+        var lossless = Renderer.Options()
+        lossless.jxl = JXLWriteOptions(lossless: true)
+        let jxl = scratch.appendingPathComponent("bright.jxl").path
+        let written = try Renderer(backend: .cpu, options: lossless).render(brighter, inputs: ["main": fixture("avif_pq_10bit_96x64.avif")], output: jxl)
+        XCTAssertTrue(written.warnings.contains { $0.contains("written as HDR: BT.2100 PQ on BT.2020 primaries at 16 bits") }, "\(written.warnings)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/jxlinfo") {
+            let process = Process(), pipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/jxlinfo")
+            process.arguments = [jxl]
+            process.standardOutput = pipe
+            try process.run()
+            let info = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertTrue(info.contains("Rec.2100 primaries, PQ transfer function"), info)
+        }
+        let explained = try Renderer(backend: .cpu).explain(try Image(input: "main").invert().recipe, inputs: ["main": jxl])
+        XCTAssertTrue(explained.contains("HDR (BT.2100 PQ, H.273 primaries 9)"), explained)
+        let identity = try Image(input: "main").invert().invert().recipe
+        let back = scratch.appendingPathComponent("back.png").path, direct = scratch.appendingPathComponent("direct.png").path
+        try Renderer(backend: .cpu).render(identity, inputs: ["main": jxl], output: back)
+        try Renderer(backend: .cpu).render(brighter, inputs: ["main": fixture("avif_pq_10bit_96x64.avif")], output: direct)
+        let a = try words(back), b = try words(direct)
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertLessThanOrEqual(zip(a, b).map { abs($0 - $1) }.max() ?? .max, 64, "PQ round trip through JPEG XL")
+        // At 8 bits: tone-mapped, saying how to keep it HDR.
+        var eight = lossless
+        eight.depth = 8
+        let sdr = try Renderer(backend: .cpu, options: eight).render(brighter, inputs: ["main": fixture("avif_pq_10bit_96x64.avif")],
+                                                                      output: scratch.appendingPathComponent("sdr.jxl").path)
+        XCTAssertTrue(sdr.warnings.contains { $0.contains("tone-mapped into SDR") && $0.contains("keeps it HDR") }, "\(sdr.warnings)")
     }
 
     func testBothBackendsAndBothWorkingSpacesAgree() throws {
