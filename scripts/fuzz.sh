@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the recipe decoder (with lowering and the optimizer) and the PNG, JPEG, WebP, TIFF, HEIF (HEIC/AVIF), AVIF sequence, GIF and JPEG XL (still and animated) decoders with libFuzzer for a
 # bounded time. Seeds: recipes/, the PngSuite fixtures, the JPEG fixtures and Fuzz/seeds/ (regression inputs of
-# every reliability case). libpng is built from Debian's source package with coverage instrumentation (fuzz builds
-# only; the product links the system library), so FuzzPNG sees inside the decoder, not just our shim.
+# every reliability case). libpng, libwebp, libtiff and giflib are built from Debian's source packages of the
+# installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
+# their targets see inside the decoders, not just our code. libheif, libavif and libjxl are not: their sources
+# build through CMake with C++ codecs (libde265, dav1d, libaom, highway) that would have to be instrumented with them.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
@@ -29,9 +31,52 @@ if [ ! -f "$libpng/lib/libpng16.a" ]; then
      --prefix="$libpng" >/dev/null && make -s -j"$(nproc)" >/dev/null 2>&1 && make -s install >/dev/null 2>&1) \
     || { echo "could not build an instrumented libpng; fuzzing against the system library" >&2; libpng=""; }
 fi
+# Debian's source of an installed library, unpacked under $work/src (once); prints its directory.
+source_of() {  # source-package directory-glob
+  if ! ls -d "$work"/src/$2/ >/dev/null 2>&1; then
+    mkdir -p "$work/src"
+    (cd "$work/src" && apt-get source -qq "$1" >/dev/null 2>&1) || return 1
+  fi
+  ls -d "$work"/src/$2/ | head -1
+}
+cflags="-O1 -g -fsanitize=fuzzer-no-link"
+# libwebp with its demuxer and muxer, nothing else.
+libwebp="$root/$work/libwebp-instrumented"
+if [ ! -f "$libwebp/lib/libwebp.a" ]; then
+  src=$(source_of libwebp "libwebp-*") && (cd "$src" && CC=clang CFLAGS="$cflags" ./configure -q --disable-shared \
+      --enable-static --enable-libwebpdemux --enable-libwebpmux --disable-gl --disable-sdl --disable-png --disable-jpeg \
+      --disable-tiff --disable-gif --disable-wic --prefix="$libwebp" >/dev/null && make -s -j"$(nproc)" >/dev/null 2>&1 \
+      && make -s install >/dev/null 2>&1) \
+    || { echo "could not build an instrumented libwebp; fuzzing against the system library" >&2; libwebp=""; }
+fi
+# libtiff with zlib and libjpeg (the codecs the fixtures use), the rest of its optional codecs left out; Debian's
+# source ships no generated configure, so it builds through CMake (installed when missing).
+libtiff="$root/$work/libtiff-instrumented"
+if [ ! -f "$libtiff/lib/libtiff.a" ]; then
+  command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
+  src=$(source_of tiff "tiff-*") && cmake -S "$src" -B "$work/libtiff-build" -DCMAKE_C_COMPILER=clang -DCMAKE_C_FLAGS="$cflags" \
+      -DBUILD_SHARED_LIBS=OFF -DCMAKE_INSTALL_PREFIX="$libtiff" -DCMAKE_INSTALL_LIBDIR=lib -Dcxx=OFF -Dlzma=OFF -Dzstd=OFF \
+      -Djbig=OFF -Dwebp=OFF -Dlerc=OFF -Dlibdeflate=OFF -Dtiff-tools=OFF -Dtiff-tests=OFF -Dtiff-docs=OFF \
+      -Dtiff-contrib=OFF >/dev/null 2>&1 && cmake --build "$work/libtiff-build" -j"$(nproc)" >/dev/null 2>&1 \
+      && cmake --install "$work/libtiff-build" >/dev/null 2>&1 \
+    || { echo "could not build an instrumented libtiff; fuzzing against the system library" >&2; libtiff=""; }
+fi
+# giflib: a plain Makefile; its static archive alone.
+giflib="$root/$work/giflib-instrumented"
+if [ ! -f "$giflib/lib/libgif.a" ]; then
+  src=$(source_of giflib "giflib-*") && (cd "$src" && make -s clean >/dev/null 2>&1; make -s CC=clang CFLAGS="$cflags -fPIC" libgif.a \
+      >/dev/null 2>&1 && mkdir -p "$giflib/lib" && cp libgif.a "$giflib/lib/") \
+    || { echo "could not build an instrumented giflib; fuzzing against the system library" >&2; giflib=""; }
+fi
 flags=(-c release -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link)
-# The instrumented archive is linked whole, so its definitions win over the system library -lpng16 names.
-[ -n "$libpng" ] && flags+=(-Xlinker --whole-archive -Xlinker "$libpng/lib/libpng16.a" -Xlinker --no-whole-archive -Xlinker -lz -Xlinker -lm)
+# Instrumented archives are linked whole, so their definitions win over the system libraries' names.
+whole() { flags+=(-Xlinker --whole-archive); for archive in "$@"; do flags+=(-Xlinker "$archive"); done; flags+=(-Xlinker --no-whole-archive); }
+[ -n "$libpng" ] && whole "$libpng/lib/libpng16.a"
+[ -n "$libwebp" ] && whole "$libwebp/lib/libwebp.a" "$libwebp/lib/libwebpdemux.a" "$libwebp/lib/libwebpmux.a" \
+  $(ls "$libwebp"/lib/libsharpyuv.a 2>/dev/null)
+[ -n "$libtiff" ] && whole "$libtiff/lib/libtiff.a"
+[ -n "$giflib" ] && whole "$giflib/lib/libgif.a"
+flags+=(-Xlinker -ljpeg -Xlinker -lz -Xlinker -lm -Xlinker -lpthread)
 export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 (cd Fuzz && swift build "${flags[@]}" 2>&1 | grep -E "error|warning: unre" || true)
 (cd Fuzz && swift build "${flags[@]}" >/dev/null 2>&1) \
@@ -54,7 +99,7 @@ run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
     "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
-        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|timeout" || true
+        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ERROR|SUMMARY|timeout" || true
 }
 targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
 case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
@@ -63,15 +108,16 @@ case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n 
 run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536;; esac
 case " $targets " in *" FuzzJPEG "*) echo "== FuzzJPEG ($seconds s)"
 run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536;; esac
-case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s)"
+instrumented() { [ -n "$1" ] && echo "instrumented" || echo "not instrumented"; }
+case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(instrumented "$libwebp"))"
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
-case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s)"
+case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
 run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
 case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif not instrumented)"
 run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
 case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented)"
 run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
-case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib not instrumented)"
+case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
 run FuzzGIF "$work/corpus-gif" "$work/crashes-gif" -max_len=65536;; esac
 case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl not instrumented)"
 run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
