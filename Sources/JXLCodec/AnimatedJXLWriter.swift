@@ -53,28 +53,12 @@ package final class AnimatedJXLWriter: AnimationWriter {
             var srgb = JxlColorEncoding()
             JxlColorEncodingSetToSRGB(&srgb, 0)
             try check(JxlEncoderSetColorEncoding(encoder, &srgb), "its colour encoding")
-            if metadata?.exif != nil || metadata?.xmp != nil {
-                try check(JxlEncoderUseBoxes(encoder), "its metadata boxes")
-                if let exif = metadata?.exif {
-                    // Behind its 4-byte offset to the TIFF header, here 0.
-                    let box = [0, 0, 0, 0] + exif
-                    try check(box.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "Exif", $0.baseAddress, $0.count, 0) }, "its Exif")
-                }
-                if let xmp = metadata?.xmp {
-                    try check(xmp.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "xml ", $0.baseAddress, $0.count, 0) }, "its XMP")
-                }
-                JxlEncoderCloseBoxes(encoder)
-            }
+            try JXLEncoderSetup.addMetadata(metadata, to: encoder, check: check)
             guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
                 throw CodecError(kind: .tooLarge, path: output.path, message: "out of memory starting the JPEG XL animation")
             }
             self.settings = settings
-            try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(options.effort)), "its effort")
-            if options.lossless {
-                try check(JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
-            } else {
-                try check(JxlEncoderSetFrameDistance(settings, options.distance), "its quality")
-            }
+            try JXLEncoderSetup.apply(options, to: settings, check: check)
         } catch {
             close()
             output.abandon()

@@ -101,25 +101,9 @@ package final class JXLEncoder: WholePictureEncoder {
             JxlColorEncodingSetToSRGB(&srgb, colours == 1 ? 1 : 0)
             try check(JxlEncoderSetColorEncoding(encoder, &srgb), "its colour encoding")
         }
-        // Exif (behind its 4-byte offset to the TIFF header, here 0) and XMP as boxes of the container.
-        if metadata?.exif != nil || metadata?.xmp != nil {
-            try check(JxlEncoderUseBoxes(encoder), "its metadata boxes")
-            if let exif = metadata?.exif {
-                let box = [0, 0, 0, 0] + exif
-                try check(box.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "Exif", $0.baseAddress, $0.count, 0) }, "its Exif")
-            }
-            if let xmp = metadata?.xmp {
-                try check(xmp.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, "xml ", $0.baseAddress, $0.count, 0) }, "its XMP")
-            }
-            JxlEncoderCloseBoxes(encoder)
-        }
+        try JXLEncoderSetup.addMetadata(metadata, to: encoder, check: check)
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw CodecError(kind: .tooLarge, path: path, message: "out of memory encoding JPEG XL") }
-        try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(options.effort)), "its effort")
-        if options.lossless {
-            try check(JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
-        } else {
-            try check(JxlEncoderSetFrameDistance(settings, options.distance), "its quality")
-        }
+        try JXLEncoderSetup.apply(options, to: settings, check: check)
         var pixelFormat = JxlPixelFormat(num_channels: UInt32(format.channels),
                                          data_type: floats ? JXL_TYPE_FLOAT : deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                          endianness: JXL_NATIVE_ENDIAN, align: 0)
