@@ -34,7 +34,7 @@ package final class HEIFDecoder: DescriptorDecoder {
     private let handle: OpaquePointer
     private let premultiplied: Bool
     /// The most pixels a picture coded for this image may have: its stored size ('ispe', before transforms and
-    /// cropping) with a coding block's padding, within the pixel limit.
+    /// cropping) with a coding block's padding, within the pixel limit (padded too).
     private let codedPixelBound: Int
     private var decoded: Decoded?
     private var rowsRead = 0
@@ -84,7 +84,8 @@ package final class HEIFDecoder: DescriptorDecoder {
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
         let stored = (Int(max(heif_image_handle_get_ispe_width(handle), 0)), Int(max(heif_image_handle_get_ispe_height(handle), 0)))
-        codedPixelBound = min((stored.0 + 64) * (stored.1 + 64), limits.maxPixels)
+        // Padding aside, a picture larger than the pixel limit is refused (a 'clap' may crop a huge one small).
+        codedPixelBound = min((stored.0 + 64) * (stored.1 + 64), max(limits.maxPixels, (width + 64) * (height + 64)))
         // No picture libheif composes for this image (an overlay canvas, an alpha image) is wider or taller than
         // the image: libheif checks canvases against this side limit, which was the pixel limit's while reading.
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(stored.0, stored.1, width, height) + 1))
