@@ -3,8 +3,9 @@
 # bounded time. Seeds: recipes/, the PngSuite fixtures, the JPEG fixtures and Fuzz/seeds/ (regression inputs of
 # every reliability case). libpng, libwebp, libtiff and giflib are built from Debian's source packages of the
 # installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
-# their targets see inside the decoders, not just our code. libheif, libavif and libjxl are not: their sources
-# build through CMake with C++ codecs (libde265, dav1d, libaom, highway) that would have to be instrumented with them.
+# their targets see inside the decoders, not just our code. libheif is built the same way as a shared library (with
+# its libde265 and dav1d decoders, themselves the system's), which FuzzHEIF loads in place of the system one through
+# LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libavif and libjxl are not instrumented.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
@@ -61,6 +62,18 @@ if [ ! -f "$libtiff/lib/libtiff.a" ]; then
       && cmake --install "$work/libtiff-build" >/dev/null 2>&1 \
     || { echo "could not build an instrumented libtiff; fuzzing against the system library" >&2; libtiff=""; }
 fi
+# libheif, shared (the product loads it with dlopen, so the instrumented one is found first by LD_LIBRARY_PATH).
+libheif="$root/$work/libheif-instrumented"
+if [ ! -f "$libheif/lib/libheif.so.1" ]; then
+  command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
+  src=$(source_of libheif "libheif-*") && cmake -S "$src" -B "$work/libheif-build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+      -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$libheif" \
+      -DCMAKE_INSTALL_LIBDIR=lib -DWITH_EXAMPLES=OFF -DENABLE_PLUGIN_LOADING=OFF -DWITH_X265=OFF -DWITH_AOM_ENCODER=OFF \
+      -DWITH_AOM_DECODER=OFF -DWITH_SvtEnc=OFF -DWITH_RAV1E=OFF -DWITH_LIBDE265=ON -DWITH_DAV1D=ON -DWITH_GDK_PIXBUF=OFF \
+      >/dev/null 2>&1 && cmake --build "$work/libheif-build" -j"$(nproc)" >/dev/null 2>&1 \
+      && cmake --install "$work/libheif-build" >/dev/null 2>&1 \
+    || { echo "could not build an instrumented libheif; fuzzing against the system library" >&2; libheif=""; }
+fi
 # giflib: a plain Makefile; its static archive alone.
 giflib="$root/$work/giflib-instrumented"
 if [ ! -f "$giflib/lib/libgif.a" ]; then
@@ -77,6 +90,8 @@ whole() { flags+=(-Xlinker --whole-archive); for archive in "$@"; do flags+=(-Xl
 [ -n "$libtiff" ] && whole "$libtiff/lib/libtiff.a"
 [ -n "$giflib" ] && whole "$giflib/lib/libgif.a"
 flags+=(-Xlinker -ljpeg -Xlinker -lz -Xlinker -lm -Xlinker -lpthread)
+# A library loaded later (libheif) finds libFuzzer's coverage hooks in the executable.
+flags+=(-Xlinker --export-dynamic)
 export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 (cd Fuzz && swift build "${flags[@]}" 2>&1 | grep -E "error|warning: unre" || true)
 (cd Fuzz && swift build "${flags[@]}" >/dev/null 2>&1) \
@@ -113,8 +128,8 @@ case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(in
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
 case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
 run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
-case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif not instrumented)"
-run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
+case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"))"
+LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
 case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented)"
 run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
 case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
