@@ -5,7 +5,7 @@
 # installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
 # their targets see inside the decoders, not just our code. libheif is built the same way as a shared library (with
 # its libde265 and dav1d decoders, themselves the system's), which FuzzHEIF loads in place of the system one through
-# LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libavif and libjxl are not instrumented.
+# LD_LIBRARY_PATH, as filterrun loads libheif when first needed. libavif is not: its orig tarball is missing from the Debian mirror here (404); nor libjxl, whose C++ build (highway, brotli) is more than a fuzz run should wait for.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
