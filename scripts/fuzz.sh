@@ -5,7 +5,8 @@
 # installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
 # their targets see inside the decoders, not just our code. libheif is built the same way as a shared library (with
 # its libde265 and dav1d decoders, themselves the system's), which FuzzHEIF loads in place of the system one through
-# LD_LIBRARY_PATH, as filterrun loads libheif when first needed. libavif is not: its orig tarball is missing from the Debian mirror here (404); nor libjxl, whose C++ build (highway, brotli) is more than a fuzz run should wait for.
+# LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and FuzzJXLAnimation
+# (its C++ build takes minutes, once). libavif is not: its orig tarball is missing from the Debian mirror here (404).
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
@@ -74,6 +75,20 @@ if [ ! -f "$libheif/lib/libheif.so.1" ]; then
       && cmake --install "$work/libheif-build" >/dev/null 2>&1 \
     || { echo "could not build an instrumented libheif; fuzzing against the system library" >&2; libheif=""; }
 fi
+# libjxl and its thread pool, shared, with the system's highway, brotli and Little CMS (as Debian builds it).
+libjxl="$root/$work/libjxl-instrumented"
+if [ ! -f "$libjxl/lib/libjxl.so" ]; then
+  command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
+  src=$(source_of jpeg-xl "jpeg-xl-*") && cmake -S "$src" -B "$work/libjxl-build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+      -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DCMAKE_BUILD_TYPE=None -DBUILD_SHARED_LIBS=ON -DBUILD_TESTING=OFF \
+      -DJPEGXL_ENABLE_TOOLS=OFF -DJPEGXL_ENABLE_BENCHMARK=OFF -DJPEGXL_ENABLE_EXAMPLES=OFF -DJPEGXL_ENABLE_DEVTOOLS=OFF \
+      -DJPEGXL_ENABLE_MANPAGES=OFF -DJPEGXL_ENABLE_OPENEXR=OFF -DJPEGXL_ENABLE_SJPEG=OFF -DJPEGXL_ENABLE_SKCMS=OFF \
+      -DJPEGXL_BUNDLE_SKCMS=OFF -DJPEGXL_FORCE_SYSTEM_BROTLI=ON -DJPEGXL_FORCE_SYSTEM_HWY=ON -DJPEGXL_FORCE_SYSTEM_LCMS2=ON \
+      -DJPEGXL_ENABLE_JNI=OFF -DJPEGXL_ENABLE_DOXYGEN=OFF -DJPEGXL_ENABLE_PLUGINS=OFF >/dev/null 2>&1 \
+      && cmake --build "$work/libjxl-build" -j"$(nproc)" --target jxl jxl_threads >/dev/null 2>&1 \
+      && mkdir -p "$libjxl/lib" && cp -P "$work"/libjxl-build/libjxl*.so* "$libjxl/lib/" \
+    || { echo "could not build an instrumented libjxl; fuzzing against the system library" >&2; libjxl=""; }
+fi
 # giflib: a plain Makefile; its static archive alone.
 giflib="$root/$work/giflib-instrumented"
 if [ ! -f "$giflib/lib/libgif.a" ]; then
@@ -134,8 +149,8 @@ case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds
 run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
 case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
 run FuzzGIF "$work/corpus-gif" "$work/crashes-gif" -max_len=65536;; esac
-case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl not instrumented)"
-run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
-case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($seconds s, libjxl not instrumented)"
-run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
+case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl $(instrumented "$libjxl"))"
+LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
+case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($seconds s, libjxl $(instrumented "$libjxl"))"
+LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
 echo "crashes: $(ls "$work"/crashes-* | grep -c -v '^$\|:$' || true)"
