@@ -4,7 +4,7 @@
 # every reliability case). libpng, libwebp, libtiff and giflib are built from Debian's source packages of the
 # installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
 # their targets see inside the decoders, not just our code. libheif is built the same way as a shared library (with
-# its libde265 and dav1d decoders, themselves the system's), which FuzzHEIF loads in place of the system one through
+# its libde265 and dav1d decoders; libde265 is built instrumented too), which FuzzHEIF loads in place of the system one through
 # LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and FuzzJXLAnimation
 # (its C++ build takes minutes, once). libavif is not: its orig tarball is missing from the Debian mirror here (404).
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
@@ -62,6 +62,17 @@ if [ ! -f "$libtiff/lib/libtiff.a" ]; then
       -Dtiff-contrib=OFF >/dev/null 2>&1 && cmake --build "$work/libtiff-build" -j"$(nproc)" >/dev/null 2>&1 \
       && cmake --install "$work/libtiff-build" >/dev/null 2>&1 \
     || { echo "could not build an instrumented libtiff; fuzzing against the system library" >&2; libtiff=""; }
+fi
+# libde265 (HEVC), shared through CMake (Debian's patches leave its autotools wanting to regenerate); installed
+# under the soname libheif and filterrun ask for.
+libde265="$root/$work/libde265-instrumented"
+if [ ! -f "$libde265/lib/libde265.so.0" ]; then
+  command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
+  src=$(source_of libde265 "libde265-*") && cmake -S "$src" -B "$work/libde265-build" -DCMAKE_C_COMPILER=clang \
+      -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DBUILD_SHARED_LIBS=ON -DENABLE_SDL=OFF \
+      -DENABLE_DECODER=OFF -DENABLE_ENCODER=OFF >/dev/null 2>&1 && cmake --build "$work/libde265-build" -j"$(nproc)" >/dev/null 2>&1 \
+      && mkdir -p "$libde265/lib" && cp "$work/libde265-build/libde265/libde265.so" "$libde265/lib/libde265.so.0" \
+    || { echo "could not build an instrumented libde265; fuzzing against the system library" >&2; libde265=""; }
 fi
 # libheif, shared (the product loads it with dlopen, so the instrumented one is found first by LD_LIBRARY_PATH).
 libheif="$root/$work/libheif-instrumented"
@@ -143,8 +154,8 @@ case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(in
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
 case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
 run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
-case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"))"
-LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
+case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"))"
+LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${libde265:+$libde265/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
 case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented)"
 run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
 case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
