@@ -4,9 +4,10 @@
 # every reliability case). libpng, libwebp, libtiff and giflib are built from Debian's source packages of the
 # installed versions with coverage instrumentation (fuzz builds only; the product links the system libraries), so
 # their targets see inside the decoders, not just our code. libheif is built the same way as a shared library (with
-# its libde265 and dav1d decoders; libde265 is built instrumented too), which FuzzHEIF loads in place of the system one through
-# LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and FuzzJXLAnimation
-# (its C++ build takes minutes, once). libavif is not: its orig tarball is missing from the Debian mirror here (404).
+# its HEVC and AV1 decoders, libde265 and dav1d, built instrumented too), which FuzzHEIF loads in place of the system
+# ones through LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and
+# FuzzJXLAnimation (its C++ build takes minutes, once). libavif is not (its orig tarball is missing from the Debian
+# mirror here: 404), but FuzzAVIFSequence runs it over the instrumented dav1d.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
@@ -73,6 +74,18 @@ if [ ! -f "$libde265/lib/libde265.so.0" ]; then
       -DENABLE_DECODER=OFF -DENABLE_ENCODER=OFF >/dev/null 2>&1 && cmake --build "$work/libde265-build" -j"$(nproc)" >/dev/null 2>&1 \
       && mkdir -p "$libde265/lib" && cp "$work/libde265-build/libde265/libde265.so" "$libde265/lib/libde265.so.0" \
     || { echo "could not build an instrumented libde265; fuzzing against the system library" >&2; libde265=""; }
+fi
+# dav1d (AV1, for AVIF through libheif and libavif), shared through Meson (installed when missing), its C paths
+# (no assembly: nasm is not needed, and libFuzzer sees the reference code).
+dav1d="$root/$work/dav1d-instrumented"
+if [ ! -f "$dav1d/lib/libdav1d.so.6" ]; then
+  command -v meson >/dev/null && command -v ninja >/dev/null \
+    || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq meson ninja-build >/dev/null 2>&1; } || true
+  src=$(source_of dav1d "dav1d-*") && rm -rf "$work/dav1d-build" && CC=clang CFLAGS="$cflags" meson setup "$work/dav1d-build" "$src" \
+      -Denable_tools=false -Denable_tests=false -Denable_asm=false -Ddefault_library=shared -Db_lundef=false \
+      --buildtype=plain >/dev/null 2>&1 && ninja -C "$work/dav1d-build" >/dev/null 2>&1 \
+      && mkdir -p "$dav1d/lib" && for f in "$work"/dav1d-build/src/libdav1d.so*; do [ -d "$f" ] || cp -P "$f" "$dav1d/lib/"; done \
+    || { echo "could not build an instrumented dav1d; fuzzing against the system library" >&2; dav1d=""; }
 fi
 # libheif, shared (the product loads it with dlopen, so the instrumented one is found first by LD_LIBRARY_PATH).
 libheif="$root/$work/libheif-instrumented"
@@ -154,10 +167,10 @@ case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(in
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
 case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
 run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
-case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"))"
-LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${libde265:+$libde265/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
-case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented)"
-run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
+case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"), dav1d $(instrumented "$dav1d"))"
+LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${libde265:+$libde265/lib:}${dav1d:+$dav1d/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
+case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented, dav1d $(instrumented "$dav1d"))"
+LD_LIBRARY_PATH="${dav1d:+$dav1d/lib:}${LD_LIBRARY_PATH:-}" run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
 case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
 run FuzzGIF "$work/corpus-gif" "$work/crashes-gif" -max_len=65536;; esac
 case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl $(instrumented "$libjxl"))"
