@@ -96,7 +96,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         // libheif applies irot/imir while decoding, with or without autorotation: the Exif orientation (which
         // repeats them) is set upright before anything carries it.
         let (w, h) = (width, height)
-        described.exif = Self.metadataBlock(handle, type: "Exif").flatMap(Self.tiffStructure)
+        described.exif = Self.metadataBlock(handle, type: "Exif").flatMap(Exif.tiffStructure(inPayload:))
             .flatMap { Exif.edited($0, width: w, height: h, upright: true, stripLocation: false) }
         described.xmp = Self.metadataBlock(handle, type: "mime", contentType: "application/rdf+xml")
         metadata = described
@@ -237,14 +237,6 @@ package final class HEIFDecoder: DescriptorDecoder {
             if heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok { return bytes }
         }
         return nil
-    }
-
-    /// The TIFF structure in a HEIF Exif item: after a 4-byte big-endian offset to it (ISO/IEC 23008-12 A.2.1).
-    private static func tiffStructure(_ item: [UInt8]) -> [UInt8]? {
-        guard item.count >= 4 else { return nil }
-        let offset = Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3])
-        guard offset <= item.count - 4 - 8 else { return nil }
-        return Array(item[(4 + offset)...])
     }
 
     /// The nclx colour box's primaries and transfer curve, if the file has one.

@@ -168,9 +168,8 @@ package final class JXLDecoder: DescriptorDecoder {
             guard let type = reading else { return }
             let filled = buffer.count - JxlDecoderReleaseBoxBuffer(decoder)
             let content = Array(buffer.prefix(filled))
-            if type == "Exif", content.count >= 4 {
-                let offset = content.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-                if offset <= content.count - 4 { exif = Array(content[(4 + offset)...]) }
+            if type == "Exif" {
+                exif = Exif.tiffStructure(inPayload: content)
             } else if type == "xml " {
                 xmp = content
             }

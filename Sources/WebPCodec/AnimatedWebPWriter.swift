@@ -86,33 +86,9 @@ package final class AnimatedWebPWriter: AnimationWriter {
         var chunks = [(String, [UInt8])]()
         if let exif = metadata?.exif { chunks.append(("EXIF", exif)) }
         if let xmp = metadata?.xmp { chunks.append(("XMP ", xmp)) }
-        if !chunks.isEmpty { file = try Self.adding(chunks, to: file, path: path) }
+        if !chunks.isEmpty { file = try WebPEncoder.extended(file, chunks: chunks, path: path) }
         try WholePicture.publish(file, to: output)
         published = true
-    }
-
-    /// The animated file with `chunks` (EXIF, XMP) added by libwebpmux, which orders them.
-    static func adding(_ chunks: [(String, [UInt8])], to file: [UInt8], path: String) throws -> [UInt8] {
-        let mux = file.withUnsafeBufferPointer { bytes -> OpaquePointer? in
-            var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
-            return WebPMuxCreateInternal(&data, 1, WEBP_MUX_ABI_VERSION)
-        }
-        guard let mux else { throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file") }
-        defer { WebPMuxDelete(mux) }
-        var status = WEBP_MUX_OK
-        for (fourCC, bytes) in chunks where status == WEBP_MUX_OK {
-            status = bytes.withUnsafeBufferPointer { chunk in
-                var data = WebPData(bytes: chunk.baseAddress, size: chunk.count)
-                return WebPMuxSetChunk(mux, fourCC, &data, 1)
-            }
-        }
-        var assembled = WebPData(bytes: nil, size: 0)
-        defer { WebPDataClear(&assembled) }
-        if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
-        guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
-            throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
-        }
-        return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
     }
 
     private func failure(_ doing: String) -> CodecError {

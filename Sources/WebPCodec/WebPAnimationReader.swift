@@ -51,15 +51,10 @@ package final class WebPAnimationReader: AnimationReader {
         loopCount = Int(info.loop_count)
         frameCount = Int(info.frame_count)
         let demux = WebPAnimDecoderGetDemuxer(decoder)
-        func chunk(_ fourCC: String) -> [UInt8]? {
-            var iterator = WebPChunkIterator()
-            guard let demux, WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
-            defer { WebPDemuxReleaseChunkIterator(&iterator) }
-            return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
-        }
+        func chunk(_ fourCC: String) -> [UInt8]? { demux.flatMap { WebPDecoder.chunk(fourCC, in: $0) } }
         iccProfile = chunk("ICCP")
         var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
-        found.exif = chunk("EXIF").map(WebPDecoder.tiffStructure)
+        found.exif = chunk("EXIF").flatMap(Exif.tiffStructure(inPayload:))
         found.xmp = chunk("XMP ")
         metadata = found
         let fileBytes = Double(bytes.count)

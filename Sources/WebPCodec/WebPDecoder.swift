@@ -47,13 +47,7 @@ package final class WebPDecoder: DescriptorDecoder {
         let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
             data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
             guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return (nil, nil, nil, nil) }
-            var iterator = WebPChunkIterator()
-            func chunk(_ fourCC: String) -> [UInt8]? {
-                guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
-                defer { WebPDemuxReleaseChunkIterator(&iterator) }
-                return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
-            }
-            return (demux, chunk("ICCP"), chunk("EXIF"), chunk("XMP "))
+            return (demux, Self.chunk("ICCP", in: demux), Self.chunk("EXIF", in: demux), Self.chunk("XMP ", in: demux))
         }
         guard let demux = parsed.0 else {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its RIFF structure cannot be read")
@@ -77,7 +71,7 @@ package final class WebPDecoder: DescriptorDecoder {
         let alpha = flags & UInt32(ALPHA_FLAG.rawValue) != 0 || (status == VP8_STATUS_OK && features.has_alpha != 0)
         format = alpha ? .rgba8 : .rgb8
         // A WebP EXIF chunk holds the TIFF structure, sometimes behind JPEG's "Exif\0\0".
-        let exif = parsed.2.map(Self.tiffStructure)
+        let exif = parsed.2.flatMap(Exif.tiffStructure(inPayload:))
         var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
         found.exif = exif
         found.xmp = parsed.3
@@ -208,8 +202,11 @@ package final class WebPDecoder: DescriptorDecoder {
         }
     }
 
-    /// A WebP EXIF chunk's TIFF structure: the chunk holds it, sometimes behind JPEG's "Exif\0\0".
-    static func tiffStructure(_ chunk: [UInt8]) -> [UInt8] {
-        Array(chunk.starts(with: Array("Exif\0\0".utf8)) ? chunk.dropFirst(6) : chunk[...])
+    /// The first chunk named `fourCC` (ICCP, EXIF, XMP) a demuxed file holds, copied out.
+    static func chunk(_ fourCC: String, in demux: OpaquePointer) -> [UInt8]? {
+        var iterator = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&iterator) }
+        return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
     }
 }

@@ -103,24 +103,24 @@ package final class WebPEncoder: WholePictureEncoder {
         return Array(UnsafeBufferPointer(start: mem, count: memory.size))
     }
 
-    /// The bitstream in an extended (VP8X) file with the given chunks (ICCP, EXIF, XMP); libwebpmux orders them.
-    static func extended(_ bitstream: [UInt8], chunks: [(String, [UInt8])], path: String) throws -> [UInt8] {
-        guard let mux = WebPNewInternal(WEBP_MUX_ABI_VERSION) else {
-            throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file")
+    /// A WebP file (a still's or an animation's) made extended (VP8X) with the given chunks (ICCP, EXIF, XMP);
+    /// libwebpmux orders them.
+    static func extended(_ file: [UInt8], chunks: [(String, [UInt8])], path: String) throws -> [UInt8] {
+        let mux = file.withUnsafeBufferPointer { bytes -> OpaquePointer? in
+            var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+            return WebPMuxCreateInternal(&data, 1, WEBP_MUX_ABI_VERSION)
         }
+        guard let mux else { throw CodecError(kind: .io, path: path, message: "out of memory assembling the WebP file") }
         defer { WebPMuxDelete(mux) }
-        var assembled = WebPData(bytes: nil, size: 0)
-        defer { WebPDataClear(&assembled) }
-        var status: WebPMuxError = bitstream.withUnsafeBufferPointer { image in
-            var imageData = WebPData(bytes: image.baseAddress, size: image.count)
-            return WebPMuxSetImage(mux, &imageData, 1)
-        }
+        var status = WEBP_MUX_OK
         for (fourCC, bytes) in chunks where status == WEBP_MUX_OK {
             status = bytes.withUnsafeBufferPointer { chunk in
                 var data = WebPData(bytes: chunk.baseAddress, size: chunk.count)
                 return WebPMuxSetChunk(mux, fourCC, &data, 1)
             }
         }
+        var assembled = WebPData(bytes: nil, size: 0)
+        defer { WebPDataClear(&assembled) }
         if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &assembled) }
         guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
             throw CodecError(kind: .io, path: path, message: "assembling the WebP file failed (libwebpmux error \(status.rawValue))")
