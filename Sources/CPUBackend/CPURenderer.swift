@@ -255,6 +255,23 @@ package enum CPURenderer {
         case .toneAdjust(let tone):
             return connected(ToneAdjustStage(tone, node: node, stats: stats), inputs)
         case let .resample(axis, kernel, reduced):
+            // The plan's choice (`Primitives.Resample.onSamples`): a horizontal pass held as samples or unrounded
+            // fixed point, and a vertical pass finishing it, run in integers.
+            let (inSize, outSize) = axis == .horizontal ? (inputNodes[0].width, node.width) : (inputNodes[0].height, node.height)
+            func fixed() throws -> FixedPointResample {
+                let weights = ResampleWeights(kernel: kernel, inSize: inSize, outSize: outSize, reduced: reduced)
+                guard let fixed = FixedPointResample(weights) else {
+                    throw PlanError("node \(node.origin): the resample's taps do not suit fixed point, as the plan assumed")
+                }
+                return fixed
+            }
+            if axis == .horizontal, let (format, _, _) = node.representation.fixedPointLayout {
+                return connected(FixedHorizontalResampleStage(try fixed(), inputWidth: inSize, channels: format.channels,
+                                                              node: node, stats: stats), inputs)
+            }
+            if axis == .vertical, case .samples = node.representation, case .fixedPoint = inputNodes[0].representation {
+                return connected(FixedVerticalResampleStage(try fixed(), node: node, stats: stats), inputs)
+            }
             let stage: Stage = axis == .horizontal
                 ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)
                 : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, input: inputNodes[0],
@@ -325,7 +342,7 @@ extension Representation {
     var fixedPointLayout: (PixelFormat, String, Bool)? {
         switch self {
         case .samples(let format, let source): return (format, source, false)
-        case .fixedPoint(let format, let source): return (format, source, true)
+        case .fixedPoint(let format, let source, _): return (format, source, true)
         case .working: return nil
         }
     }

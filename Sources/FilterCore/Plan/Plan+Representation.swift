@@ -5,15 +5,16 @@ package enum Representation: Equatable, Sendable {
     case working
     /// The samples of source `source` as stored, in `format`.
     case samples(PixelFormat, source: String)
-    /// Opaque 8-bit samples of `format` from source `source` with 7 more bits below the code: one 16-bit value a
-    /// channel (a fixed-point blur kept unrounded for the sharpening that reads it).
-    case fixedPoint(PixelFormat, source: String)
+    /// Opaque 8-bit samples of `format` from source `source` with `fractionBits` more bits below the code: one
+    /// signed 16-bit value a channel (a fixed-point blur kept unrounded for the sharpening that reads it, 7 bits; a
+    /// resample's first pass for its second, 6).
+    case fixedPoint(PixelFormat, source: String, fractionBits: Int)
 
     package var bytesPerPixel: Int {
         switch self {
         case .working: return 16
         case .samples(let format, _): return format.bytesPerPixel
-        case .fixedPoint(let format, _): return 2 * format.channels
+        case .fixedPoint(let format, _, _): return 2 * format.channels
         }
     }
 
@@ -21,7 +22,7 @@ package enum Representation: Equatable, Sendable {
         switch self {
         case .working: return "working floats"
         case .samples(let format, _): return "\(format.rawValue) samples"
-        case .fixedPoint(let format, _): return "\(format.rawValue) samples in 16-bit fixed point"
+        case let .fixedPoint(format, _, bits): return "\(format.rawValue) samples in 16-bit fixed point (\(bits) bits below the code)"
         }
     }
 }
@@ -71,8 +72,15 @@ extension Plan {
                 // A sharpening in fixed point reads its blur unrounded.
                 if result.0 != nil, case .combinesFixedPoint = node.primitive.descriptor.onSamples,
                    case .samples(let format, let source)? = inputs[0] {
-                    candidate[node.inputs[1]] = Choice(held: .fixedPoint(format, source: source))
+                    candidate[node.inputs[1]] = Choice(held: .fixedPoint(format, source: source, fractionBits: 7))
                     reasons[node.inputs[1]] = "filters its samples in 16-bit fixed point, unrounded for the step that reads it"
+                }
+                // A resample's second pass finishing its first in fixed point reads it unrounded.
+                if result.0 != nil, case .finishesFixedPoint = node.primitive.descriptor.onSamples,
+                   case .samples(let format, let source)? = inputs[0] {
+                    candidate[node.inputs[0]] = Choice(held: .fixedPoint(format, source: source,
+                                                                         fractionBits: FixedPointResample.fractionBits))
+                    reasons[node.inputs[0]] = "resamples its samples in 16-bit fixed point, unrounded for the pass that finishes it"
                 }
                 // A fixed-point candidate the plan may still not hold as samples reads them as floats instead.
                 var fixedPoint = false
@@ -147,6 +155,9 @@ extension Plan {
         if case .combinesFixedPoint(let holds) = node.primitive.descriptor.onSamples {
             return combinedCandidate(index, inputs: inputs, sources: sources, holds: holds, tables: tables)
         }
+        if case .finishesFixedPoint(let holds, _) = node.primitive.descriptor.onSamples {
+            return finishingCandidate(index, inputs: inputs, sources: sources, holds: holds, tables: tables)
+        }
         let held: Representation
         if let name = node.primitive.sourceName {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
@@ -190,7 +201,7 @@ extension Plan {
             reason = "reads samples through a table and rounds once, as the output would"
         case .fixedPoint(let holds, _):
             // Its integer taps give the float path's result, rounded once as the output would round it.
-            guard !converted, holds(format, workingSpace), node.post.isEmpty else {
+            guard !converted, holds(format, workingSpace, shape(of: index)), node.post.isEmpty else {
                 return (nil, "computes new values")
             }
             guard tables else { return (nil, "its rounding would be read by later steps") }
@@ -212,7 +223,7 @@ extension Plan {
                 reason = "its steps on each row's working values in cache, rounded once to the output's samples"
             }
             choice.rounds = true
-        case .computes, .readsIntoWorking, .combinesFixedPoint:
+        case .computes, .readsIntoWorking, .combinesFixedPoint, .finishesFixedPoint:
             return (nil, "computes new values")
         }
         guard !node.post.isEmpty else { return (choice, reason) }
@@ -242,6 +253,23 @@ extension Plan {
         guard tables else { return (nil, "its rounding would be read by later steps") }
         return (Choice(held: .samples(format, source: source), rounds: true),
                 "combines its samples with the fixed-point blur and rounds once, as the output would")
+    }
+
+    /// The second pass of a two-pass filter (a vertical resample) finishing its first in fixed point: held as
+    /// samples when the first pass (its input) can run in fixed point on the samples, holds for its own shape too,
+    /// and nothing else reads it.
+    private func finishingCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
+                                    holds: @Sendable (PixelFormat, WorkingSpace, NodeShape) -> Bool,
+                                    tables: Bool) -> (Choice?, String) {
+        let node = nodes[index], first = node.inputs.first ?? index
+        guard inputs.count == 1, case .samples(let format, let source)? = inputs[0], sources[source]?.converted == false,
+              case .fixedPoint = nodes[first].primitive.descriptor.onSamples, case .resample = nodes[first].primitive,
+              holds(format, workingSpace, shape(of: index)), node.post.isEmpty, nodes[first].post.isEmpty,
+              !nodes.indices.contains(where: { $0 != index && nodes[$0].inputs.contains(first) })
+        else { return (nil, "computes new values") }
+        guard tables else { return (nil, "its rounding would be read by later steps") }
+        return (Choice(held: .samples(format, source: source), rounds: true),
+                "finishes the first pass's fixed-point sums and rounds once, as the output would")
     }
 
     /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,

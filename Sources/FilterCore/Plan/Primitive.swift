@@ -106,7 +106,7 @@ package enum Primitive: Equatable, Sendable {
         switch descriptor.onSamples {
         case .readsThroughTable(let reads): return reads(format)
         case .readsIntoWorking(let reads): return reads(format, space)
-        case .fixedPoint(_, let reads): return reads(format, space)
+        case .fixedPoint(_, let reads), .finishesFixedPoint(_, let reads): return reads(format, space)
         // Per-pixel steps convert each row in cache (their leading per-channel steps folded into the conversion
         // where the samples allow), rather than reading a strip of floats converted for them.
         case .perPixel: return !format.isFloat

@@ -61,7 +61,7 @@ package struct ResampleWeights: Sendable {
         }
         let scale = max(1, ratio)
         let support = kernel.radius * scale
-        let taps = Int(ceil(support * 2)) + 1
+        let taps = Self.tapCount(kernel: kernel, ratio: ratio)
         self.taps = taps
         var indices = [Int32](repeating: 0, count: outSize * taps)
         var weights = [Float](repeating: 0, count: outSize * taps)
@@ -80,6 +80,11 @@ package struct ResampleWeights: Sendable {
         }
         self.indices = indices
         self.weights = weights
+    }
+
+    /// Taps per output for `kernel` at `ratio` input samples per output sample (of the input: a box reduction's).
+    package static func tapCount(kernel: ResampleKernel, ratio: Double) -> Int {
+        kernel == .nearest ? 1 : Int(ceil(kernel.radius * max(1, ratio) * 2)) + 1
     }
 
     /// Input range needed for outputs `range` (for strip scheduling).

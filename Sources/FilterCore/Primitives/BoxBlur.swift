@@ -14,7 +14,7 @@ extension Primitives {
         /// rows of working floats of its own.
         package var onSamples: SampleAction {
             let fits = radius <= Self.fixedPointRadius
-            return .fixedPoint({ format, space in fits && samplesAreWorkingValues(format, space) },
+            return .fixedPoint({ format, space, _ in fits && samplesAreWorkingValues(format, space) },
                                otherwise: { format, _ in !format.isFloat })
         }
         /// The widest window whose row sums of 8-bit codes fit 16 bits: 257 × 255 = 65535.

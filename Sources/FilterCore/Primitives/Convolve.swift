@@ -16,7 +16,7 @@ extension Primitives {
         /// floats of its own.
         package var onSamples: SampleAction {
             let fixed = bias == 0 && fixedPointFactors != nil || fixedPointKernel != nil
-            return .fixedPoint({ format, space in fixed && samplesAreWorkingValues(format, space) },
+            return .fixedPoint({ format, space, _ in fixed && samplesAreWorkingValues(format, space) },
                                otherwise: { format, _ in !format.isFloat && !format.hasAlpha })
         }
 

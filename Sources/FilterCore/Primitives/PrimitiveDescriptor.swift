@@ -77,11 +77,18 @@ package enum SampleAction: Sendable {
     /// itself, and its result stays working values (a vertical resample: the samples of its input are never
     /// converted as rows of their own).
     case readsIntoWorking(_ reads: @Sendable (PixelFormat, WorkingSpace) -> Bool)
-    /// Where `fixedPoint` holds for the input's sample format in the working space (opaque 8-bit samples that are
-    /// their own working values, `samplesAreWorkingValues`), it filters them in integer arithmetic and its result
-    /// rounds to them once, as the output would; elsewhere it reads samples as `.readsIntoWorking(intoWorking)`.
-    case fixedPoint(_ fixedPoint: @Sendable (PixelFormat, WorkingSpace) -> Bool,
+    /// Where `fixedPoint` holds for the input's sample format in the working space at the node's shape (opaque
+    /// 8-bit samples that are their own working values, `samplesAreWorkingValues`), it filters them in integer
+    /// arithmetic and its result rounds to them once, as the output would; elsewhere it reads samples as
+    /// `.readsIntoWorking(otherwise)`.
+    case fixedPoint(_ fixedPoint: @Sendable (PixelFormat, WorkingSpace, NodeShape) -> Bool,
                     otherwise: @Sendable (PixelFormat, WorkingSpace) -> Bool)
+    /// Where its input is the first pass of a two-pass filter on samples for which `holds` (a horizontal resample
+    /// before a vertical one), that pass keeps its fixed-point result unrounded (`Representation.fixedPoint`) and
+    /// this one finishes it in integers, rounding to samples once, as the output would; where its input is
+    /// samples, it reads them as `.readsIntoWorking(otherwise)`.
+    case finishesFixedPoint(_ holds: @Sendable (PixelFormat, WorkingSpace, NodeShape) -> Bool,
+                            otherwise: @Sendable (PixelFormat, WorkingSpace) -> Bool)
     /// It combines its first input's samples with its second, a fixed-point blur of them held unrounded
     /// (`Representation.fixedPoint`), where `holds` for the samples' format in the working space, and rounds its
     /// result to samples once, as the output would (an unsharp mask).

@@ -12,7 +12,7 @@ extension Primitives {
         /// of its own.
         package var onSamples: SampleAction {
             let fixed = FixedPointTaps(horizontal) != nil && FixedPointTaps(vertical) != nil
-            return .fixedPoint({ format, space in fixed && samplesAreWorkingValues(format, space) },
+            return .fixedPoint({ format, space, _ in fixed && samplesAreWorkingValues(format, space) },
                                otherwise: { format, _ in !format.isFloat })
         }
         package func keepsNeutral(_ inputs: [Bool]) -> Bool { inputs[0] }

@@ -660,7 +660,7 @@ package enum ReferenceFilters {
         }
     }
 
-    static func resample(_ image: ReferenceImage, _ w: Int, _ h: Int, kernel: String) -> ReferenceImage {
+    package static func resample(_ image: ReferenceImage, _ w: Int, _ h: Int, kernel: String) -> ReferenceImage {
         let radius: Double = ["nearest": 0.5, "bilinear": 1, "bicubic": 2, "lanczos3": 3][kernel]!
         func sample1D(_ inSize: Int, _ outSize: Int, _ i: Int) -> [(Int, Double)] {
             let ratio = Double(inSize) / Double(outSize)
