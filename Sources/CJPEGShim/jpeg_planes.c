@@ -7,7 +7,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+
+// A whole plane in transparent huge pages where the kernel gives them: a 20 MP photo's planes are 7 500 faults of
+// 4 KiB pages otherwise. The length is kept before the plane for plane_free.
+static void *plane_alloc(size_t size) {
+    const size_t length = size + 64;
+    unsigned char *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (length >= (2u << 20)) madvise(base, length, MADV_HUGEPAGE);
+#endif
+    memcpy(base, &length, sizeof length);
+    return base + 64;
+}
+
+static void plane_free(void *plane) {
+    if (!plane) return;
+    unsigned char *base = (unsigned char *)plane - 64;
+    size_t length;
+    memcpy(&length, base, sizeof length);
+    munmap(base, length);
+}
 
 int fr_jpeg_reader_plane_sampling(const fr_jpeg_reader *r, int *h, int *v) {
     const struct jpeg_decompress_struct *c = &r->cinfo;
@@ -238,7 +260,7 @@ static void free_state(transcode_state *t) {
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->changed);
     for (int i = 0; i < 3; i++) {
-        free(t->plane[i]);
+        plane_free(t->plane[i]);
         free(t->moves[i].across);
         for (int s = 0; s < SLOTS; s++) free(t->band[s][i]);
     }
@@ -302,7 +324,7 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
         // 16 bytes past the end let a resampling's four-tap loads pass the last sample.
         t->stride[ci] = (size_t)((comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor)
             * comp->h_samp_factor * DCTSIZE;
-        t->plane[ci] = malloc(t->stride[ci] * c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE + 16);
+        t->plane[ci] = plane_alloc(t->stride[ci] * c->total_iMCU_rows * comp->v_samp_factor * DCTSIZE + 16);
         if (!t->plane[ci]) break;
     }
     if (!t->rows_ptrs || !t->plane[0] || !t->plane[1] || !t->plane[2]) {
