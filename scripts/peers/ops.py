@@ -41,6 +41,23 @@ def motion_kernel(radius, degrees):
     return k
 
 
+# filterrun's tables for the per-channel steps above (its definitions: contrast about ½, levels with its midtone
+# gamma, posterize to n evenly spaced values), so every tool maps the codes through the same table.
+def table(op):
+    def clamp(v):
+        return min(1.0, max(0.0, v))
+    if op == "contrast 1.2":
+        f = lambda v: (v - 0.5) * 1.2 + 0.5
+    elif op == "levels":
+        f = lambda v: clamp((v - 0.05) / (0.9 - 0.05)) ** (1 / 1.2)
+    else:  # posterize 4
+        f = lambda v: round(v * 3) / 3
+    return [round(255 * clamp(f(c / 255))) for c in range(256)]
+
+
+SEPIA = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
+
+
 # A photographed façade's quadrilateral (top narrower than the bottom, a slight turn), as fractions of W and H.
 KEYSTONE = ["W*0.12", "H*0.06", "W*0.9", "H*0.02", "W*0.99", "H*0.97", "W*0.02", "H*0.93"]
 
@@ -82,6 +99,12 @@ OPS = {
     "invert": [{"op": "invert"}],
     "grayscale": [{"op": "grayscale"}],
     "threshold": [{"op": "threshold", "level": 0.5}],
+    "contrast 1.2": [{"op": "colorControls", "contrast": 1.2}],
+    "levels": [{"op": "levels", "inBlack": 0.05, "inWhite": 0.9, "gamma": 1.2}],
+    "posterize 4": [{"op": "posterize", "levels": 4}],
+    "sepia": [{"op": "sepia"}],
+    "sharpen": [{"op": "sharpen", "amount": 1}],
+    "auto levels": [{"op": "autoLevels", "clipLow": 0, "clipHigh": 0, "perChannel": True}],
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
     "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
     "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
@@ -162,6 +185,16 @@ def opencv(op, src, dst):
         im = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
     elif op == "threshold":
         im = cv2.threshold(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 127, 255, cv2.THRESH_BINARY)[1]
+    elif op in ("contrast 1.2", "levels", "posterize 4"):
+        im = cv2.LUT(im, np.array(table(op), np.uint8))
+    elif op == "sepia":
+        im = cv2.transform(im, np.array([row[::-1] for row in SEPIA[::-1]], np.float32))
+    elif op == "sharpen":  # filterrun's definition: RGB + amount·(Y − [1 2 1]ᵀ[1 2 1]/16 ∗ Y), Y the luma
+        g = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        d = g - cv2.GaussianBlur(g, (3, 3), 0)
+        im = np.clip(im.astype(np.int16) + d[:, :, None], 0, 255).astype(np.uint8)
+    elif op == "auto levels":  # each channel stretched from its darkest to its brightest code
+        im = cv2.merge([cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX) for ch in cv2.split(im)])
     elif op == "rotate 30° bicubic":
         c, s = abs(math.cos(math.radians(30))), abs(math.sin(math.radians(30)))
         nw, nh = int(math.ceil(w * c + h * s)), int(math.ceil(w * s + h * c))
@@ -180,6 +213,8 @@ def opencv(op, src, dst):
         im = im[100:h - 100, 100:w - 100]
         im = cv2.resize(im, (round((w - 200) * 0.9), round((h - 200) * 0.9)), interpolation=cv2.INTER_LINEAR)
         im = cv2.filter2D(im, -1, np.array(BENCH_SHARPEN, np.float32) / 8)
+    else:
+        raise SystemExit(f"OpenCV has no {op}")
     cv2.imwrite(dst, im, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
                           cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420])
     return time.perf_counter() - t0
@@ -241,6 +276,12 @@ def pyvips_run(op, src, dst):
         im = im.colourspace("b-w")
     elif op == "threshold":
         im = im.colourspace("b-w") > 127
+    elif op in ("contrast 1.2", "levels", "posterize 4"):
+        im = im.maplut(pyvips.Image.new_from_array([table(op)]).cast("uchar"))
+    elif op == "sepia":
+        im = im.recomb(pyvips.Image.new_from_array(SEPIA)).cast("uchar")
+    elif op == "sharpen":  # libvips's sharpen: an unsharp mask of L* in CIELAB (its own curve; σ as our 3×3 blur)
+        im = im.sharpen(sigma=0.7).colourspace("srgb")
     elif op == "rotate 30° bicubic":
         im = im.rotate(30, interpolate=pyvips.Interpolate.new("bicubic"))
     elif op == "vips benchmark":
