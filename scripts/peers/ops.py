@@ -105,6 +105,7 @@ OPS = {
     "sepia": [{"op": "sepia"}],
     "sharpen": [{"op": "sharpen", "amount": 1}],
     "auto levels": [{"op": "autoLevels", "clipLow": 0, "clipHigh": 0, "perChannel": True}],
+    "trim": [{"op": "trim"}],
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
     "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
     "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
@@ -223,7 +224,7 @@ def opencv(op, src, dst):
 def pyvips_run(op, src, dst):
     import pyvips
     t0 = time.perf_counter()
-    moves = op in ("quarter turn", "transpose", "flip vertical", "rotate 30° bicubic")
+    moves = op in ("quarter turn", "transpose", "flip vertical", "rotate 30° bicubic", "trim")
     im = pyvips.Image.new_from_file(src, access="random" if moves else "sequential")
     w, h = im.width, im.height
     if op == "crop 50 %":
@@ -282,6 +283,9 @@ def pyvips_run(op, src, dst):
         im = im.recomb(pyvips.Image.new_from_array(SEPIA)).cast("uchar")
     elif op == "sharpen":  # libvips's sharpen: an unsharp mask of L* in CIELAB (its own curve; σ as our 3×3 blur)
         im = im.sharpen(sigma=0.7).colourspace("srgb")
+    elif op == "trim":  # libvips's find_trim (a 3×3 median, then the box differing from the top-left by over 10)
+        left, top, width, height = im.find_trim(threshold=10)
+        im = im.crop(left, top, width, height)
     elif op == "rotate 30° bicubic":
         im = im.rotate(30, interpolate=pyvips.Interpolate.new("bicubic"))
     elif op == "vips benchmark":
