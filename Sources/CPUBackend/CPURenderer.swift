@@ -243,7 +243,7 @@ package enum CPURenderer {
         case .sharpenLuminance(let amount):
             return connected(SharpenLuminanceStage(amount: amount, node: node, stats: stats), inputs)
         case .sobel:
-            return connected(SobelStage(node: node, stats: stats), inputs)
+            return connected(SobelStage(input: inputNodes[0], node: node, space: plan.workingSpace, stats: stats), inputs)
         case .median(let radius):
             return connected(MedianStage(radius: radius, node: node, stats: stats), inputs)
         case .morphology(let morphology):

@@ -41,24 +41,59 @@ final class SharpenLuminanceStage: Stage {
 
 /// Gradient magnitude of luminance with 3×3 Sobel kernels, divided by 4; opaque output.
 final class SobelStage: Stage {
-    override init(node: Plan.Node, stats: RenderStats) {
+    /// The input's samples and their conversion, where the plan has the stage read them itself
+    /// (`Primitives.Sobel.onSamples`); `rounding` where its result is held as samples.
+    private let reading: PixelConverter?
+    private let rounding: PixelConverter?
+
+    init(input: Plan.Node, node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+        if node.readsSamples, case .samples(let format, _) = input.representation {
+            reading = PixelConverter(format: format, space: space)
+        } else {
+            reading = nil
+        }
+        if case .samples(let format, _) = node.representation {
+            rounding = PixelConverter(format: format, space: space)
+        } else {
+            rounding = nil
+        }
         super.init(node: node, stats: stats)
     }
 
-    /// Each input row's luminance is computed once (`fr_luminance_row`), padded with its edge values, and kept for
-    /// the three output rows that read it; `fr_sobel_row` then reads the three rows around each output row.
+    /// Reading samples, each worker's chunk converts the two rows beyond it again: strips of up to 64 rows (both
+    /// sides held at 1–8 bytes a pixel) keep that to a few per cent.
+    override func connect(_ input: Stage) {
+        super.connect(input)
+        guard reading != nil else { return }
+        stripHeight = max(stripHeight, min(64, (1 << 20) / max(1, width * 8)))
+    }
+
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, padded = width + 2
+        try compute(rows, inputs: inputs, bytes: UnsafeMutableRawPointer(output))
+    }
+
+    /// Each input row's luminance is computed once (`fr_luminance_row`; stored samples converted first, a row at a
+    /// time in cache), padded with its edge values, and kept for the three output rows that read it; `fr_sobel_row`
+    /// then reads the three rows around each output row, and a result held as samples is rounded a row at a time.
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        let input = inputs[0], width = width, padded = width + 2, height = height
+        let reading = reading, rounding = rounding, rowBytes = width * pixelBytes
         parallelRows(rows) { chunk in
             let lines = UnsafeMutablePointer<Float>.allocate(capacity: 3 * padded)
-            defer { lines.deallocate() }
+            let working = UnsafeMutablePointer<Float>.allocate(capacity: reading != nil || rounding != nil ? width * 4 : 0)
+            defer { lines.deallocate(); working.deallocate() }
             // Which input row each of the three buffers holds.
             var held = [Int](repeating: Int.min, count: 3)
             func line(_ y: Int) -> UnsafeMutablePointer<Float> {
                 let clamped = min(max(y, 0), height - 1), slot = ((clamped % 3) + 3) % 3
                 let buffer = lines + slot * padded
                 if held[slot] != clamped {
-                    fr_luminance_row(buffer + 1, input.row(clamped), width)
+                    if let reading {
+                        reading.decode(input.bytes(clamped), into: working, width: width)
+                        fr_luminance_row(buffer + 1, working, width)
+                    } else {
+                        fr_luminance_row(buffer + 1, input.row(clamped), width)
+                    }
                     buffer[0] = buffer[1]
                     buffer[width + 1] = buffer[width]
                     held[slot] = clamped
@@ -67,7 +102,13 @@ final class SobelStage: Stage {
             }
             for y in chunk {
                 let a = line(y - 1), b = line(y), c = line(y + 1)
-                fr_sobel_row(output + (y - rows.lowerBound) * width * 4, a, b, c, width)
+                let out = output + (y - rows.lowerBound) * rowBytes
+                if let rounding {
+                    fr_sobel_row(working, a, b, c, width)
+                    rounding.encode(working, into: out, width: width)
+                } else {
+                    fr_sobel_row(out.assumingMemoryBound(to: Float.self), a, b, c, width)
+                }
             }
         }
     }

@@ -309,6 +309,33 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertLessThan(stats.peakIntermediateBytes, 40 * 30 * 16, "the input held as floats would be \(40 * 30 * 16) B")
     }
 
+    /// A Sobel gradient reads integer samples without alpha itself (each row converted in cache) and rounds its
+    /// grey result to them once: the working path's pixels to the bit, at 8 and 16 bits, grey and RGB, both working
+    /// spaces, widths that leave every remainder of the eight-pixel step, each SIMD path; after a move too (a crop).
+    /// Samples with alpha (premultiplied working values) keep the working path.
+    func testSobelReadsAndRoundsSamples() throws {
+        defer { CPUFeatures.avx2 = true }
+        for avx2 in [true, false] {
+            CPUFeatures.avx2 = avx2
+            for format in [PixelFormat.grey8, .rgb8, .grey16, .rgb16] {
+                for space in [WorkingSpace.srgb, .linear] {
+                    for (w, h) in [(37, 23), (1, 5), (8, 3), (17, 40), (70, 12)] {
+                        var recipe = Recipe.chain([(.sobel, [:])])
+                        recipe.workingSpace = space
+                        try assertSamePixels(recipe, format: format, width: w, height: h, space: space)
+                        var cropped = Recipe.chain([(.crop, ["x": 0, "y": 1, "width": .number(Double(w)),
+                                                             "height": .number(Double(h - 1))]), (.sobel, [:])])
+                        cropped.workingSpace = space
+                        try assertSamePixels(cropped, format: format, width: w, height: h, space: space)
+                    }
+                }
+            }
+            for format in [PixelFormat.rgba8, .greyA8] {
+                try assertSamePixels(Recipe.chain([(.sobel, [:])]), format: format, expectSamples: false)
+            }
+        }
+    }
+
     /// In the sRGB working space a vertical resample reads its input's 8-bit samples without alpha itself (a shrink
     /// as it accumulates rows, an enlargement over its window of rows), so they are never converted as rows of their
     /// own: within a code of the working path (the same sums in another order), grey and RGB, widths that leave

@@ -198,6 +198,8 @@ extension Plan {
             }
             guard tables else { return (nil, "its rounding would be read by later steps") }
             choice.rounds = true
+            // Rounded as the output rounds it: to the output's samples (a grey result of colour samples to grey).
+            if let outputFormat, !outputFormat.isFloat { choice.held = .samples(outputFormat, source: source) }
             reason = "reads samples through a table and rounds once, as the output would"
         case .fixedPoint(let holds, _):
             // Its integer taps give the float path's result, rounded once as the output would round it.
