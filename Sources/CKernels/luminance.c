@@ -88,3 +88,15 @@ void fr_sobel_row(float *out, const float *a, const float *b, const float *c, si
         out[4 * x + 3] = 1;
     }
 }
+
+void fr_luminance_row8(float *out, const uint8_t *src, size_t n, int channels, const float *tables) {
+    const float *r = tables, *g = tables + 256, *b = tables + 512;
+    if (channels == 1) {
+        for (size_t i = 0; i < n; i++) out[i] = (r[src[i]] + g[src[i]]) + b[src[i]];
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = src + 3 * i;
+        out[i] = (r[p[0]] + g[p[1]]) + b[p[2]];
+    }
+}

@@ -45,12 +45,24 @@ final class SobelStage: Stage {
     /// (`Primitives.Sobel.onSamples`); `rounding` where its result is held as samples.
     private let reading: PixelConverter?
     private let rounding: PixelConverter?
+    /// For 8-bit samples: each channel's luminance weight times each code's working value (`fr_luminance_row8`).
+    private let weighted: [Float]?
 
     init(input: Plan.Node, node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
         if node.readsSamples, case .samples(let format, _) = input.representation {
             reading = PixelConverter(format: format, space: space)
         } else {
             reading = nil
+        }
+        if let reading, reading.format.depth == 8 {
+            // The working value of every code, as the conversion gives it, times fr_luminance_row's weights.
+            let grey = PixelConverter(format: .grey8, space: space)
+            var values = [Float](repeating: 0, count: 256 * 4)
+            let codes = (0..<256).map { UInt8($0) }
+            codes.withUnsafeBytes { grey.decode($0.baseAddress!, into: &values, width: 256) }
+            weighted = ([0.2126, 0.7152, 0.0722] as [Float]).flatMap { w in (0..<256).map { w * values[4 * $0] } }
+        } else {
+            weighted = nil
         }
         if case .samples(let format, _) = node.representation {
             rounding = PixelConverter(format: format, space: space)
@@ -77,7 +89,7 @@ final class SobelStage: Stage {
     /// then reads the three rows around each output row, and a result held as samples is rounded a row at a time.
     override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
         let input = inputs[0], width = width, padded = width + 2, height = height
-        let reading = reading, rounding = rounding, rowBytes = width * pixelBytes
+        let reading = reading, rounding = rounding, weighted = weighted, rowBytes = width * pixelBytes
         parallelRows(rows) { chunk in
             let lines = UnsafeMutablePointer<Float>.allocate(capacity: 3 * padded)
             let working = UnsafeMutablePointer<Float>.allocate(capacity: reading != nil || rounding != nil ? width * 4 : 0)
@@ -88,7 +100,10 @@ final class SobelStage: Stage {
                 let clamped = min(max(y, 0), height - 1), slot = ((clamped % 3) + 3) % 3
                 let buffer = lines + slot * padded
                 if held[slot] != clamped {
-                    if let reading {
+                    if let weighted {
+                        fr_luminance_row8(buffer + 1, input.bytes(clamped).assumingMemoryBound(to: UInt8.self), width,
+                                          Int32(reading?.format.channels ?? 1), weighted)
+                    } else if let reading {
                         reading.decode(input.bytes(clamped), into: working, width: width)
                         fr_luminance_row(buffer + 1, working, width)
                     } else {
