@@ -1,4 +1,5 @@
 #include "fixed_taps.h"
+#include "resample_fixed.h"
 #include "kernels.h"
 #include <math.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -29,10 +30,12 @@ static size_t fixed_h8_avx2(int16_t *out, const uint8_t *src, const int16_t *w, 
     return i;
 }
 
-// The vertical pass, rounded to bytes (`bytes`) or kept as 16-bit values with 7 bits below the code.
+// The vertical pass over 16-bit rows, shifted right by `shift` and rounded half up, then clamped to bytes (`bytes`:
+// packs and packus clamp to [0, 255]) or kept as 16-bit values.
 __attribute__((target("avx2")))
-static size_t fixed_v_avx2(void *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n, int bytes) {
-    const int shift = bytes ? 21 : 14;
+static size_t fixed_v_avx2(void *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n, int shift,
+                           int bytes) {
+    const __m128i count = _mm_cvtsi32_si128(shift);
     const __m256i round = _mm256_set1_epi32(1 << (shift - 1));
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -45,7 +48,7 @@ static size_t fixed_v_avx2(void *out, const int16_t *const *rows, const int16_t 
             lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
             hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
         }
-        const __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(lo, shift), _mm256_srai_epi32(hi, shift));
+        const __m256i words = _mm256_packs_epi32(_mm256_sra_epi32(lo, count), _mm256_sra_epi32(hi, count));
         if (bytes) {
             const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
             _mm_storeu_si128((__m128i *)((uint8_t *)out + i), _mm256_castsi256_si128(packed));
@@ -141,7 +144,7 @@ void fr_fixed_taps_h8(int16_t *out, const uint8_t *src, const int16_t *w, int ta
 void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
     size_t i = 0;
 #if defined(__x86_64__) || defined(__i386__)
-    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 1);
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 21, 1);
 #endif
     for (; i < n; i++) {
         int32_t sum = 1 << 20;
@@ -154,12 +157,25 @@ void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w
 void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
     size_t i = 0;
 #if defined(__x86_64__) || defined(__i386__)
-    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 0);
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 14, 0);
 #endif
     for (; i < n; i++) {
         int32_t sum = 1 << 13;
         for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
         out[i] = (int16_t)(sum >> 14);
+    }
+}
+
+void fr_resample_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+    size_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 20, 1);
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 1 << 19;
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
+        sum >>= 20;
+        out[i] = (uint8_t)(sum < 0 ? 0 : (sum > 255 ? 255 : sum));
     }
 }
 

@@ -58,13 +58,9 @@ final class FixedVerticalResampleStage: Stage {
                     withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: taps) { sources in
                         withUnsafeTemporaryAllocation(of: Int16.self, capacity: taps) { kept in
                             for y in chunk {
-                                var count = 0
-                                for t in 0..<taps where w[y * taps + t] != 0 {
-                                    sources[count] = UnsafePointer(input.bytes(Int(indices[y * taps + t]))
-                                        .assumingMemoryBound(to: Int16.self))
-                                    kept[count] = w[y * taps + t]
-                                    count += 1
-                                }
+                                let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
+                                                        row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: Int16.self)) },
+                                                        into: sources, kept)
                                 fr_resample_v8(output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n,
                                                sources.baseAddress, kept.baseAddress, Int32(count), n)
                             }

@@ -105,12 +105,8 @@ final class VerticalResampleStage: Stage {
                         withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps) { sources in
                             withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
                                 for y in chunk {
-                                    var count = 0
-                                    for t in 0..<taps where w[y * taps + t] != 0 {
-                                        sources[count] = UnsafePointer(input.row(Int(indices[y * taps + t])))
-                                        kept[count] = w[y * taps + t]
-                                        count += 1
-                                    }
+                                    let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
+                                                            row: { UnsafePointer(input.row($0)) }, into: sources, kept)
                                     let out = output + (y - rows.lowerBound) * n
                                     if count == 0 {
                                         out.update(repeating: 0, count: n)
@@ -147,13 +143,9 @@ final class VerticalResampleStage: Stage {
                     withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { sources in
                         withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
                             for y in chunk {
-                                var count = 0
-                                for t in 0..<taps where w[y * taps + t] != 0 {
-                                    sources[count] = UnsafePointer(input.bytes(Int(indices[y * taps + t]))
-                                        .assumingMemoryBound(to: UInt8.self))
-                                    kept[count] = w[y * taps + t]
-                                    count += 1
-                                }
+                                let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
+                                                        row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: UInt8.self)) },
+                                                        into: sources, kept)
                                 fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources.baseAddress,
                                                   kept.baseAddress, Int32(count), width, channels, 0)
                             }
@@ -206,4 +198,20 @@ final class BoxReduceStage: Stage {
             }
         }
     }
+}
+
+/// The rows and weights of output row `y`'s nonzero taps (rows `row(index)`), written to `sources` and `kept`
+/// (each `taps` long); how many there are. Shared by the vertical passes over floats, samples and fixed point.
+@inline(__always)
+func nonzeroTaps<Row, Weight: Numeric>(of y: Int, taps: Int, indices: UnsafeBufferPointer<Int32>,
+                                       weights: UnsafeBufferPointer<Weight>, row: (Int) -> Row,
+                                       into sources: UnsafeMutableBufferPointer<Row?>,
+                                       _ kept: UnsafeMutableBufferPointer<Weight>) -> Int {
+    var count = 0
+    for t in 0..<taps where weights[y * taps + t] != 0 {
+        sources[count] = row(Int(indices[y * taps + t]))
+        kept[count] = weights[y * taps + t]
+        count += 1
+    }
+    return count
 }
