@@ -106,6 +106,12 @@ OPS = {
     "sharpen": [{"op": "sharpen", "amount": 1}],
     "auto levels": [{"op": "autoLevels", "clipLow": 0, "clipHigh": 0, "perChannel": True}],
     "trim": [{"op": "trim"}],
+    # Two inputs from one file: the photo blended over its own mirror image (opaque, so every tool's arithmetic is
+    # the same: a·b/255 for multiply, 0.6·a + 0.4·b for normal at 60 %).
+    "blend multiply": {"nodes": [{"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
+                                 {"id": "out", "op": "blend", "mode": "multiply", "inputs": ["mirror", "main"]}]},
+    "blend 60 %": {"nodes": [{"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
+                             {"id": "out", "op": "blend", "mode": "normal", "opacity": 0.6, "inputs": ["mirror", "main"]}]},
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
     "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
     "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
@@ -119,6 +125,8 @@ def recipe(op, width, height):
         if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
             return [eval(x, {"W": width, "H": height}) for x in v]
         return int(eval(v, {"W": width, "H": height})) if isinstance(v, str) and ("W" in v or "H" in v) else v
+    if isinstance(OPS[op], dict):
+        return json.dumps({"version": 1, "workingSpace": "srgb", "nodes": OPS[op]["nodes"], "output": "out"})
     steps = [{k: value(v) for k, v in step.items()} for step in OPS[op]]
     return json.dumps({"version": 1, "workingSpace": "srgb", "steps": steps})
 
@@ -194,6 +202,10 @@ def opencv(op, src, dst):
         g = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.int16)
         d = g - cv2.GaussianBlur(g, (3, 3), 0)
         im = np.clip(im.astype(np.int16) + d[:, :, None], 0, 255).astype(np.uint8)
+    elif op == "blend multiply":
+        im = cv2.multiply(cv2.flip(im, 1), im, scale=1 / 255)
+    elif op == "blend 60 %":
+        im = cv2.addWeighted(cv2.flip(im, 1), 0.6, im, 0.4, 0)
     elif op == "auto levels":  # each channel stretched from its darkest to its brightest code
         im = cv2.merge([cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX) for ch in cv2.split(im)])
     elif op == "rotate 30° bicubic":
@@ -283,6 +295,10 @@ def pyvips_run(op, src, dst):
         im = im.recomb(pyvips.Image.new_from_array(SEPIA)).cast("uchar")
     elif op == "sharpen":  # libvips's sharpen: an unsharp mask of L* in CIELAB (its own curve; σ as our 3×3 blur)
         im = im.sharpen(sigma=0.7).colourspace("srgb")
+    elif op == "blend multiply":
+        im = (im.fliphor() * im / 255).cast("uchar")
+    elif op == "blend 60 %":
+        im = (im.fliphor() * 0.6 + im * 0.4).cast("uchar")
     elif op == "trim":  # libvips's find_trim (a 3×3 median, then the box differing from the top-left by over 10)
         left, top, width, height = im.find_trim(threshold=10)
         im = im.crop(left, top, width, height)
