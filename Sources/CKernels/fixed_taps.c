@@ -141,17 +141,23 @@ void fr_fixed_taps_h8(int16_t *out, const uint8_t *src, const int16_t *w, int ta
     }
 }
 
+// Values i…n-1 of the vertical pass over 16-bit rows, shifted right by `shift` (rounded half up) and clamped to bytes.
+static void fixed_v8_portable(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t i, size_t n,
+                              int shift) {
+    for (; i < n; i++) {
+        int32_t sum = 1 << (shift - 1);
+        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
+        sum >>= shift;
+        out[i] = (uint8_t)(sum < 0 ? 0 : (sum > 255 ? 255 : sum));
+    }
+}
+
 void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
     size_t i = 0;
 #if defined(__x86_64__) || defined(__i386__)
     if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 21, 1);
 #endif
-    for (; i < n; i++) {
-        int32_t sum = 1 << 20;
-        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
-        sum >>= 21;
-        out[i] = (uint8_t)(sum > 255 ? 255 : sum);
-    }
+    fixed_v8_portable(out, rows, w, taps, i, n, 21);
 }
 
 void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
@@ -171,12 +177,7 @@ void fr_resample_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, 
 #if defined(__x86_64__) || defined(__i386__)
     if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 20, 1);
 #endif
-    for (; i < n; i++) {
-        int32_t sum = 1 << 19;
-        for (int t = 0; t < taps; t++) sum += (int32_t)w[t] * rows[t][i];
-        sum >>= 20;
-        out[i] = (uint8_t)(sum < 0 ? 0 : (sum > 255 ? 255 : sum));
-    }
+    fixed_v8_portable(out, rows, w, taps, i, n, 20);
 }
 
 void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,

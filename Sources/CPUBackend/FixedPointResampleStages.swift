@@ -55,16 +55,10 @@ final class FixedVerticalResampleStage: Stage {
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
-                    withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: taps) { sources in
-                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: taps) { kept in
-                            for y in chunk {
-                                let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
-                                                        row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: Int16.self)) },
-                                                        into: sources, kept)
-                                fr_resample_v8(output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n,
-                                               sources.baseAddress, kept.baseAddress, Int32(count), n)
-                            }
-                        }
+                    forEachNonzeroTaps(chunk, taps: taps, indices: indices, weights: w,
+                                       row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: Int16.self)) }) { y, sources, kept, count in
+                        fr_resample_v8(output.assumingMemoryBound(to: UInt8.self) + (y - rows.lowerBound) * n,
+                                       sources, kept, Int32(count), n)
                     }
                 }
             }

@@ -102,18 +102,13 @@ final class VerticalResampleStage: Stage {
                 parallelRows(rows) { chunk in
                     if fr_kernels_avx2() != 0 {
                         // The nonzero taps' rows and weights, summed in one pass (the same order as below, fused).
-                        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps) { sources in
-                            withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
-                                for y in chunk {
-                                    let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
-                                                            row: { UnsafePointer(input.row($0)) }, into: sources, kept)
-                                    let out = output + (y - rows.lowerBound) * n
-                                    if count == 0 {
-                                        out.update(repeating: 0, count: n)
-                                    } else {
-                                        fr_vertical_taps_avx2(out, sources.baseAddress, kept.baseAddress, Int32(count), n, 0)
-                                    }
-                                }
+                        forEachNonzeroTaps(chunk, taps: taps, indices: indices, weights: w,
+                                           row: { UnsafePointer(input.row($0)) }) { y, sources, kept, count in
+                            let out = output + (y - rows.lowerBound) * n
+                            if count == 0 {
+                                out.update(repeating: 0, count: n)
+                            } else {
+                                fr_vertical_taps_avx2(out, sources, kept, Int32(count), n, 0)
                             }
                         }
                         return
@@ -140,16 +135,9 @@ final class VerticalResampleStage: Stage {
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
-                    withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { sources in
-                        withUnsafeTemporaryAllocation(of: Float.self, capacity: taps) { kept in
-                            for y in chunk {
-                                let count = nonzeroTaps(of: y, taps: taps, indices: indices, weights: w,
-                                                        row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: UInt8.self)) },
-                                                        into: sources, kept)
-                                fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources.baseAddress,
-                                                  kept.baseAddress, Int32(count), width, channels, 0)
-                            }
-                        }
+                    forEachNonzeroTaps(chunk, taps: taps, indices: indices, weights: w,
+                                       row: { UnsafePointer(input.bytes($0).assumingMemoryBound(to: UInt8.self)) }) { y, sources, kept, count in
+                        fr_vertical_taps8(output + (y - rows.lowerBound) * n, sources, kept, Int32(count), width, channels, 0)
                     }
                 }
             }
@@ -200,18 +188,23 @@ final class BoxReduceStage: Stage {
     }
 }
 
-/// The rows and weights of output row `y`'s nonzero taps (rows `row(index)`), written to `sources` and `kept`
-/// (each `taps` long); how many there are. Shared by the vertical passes over floats, samples and fixed point.
+/// For each output row `y` of `chunk`: the rows (`row(index)`) and weights of its nonzero taps, and how many there
+/// are. Shared by the vertical passes over floats, samples and fixed point.
 @inline(__always)
-func nonzeroTaps<Row, Weight: Numeric>(of y: Int, taps: Int, indices: UnsafeBufferPointer<Int32>,
-                                       weights: UnsafeBufferPointer<Weight>, row: (Int) -> Row,
-                                       into sources: UnsafeMutableBufferPointer<Row?>,
-                                       _ kept: UnsafeMutableBufferPointer<Weight>) -> Int {
-    var count = 0
-    for t in 0..<taps where weights[y * taps + t] != 0 {
-        sources[count] = row(Int(indices[y * taps + t]))
-        kept[count] = weights[y * taps + t]
-        count += 1
+func forEachNonzeroTaps<Row, Weight: Numeric>(_ chunk: Range<Int>, taps: Int, indices: UnsafeBufferPointer<Int32>,
+                                              weights: UnsafeBufferPointer<Weight>, row: (Int) -> Row,
+                                              _ body: (_ y: Int, UnsafePointer<Row?>, UnsafePointer<Weight>, _ count: Int) -> Void) {
+    withUnsafeTemporaryAllocation(of: Row?.self, capacity: taps) { sources in
+        withUnsafeTemporaryAllocation(of: Weight.self, capacity: taps) { kept in
+            for y in chunk {
+                var count = 0
+                for t in 0..<taps where weights[y * taps + t] != 0 {
+                    sources[count] = row(Int(indices[y * taps + t]))
+                    kept[count] = weights[y * taps + t]
+                    count += 1
+                }
+                body(y, UnsafePointer(sources.baseAddress!), UnsafePointer(kept.baseAddress!), count)
+            }
+        }
     }
-    return count
 }
