@@ -296,11 +296,11 @@ package enum CPURenderer {
             return connected(PadStage(top: top, left: left, fill: pixel(color, node.representation, plan.workingSpace),
                                       input: inputNodes[0], node: node, stats: stats), inputs)
         case let .blend(mode, opacity):
-            return connected(BlendStage(mode: mode, opacity: opacity, source: inputNodes[0], node: node, stats: stats), inputs)
+            return connected(BlendStage(mode: mode, opacity: opacity, inputs: inputNodes, node: node,
+                                        space: plan.workingSpace, stats: stats), inputs)
         case .blendWithMask(let coverage):
-            return connected(BlendWithMaskStage(foreground: inputNodes[0], mask: inputNodes[2],
-                                                encodedMask: coverage && plan.workingSpace == .linear,
-                                                node: node, stats: stats), inputs)
+            return connected(BlendWithMaskStage(inputs: inputNodes, encodedMask: coverage && plan.workingSpace == .linear,
+                                                node: node, space: plan.workingSpace, stats: stats), inputs)
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)
         }

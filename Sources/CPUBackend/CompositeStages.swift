@@ -45,58 +45,65 @@ final class UnsharpCombineStage: Stage {
 
 /// Separable blend of a source onto a backdrop (W3C Compositing, premultiplied). The source may be smaller than the
 /// backdrop: it is transparent outside its bounds.
-final class BlendStage: Stage {
-    let mode: BlendMode, opacity: Float, sourceWidth: Int, sourceHeight: Int
+final class BlendStage: PixelMixStage {
+    /// One row: source pixels (nil below the source), backdrop pixels, the result.
+    typealias Kernel = @Sendable (UnsafeMutablePointer<SIMD4<Float>>?, UnsafeMutablePointer<SIMD4<Float>>,
+                                  UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void
+    private let kernel: Kernel
 
-    init(mode: BlendMode, opacity: Float, source: Plan.Node, node: Plan.Node, stats: RenderStats) {
-        self.mode = mode
-        self.opacity = opacity
-        sourceWidth = source.width
-        sourceHeight = source.height
-        super.init(node: node, stats: stats)
-    }
-
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        switch mode {
-        case .normal: run(Blend.Normal.self, rows, inputs, output)
-        case .multiply: run(Blend.Multiply.self, rows, inputs, output)
-        case .screen: run(Blend.Screen.self, rows, inputs, output)
-        case .overlay: run(Blend.Overlay.self, rows, inputs, output)
-        case .softLight: run(Blend.SoftLight.self, rows, inputs, output)
-        case .hardLight: run(Blend.HardLight.self, rows, inputs, output)
-        case .darken: run(Blend.Darken.self, rows, inputs, output)
-        case .lighten: run(Blend.Lighten.self, rows, inputs, output)
-        case .difference: run(Blend.Difference.self, rows, inputs, output)
-        case .exclusion: run(Blend.Exclusion.self, rows, inputs, output)
-        case .add: run(Blend.Add.self, rows, inputs, output)
-        case .subtract: run(Blend.Subtract.self, rows, inputs, output)
-        case .colorDodge: run(Blend.ColorDodge.self, rows, inputs, output)
-        case .colorBurn: run(Blend.ColorBurn.self, rows, inputs, output)
-        case .hue: run(Blend.Hue.self, rows, inputs, output)
-        case .saturation: run(Blend.Saturation.self, rows, inputs, output)
-        case .color: run(Blend.Color.self, rows, inputs, output)
-        case .luminosity: run(Blend.Luminosity.self, rows, inputs, output)
-        }
-    }
-
-    private func run<F: BlendFunction>(_ f: F.Type, _ rows: Range<Int>, _ inputs: [RowView],
-                                       _ output: UnsafeMutablePointer<Float>) {
-        let source = inputs[0], backdrop = inputs[1], width = width, opacity = opacity
-        let sw = sourceWidth, sh = sourceHeight
-        parallelRows(rows) { chunk in
-            for y in chunk {
-                let b = backdrop.pixels(y)
-                let s: UnsafeMutablePointer<SIMD4<Float>>? = y < sh ? source.pixels(y) : nil
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                for x in 0..<width {
-                    let backdropPixel = b[x]
-                    guard let s, x < sw else { out[x] = backdropPixel; continue }
-                    let sourcePixel = s[x] * opacity
-                    out[x] = composite(F.self, sourcePixel, backdropPixel)
+    init(mode: BlendMode, opacity: Float, inputs: [Plan.Node], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+        let sourceWidth = inputs[0].width
+        // `vector`: the mode's AVX2 loop (`fr_blend_row_avx2`, the same bits), where it has one.
+        func kernel<F: BlendFunction>(_ f: F.Type, _ vector: fr_blend_mode? = nil) -> Kernel {
+            { source, backdrop, out, width in
+                var x = 0
+                if let source {
+                    let count = min(width, sourceWidth)
+                    if let vector, fr_kernels_avx2() != 0 {
+                        x = fr_blend_row_avx2(Self.floats(out), Self.floats(source), Self.floats(backdrop), count,
+                                              opacity, vector)
+                    }
+                    while x < count {
+                        out[x] = composite(F.self, source[x] * opacity, backdrop[x])
+                        x += 1
+                    }
+                }
+                while x < width {  // outside the source: the backdrop
+                    out[x] = backdrop[x]
+                    x += 1
                 }
             }
         }
+        switch mode {
+        case .normal: self.kernel = kernel(Blend.Normal.self, FR_BLEND_NORMAL)
+        case .multiply: self.kernel = kernel(Blend.Multiply.self, FR_BLEND_MULTIPLY)
+        case .screen: self.kernel = kernel(Blend.Screen.self, FR_BLEND_SCREEN)
+        case .overlay: self.kernel = kernel(Blend.Overlay.self)
+        case .softLight: self.kernel = kernel(Blend.SoftLight.self)
+        case .hardLight: self.kernel = kernel(Blend.HardLight.self)
+        case .darken: self.kernel = kernel(Blend.Darken.self, FR_BLEND_DARKEN)
+        case .lighten: self.kernel = kernel(Blend.Lighten.self, FR_BLEND_LIGHTEN)
+        case .difference: self.kernel = kernel(Blend.Difference.self, FR_BLEND_DIFFERENCE)
+        case .exclusion: self.kernel = kernel(Blend.Exclusion.self, FR_BLEND_EXCLUSION)
+        case .add: self.kernel = kernel(Blend.Add.self, FR_BLEND_ADD)
+        case .subtract: self.kernel = kernel(Blend.Subtract.self, FR_BLEND_SUBTRACT)
+        case .colorDodge: self.kernel = kernel(Blend.ColorDodge.self)
+        case .colorBurn: self.kernel = kernel(Blend.ColorBurn.self)
+        case .hue: self.kernel = kernel(Blend.Hue.self)
+        case .saturation: self.kernel = kernel(Blend.Saturation.self)
+        case .color: self.kernel = kernel(Blend.Color.self)
+        case .luminosity: self.kernel = kernel(Blend.Luminosity.self)
+        }
+        super.init(inputs: inputs, node: node, space: space, stats: stats)
+    }
+
+    override func mix(_ y: Int, _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>?>,
+                      into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        kernel(rows[0], rows[1]!, out, width)
+    }
+
+    private static func floats(_ pixels: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: Float.self)
     }
 }
 
@@ -112,43 +119,32 @@ func composite<F: BlendFunction>(_ f: F.Type, _ s: SIMD4<Float>, _ b: SIMD4<Floa
 }
 
 /// mix(background, foreground, m) with m = luminance × alpha of the (straight) mask.
-final class BlendWithMaskStage: Stage {
-    let foregroundSize: (Int, Int), maskSize: (Int, Int)
+final class BlendWithMaskStage: PixelMixStage {
     /// The mask's weight is its sRGB-encoded straight luminance × alpha (linear working space, coverage masks).
     let encodedMask: Bool
 
-    init(foreground: Plan.Node, mask: Plan.Node, encodedMask: Bool, node: Plan.Node, stats: RenderStats) {
-        foregroundSize = (foreground.width, foreground.height)
-        maskSize = (mask.width, mask.height)
+    init(inputs: [Plan.Node], encodedMask: Bool, node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
         self.encodedMask = encodedMask
-        super.init(node: node, stats: stats)
+        super.init(inputs: inputs, node: node, space: space, stats: stats)
     }
 
-    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let width = width, fg = foregroundSize, mk = maskSize, encodedMask = encodedMask
-        let foreground = inputs[0], background = inputs[1], mask = inputs[2]
-        parallelRows(rows) { chunk in
-            for y in chunk {
-                let b = background.pixels(y)
-                let f: UnsafeMutablePointer<SIMD4<Float>>? = y < fg.1 ? foreground.pixels(y) : nil
-                let m: UnsafeMutablePointer<SIMD4<Float>>? = y < mk.1 ? mask.pixels(y) : nil
-                let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
-                    .assumingMemoryBound(to: SIMD4<Float>.self)
-                for x in 0..<width {
-                    let fv = (f != nil && x < fg.0) ? f![x] : SIMD4<Float>()
-                    var weight: Float = 0
-                    if let m, x < mk.0 {
-                        // Premultiplied luminance = luminance of straight colour × alpha.
-                        weight = luminance(m[x])
-                        if encodedMask {
-                            let a = m[x][3]
-                            weight = a > 0 ? Float(SRGB.toEncoded(Double(min(max(weight / a, 0), 1)))) * a : 0
-                        }
-                        weight = weight > 0 ? (weight < 1 ? weight : 1) : 0
-                    }
-                    out[x] = b[x] + (fv - b[x]) * weight
+    override func mix(_ y: Int, _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>?>,
+                      into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let f = rows[0], b = rows[1]!, m = rows[2], foregroundWidth = inputSizes[0].width
+        let maskWidth = inputSizes[2].width
+        for x in 0..<width {
+            let fv = (f != nil && x < foregroundWidth) ? f![x] : SIMD4<Float>()
+            var weight: Float = 0
+            if let m, x < maskWidth {
+                // Premultiplied luminance = luminance of straight colour × alpha.
+                weight = luminance(m[x])
+                if encodedMask {
+                    let a = m[x][3]
+                    weight = a > 0 ? Float(SRGB.toEncoded(Double(min(max(weight / a, 0), 1)))) * a : 0
                 }
+                weight = weight > 0 ? (weight < 1 ? weight : 1) : 0
             }
+            out[x] = b[x] + (fv - b[x]) * weight
         }
     }
 }

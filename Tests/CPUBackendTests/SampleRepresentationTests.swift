@@ -336,6 +336,68 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
+    /// A blend or a blend through a mask whose inputs are all samples mixes each row's working values in cache and
+    /// rounds once to the output's samples: the working path's pixels to the bit at every layout (alpha included,
+    /// where the working values are premultiplied), both spaces, every mode (the nine with an AVX2 loop and the rest),
+    /// opacities, a source smaller than its backdrop, odd widths for the loop's two-pixel step. The reference is the
+    /// working path with the portable loops, so the AVX2 loop is held to the Swift composite too.
+    func testBlendsMixSampleRows() throws {
+        defer { CPUFeatures.avx2 = true }
+        func recipe(_ mix: String, _ space: WorkingSpace) throws -> Recipe {
+            var recipe = try Recipe(json: Data("""
+                {"version": 1, "inputs": ["main"], "nodes": [
+                  {"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
+                  {"id": "small", "op": "crop", "x": 1, "y": 2, "width": 5, "height": 3, "input": "main"},
+                  {"id": "turned", "op": "rotate", "degrees": 180, "input": "main"},
+                  \(mix)], "output": "out"}
+                """.utf8))
+            recipe.workingSpace = space
+            return recipe
+        }
+        var mixes = BlendMode.allCases.flatMap { mode in
+            ["1", "0.6"].map { #"{"id": "out", "op": "blend", "mode": "\#(mode.rawValue)", "opacity": \#($0), "inputs": ["mirror", "main"]}"# }
+        }
+        mixes += [#"{"id": "out", "op": "blend", "mode": "multiply", "inputs": ["small", "turned"]}"#,
+                  #"{"id": "out", "op": "blend", "mode": "screen", "opacity": 0.3, "inputs": ["small", "main"]}"#,
+                  #"{"id": "out", "op": "blendWithMask", "inputs": ["mirror", "main", "turned"]}"#,
+                  #"{"id": "out", "op": "blendWithMask", "inputs": ["small", "turned", "mirror"]}"#]
+        for format in Self.formats {
+            for space in [WorkingSpace.srgb, .linear] {
+                for mix in mixes {
+                    let recipe = try recipe(mix, space)
+                    for (width, height) in [(13, 5), (8, 6), (7, 9)] {
+                        let image = try noise(format, width: width, height: height, seed: UInt64(width * 7 + height))
+                        let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (width, height)]),
+                                                      decodeReductions: [:]).plan
+                        let chosen = plan.choosingRepresentations(
+                            sources: ["main": SampleLayout(format: format, converted: false)], output: format)
+                        XCTAssertEqual(chosen.nodes[chosen.output].representation, .samples(format, source: "main"),
+                                       "\(mix): \(chosen.nodes.map(\.representationReason))")
+                        func bytes(_ buffer: PixelBuffer) throws -> [UInt8] {
+                            Array(UnsafeRawBufferPointer(start: try buffer.hostBytes(), count: buffer.byteCount))
+                        }
+                        CPUFeatures.avx2 = false
+                        let working = try bytes(CPURenderer.render(plan, sources: ["main": BufferRowSource(image)],
+                                                                   format: format, keepSamples: false))
+                        for avx2 in [true, false] {
+                            CPUFeatures.avx2 = avx2
+                            let samples = try bytes(CPURenderer.render(plan, sources: ["main": BufferRowSource(image)],
+                                                                       format: format))
+                            XCTAssert(samples == working, "\(format) \(space) \(mix) \(width)×\(height), AVX2 \(avx2): "
+                                      + "\(zip(samples, working).filter { $0 != $1 }.count) bytes differ")
+                        }
+                    }
+                }
+            }
+        }
+        // Inputs a profile converts, or a float output, keep the working path.
+        let plan = try recipe(mixes[0], .srgb).plan(inputSizes: ["main": (8, 8)])
+        let converted = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: true)], output: .rgb8)
+        XCTAssertEqual(converted.nodes[converted.output].representation, .working)
+        let floats = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgba32f)
+        XCTAssertEqual(floats.nodes[floats.output].representation, .working)
+    }
+
     /// In the sRGB working space a vertical resample reads its input's 8-bit samples without alpha itself (a shrink
     /// as it accumulates rows, an enlargement over its window of rows), so they are never converted as rows of their
     /// own: within a code of the working path (the same sums in another order), grey and RGB, widths that leave

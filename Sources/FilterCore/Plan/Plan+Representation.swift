@@ -158,6 +158,9 @@ extension Plan {
         if case .finishesFixedPoint(let holds, _) = node.primitive.descriptor.onSamples {
             return finishingCandidate(index, inputs: inputs, sources: sources, holds: holds, tables: tables)
         }
+        if case .mixesPixels = node.primitive.descriptor.onSamples {
+            return mixedCandidate(index, inputs: inputs, sources: sources, output: outputFormat, tables: tables)
+        }
         let held: Representation
         if let name = node.primitive.sourceName {
             guard let layout = sources[name], !layout.format.isFloat else { return (nil, "a float source") }
@@ -225,7 +228,7 @@ extension Plan {
                 reason = "its steps on each row's working values in cache, rounded once to the output's samples"
             }
             choice.rounds = true
-        case .computes, .readsIntoWorking, .combinesFixedPoint, .finishesFixedPoint:
+        case .computes, .readsIntoWorking, .combinesFixedPoint, .finishesFixedPoint, .mixesPixels:
             return (nil, "computes new values")
         }
         guard !node.post.isEmpty else { return (choice, reason) }
@@ -272,6 +275,24 @@ extension Plan {
         guard tables else { return (nil, "its rounding would be read by later steps") }
         return (Choice(held: .samples(format, source: source), rounds: true),
                 "finishes the first pass's fixed-point sums and rounds once, as the output would")
+    }
+
+    /// A node mixing its inputs pixel by pixel (a blend): held as the output's samples when every input is samples
+    /// that no profile converts. Each input row is converted to working values in cache, mixed there and rounded
+    /// once, as the output would round it: the working path's arithmetic without its rows of floats.
+    private func mixedCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
+                                output outputFormat: PixelFormat?, tables: Bool) -> (Choice?, String) {
+        guard let outputFormat, !outputFormat.isFloat, nodes[index].post.isEmpty else { return (nil, "computes new values") }
+        var held: String?
+        for input in inputs {
+            guard case .samples(let format, let source)? = input, !format.isFloat, sources[source]?.converted == false
+            else { return (nil, "its inputs are not all samples as stored") }
+            held = held ?? source
+        }
+        guard let held else { return (nil, "generated") }
+        guard tables else { return (nil, "its rounding would be read by later steps") }
+        return (Choice(held: .samples(outputFormat, source: held), rounds: true),
+                "mixes its inputs' rows as working values in cache, rounded once to the output's samples")
     }
 
     /// Whether `ops` on samples of `format` are one table a channel. A grey sample stands for three equal channels,

@@ -6,7 +6,7 @@ extension Primitives {
         package var summary: String { "blend \(mode.rawValue) opacity \(opacity)" }
         package func rowRule(_ shape: NodeShape) -> RowRule { .window(reach: 0) }
         package func taps(_ shape: NodeShape) -> Double { 1 }
-        package var onSamples: SampleAction { .computes }
+        package var onSamples: SampleAction { .mixesPixels }
         /// Separable modes treat the channels alike; the others mix them.
         package func keepsNeutral(_ inputs: [Bool]) -> Bool {
             inputs.allSatisfy { $0 } && ![.hue, .saturation, .color, .luminosity].contains(mode)

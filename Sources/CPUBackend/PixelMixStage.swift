@@ -1,0 +1,75 @@
+import FilterCore
+
+/// A stage that mixes its inputs pixel by pixel, a row at a time (the blends). On working values it reads its
+/// inputs' rows where they lie. Held as samples (`SampleAction.mixesPixels`), it converts each input row to working
+/// values in cache, mixes them there and rounds the result to its samples: the working path's arithmetic, to the
+/// bit, without a strip of floats per input and one for the output (16 bytes a pixel each, written and read back).
+class PixelMixStage: Stage {
+    let inputSizes: [(width: Int, height: Int)]
+    /// Each input's conversion to working values and the result's to samples, where the node is held as samples.
+    private let samples: (decoders: [PixelConverter], encoder: PixelConverter)?
+
+    init(inputs: [Plan.Node], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+        inputSizes = inputs.map { ($0.width, $0.height) }
+        var decoders: [PixelConverter] = []
+        for input in inputs {
+            guard case .samples(let format, _) = input.representation else { break }
+            decoders.append(PixelConverter(format: format, space: space))
+        }
+        if case .samples(let format, _) = node.representation, decoders.count == inputs.count {
+            samples = (decoders, PixelConverter(format: format, space: space))
+        } else {
+            samples = nil
+        }
+        super.init(node: node, stats: stats)
+    }
+
+    /// Mixes row `y`: `rows[i]` is input `i`'s row `y` (nil below its last row; the first input is the only one
+    /// that may be narrower or shorter than the node), `out` the result.
+    func mix(_ y: Int, _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>?>,
+             into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        fatalError("mix not implemented for \(op)")
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
+        let width = width, sizes = inputSizes
+        parallelRows(rows) { chunk in
+            withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<SIMD4<Float>>?.self, capacity: sizes.count) { pointers in
+                guard let row = pointers.baseAddress else { return }
+                for y in chunk {
+                    for i in sizes.indices { row[i] = y < sizes[i].height ? inputs[i].pixels(y) : nil }
+                    mix(y, row, into: UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
+                        .assumingMemoryBound(to: SIMD4<Float>.self))
+                }
+            }
+        }
+    }
+
+    override func compute(_ rows: Range<Int>, inputs: [RowView], bytes output: UnsafeMutableRawPointer) throws {
+        guard let samples else {
+            return try compute(rows, inputs: inputs, into: output.assumingMemoryBound(to: Float.self))
+        }
+        let sizes = inputSizes, width = width, rowBytes = width * pixelBytes
+        // Row i's working values at offsets[i], the result's after the last.
+        let offsets = sizes.reduce(into: [0]) { $0.append($0.last! + $1.width) }
+        parallelRows(rows) { chunk in
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: offsets.last! + width)
+            defer { scratch.deallocate() }
+            withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<SIMD4<Float>>?.self, capacity: sizes.count) { pointers in
+                guard let row = pointers.baseAddress else { return }
+                for y in chunk {
+                    for i in sizes.indices {
+                        guard y < sizes[i].height else { row[i] = nil; continue }
+                        samples.decoders[i].decode(inputs[i].bytes(y), into: UnsafeMutableRawPointer(scratch + offsets[i])
+                            .assumingMemoryBound(to: Float.self), width: sizes[i].width)
+                        row[i] = scratch + offsets[i]
+                    }
+                    let out = scratch + offsets[sizes.count]
+                    mix(y, row, into: out)
+                    samples.encoder.encode(UnsafeRawPointer(out).assumingMemoryBound(to: Float.self),
+                                           into: output + (y - rows.lowerBound) * rowBytes, width: width)
+                }
+            }
+        }
+    }
+}
