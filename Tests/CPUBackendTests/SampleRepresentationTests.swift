@@ -336,6 +336,22 @@ final class SampleRepresentationTests: XCTestCase {
         }
     }
 
+    /// A clamp keeps alpha 1 at 1: an opaque photo clamped stays opaque (written without an alpha channel, its
+    /// samples through one table a channel); a colour matrix whose alpha row is not the identity may make it
+    /// transparent.
+    func testClampKeepsAnOpaquePhotoOpaque() throws {
+        let clamp = try Recipe.chain([(.clamp, ["min": 0.1, "max": 0.9])]).plan(inputSizes: ["main": (8, 8)])
+        XCTAssertFalse(clamp.outputMayHaveAlpha(sourceHasAlpha: ["main": false]))
+        XCTAssertTrue(clamp.outputMayHaveAlpha(sourceHasAlpha: ["main": true]))
+        let chosen = clamp.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)],
+                                                   output: .rgb8)
+        XCTAssertEqual(chosen.nodes[chosen.output].representation, .samples(.rgb8, source: "main"))
+        let fading = try Recipe.chain([(.colorMatrix, ["matrix": .numbers([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0,
+                                                                           0, 0, 0, 0.5, 0])])])
+            .plan(inputSizes: ["main": (8, 8)])
+        XCTAssertTrue(fading.outputMayHaveAlpha(sourceHasAlpha: ["main": false]))
+    }
+
     /// A blend or a blend through a mask whose inputs are all samples mixes each row's working values in cache and
     /// rounds once to the output's samples: the working path's pixels to the bit at every layout (alpha included,
     /// where the working values are premultiplied), both spaces, every mode (the nine with an AVX2 loop and the rest),

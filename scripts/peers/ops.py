@@ -48,11 +48,62 @@ def table(op):
         return min(1.0, max(0.0, v))
     if op == "contrast 1.2":
         f = lambda v: (v - 0.5) * 1.2 + 0.5
+    elif op == "curves":
+        f = monotone_cubic(CURVE)
+    elif op == "clamp":
+        f = lambda v: min(0.9, max(0.1, v))
     elif op == "levels":
         f = lambda v: clamp((v - 0.05) / (0.9 - 0.05)) ** (1 / 1.2)
     else:  # posterize 4
         f = lambda v: round(v * 3) / 3
     return [round(255 * clamp(f(c / 255))) for c in range(256)]
+
+
+CURVE = [[0, 0], [0.25, 0.18], [0.75, 0.84], [1, 1]]  # a gentle S
+
+
+def monotone_cubic(points):
+    """filterrun's curves: the Fritsch–Carlson monotone cubic through the points, flat outside them."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    n = len(xs)
+    d = [(ys[k + 1] - ys[k]) / (xs[k + 1] - xs[k]) for k in range(n - 1)]
+    m = [d[0]] + [0 if d[k - 1] * d[k] <= 0 else (d[k - 1] + d[k]) / 2 for k in range(1, n - 1)] + [d[-1]]
+    for k in range(n - 1):
+        if d[k] == 0:
+            m[k] = m[k + 1] = 0
+            continue
+        a, b = m[k] / d[k], m[k + 1] / d[k]
+        if a * a + b * b > 9:
+            t = 3 / math.sqrt(a * a + b * b)
+            m[k], m[k + 1] = t * a * d[k], t * b * d[k]
+
+    def f(x):
+        if x <= xs[0]:
+            return ys[0]
+        if x >= xs[-1]:
+            return ys[-1]
+        k = max(i for i in range(n - 1) if xs[i] < x)
+        h = xs[k + 1] - xs[k]
+        t = (x - xs[k]) / h
+        return ((2 * t ** 3 - 3 * t ** 2 + 1) * ys[k] + (t ** 3 - 2 * t ** 2 + t) * h * m[k]
+                + (-2 * t ** 3 + 3 * t ** 2) * ys[k + 1] + (t ** 3 - t ** 2) * h * m[k + 1])
+    return f
+
+
+def hue_matrix(degrees):
+    """The Filter Effects spec's feColorMatrix hueRotate, as filterrun's hueRotate."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    return [[0.213 + c * 0.787 - s * 0.213, 0.715 - c * 0.715 - s * 0.715, 0.072 - c * 0.072 + s * 0.928],
+            [0.213 - c * 0.213 + s * 0.143, 0.715 + c * 0.285 + s * 0.140, 0.072 - c * 0.072 - s * 0.283],
+            [0.213 - c * 0.213 - s * 0.787, 0.715 - c * 0.715 + s * 0.715, 0.072 + c * 0.928 + s * 0.072]]
+
+
+def inside_size(degrees, w, h, radius=2):
+    """filterrun's straighten: the largest centred rectangle of the input's shape whose bicubic taps (radius 2)
+    all lie in the turned image."""
+    c, s = abs(math.cos(math.radians(degrees))), abs(math.sin(math.radians(degrees)))
+    k = max(0, min((w - 2 * radius) / (w * c + h * s), (h - 2 * radius) / (w * s + h * c)))
+    return max(1, math.floor(k * w + 1e-6)), max(1, math.floor(k * h + 1e-6))
 
 
 SEPIA = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
@@ -102,6 +153,9 @@ OPS = {
     "contrast 1.2": [{"op": "colorControls", "contrast": 1.2}],
     "levels": [{"op": "levels", "inBlack": 0.05, "inWhite": 0.9, "gamma": 1.2}],
     "posterize 4": [{"op": "posterize", "levels": 4}],
+    "curves": [{"op": "curves", "points": CURVE}],
+    "clamp": [{"op": "clamp", "min": 0.1, "max": 0.9}],
+    "hue rotate 30°": [{"op": "hueRotate", "degrees": 30}],
     "sepia": [{"op": "sepia"}],
     "sharpen": [{"op": "sharpen", "amount": 1}],
     "auto levels": [{"op": "autoLevels", "clipLow": 0, "clipHigh": 0, "perChannel": True}],
@@ -113,6 +167,7 @@ OPS = {
     "blend 60 %": {"nodes": [{"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
                              {"id": "out", "op": "blend", "mode": "normal", "opacity": 0.6, "inputs": ["mirror", "main"]}]},
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
+    "straighten 5°": [{"op": "straighten", "degrees": 5, "kernel": "bicubic"}],
     "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
     "vips benchmark": [{"op": "crop", "x": 100, "y": 100, "width": "W-200", "height": "H-200"},
                        {"op": "resize", "scale": 0.9, "kernel": "bilinear"},
@@ -194,8 +249,10 @@ def opencv(op, src, dst):
         im = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
     elif op == "threshold":
         im = cv2.threshold(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 127, 255, cv2.THRESH_BINARY)[1]
-    elif op in ("contrast 1.2", "levels", "posterize 4"):
+    elif op in ("contrast 1.2", "levels", "posterize 4", "curves", "clamp"):
         im = cv2.LUT(im, np.array(table(op), np.uint8))
+    elif op == "hue rotate 30°":
+        im = cv2.transform(im, np.array([row[::-1] for row in hue_matrix(30)[::-1]], np.float32))
     elif op == "sepia":
         im = cv2.transform(im, np.array([row[::-1] for row in SEPIA[::-1]], np.float32))
     elif op == "sharpen":  # filterrun's definition: RGB + amount·(Y − [1 2 1]ᵀ[1 2 1]/16 ∗ Y), Y the luma
@@ -212,6 +269,12 @@ def opencv(op, src, dst):
         c, s = abs(math.cos(math.radians(30))), abs(math.sin(math.radians(30)))
         nw, nh = int(math.ceil(w * c + h * s)), int(math.ceil(w * s + h * c))
         m = cv2.getRotationMatrix2D((w / 2, h / 2), -30, 1)
+        m[0, 2] += (nw - w) / 2
+        m[1, 2] += (nh - h) / 2
+        im = cv2.warpAffine(im, m, (nw, nh), flags=cv2.INTER_CUBIC)
+    elif op == "straighten 5°":  # turned about the centre straight into the inside rectangle
+        nw, nh = inside_size(5, w, h)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -5, 1)
         m[0, 2] += (nw - w) / 2
         m[1, 2] += (nh - h) / 2
         im = cv2.warpAffine(im, m, (nw, nh), flags=cv2.INTER_CUBIC)
@@ -236,7 +299,7 @@ def opencv(op, src, dst):
 def pyvips_run(op, src, dst):
     import pyvips
     t0 = time.perf_counter()
-    moves = op in ("quarter turn", "transpose", "flip vertical", "rotate 30° bicubic", "trim")
+    moves = op in ("quarter turn", "transpose", "flip vertical", "rotate 30° bicubic", "straighten 5°", "trim")
     im = pyvips.Image.new_from_file(src, access="random" if moves else "sequential")
     w, h = im.width, im.height
     if op == "crop 50 %":
@@ -289,8 +352,10 @@ def pyvips_run(op, src, dst):
         im = im.colourspace("b-w")
     elif op == "threshold":
         im = im.colourspace("b-w") > 127
-    elif op in ("contrast 1.2", "levels", "posterize 4"):
+    elif op in ("contrast 1.2", "levels", "posterize 4", "curves", "clamp"):
         im = im.maplut(pyvips.Image.new_from_array([table(op)]).cast("uchar"))
+    elif op == "hue rotate 30°":
+        im = im.recomb(pyvips.Image.new_from_array(hue_matrix(30))).cast("uchar")
     elif op == "sepia":
         im = im.recomb(pyvips.Image.new_from_array(SEPIA)).cast("uchar")
     elif op == "sharpen":  # libvips's sharpen: an unsharp mask of L* in CIELAB (its own curve; σ as our 3×3 blur)
@@ -304,6 +369,10 @@ def pyvips_run(op, src, dst):
         im = im.crop(left, top, width, height)
     elif op == "rotate 30° bicubic":
         im = im.rotate(30, interpolate=pyvips.Interpolate.new("bicubic"))
+    elif op == "straighten 5°":  # turned, then the inside rectangle cut from its centre
+        nw, nh = inside_size(5, w, h)
+        im = im.rotate(5, interpolate=pyvips.Interpolate.new("bicubic"))
+        im = im.crop((im.width - nw) // 2, (im.height - nh) // 2, nw, nh)
     elif op == "vips benchmark":
         im = im.crop(100, 100, w - 200, h - 200).resize(0.9, kernel="linear")
         im = im.conv(pyvips.Image.new_from_array(BENCH_SHARPEN, scale=8), precision="integer")

@@ -81,9 +81,9 @@ extension PointOp {
         }
     }
 
-    /// True when the operation can change alpha (a matrix whose alpha row is not the identity).
+    /// True when the operation can make an opaque pixel transparent (a matrix whose alpha row is not the
+    /// identity). A clamp cannot: it keeps alpha 1 at 1, so an opaque photo stays opaque through it.
     package var changesAlpha: Bool {
-        if case .clamp = self { return true }
         guard case .matrix(let m) = self else { return false }
         return m.m[12...15] != [0, 0, 0, 1] || m.offset[3] != 0
     }
