@@ -128,10 +128,12 @@ package enum CPURenderer {
             if let existing = stages[index] { return existing }
             let node = plan.nodes[index]
             let samples = node.representation != .working
-            // A working node reads working values: a sample input is converted once for all its working consumers.
+            // A working node reads working values: a sample input is converted once for all its working consumers
+            // (and for a node mixing its inputs' rows, one whose fused steps wait for the conversion).
             let inputs = try node.inputs.map { input in
                 let made = try stage(input)
-                guard !samples, !node.readsSamples, case .samples(let format, let name) = made.representation else {
+                guard !samples || plan.nodes[input].postOnConversion, !node.readsSamples,
+                      case .samples(let format, let name) = made.representation else {
                     return made
                 }
                 if let existing = converted[input] { return existing }
@@ -296,10 +298,10 @@ package enum CPURenderer {
             return connected(PadStage(top: top, left: left, fill: pixel(color, node.representation, plan.workingSpace),
                                       input: inputNodes[0], node: node, stats: stats), inputs)
         case let .blend(mode, opacity):
-            return connected(BlendStage(mode: mode, opacity: opacity, inputs: inputNodes, node: node,
+            return connected(BlendStage(mode: mode, opacity: opacity, inputs: inputs, node: node,
                                         space: plan.workingSpace, stats: stats), inputs)
         case .blendWithMask(let coverage):
-            return connected(BlendWithMaskStage(inputs: inputNodes, encodedMask: coverage && plan.workingSpace == .linear,
+            return connected(BlendWithMaskStage(inputs: inputs, encodedMask: coverage && plan.workingSpace == .linear,
                                                 node: node, space: plan.workingSpace, stats: stats), inputs)
         case .generate(let generator):
             return GeneratorStage(generator, space: plan.workingSpace, node: node, stats: stats)

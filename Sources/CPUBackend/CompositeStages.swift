@@ -51,7 +51,7 @@ final class BlendStage: PixelMixStage {
                                   UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void
     private let kernel: Kernel
 
-    init(mode: BlendMode, opacity: Float, inputs: [Plan.Node], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+    init(mode: BlendMode, opacity: Float, inputs: [Stage], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
         let sourceWidth = inputs[0].width
         // `vector`: the mode's AVX2 loop (`fr_blend_row_avx2`, the same bits), where it has one.
         func kernel<F: BlendFunction>(_ f: F.Type, _ vector: fr_blend_mode? = nil) -> Kernel {
@@ -123,7 +123,7 @@ final class BlendWithMaskStage: PixelMixStage {
     /// The mask's weight is its sRGB-encoded straight luminance × alpha (linear working space, coverage masks).
     let encodedMask: Bool
 
-    init(inputs: [Plan.Node], encodedMask: Bool, node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+    init(inputs: [Stage], encodedMask: Bool, node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
         self.encodedMask = encodedMask
         super.init(inputs: inputs, node: node, space: space, stats: stats)
     }

@@ -6,18 +6,18 @@ import FilterCore
 /// bit, without a strip of floats per input and one for the output (16 bytes a pixel each, written and read back).
 class PixelMixStage: Stage {
     let inputSizes: [(width: Int, height: Int)]
-    /// Each input's conversion to working values and the result's to samples, where the node is held as samples.
-    private let samples: (decoders: [PixelConverter], encoder: PixelConverter)?
+    /// Where the node is held as samples: the conversion to working values of each input held as samples (nil for
+    /// one that arrives as working values, a generated image), and the result's to samples.
+    private let samples: (decoders: [PixelConverter?], encoder: PixelConverter)?
 
-    init(inputs: [Plan.Node], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
+    /// `inputs`: the stages it reads, as connected (an input's samples or its working values).
+    init(inputs: [Stage], node: Plan.Node, space: WorkingSpace, stats: RenderStats) {
         inputSizes = inputs.map { ($0.width, $0.height) }
-        var decoders: [PixelConverter] = []
-        for input in inputs {
-            guard case .samples(let format, _) = input.representation else { break }
-            decoders.append(PixelConverter(format: format, space: space))
-        }
-        if case .samples(let format, _) = node.representation, decoders.count == inputs.count {
-            samples = (decoders, PixelConverter(format: format, space: space))
+        if case .samples(let format, _) = node.representation {
+            samples = (inputs.map { input in
+                guard case .samples(let stored, _) = input.representation else { return nil }
+                return PixelConverter(format: stored, space: space)
+            }, PixelConverter(format: format, space: space))
         } else {
             samples = nil
         }
@@ -25,7 +25,7 @@ class PixelMixStage: Stage {
     }
 
     /// Mixes row `y`: `rows[i]` is input `i`'s row `y` (nil below its last row; the first input is the only one
-    /// that may be narrower or shorter than the node), `out` the result.
+    /// that may be narrower or shorter than the node; rows are read, never written), `out` the result.
     func mix(_ y: Int, _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>?>,
              into out: UnsafeMutablePointer<SIMD4<Float>>) {
         fatalError("mix not implemented for \(op)")
@@ -60,7 +60,8 @@ class PixelMixStage: Stage {
                 for y in chunk {
                     for i in sizes.indices {
                         guard y < sizes[i].height else { row[i] = nil; continue }
-                        samples.decoders[i].decode(inputs[i].bytes(y), into: UnsafeMutableRawPointer(scratch + offsets[i])
+                        guard let decoder = samples.decoders[i] else { row[i] = inputs[i].pixels(y); continue }
+                        decoder.decode(inputs[i].bytes(y), into: UnsafeMutableRawPointer(scratch + offsets[i])
                             .assumingMemoryBound(to: Float.self), width: sizes[i].width)
                         row[i] = scratch + offsets[i]
                     }

@@ -352,10 +352,11 @@ final class SampleRepresentationTests: XCTestCase {
         XCTAssertTrue(fading.outputMayHaveAlpha(sourceHasAlpha: ["main": false]))
     }
 
-    /// A blend or a blend through a mask whose inputs are all samples mixes each row's working values in cache and
-    /// rounds once to the output's samples: the working path's pixels to the bit at every layout (alpha included,
-    /// where the working values are premultiplied), both spaces, every mode (the nine with an AVX2 loop and the rest),
-    /// opacities, a source smaller than its backdrop, odd widths for the loop's two-pixel step. The reference is the
+    /// A blend or a blend through a mask whose inputs are samples (or generated working values) mixes each row's
+    /// working values in cache and rounds once to the output's samples: the working path's pixels to the bit at
+    /// every layout (alpha included, where the working values are premultiplied), both spaces, every mode (the nine
+    /// with an AVX2 loop and the rest), opacities, a source smaller than its backdrop, a generated gradient, a turn
+    /// whose fused steps wait for its conversion, odd widths for the loop's two-pixel step. The reference is the
     /// working path with the portable loops, so the AVX2 loop is held to the Swift composite too.
     func testBlendsMixSampleRows() throws {
         defer { CPUFeatures.avx2 = true }
@@ -365,6 +366,8 @@ final class SampleRepresentationTests: XCTestCase {
                   {"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
                   {"id": "small", "op": "crop", "x": 1, "y": 2, "width": 5, "height": 3, "input": "main"},
                   {"id": "turned", "op": "rotate", "degrees": 180, "input": "main"},
+                  {"id": "warm", "op": "vibrance", "amount": 0.6, "input": "turned"},
+                  {"id": "fade", "op": "linearGradient", "input": "main", "from": [1, 0.5, 0, 0], "to": [0, 0.2, 1, 0.8]},
                   \(mix)], "output": "out"}
                 """.utf8))
             recipe.workingSpace = space
@@ -376,6 +379,9 @@ final class SampleRepresentationTests: XCTestCase {
         mixes += [#"{"id": "out", "op": "blend", "mode": "multiply", "inputs": ["small", "turned"]}"#,
                   #"{"id": "out", "op": "blend", "mode": "screen", "opacity": 0.3, "inputs": ["small", "main"]}"#,
                   #"{"id": "out", "op": "blendWithMask", "inputs": ["mirror", "main", "turned"]}"#,
+                  #"{"id": "out", "op": "over", "inputs": ["fade", "main"]}"#,
+                  #"{"id": "out", "op": "blend", "mode": "screen", "inputs": ["warm", "main"]}"#,
+                  #"{"id": "out", "op": "blendWithMask", "inputs": ["fade", "turned", "fade"]}"#,
                   #"{"id": "out", "op": "blendWithMask", "inputs": ["small", "turned", "mirror"]}"#]
         for format in Self.formats {
             for space in [WorkingSpace.srgb, .linear] {
@@ -406,12 +412,15 @@ final class SampleRepresentationTests: XCTestCase {
                 }
             }
         }
-        // Inputs a profile converts, or a float output, keep the working path.
+        // Inputs a profile converts, a float output, or only generated inputs keep the working path.
         let plan = try recipe(mixes[0], .srgb).plan(inputSizes: ["main": (8, 8)])
         let converted = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: true)], output: .rgb8)
         XCTAssertEqual(converted.nodes[converted.output].representation, .working)
         let floats = plan.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgba32f)
         XCTAssertEqual(floats.nodes[floats.output].representation, .working)
+        let generated = try recipe(#"{"id": "out", "op": "over", "inputs": ["fade", "fade"]}"#, .srgb).plan(inputSizes: ["main": (8, 8)])
+        let mixed = generated.choosingRepresentations(sources: ["main": SampleLayout(format: .rgb8, converted: false)], output: .rgb8)
+        XCTAssertEqual(mixed.nodes[mixed.output].representation, .working)
     }
 
     /// In the sRGB working space a vertical resample reads its input's 8-bit samples without alpha itself (a shrink

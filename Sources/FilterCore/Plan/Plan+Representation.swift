@@ -277,19 +277,21 @@ extension Plan {
                 "finishes the first pass's fixed-point sums and rounds once, as the output would")
     }
 
-    /// A node mixing its inputs pixel by pixel (a blend): held as the output's samples when every input is samples
-    /// that no profile converts. Each input row is converted to working values in cache, mixed there and rounded
-    /// once, as the output would round it: the working path's arithmetic without its rows of floats.
+    /// A node mixing its inputs pixel by pixel (a blend): held as the output's samples when its inputs are samples
+    /// that no profile converts, or working values (a generated image, text): each input row held as samples is
+    /// converted to working values in cache, mixed there and rounded once, as the output would round it — the
+    /// working path's arithmetic without its rows of floats.
     private func mixedCandidate(_ index: Int, inputs: [Representation?], sources: [String: SampleLayout],
                                 output outputFormat: PixelFormat?, tables: Bool) -> (Choice?, String) {
         guard let outputFormat, !outputFormat.isFloat, nodes[index].post.isEmpty else { return (nil, "computes new values") }
         var held: String?
         for input in inputs {
-            guard case .samples(let format, let source)? = input, !format.isFloat, sources[source]?.converted == false
-            else { return (nil, "its inputs are not all samples as stored") }
+            guard let input else { continue }
+            guard case .samples(let format, let source) = input, !format.isFloat, sources[source]?.converted == false
+            else { return (nil, "a profile converts its input") }
             held = held ?? source
         }
-        guard let held else { return (nil, "generated") }
+        guard let held else { return (nil, "its inputs are working values") }
         guard tables else { return (nil, "its rounding would be read by later steps") }
         return (Choice(held: .samples(outputFormat, source: held), rounds: true),
                 "mixes its inputs' rows as working values in cache, rounded once to the output's samples")

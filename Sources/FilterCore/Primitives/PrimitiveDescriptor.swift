@@ -95,8 +95,9 @@ package enum SampleAction: Sendable {
     case combinesFixedPoint(_ holds: @Sendable (PixelFormat, WorkingSpace) -> Bool)
     /// Per-pixel steps: one table a channel where they are per channel, else each row's working values in cache.
     case perPixel([PointOp])
-    /// It mixes its inputs pixel by pixel (a blend): where every input is samples no profile converts, each input
-    /// row is converted to working values in cache and the result rounded once to the output's samples there.
+    /// It mixes its inputs pixel by pixel (a blend): where its inputs are samples no profile converts (or working
+    /// values, a generated image), each input row held as samples is converted to working values in cache and the
+    /// result rounded once to the output's samples there.
     case mixesPixels
     /// It computes new values from working floats.
     case computes
