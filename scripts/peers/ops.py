@@ -166,6 +166,9 @@ OPS = {
                                  {"id": "out", "op": "blend", "mode": "multiply", "inputs": ["mirror", "main"]}]},
     "blend 60 %": {"nodes": [{"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
                              {"id": "out", "op": "blend", "mode": "normal", "opacity": 0.6, "inputs": ["mirror", "main"]}]},
+    # The mirror mixed over the photo through the photo's own luminance (a luminosity mask).
+    "blend with mask": {"nodes": [{"id": "mirror", "op": "flip", "direction": "horizontal", "input": "main"},
+                                  {"id": "out", "op": "blendWithMask", "inputs": ["mirror", "main", "main"]}]},
     "rotate 30° bicubic": [{"op": "rotate", "degrees": 30, "kernel": "bicubic", "background": [0, 0, 0]}],
     "straighten 5°": [{"op": "straighten", "degrees": 5, "kernel": "bicubic"}],
     "perspective bicubic": [{"op": "perspective", "corners": KEYSTONE, "kernel": "bicubic"}],
@@ -263,6 +266,9 @@ def opencv(op, src, dst):
         im = cv2.multiply(cv2.flip(im, 1), im, scale=1 / 255)
     elif op == "blend 60 %":
         im = cv2.addWeighted(cv2.flip(im, 1), 0.6, im, 0.4, 0)
+    elif op == "blend with mask":
+        m = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255
+        im = cv2.blendLinear(cv2.flip(im, 1), im, m, 1 - m)
     elif op == "auto levels":  # each channel stretched from its darkest to its brightest code
         im = cv2.merge([cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX) for ch in cv2.split(im)])
     elif op == "rotate 30° bicubic":
@@ -364,6 +370,8 @@ def pyvips_run(op, src, dst):
         im = (im.fliphor() * im / 255).cast("uchar")
     elif op == "blend 60 %":
         im = (im.fliphor() * 0.6 + im * 0.4).cast("uchar")
+    elif op == "blend with mask":
+        im = im.colourspace("b-w").ifthenelse(im.fliphor(), im, blend=True)
     elif op == "trim":  # libvips's find_trim (a 3×3 median, then the box differing from the top-left by over 10)
         left, top, width, height = im.find_trim(threshold=10)
         im = im.crop(left, top, width, height)
