@@ -1,4 +1,23 @@
 #include "blend.h"
+#include <stdint.h>
+#include <string.h>
+
+int fr_floats_zero(const float *values, size_t count) {
+    // The words or-ed a block at a time (the compiler vectorises it), stopping at the first block with a bit set.
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        uint32_t words[16], any = 0;
+        memcpy(words, values + i, sizeof words);
+        for (int k = 0; k < 16; k++) any |= words[k];
+        if (any) return 0;
+    }
+    for (; i < count; i++) {
+        uint32_t word;
+        memcpy(&word, values + i, sizeof word);
+        if (word) return 0;
+    }
+    return 1;
+}
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #pragma STDC FP_CONTRACT OFF

@@ -102,6 +102,9 @@ final class BlendStage: PixelMixStage {
         kernel(rows[0], rows[1]!, out, width)
     }
 
+    /// Where the source's row is clear, the result is the backdrop's row (an overlay, a watermark's empty rows).
+    override func passesThrough(_ clear: (Int) -> Bool) -> Int? { clear(0) ? 1 : nil }
+
     private static func floats(_ pixels: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
         UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: Float.self)
     }
@@ -127,6 +130,9 @@ final class BlendWithMaskStage: PixelMixStage {
         self.encodedMask = encodedMask
         super.init(inputs: inputs, node: node, space: space, stats: stats)
     }
+
+    /// Where the mask's row is clear, the result is the background's row.
+    override func passesThrough(_ clear: (Int) -> Bool) -> Int? { clear(2) ? 1 : nil }
 
     override func mix(_ y: Int, _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>?>,
                       into out: UnsafeMutablePointer<SIMD4<Float>>) {

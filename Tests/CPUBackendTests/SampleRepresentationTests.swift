@@ -355,8 +355,9 @@ final class SampleRepresentationTests: XCTestCase {
     /// A blend or a blend through a mask whose inputs are samples (or generated working values) mixes each row's
     /// working values in cache and rounds once to the output's samples: the working path's pixels to the bit at
     /// every layout (alpha included, where the working values are premultiplied), both spaces, every mode (the nine
-    /// with an AVX2 loop and the rest), opacities, a source smaller than its backdrop, a generated gradient, a turn
-    /// whose fused steps wait for its conversion, odd widths for the loop's two-pixel step. The reference is the
+    /// with an AVX2 loop and the rest), opacities, a source smaller than its backdrop (the rows below it the backdrop's), a generated gradient
+    /// and a clear one (its rows passed over), a turn whose fused steps wait for its conversion, odd widths for the
+    /// loop's two-pixel step. The reference is the
     /// working path with the portable loops, so the AVX2 loop is held to the Swift composite too.
     func testBlendsMixSampleRows() throws {
         defer { CPUFeatures.avx2 = true }
@@ -367,6 +368,7 @@ final class SampleRepresentationTests: XCTestCase {
                   {"id": "small", "op": "crop", "x": 1, "y": 2, "width": 5, "height": 3, "input": "main"},
                   {"id": "turned", "op": "rotate", "degrees": 180, "input": "main"},
                   {"id": "warm", "op": "vibrance", "amount": 0.6, "input": "turned"},
+                  {"id": "clear", "op": "linearGradient", "input": "main", "from": [1, 0, 0, 0], "to": [0, 0, 1, 0]},
                   {"id": "fade", "op": "linearGradient", "input": "main", "from": [1, 0.5, 0, 0], "to": [0, 0.2, 1, 0.8]},
                   \(mix)], "output": "out"}
                 """.utf8))
@@ -380,6 +382,8 @@ final class SampleRepresentationTests: XCTestCase {
                   #"{"id": "out", "op": "blend", "mode": "screen", "opacity": 0.3, "inputs": ["small", "main"]}"#,
                   #"{"id": "out", "op": "blendWithMask", "inputs": ["mirror", "main", "turned"]}"#,
                   #"{"id": "out", "op": "over", "inputs": ["fade", "main"]}"#,
+                  #"{"id": "out", "op": "blend", "mode": "difference", "inputs": ["clear", "mirror"]}"#,
+                  #"{"id": "out", "op": "blendWithMask", "inputs": ["mirror", "main", "clear"]}"#,
                   #"{"id": "out", "op": "blend", "mode": "screen", "inputs": ["warm", "main"]}"#,
                   #"{"id": "out", "op": "blendWithMask", "inputs": ["fade", "turned", "fade"]}"#,
                   #"{"id": "out", "op": "blendWithMask", "inputs": ["small", "turned", "mirror"]}"#]

@@ -15,4 +15,7 @@ enum fr_blend_mode {
 /// Only where fr_kernels_avx2() is 1.
 size_t fr_blend_row_avx2(float *out, const float *source, const float *backdrop, size_t count, float opacity,
                          enum fr_blend_mode mode);
+
+/// 1 when every one of the `count` floats at `values` is +0 (a clear row of premultiplied working values), else 0.
+int fr_floats_zero(const float *values, size_t count);
 #endif
