@@ -14,7 +14,7 @@ final class FixedPointResampleTests: XCTestCase {
 
     func testWeightsSumToOneAndStayNearTheirExactValues() throws {
         for kernel in [ResampleKernel.bilinear, .bicubic, .lanczos3] {
-            for (input, output) in [(10, 15), (4224, 6336), (7, 6), (1, 3), (100, 251), (30, 28)] {
+            for (input, output) in [(10, 15), (4224, 6336), (7, 6), (1, 3), (100, 251), (30, 28), (4224, 2112), (51, 21)] {
                 let exact = ResampleWeights(kernel: kernel, inSize: input, outSize: output)
                 let fixed = try XCTUnwrap(FixedPointResample(exact), "\(kernel) \(input) → \(output)")
                 XCTAssertEqual(fixed.taps % 2, 0)
@@ -34,8 +34,10 @@ final class FixedPointResampleTests: XCTestCase {
                 }
             }
         }
-        XCTAssertNil(FixedPointResample(ResampleWeights(kernel: .lanczos3, inSize: 200, outSize: 100)), "13 taps")
-        XCTAssertFalse(FixedPointResample.fits(kernel: .bicubic, inSize: 300, outSize: 100, reduced: nil))
+        XCTAssertNotNil(FixedPointResample(ResampleWeights(kernel: .lanczos3, inSize: 200, outSize: 100)), "13 taps")
+        XCTAssertNil(FixedPointResample(ResampleWeights(kernel: .lanczos3, inSize: 300, outSize: 100)), "19 taps")
+        XCTAssertTrue(FixedPointResample.fits(kernel: .bicubic, inSize: 300, outSize: 100, reduced: nil))
+        XCTAssertFalse(FixedPointResample.fits(kernel: .bicubic, inSize: 400, outSize: 100, reduced: nil))
         XCTAssertTrue(FixedPointResample.fits(kernel: .lanczos3, inSize: 100, outSize: 300, reduced: nil))
     }
 
@@ -48,7 +50,9 @@ final class FixedPointResampleTests: XCTestCase {
             for channels in [1, 3] {
                 for output in Array(1...40) + [257, 1001] {
                     for kernel in [ResampleKernel.bilinear, .bicubic, .lanczos3] {
-                        let input = max(1, min(output, output * 2 / 3 + Int(random.next() % 3)))
+                      // An enlargement, and a shrink by about 2 (13 taps for Lanczos 3).
+                      for input in [max(1, min(output, output * 2 / 3 + Int(random.next() % 3))),
+                                    output * 2 + (output > 4 ? Int(random.next() % 3) : 0)] {
                         guard let fixed = FixedPointResample(ResampleWeights(kernel: kernel, inSize: input, outSize: output))
                         else { XCTFail("\(kernel) \(input) → \(output)"); continue }
                         let src = (0..<(input * channels)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -71,12 +75,15 @@ final class FixedPointResampleTests: XCTestCase {
                                 break
                             }
                         }
+                      }
                     }
                     // The vertical pass: rows of a lobe's range (Lanczos 3 overshoots by a quarter), signed weights
                     // summing to 2¹⁴, odd and even counts.
                     let n = output * channels
-                    for taps in [1, 2, 3, 5, 7, 8] {
-                        var weights = (0..<taps).map { _ in Int16(Int(random.next() % 8000) - 2000) }
+                    for taps in [1, 2, 3, 5, 7, 8, 13, 16] {
+                        // Wide lobes for few taps; more taps share the range, so the centre weight fits 16 bits.
+                        let spread = taps > 8 ? 3000 : 8000
+                        var weights = (0..<taps).map { _ in Int16(Int(random.next() % UInt64(spread)) - spread / 4) }
                         weights[taps / 2] = Int16(16384 - (weights.reduce(0) { $0 + Int($1) } - Int(weights[taps / 2])))
                         let rows = (0..<taps).map { _ in (0..<n).map { _ in Int16(Int(random.next() % 24481) - 4080) } }
                         var out = [UInt8](repeating: 0, count: n)
@@ -102,15 +109,19 @@ final class FixedPointResampleTests: XCTestCase {
         }
     }
 
-    /// Real photos enlarged (both axes, one axis) and slightly narrowed, grey and RGB, at sizes that leave every
-    /// remainder of the kernels' steps, against float64 resamples from the definitions: within 0.85 of a code, both
-    /// SIMD paths; the plan holds the horizontal pass unrounded and the vertical one as samples.
+    /// Real photos enlarged (both axes, one axis), narrowed by up to 7 and shrunk, grey and RGB, at sizes that leave
+    /// every remainder of the kernels' steps, against float64 resamples from the definitions: within 0.85 of a code,
+    /// both SIMD paths; the plan holds the horizontal pass unrounded and the vertical one as samples.
     func testPhotosMatchTheDefinition() throws {
         let photos = [("photos/chelsea_451x300_rgb8.png", PixelFormat.rgb8), ("photos/camera_512_gray8.png", .grey8)]
         let resizes: [(String, (Int, Int) -> (Int, Int))] = [
             ("bicubic", { w, h in (w * 3 / 2, h * 3 / 2) }), ("lanczos3", { w, h in (2 * w + 1, 2 * h) }),
             ("bilinear", { w, h in (w * 7 / 5 + 1, h * 4 / 3 + 1) }), ("bicubic", { w, h in (w * 2, h) }),
             ("lanczos3", { w, h in (max(1, w * 9 / 10), h * 5 / 4) }),
+            // Narrowed by 2.4 with Lanczos 3 (15 taps), 3.5 with bicubic (15), 7 with bilinear (15), as the first
+            // pass; a shrink of both axes, whose vertical pass comes first, keeps floats.
+            ("lanczos3", { w, h in (max(1, w * 5 / 12), h) }), ("bicubic", { w, h in (max(1, w * 2 / 7), h * 3 / 2) }),
+            ("bilinear", { w, h in (max(1, w / 7), h + 1) }), ("lanczos3", { w, h in (max(1, w / 2), max(1, h / 2)) }),
         ]
         for avx2 in [true, false] {
             CPUFeatures.avx2 = avx2
@@ -127,11 +138,15 @@ final class FixedPointResampleTests: XCTestCase {
                         let plan = try recipe.plan(inputSizes: ["main": (width, height)])
                             .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)],
                                                      output: format)
-                        // Where there is a horizontal pass with few enough taps (not a 5 → 4 Lanczos 3: 9 taps).
-                        let fixed = w != width && FixedPointResample.fits(kernel: ResampleKernel(rawValue: kernel)!,
-                                                                          inSize: width, outSize: w, reduced: nil)
-                        XCTAssertEqual(plan.nodes[plan.output].representation,
-                                       fixed ? .samples(format, source: "main") : .working, label)
+                        // Where the horizontal pass comes first (the height is not shrunk) with few enough taps (not
+                        // a 5 → 2 Lanczos 3: 19 taps).
+                        let fixed = w != width && h >= height
+                            && FixedPointResample.fits(kernel: ResampleKernel(rawValue: kernel)!, inSize: width, outSize: w,
+                                                       reduced: nil)
+                        if w != width || h != height {
+                            XCTAssertEqual(plan.nodes[plan.output].representation,
+                                           fixed ? .samples(format, source: "main") : .working, label)
+                        }
                         if fixed && h != height {
                             XCTAssertEqual(plan.nodes[plan.nodes[plan.output].inputs[0]].representation,
                                            .fixedPoint(format, source: "main", fractionBits: 6), label)

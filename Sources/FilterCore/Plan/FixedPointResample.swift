@@ -4,11 +4,13 @@
 /// encoder does.
 ///
 /// Each output's weights are multiples of 2⁻¹⁴ (signed: bicubic and Lanczos lobes are negative) summing to exactly 1,
-/// so a flat region stays flat to the code. Rounding them moves a pass by at most Σ|δw|·(its values' range) ≤
-/// `maxTaps`·2⁻¹⁴·1.25·255 ≈ 0.16 of a code, and the 16-bit rows by 2⁻⁷ more, so a result is within 0.85 of a code
-/// of the float64 definition: inside the catalogue's one code. Six bits below the code, not the blurs' seven,
-/// because a lobe's overshoot (Catmull–Rom's reaches 1.125 of the range, Lanczos 3's 1.25) must fit a signed 16-bit
-/// value.
+/// so a flat region stays flat to the code. Each is within one unit of its exact value and their errors δw sum to
+/// 0, so rounding them moves a pass by at most ½·Σ|δw|·(the range of its values): with `maxTaps` taps, 8·2⁻¹⁴·255
+/// ≈ 0.125 of a code for the horizontal pass over samples, 8·2⁻¹⁴·1.4·255 ≈ 0.175 for the vertical one over rows
+/// that may overshoot (Σ|w| ≤ 1.4), and the 16-bit rows' own rounding 1.4·2⁻⁷ ≈ 0.011: with the final rounding's ½,
+/// a result is within 0.85 of a code of the float64 definition, inside the catalogue's one code. Six bits below
+/// the code, not the blurs' seven, because a lobe's overshoot (Catmull–Rom's reaches 1.125 of the range, Lanczos
+/// 3's 1.25) must fit a signed 16-bit value.
 package struct FixedPointResample: Sendable {
     /// Taps per output, rounded up to an even count (the kernels take them in pairs); a padding tap has weight 0.
     package let taps: Int
@@ -22,9 +24,10 @@ package struct FixedPointResample: Sendable {
 
     package static let weightBits = 14
     package static let fractionBits = 6
-    /// The most taps an output may have: an enlargement's bilinear, bicubic and Lanczos 3 kernels (3, 5 and 7), or a
-    /// shrink by up to 1.5 with bicubic. Wider shrinks keep floats (their rounding would add up past the bound).
-    package static let maxTaps = 8
+    /// The most taps an output may have: every enlargement (bilinear, bicubic and Lanczos 3 take 3, 5 and 7), a
+    /// shrink by up to 2.5 with Lanczos 3, 3.75 with bicubic, 7.5 with bilinear. Wider shrinks keep floats (their
+    /// rounding would add up past the bound).
+    package static let maxTaps = 16
 
     /// Whether a resample from `inSize` to `outSize` samples suits fixed point: no box reduction before it (its
     /// input is working values) and at most `maxTaps` taps.
