@@ -118,10 +118,11 @@ final class FixedPointResampleTests: XCTestCase {
             ("bicubic", { w, h in (w * 3 / 2, h * 3 / 2) }), ("lanczos3", { w, h in (2 * w + 1, 2 * h) }),
             ("bilinear", { w, h in (w * 7 / 5 + 1, h * 4 / 3 + 1) }), ("bicubic", { w, h in (w * 2, h) }),
             ("lanczos3", { w, h in (max(1, w * 9 / 10), h * 5 / 4) }),
-            // Narrowed by 2.4 with Lanczos 3 (15 taps), 3.5 with bicubic (15), 7 with bilinear (15), as the first
-            // pass; a shrink of both axes, whose vertical pass comes first, keeps floats.
+            // Narrowed by 2.4 with Lanczos 3 (15 taps), 3.5 with bicubic (15), 7 with bilinear (15); shrunk by 2 and
+            // by 3 (its vertical pass first, in floats: 19 taps).
             ("lanczos3", { w, h in (max(1, w * 5 / 12), h) }), ("bicubic", { w, h in (max(1, w * 2 / 7), h * 3 / 2) }),
             ("bilinear", { w, h in (max(1, w / 7), h + 1) }), ("lanczos3", { w, h in (max(1, w / 2), max(1, h / 2)) }),
+            ("lanczos3", { w, h in (max(1, w / 3), max(1, h / 3)) }),
         ]
         for avx2 in [true, false] {
             CPUFeatures.avx2 = avx2
@@ -138,11 +139,11 @@ final class FixedPointResampleTests: XCTestCase {
                         let plan = try recipe.plan(inputSizes: ["main": (width, height)])
                             .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)],
                                                      output: format)
-                        // Where the horizontal pass comes first (the height is not shrunk) with few enough taps (not
-                        // a 5 → 2 Lanczos 3: 19 taps).
-                        let fixed = w != width && h >= height
-                            && FixedPointResample.fits(kernel: ResampleKernel(rawValue: kernel)!, inSize: width, outSize: w,
-                                                       reduced: nil)
+                        // Where the horizontal pass comes first with few enough taps (not a 5 → 2 Lanczos 3: 19): the
+                        // height not shrunk, or shrunk by few enough taps too.
+                        let resample = ResampleKernel(rawValue: kernel)!
+                        let fixed = w != width && FixedPointResample.fits(kernel: resample, inSize: width, outSize: w, reduced: nil)
+                            && (h >= height || FixedPointResample.fits(kernel: resample, inSize: height, outSize: h, reduced: nil))
                         if w != width || h != height {
                             XCTAssertEqual(plan.nodes[plan.output].representation,
                                            fixed ? .samples(format, source: "main") : .working, label)
