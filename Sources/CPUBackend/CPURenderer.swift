@@ -275,7 +275,9 @@ package enum CPURenderer {
                 return connected(FixedVerticalResampleStage(try fixed(), node: node, stats: stats), inputs)
             }
             let stage: Stage = axis == .horizontal
-                ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced, node: node, stats: stats)
+                ? HorizontalResampleStage(kernel: kernel, inputWidth: inputNodes[0].width, reduced: reduced,
+                                          samples: converter(reading: inputNodes[0], for: node, plan.workingSpace),
+                                          node: node, stats: stats)
                 : VerticalResampleStage(kernel: kernel, inputHeight: inputNodes[0].height, reduced: reduced, input: inputNodes[0],
                                         node: node, stats: stats)
             return connected(stage, inputs)

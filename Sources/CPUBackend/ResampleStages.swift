@@ -4,26 +4,39 @@ import FilterCore
 /// Resamples each row to the node's width.
 final class HorizontalResampleStage: Stage {
     let weights: ResampleWeights
+    /// Converts the input's stored samples to working values, a row at a time in cache, when the node reads them
+    /// (`Plan.Node.readsSamples`): the conversion a strip of its own would make, without the strip.
+    let samples: PixelConverter?
+    let inputWidth: Int
 
-    init(kernel: ResampleKernel, inputWidth: Int, reduced: BoxReduction?, node: Plan.Node, stats: RenderStats) {
+    init(kernel: ResampleKernel, inputWidth: Int, reduced: BoxReduction?, samples: PixelConverter?, node: Plan.Node,
+         stats: RenderStats) {
         weights = ResampleWeights(kernel: kernel, inSize: inputWidth, outSize: node.width, reduced: reduced)
+        self.samples = samples
+        self.inputWidth = inputWidth
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, taps = weights.taps
+        let input = inputs[0], width = width, taps = weights.taps, samples = samples, inputWidth = inputWidth
         weights.indices.withUnsafeBufferPointer { indices in
             weights.weights.withUnsafeBufferPointer { w in
                 parallelRows(rows) { chunk in
-                    if fr_kernels_avx2() != 0 {
-                        for y in chunk {
-                            fr_horizontal_resample_avx2(output + (y - rows.lowerBound) * width * 4, input.row(y),
-                                                        indices.baseAddress, w.baseAddress, Int32(taps), width)
-                        }
-                        return
-                    }
+                    let scratch = samples.map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: inputWidth) }
+                    defer { scratch?.deallocate() }
                     for y in chunk {
-                        let src = input.pixels(y)
+                        var src = input.pixels(y)
+                        if let samples, let scratch {
+                            samples.decode(input.bytes(y), into: UnsafeMutableRawPointer(scratch)
+                                .assumingMemoryBound(to: Float.self), width: inputWidth)
+                            src = scratch
+                        }
+                        if fr_kernels_avx2() != 0 {
+                            fr_horizontal_resample_avx2(output + (y - rows.lowerBound) * width * 4,
+                                                        UnsafeMutableRawPointer(src).assumingMemoryBound(to: Float.self),
+                                                        indices.baseAddress, w.baseAddress, Int32(taps), width)
+                            continue
+                        }
                         let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
                             .assumingMemoryBound(to: SIMD4<Float>.self)
                         for x in 0..<width {

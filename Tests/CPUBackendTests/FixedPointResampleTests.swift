@@ -109,6 +109,26 @@ final class FixedPointResampleTests: XCTestCase {
         }
     }
 
+    /// The optimizer puts a shrink's horizontal pass first only where both passes suit fixed point and the result
+    /// reaches the output through moves: in linear light, before a convolution (which would read the rounding) or
+    /// with too many taps, the vertical pass stays first.
+    func testShrinksTurnTheirPassesOnlyForFixedPoint() throws {
+        func order(_ steps: [(FilterID, [String: ParamValue])], _ space: WorkingSpace = .srgb) throws -> [Primitive.Axis] {
+            var recipe = Recipe.chain(steps)
+            recipe.workingSpace = space
+            return Optimizer.optimize(try recipe.plan(inputSizes: ["main": (400, 300)])).plan.nodes.compactMap {
+                if case .resample(let axis, _, _) = $0.primitive { return axis } else { return nil }
+            }
+        }
+        let half: (FilterID, [String: ParamValue]) = (.resize, ["scale": 0.5, "kernel": "lanczos3"])
+        XCTAssertEqual(try order([half]), [.horizontal, .vertical])
+        XCTAssertEqual(try order([half, (.flip, ["direction": "horizontal"])]), [.horizontal, .vertical])
+        XCTAssertEqual(try order([half], .linear), [.vertical, .horizontal])
+        XCTAssertEqual(try order([half, (.convolve, ["kernel": .numbers([0, -1, 0, -1, 5, -1, 0, -1, 0])])]),
+                       [.vertical, .horizontal])
+        XCTAssertEqual(try order([(.resize, ["scale": 0.3, "kernel": "lanczos3"])]), [.vertical, .horizontal], "21 taps")
+    }
+
     /// Real photos enlarged (both axes, one axis), narrowed by up to 7 and shrunk, grey and RGB, at sizes that leave
     /// every remainder of the kernels' steps, against float64 resamples from the definitions: within 0.85 of a code,
     /// both SIMD paths; the plan holds the horizontal pass unrounded and the vertical one as samples.
@@ -136,11 +156,11 @@ final class FixedPointResampleTests: XCTestCase {
                                                               "fit": "fill", "kernel": .string(kernel)])])
                         recipe.workingSpace = .srgb
                         let label = "\(kernel) \(file) \(width)×\(height) → \(w)×\(h) avx2 \(avx2)"
-                        let plan = try recipe.plan(inputSizes: ["main": (width, height)])
+                        let plan = Optimizer.optimize(try recipe.plan(inputSizes: ["main": (width, height)])).plan
                             .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)],
                                                      output: format)
                         // Where the horizontal pass comes first with few enough taps (not a 5 → 2 Lanczos 3: 19): the
-                        // height not shrunk, or shrunk by few enough taps too.
+                        // height not shrunk, or shrunk by few enough taps too (the optimizer then turns the passes).
                         let resample = ResampleKernel(rawValue: kernel)!
                         let fixed = w != width && FixedPointResample.fits(kernel: resample, inSize: width, outSize: w, reduced: nil)
                             && (h >= height || FixedPointResample.fits(kernel: resample, inSize: height, outSize: h, reduced: nil))

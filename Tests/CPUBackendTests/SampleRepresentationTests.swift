@@ -443,19 +443,24 @@ final class SampleRepresentationTests: XCTestCase {
             CPUFeatures.avx2 = avx2
             for format in [PixelFormat.grey8, .rgb8] {
                 for space in [WorkingSpace.srgb, .linear] {
-                    for parameters in resizes {
+                    for (k, parameters) in resizes.enumerated() {
                         for (w, h) in [(37, 23), (1, 30), (5, 41), (70, 12), (9, 50)] {
                             var recipe = Recipe.chain([(.resize, parameters(w, h))])
                             recipe.workingSpace = space
+                            // The 0.9 bilinear shrink of both axes runs in fixed point in sRGB (the optimizer puts
+                            // its horizontal pass first); where only the height shrinks, the vertical pass reads.
+                            let passes = try recipe.plan(inputSizes: ["main": (w, h)]).nodes.filter {
+                                if case .resample = $0.primitive { return true } else { return false }
+                            }
                             try assertSamePixels(recipe, format: format, width: w, height: h, space: space,
-                                                 expectSamples: false, slack: 1)
+                                                 expectSamples: k == 0 && space == .srgb && passes.count == 2, slack: 1)
                         }
                     }
                 }
             }
         }
         func vertical(_ format: PixelFormat, _ space: WorkingSpace = .srgb) throws -> Plan.Node? {
-            var recipe = Recipe.chain([(.resize, ["scale": 0.5])])
+            var recipe = Recipe.chain([(.resize, ["scale": 0.2])])
             recipe.workingSpace = space
             let plan = try recipe.plan(inputSizes: ["main": (40, 30)])
                 .choosingRepresentations(sources: ["main": SampleLayout(format: format, converted: false)], output: format)

@@ -77,17 +77,12 @@ enum GeometryFilters {
         return scaled
     }
 
-    /// `input` resampled to outW×outH (itself when the size is unchanged). In the sRGB working space a shrink whose
-    /// two passes both suit fixed point runs the horizontal one first, so that 8-bit photos resample in integers
-    /// (`FixedPointResample`: the vertical pass finishes the horizontal one's sums); the work is the same.
+    /// `input` resampled to outW×outH (itself when the size is unchanged).
     static func resampled(_ b: inout PlanBuilder, _ input: PlanBuilder.Ref, width outW: Int, height outH: Int,
                           kernel: ResampleKernel) -> PlanBuilder.Ref {
         let (w, h) = b.size(input)
         var ref = input
-        let fixedPoint = b.workingSpace == .srgb && outW < w && outH < h
-            && FixedPointResample.fits(kernel: kernel, inSize: w, outSize: outW, reduced: nil)
-            && FixedPointResample.fits(kernel: kernel, inSize: h, outSize: outH, reduced: nil)
-        for pass in ResampleKernel.passes(from: (w, h), to: (outW, outH), horizontalFirst: fixedPoint) {
+        for pass in ResampleKernel.passes(from: (w, h), to: (outW, outH)) {
             ref = b.add(.resample(axis: pass.axis, kernel: kernel), [ref], width: pass.width, height: pass.height)
         }
         return ref

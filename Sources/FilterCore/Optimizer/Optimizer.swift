@@ -33,6 +33,7 @@ package struct Optimizer {
             if rewrites == before { break }
         }
         if !reduceInDecoder() { shrinkAtDecode() }
+        shrinkInFixedPointOrder()
         for _ in 0..<16 {
             let before = rewrites
             simplifyPointOps()
@@ -416,6 +417,48 @@ package struct Optimizer {
             next = consumers(of: next)[0]
         }
         return chain
+    }
+
+    /// A shrink of both axes whose passes both suit fixed point (the sRGB working space, few enough taps:
+    /// `FixedPointResample`) and whose result reaches the output through moves alone runs its horizontal pass
+    /// first: on opaque 8-bit samples the vertical pass then finishes the horizontal one's integer sums and rounds
+    /// once, as the output would (the same work as vertical first). Before other filters, whose input the rounding
+    /// would change, the vertical pass stays first, reading the samples itself.
+    private mutating func shrinkInFixedPointOrder() {
+        guard workingSpace == .srgb else { return }
+        for v in nodes.indices {
+            guard v != output, case let .resample(.vertical, kernel, nil) = nodes[v].primitive, nodes[v].post.isEmpty,
+                  consumers(of: v).count == 1 else { continue }
+            let h = consumers(of: v)[0], input = nodes[v].inputs[0]
+            guard case .resample(.horizontal, kernel, nil) = nodes[h].primitive, nodes[h].inputs == [v],
+                  nodes[h].post.isEmpty, reachesOutputByMoves(h) else { continue }
+            let (width, height) = (nodes[input].width, nodes[input].height), (outWidth, outHeight) = (nodes[h].width, nodes[h].height)
+            guard outWidth < width, outHeight < height,
+                  FixedPointResample.fits(kernel: kernel, inSize: width, outSize: outWidth, reduced: nil),
+                  FixedPointResample.fits(kernel: kernel, inSize: height, outSize: outHeight, reduced: nil) else { continue }
+            let vertical = nodes[v]
+            nodes[v] = nodes[h]
+            nodes[v].inputs = [input]
+            nodes[v].height = height
+            nodes[h] = vertical
+            nodes[h].inputs = [v]
+            nodes[h].width = outWidth
+            note("\(vertical.op) [\(vertical.origin)]: horizontal pass first (opaque 8-bit samples then shrink in fixed point)")
+        }
+    }
+
+    /// Whether node `i`'s rows reach the output changed by nothing but moves (crops, flips, turns, pads).
+    private func reachesOutputByMoves(_ i: Int) -> Bool {
+        var node = i
+        while node != output {
+            let next = consumers(of: node)
+            guard next.count == 1, nodes[next[0]].post.isEmpty else { return false }
+            switch nodes[next[0]].primitive.descriptor.onSamples {
+            case .moves, .movesFilling: node = next[0]
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Puts `node` at `position`, shifting later nodes (and references to them) up by one.

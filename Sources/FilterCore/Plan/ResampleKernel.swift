@@ -106,13 +106,12 @@ extension ResampleKernel {
     /// The one-axis passes that resample a w×h image to outW×outH, each with the size it produces. A shrink in
     /// height goes first: the vertical pass is a weighted sum of whole rows, vectorised along them, while the
     /// horizontal one gathers taps pixel by pixel; done first, the vertical pass leaves the horizontal one only the
-    /// output's rows (a 3000×2000 photo to 400 px: 267 rows to gather, not 2000). With `horizontalFirst` (a shrink
-    /// both passes can run in fixed point, which finishes in the vertical pass) the horizontal pass goes first.
-    package static func passes(from size: (Int, Int), to out: (Int, Int),
-                               horizontalFirst: Bool = false) -> [(axis: Primitive.Axis, width: Int, height: Int)] {
+    /// output's rows (a 3000×2000 photo to 400 px: 267 rows to gather, not 2000). (The optimizer puts a shrink's
+    /// horizontal pass first where both can run in fixed point: `Optimizer.shrinkInFixedPointOrder`.)
+    package static func passes(from size: (Int, Int), to out: (Int, Int)) -> [(axis: Primitive.Axis, width: Int, height: Int)] {
         let (w, h) = size, (outW, outH) = out
         var passes = [(axis: Primitive.Axis, width: Int, height: Int)]()
-        if outH < h && !(horizontalFirst && outW != w) {
+        if outH < h {
             passes.append((.vertical, w, outH))
             if outW != w { passes.append((.horizontal, outW, outH)) }
             return passes
