@@ -152,12 +152,17 @@ static void fixed_v8_portable(uint8_t *out, const int16_t *const *rows, const in
     }
 }
 
-void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+// The vertical pass to samples: the AVX2 loop where it runs, the portable one for the rest.
+static void fixed_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n, int shift) {
     size_t i = 0;
 #if defined(__x86_64__) || defined(__i386__)
-    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 21, 1);
+    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, shift, 1);
 #endif
-    fixed_v8_portable(out, rows, w, taps, i, n, 21);
+    fixed_v8_portable(out, rows, w, taps, i, n, shift);
+}
+
+void fr_fixed_taps_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
+    fixed_v8(out, rows, w, taps, n, 21);
 }
 
 void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
@@ -173,11 +178,7 @@ void fr_fixed_taps_v16(int16_t *out, const int16_t *const *rows, const int16_t *
 }
 
 void fr_resample_v8(uint8_t *out, const int16_t *const *rows, const int16_t *w, int taps, size_t n) {
-    size_t i = 0;
-#if defined(__x86_64__) || defined(__i386__)
-    if (fr_kernels_avx2()) i = fixed_v_avx2(out, rows, w, taps, n, 20, 1);
-#endif
-    fixed_v8_portable(out, rows, w, taps, i, n, 20);
+    fixed_v8(out, rows, w, taps, n, 20);
 }
 
 void fr_fixed_unsharp8(uint8_t *out, const uint8_t *original, const int16_t *blurred, size_t n, float amount,
