@@ -6,7 +6,17 @@ import PackageDescription
 // memory 34 → 28 MiB). The library product is untouched: apps link it as they link Swift.
 // (Compiling the tool's own module with the flag too makes it name the static Foundation's own libraries for the link.)
 let staticRuntimeBuild: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
-let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+// They link with lld, keeping the compiler's hot/cold/startup text groups together (the pages a run touches), and
+// with packed relative relocations (`.relr.dyn`: 2.2 MiB of `.rela.dyn` read at every start becomes 21 KiB), which
+// need glibc 2.36 where the tool runs: `filterrun --version` 19 → 16 MiB resident, every operation ~1.2 MiB less
+// (BENCHMARKS.md). FILTERRECIPE_PORTABLE=1 leaves the relocations unpacked for binaries carried to older systems
+// (scripts/gpu-bundle.sh). GNU ld packs them too but loses RELRO here (Swift objects' writable `.rodata`); gold
+// cannot pack them.
+let packedRelocations = Context.environment["FILTERRECIPE_PORTABLE"] == "1"
+    ? [] : ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(
+    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "keep-text-section-prefix"] + packedRelocations,
+    .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
     name: "FilterRecipe",
@@ -73,7 +83,7 @@ let package = Package(
         .target(name: "CKernels"),
 
         // MARK: - Implementation
-        // Text set by Pango (HarfBuzz shaping, fontconfig fonts) and rasterised by cairo, both loaded on first use.
+        // Text set by Pango (HarfBuzz shaping, fontconfig fonts) and rasterised by FreeType or cairo, loaded on first use.
         .target(name: "CText", dependencies: ["CLazyLibraries"]),
         .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"]),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bundle for a lent GPU machine, which has no Swift toolchain and no package registry, and whose distribution
 # differs from this one. It holds, in folders .git/info/exclude ignores (so they travel only when carried):
-#   .gpu-bin/   filterrun and filterbench, release builds with the Swift runtime linked in statically, stripped and
+#   .gpu-bin/   filterrun and filterbench, release builds with the Swift runtime linked in statically and the
+#               relocations unpacked (FILTERRECIPE_PORTABLE: that machine's glibc may predate 2.36), stripped and
 #               xz-compressed (the device tool carries 64 MiB; unpacked there by Python's lzma)
 #   .gpu-lib/   every shared library they load that is not in the base C runtime, copied from this machine as ldd
 #               resolves them (libpng, libjpeg, lcms, libtiff and its codecs, libwebp, giflib), the Vulkan loader and glvnd
@@ -12,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: scripts/gpu-bundle.sh PHOTO.jpg..." >&2; exit 2; }
 for d in /.gpu-bin/ /.gpu-lib/ /.gpu-data/; do grep -qx "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
-swift build -c release --static-swift-stdlib --scratch-path .build-gpu --product filterrun
-swift build -c release --static-swift-stdlib --scratch-path .build-gpu --product filterbench
+FILTERRECIPE_PORTABLE=1 swift build -c release --static-swift-stdlib --scratch-path .build-gpu --product filterrun
+FILTERRECIPE_PORTABLE=1 swift build -c release --static-swift-stdlib --scratch-path .build-gpu --product filterbench
 rm -rf .gpu-bin .gpu-lib .gpu-data && mkdir -p .gpu-bin .gpu-lib .gpu-data
 base='^(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+|ld-linux-x86-64)\.so'
 for exe in filterrun filterbench; do

@@ -118,7 +118,45 @@
     X(JxlThreadParallelRunnerDefaultNumWorkerThreads) \
     X(JxlThreadParallelRunnerDestroy)
 
+// Pango with its FreeType backend (and, through its dependencies, GLib, GObject and fontconfig).
 #define PANGO_FUNCTIONS(X) \
+    X(FcPatternAddBool) \
+    X(FcPatternAddInteger) \
+    X(FcPatternDel) \
+    X(FcPatternGetBool) \
+    X(g_free) \
+    X(g_object_get) \
+    X(g_object_unref) \
+    X(pango_context_set_round_glyph_positions) \
+    X(pango_font_description_free) \
+    X(pango_font_description_new) \
+    X(pango_font_description_set_absolute_size) \
+    X(pango_font_description_set_family) \
+    X(pango_font_description_set_style) \
+    X(pango_font_description_set_weight) \
+    X(pango_font_family_get_name) \
+    X(pango_font_map_create_context) \
+    X(pango_font_map_list_families) \
+    X(pango_ft2_font_map_new) \
+    X(pango_ft2_font_map_set_default_substitute) \
+    X(pango_ft2_font_map_set_resolution) \
+    X(pango_ft2_render_layout) \
+    X(pango_layout_get_extents) \
+    X(pango_layout_get_iter) \
+    X(pango_layout_get_unknown_glyphs_count) \
+    X(pango_layout_iter_free) \
+    X(pango_layout_iter_get_run_readonly) \
+    X(pango_layout_iter_next_run) \
+    X(pango_layout_new) \
+    X(pango_layout_set_alignment) \
+    X(pango_layout_set_font_description) \
+    X(pango_layout_set_line_spacing) \
+    X(pango_layout_set_text) \
+    X(pango_layout_set_width) \
+    X(pango_layout_set_wrap)
+
+// Pango's cairo backend and cairo, for the fonts PangoFT2 cannot draw (Sources/CText).
+#define PANGOCAIRO_FUNCTIONS(X) \
     X(cairo_create) \
     X(cairo_destroy) \
     X(cairo_font_options_create) \
@@ -133,31 +171,10 @@
     X(cairo_surface_destroy) \
     X(cairo_surface_flush) \
     X(cairo_surface_status) \
-    X(g_free) \
-    X(g_object_unref) \
     X(pango_cairo_context_set_font_options) \
     X(pango_cairo_context_set_resolution) \
-    X(pango_context_set_round_glyph_positions) \
     X(pango_cairo_font_map_new) \
-    X(pango_cairo_show_layout) \
-    X(pango_font_description_free) \
-    X(pango_font_description_new) \
-    X(pango_font_description_set_absolute_size) \
-    X(pango_font_description_set_family) \
-    X(pango_font_description_set_style) \
-    X(pango_font_description_set_weight) \
-    X(pango_font_family_get_name) \
-    X(pango_font_map_create_context) \
-    X(pango_font_map_list_families) \
-    X(pango_layout_get_extents) \
-    X(pango_layout_get_unknown_glyphs_count) \
-    X(pango_layout_new) \
-    X(pango_layout_set_alignment) \
-    X(pango_layout_set_font_description) \
-    X(pango_layout_set_line_spacing) \
-    X(pango_layout_set_text) \
-    X(pango_layout_set_width) \
-    X(pango_layout_set_wrap)
+    X(pango_cairo_show_layout)
 
 // libde265 (libheif's HEVC decoder, driven by Sources/CHEVCDecoder with threads of its own), loaded with libheif.
 #define DE265_FUNCTIONS(X) \
@@ -224,6 +241,7 @@ HEIF_FUNCTIONS(POINTER)
 JXL_FUNCTIONS(POINTER)
 JXL_THREADS_FUNCTIONS(POINTER)
 PANGO_FUNCTIONS(POINTER)
+PANGOCAIRO_FUNCTIONS(POINTER)
 IMAGEQUANT_FUNCTIONS(POINTER)
 AVIF_FUNCTIONS(POINTER)
 DE265_FUNCTIONS(POINTER)
@@ -244,6 +262,7 @@ HEIF_FUNCTIONS(TRAMPOLINE)
 JXL_FUNCTIONS(TRAMPOLINE)
 JXL_THREADS_FUNCTIONS(TRAMPOLINE)
 PANGO_FUNCTIONS(TRAMPOLINE)
+PANGOCAIRO_FUNCTIONS(TRAMPOLINE)
 IMAGEQUANT_FUNCTIONS(TRAMPOLINE)
 AVIF_FUNCTIONS(TRAMPOLINE)
 DE265_FUNCTIONS(TRAMPOLINE)
@@ -324,8 +343,11 @@ int fr_lazy_load_jxl(void) {
 
 const char *fr_lazy_jxl_error(void) { return jxl_error; }
 
-// pangocairo brings Pango, cairo, GLib and GObject as its dependencies; lookups through its handle search them too.
-LAZY_LIBRARY(pango, PANGO_FUNCTIONS, "libpangocairo-1.0.so.0", "libpangocairo-1.0.so")
+// pangoft2 brings Pango, GLib, GObject and fontconfig as its dependencies; lookups through its handle search them
+// too. pangocairo brings cairo, loaded only when a font needs it.
+LAZY_LIBRARY(pango, PANGO_FUNCTIONS, "libpangoft2-1.0.so.0", "libpangoft2-1.0.so")
+
+LAZY_LIBRARY(pangocairo, PANGOCAIRO_FUNCTIONS, "libpangocairo-1.0.so.0", "libpangocairo-1.0.so")
 
 LAZY_LIBRARY(imagequant, IMAGEQUANT_FUNCTIONS, "libimagequant.so.0", "libimagequant.so")
 

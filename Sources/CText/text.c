@@ -18,11 +18,42 @@ typedef struct PangoFontFamily PangoFontFamily;
 typedef struct cairo_font_options_t cairo_font_options_t;
 typedef struct cairo_surface_t cairo_surface_t;
 typedef struct cairo_t cairo_t;
+typedef struct PangoLayoutIter PangoLayoutIter;
+typedef struct PangoFont PangoFont;
+typedef struct FcPattern FcPattern;
 typedef struct { int x, y, width, height; } PangoRectangle;
+// The leading fields of PangoItem and PangoGlyphItem (public structs, unchanged through Pango 1.x): a run's font.
+typedef struct { void *shape_engine, *lang_engine; PangoFont *font; } PangoAnalysisStart;
+typedef struct { int offset, length, num_chars; PangoAnalysisStart analysis; } PangoItemStart;
+typedef struct { PangoItemStart *item; } PangoGlyphItem;
+// FreeType's bitmap descriptor (freetype/ftimage.h): an 8-bit coverage buffer pangoft2 draws into.
+typedef struct {
+    unsigned int rows, width;
+    int pitch;
+    unsigned char *buffer;
+    unsigned short num_grays;
+    unsigned char pixel_mode, palette_mode;
+    void *palette;
+} FT_Bitmap;
+enum { FT_PIXEL_MODE_GRAY = 2, FC_HINT_NONE = 0 };
 enum { PANGO_SCALE = 1024, PANGO_STYLE_ITALIC = 2, PANGO_WRAP_WORD_CHAR = 2 };
 enum { CAIRO_FORMAT_A8 = 2, CAIRO_ANTIALIAS_GRAY = 2, CAIRO_HINT_STYLE_NONE = 1, CAIRO_HINT_METRICS_OFF = 1 };
 
 PangoFontMap *pango_cairo_font_map_new(void);
+PangoFontMap *pango_ft2_font_map_new(void);
+void pango_ft2_font_map_set_resolution(PangoFontMap *map, double x, double y);
+void pango_ft2_font_map_set_default_substitute(PangoFontMap *map, void (*substitute)(FcPattern *, void *), void *data,
+                                               void (*notify)(void *));
+void pango_ft2_render_layout(FT_Bitmap *bitmap, PangoLayout *layout, int x, int y);
+PangoLayoutIter *pango_layout_get_iter(PangoLayout *layout);
+PangoGlyphItem *pango_layout_iter_get_run_readonly(PangoLayoutIter *iter);
+int pango_layout_iter_next_run(PangoLayoutIter *iter);
+void pango_layout_iter_free(PangoLayoutIter *iter);
+void g_object_get(void *object, const char *first_property, ...);
+int FcPatternDel(FcPattern *pattern, const char *object);
+int FcPatternAddBool(FcPattern *pattern, const char *object, int value);
+int FcPatternAddInteger(FcPattern *pattern, const char *object, int value);
+int FcPatternGetBool(const FcPattern *pattern, const char *object, int n, int *value);
 PangoContext *pango_font_map_create_context(PangoFontMap *map);
 void pango_font_map_list_families(PangoFontMap *map, PangoFontFamily ***families, int *count);
 const char *pango_font_family_get_name(PangoFontFamily *family);
@@ -62,14 +93,34 @@ void cairo_destroy(cairo_t *cr);
 void g_object_unref(void *object);
 void g_free(void *memory);
 
-// One font map for the process (building it reads fontconfig's cache); Pango objects are not thread safe, so every
-// call holds the lock.
+// Pango objects are not thread safe, so every call holds the lock. Text is drawn by PangoFT2 (FreeType's
+// rasteriser straight into the coverage bytes), which loads Pango's FreeType backend alone; cairo, pixman and the
+// X11 client libraries cairo links (about 2.4 MiB of resident pages) load only for a font fontconfig emboldens
+// (a bold asked of a family without one) or a colour font, which PangoFT2 cannot draw. Both draw the same glyphs
+// from the same unhinted outlines at the same whole-pixel origins, byte for byte (TextTests).
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static PangoFontMap *font_map;
+static PangoFontMap *ft2_map, *cairo_map;
 
+// Unhinted outlines with grey antialiasing, whatever the system's fontconfig prefers: what the cairo path asks
+// through its font options.
+static void unhinted(FcPattern *pattern, void *data) {
+    (void)data;
+    FcPatternDel(pattern, "hinting");
+    FcPatternAddBool(pattern, "hinting", 0);
+    FcPatternDel(pattern, "hintstyle");
+    FcPatternAddInteger(pattern, "hintstyle", FC_HINT_NONE);
+    FcPatternDel(pattern, "antialias");
+    FcPatternAddBool(pattern, "antialias", 1);
+}
+
+// One font map per renderer for the process (building one reads fontconfig's cache).
 static PangoFontMap *shared_map(void) {
-    if (!font_map) font_map = pango_cairo_font_map_new();
-    return font_map;
+    if (!ft2_map) {
+        ft2_map = pango_ft2_font_map_new();
+        pango_ft2_font_map_set_resolution(ft2_map, 72, 72);
+        pango_ft2_font_map_set_default_substitute(ft2_map, unhinted, NULL, NULL);
+    }
+    return ft2_map;
 }
 
 static int compare_names(const void *a, const void *b) {
@@ -119,16 +170,28 @@ static void to_pixels(PangoRectangle *r) {
     r->height = y1 - y0;
 }
 
-static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error, size_t size) {
-    if (!family_installed(s->family)) {
-        char installed[1536];
-        list_families(installed, sizeof installed);
-        snprintf(error, size, "the font family \"%s\" is not installed; installed: %s", s->family, installed);
-        return 1;
-    }
-    PangoContext *context = pango_font_map_create_context(shared_map());
-    // Unhinted outlines and metrics at fractional positions with grey antialiasing: text scales smoothly with its
-    // size and lands where its metrics say, as on a page rather than a screen.
+// Whether a run of `layout` needs cairo to be drawn: its font is emboldened by fontconfig or in colour.
+static int needs_cairo(PangoLayout *layout) {
+    PangoLayoutIter *iter = pango_layout_get_iter(layout);
+    int needed = 0;
+    do {
+        const PangoGlyphItem *run = pango_layout_iter_get_run_readonly(iter);
+        if (!run || !run->item->analysis.font) continue;  // the end of a line; a run no font covers
+        FcPattern *pattern = NULL;
+        g_object_get(run->item->analysis.font, "pattern", &pattern, NULL);
+        int embolden = 0, colour = 0;
+        if (pattern && FcPatternGetBool(pattern, "embolden", 0, &embolden) != 0) embolden = 0;
+        if (pattern && FcPatternGetBool(pattern, "color", 0, &colour) != 0) colour = 0;
+        needed = embolden || colour;
+    } while (!needed && pango_layout_iter_next_run(iter));
+    pango_layout_iter_free(iter);
+    return needed;
+}
+
+// The cairo font map and a context set as the FreeType one is (cairo's font options say it for cairo).
+static PangoContext *cairo_context(void) {
+    if (!cairo_map) cairo_map = pango_cairo_font_map_new();
+    PangoContext *context = pango_font_map_create_context(cairo_map);
     cairo_font_options_t *options = cairo_font_options_create();
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
     cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
@@ -136,6 +199,13 @@ static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error
     pango_cairo_context_set_font_options(context, options);
     cairo_font_options_destroy(options);
     pango_cairo_context_set_resolution(context, 72);
+    return context;
+}
+
+// `s` laid out in `context`.
+static PangoLayout *lay_out(PangoContext *context, const fr_text_style *s) {
+    // Unhinted outlines and metrics at fractional positions with grey antialiasing: text scales smoothly with its
+    // size and lands where its metrics say, as on a page rather than a screen.
     pango_context_set_round_glyph_positions(context, 0);
     PangoLayout *layout = pango_layout_new(context);
     PangoFontDescription *description = pango_font_description_new();
@@ -152,6 +222,30 @@ static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error
     }
     if (s->line_spacing > 0) pango_layout_set_line_spacing(layout, (float)s->line_spacing);
     pango_layout_set_text(layout, s->text, -1);
+    return layout;
+}
+
+static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error, size_t size) {
+    if (!family_installed(s->family)) {
+        char installed[1536];
+        list_families(installed, sizeof installed);
+        snprintf(error, size, "the font family \"%s\" is not installed; installed: %s", s->family, installed);
+        return 1;
+    }
+    PangoContext *context = pango_font_map_create_context(shared_map());
+    PangoLayout *layout = lay_out(context, s);
+    const int by_cairo = needs_cairo(layout);
+    if (by_cairo) {
+        g_object_unref(layout);
+        g_object_unref(context);
+        if (!fr_lazy_load_pangocairo()) {
+            snprintf(error, size, "this text's font needs cairo to be drawn (Debian: libpangocairo-1.0-0): %s",
+                     fr_lazy_pangocairo_error());
+            return 2;
+        }
+        context = cairo_context();
+        layout = lay_out(context, s);
+    }
 
     int status = 0;
     cairo_surface_t *surface = NULL;
@@ -189,13 +283,10 @@ static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error
         snprintf(error, size, "the text sets to %ld×%ld pixels, more than the %ld allowed: use a smaller size or "
                  "wrap width", width, height, s->max_pixels);
         status = 1;
-    } else {
+    } else if (by_cairo) {
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, (int)width, (int)height);
         mask->coverage = cairo_surface_status(surface) == 0 ? malloc((size_t)(width * height)) : NULL;
-        if (!mask->coverage) {
-            snprintf(error, size, "cannot allocate a %ld×%ld text block", width, height);
-            status = 1;
-        } else {
+        if (mask->coverage) {
             cr = cairo_create(surface);
             cairo_move_to(cr, -left, -top);
             pango_cairo_show_layout(cr, layout);
@@ -203,13 +294,22 @@ static int render_locked(const fr_text_style *s, fr_text_mask *mask, char *error
             const unsigned char *data = cairo_image_surface_get_data(surface);
             const int stride = cairo_image_surface_get_stride(surface);
             for (long y = 0; y < height; y++) memcpy(mask->coverage + y * width, data + y * stride, (size_t)width);
-            mask->width = (int)width;
-            mask->height = (int)height;
-            mask->box_width = box_width;
-            mask->box_height = box_height;
-            mask->left = left;
-            mask->top = top;
         }
+    } else if ((mask->coverage = calloc((size_t)(width * height), 1))) {
+        FT_Bitmap bitmap = {.rows = (unsigned)height, .width = (unsigned)width, .pitch = (int)width,
+                            .buffer = mask->coverage, .num_grays = 256, .pixel_mode = FT_PIXEL_MODE_GRAY};
+        pango_ft2_render_layout(&bitmap, layout, -left, -top);
+    }
+    if (status == 0 && !mask->coverage) {
+        snprintf(error, size, "cannot allocate a %ld×%ld text block", width, height);
+        status = 1;
+    } else if (status == 0) {
+        mask->width = (int)width;
+        mask->height = (int)height;
+        mask->box_width = box_width;
+        mask->box_height = box_height;
+        mask->left = left;
+        mask->top = top;
     }
     if (cr) cairo_destroy(cr);
     if (surface) cairo_surface_destroy(surface);
@@ -222,7 +322,7 @@ int fr_text_render(const fr_text_style *style, fr_text_mask *mask, char *error, 
     mask->width = mask->height = 0;
     mask->coverage = NULL;
     if (!fr_lazy_load_pango()) {
-        snprintf(error, size, "text needs Pango and cairo (Debian: libpangocairo-1.0-0): %s", fr_lazy_pango_error());
+        snprintf(error, size, "text needs Pango (Debian: libpangoft2-1.0-0): %s", fr_lazy_pango_error());
         return 2;
     }
     pthread_mutex_lock(&lock);

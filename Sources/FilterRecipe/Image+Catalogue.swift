@@ -694,7 +694,7 @@ extension Image {
 
     /// Text set with real shaping (Pango, HarfBuzz), for captions and watermarks.
     ///
-    /// Formula: the string laid out by Pango (HarfBuzz shaping, Unicode bidi, fontconfig fallback for scripts the font lacks), unhinted outlines and metrics at fractional positions, rasterised by cairo with grey antialiasing into coverage c; out = color × c (premultiplied), transparent elsewhere; the layout box (from its origin to the widest line or wrapWidth, and to the last line; ink past it kept) placed at position, margin × the shorter side from the edges; em size = relativeSize × height, or size × dpi / 72 pixels
+    /// Formula: the string laid out by Pango (HarfBuzz shaping, Unicode bidi, fontconfig fallback for scripts the font lacks), unhinted outlines and metrics at fractional positions, rasterised by FreeType through PangoFT2 (cairo for a font fontconfig emboldens and colour fonts) with grey antialiasing into coverage c; out = color × c (premultiplied), transparent elsewhere; the layout box (from its origin to the widest line or wrapWidth, and to the last line; ink past it kept) placed at position, margin × the shorter side from the edges; em size = relativeSize × height, or size × dpi / 72 pixels
     ///
     /// `self` gives the size when width or height is 0.
     ///

@@ -14,9 +14,14 @@ const char *fr_lazy_heif_error(void);
 int fr_lazy_load_jxl(void);
 const char *fr_lazy_jxl_error(void);
 
-/// Loads Pango and cairo through libpangocairo (once; safe from any thread), as above: text is set by few renders.
+/// Loads Pango with its FreeType backend through libpangoft2 (once; safe from any thread), as above: text is set by
+/// few renders.
 int fr_lazy_load_pango(void);
 const char *fr_lazy_pango_error(void);
+/// Loads cairo and Pango's cairo backend through libpangocairo (once; safe from any thread): for the fonts
+/// PangoFT2 cannot draw.
+int fr_lazy_load_pangocairo(void);
+const char *fr_lazy_pangocairo_error(void);
 /// Loads libavif (once; safe from any thread), as above: only AVIF sequences need it.
 int fr_lazy_load_avif(void);
 const char *fr_lazy_avif_error(void);

@@ -1,5 +1,6 @@
-// Text set with real shaping (HarfBuzz through Pango, fonts through fontconfig) and rasterised by cairo as an 8-bit
-// coverage mask. Pango and cairo are loaded on first use (CLazyLibraries): most renders draw no text.
+// Text set with real shaping (HarfBuzz through Pango, fonts through fontconfig) and rasterised by FreeType (cairo
+// for the fonts it cannot draw) as an 8-bit coverage mask. Pango is loaded on first use (CLazyLibraries): most
+// renders draw no text.
 #ifndef FR_TEXT_H
 #define FR_TEXT_H
 #include <stddef.h>
@@ -30,8 +31,8 @@ typedef struct {
 
 /// Sets and rasterises `style` into `mask`. Returns 0 on success; otherwise a message in `error` (room for `size`
 /// bytes) and 1 for a problem with the text or style (a font not installed, characters no installed font covers,
-/// a block too large), 2 when Pango or cairo cannot be loaded. Thread safe (calls are serialised: Pango's font
-/// map is shared).
+/// a block too large), 2 when Pango (or cairo, for a font that needs it) cannot be loaded. Thread safe (calls are
+/// serialised: Pango's font maps are shared).
 int fr_text_render(const fr_text_style *style, fr_text_mask *mask, char *error, size_t size);
 void fr_text_free(fr_text_mask *mask);
 

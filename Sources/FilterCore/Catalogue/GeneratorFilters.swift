@@ -89,8 +89,9 @@ enum GeneratorFilters {
     static let text = FilterSpec(
         .text, .generator, "Text set with real shaping (Pango, HarfBuzz), for captions and watermarks.",
         formula: "the string laid out by Pango (HarfBuzz shaping, Unicode bidi, fontconfig fallback for scripts the "
-            + "font lacks), unhinted outlines and metrics at fractional positions, rasterised by cairo with grey "
-            + "antialiasing into coverage c; out = color × c (premultiplied), transparent elsewhere; the "
+            + "font lacks), unhinted outlines and metrics at fractional positions, rasterised by FreeType through "
+            + "PangoFT2 (cairo for a font fontconfig emboldens and colour fonts) with grey antialiasing into coverage "
+            + "c; out = color × c (premultiplied), transparent elsewhere; the "
             + "layout box (from its origin to the widest line or wrapWidth, and to the last line; ink past it kept) "
             + "placed at position, margin × the shorter side from the edges; em size = relativeSize × height, or "
             + "size × dpi / 72 pixels",

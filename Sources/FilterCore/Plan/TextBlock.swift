@@ -1,7 +1,7 @@
 import CText
 import Foundation
 
-/// A block of set text: its coverage (0…255 a pixel, from Pango and cairo) placed with its top-left corner at
+/// A block of set text: its coverage (0…255 a pixel, from Pango) placed with its top-left corner at
 /// (`x`, `y`) on the generator's canvas, drawn in `color`. Outside the block the canvas is transparent.
 package struct TextBlock: Equatable, Sendable {
     package let width: Int, height: Int
