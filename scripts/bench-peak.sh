@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Peak resident memory of one peer-table operation (scripts/peers/ops.py) through several filterrun binaries, the
+# binaries alternating: RUNS runs each (default 9; one binary's peak moves by ±1.5 MiB between runs on the 2-vCPU VM),
+# GNU time's maximum resident KiB, median (min–max). JPEG q90 4:2:0 out, CPU backend, as scripts/bench-ops.sh.
+# Usage: scripts/bench-peak.sh "OPERATION" IMAGE.jpg FILTERRUN...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+op=$1; image=$2; shift 2
+runs=${RUNS:-9}
+py=.build/peers-venv/bin/python
+[ -x "$py" ] || { echo "run scripts/bench-ops.sh once first (it makes the peers' venv)" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+read -r W H < <("$py" -c "import pyvips, sys; i = pyvips.Image.new_from_file(sys.argv[1]); print(i.width, i.height)" "$image")
+"$py" scripts/peers/ops.py recipe "$op" "$W" "$H" > "$work/recipe.json"
+for _ in $(seq "$runs"); do
+  i=0
+  for binary in "$@"; do
+    /usr/bin/time -f "%M" -a -o "$work/$i" "$binary" "$work/recipe.json" "$image" "$work/out.jpg" --force \
+      --backend cpu --quality 90 --subsampling 420 >/dev/null
+    i=$((i + 1))
+  done
+done
+i=0
+for binary in "$@"; do
+  sort -n "$work/$i" | awk -v b="$binary" '{a[NR]=$1} END {printf "%s: %d KiB (%d–%d)\n", b, a[int((NR+1)/2)], a[1], a[NR]}'
+  i=$((i + 1))
+done
