@@ -96,8 +96,9 @@ void g_free(void *memory);
 // Pango objects are not thread safe, so every call holds the lock. Text is drawn by PangoFT2 (FreeType's
 // rasteriser straight into the coverage bytes), which loads Pango's FreeType backend alone; cairo, pixman and the
 // X11 client libraries cairo links (about 2.4 MiB of resident pages) load only for a font fontconfig emboldens
-// (a bold asked of a family without one) or a colour font, which PangoFT2 cannot draw. Both draw the same glyphs
-// from the same unhinted outlines at the same whole-pixel origins, byte for byte (TextTests).
+// (a bold asked of a family without one) or a colour font, which PangoFT2 cannot draw. Both draw the same unhinted
+// outlines at the same whole-pixel origins: the same bytes where both can draw (BENCHMARKS.md), and TextTests hold
+// each to pango-view's.
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static PangoFontMap *ft2_map, *cairo_map;
 
