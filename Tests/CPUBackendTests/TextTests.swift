@@ -58,6 +58,22 @@ final class TextTests: XCTestCase {
         }
     }
 
+    /// A colour font (Noto Color Emoji, fontconfig's fallback for emoji; Debian's fonts-noto-color-emoji): PangoFT2
+    /// cannot draw its bitmaps, so this text goes through cairo, whose coverage is the glyphs' alpha. Every pixel
+    /// within 1 code of pango-view's, and the emoji inked.
+    func testColourEmojiMatchesPangoView() throws {
+        let text = "ok 😀🎉"
+        let reference = TextReference.coverage(text: text, font: "DejaVu Sans", pixels: 30, margin: 0)
+        let ink = try alpha(try render(["text": .string(text), "size": 30, "color": .color(RGBA(0, 0, 0, 1)),
+                                        "position": "northwest"], width: reference.width, height: reference.height))
+        var worst = 0
+        for i in 0..<ink.count { worst = max(worst, abs(ink[i] - Int((reference.values[i] * 255).rounded()))) }
+        XCTAssertLessThanOrEqual(worst, 1)
+        // The emoji take the right part of the line: more than half its ink.
+        let w = reference.width, right = (0..<ink.count).filter { $0 % w >= w / 3 }.reduce(0) { $0 + ink[$1] }
+        XCTAssertGreaterThan(2 * right, ink.reduce(0, +), "the emoji are not drawn")
+    }
+
     /// Shaping changes the glyphs: Arabic letters join and Devanagari forms conjuncts, so the word set whole
     /// differs from the same letters kept apart by zero-width non-joiners (which only stop shaping across them).
     func testShapingJoinsAndFormsConjuncts() throws {
