@@ -71,9 +71,11 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // libtiff's headers only: the library is loaded when a TIFF is first opened (CLazyLibraries), so a process that
+        // reads no TIFF maps neither it nor its codecs' libraries (Lerc, JBIG, zstd, LZMA, libdeflate: ~0.56 MiB).
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
-        .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
+        .target(name: "CTIFFShim", dependencies: ["CTIFF", "CLazyLibraries"]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CKernels"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
@@ -89,7 +91,7 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"]),
-        .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim"]),
+        .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim", "CLazyLibraries"]),
         .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries", "CHEVCDecoder"]),
         .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),
         .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),

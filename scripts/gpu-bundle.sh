@@ -26,7 +26,8 @@ for exe in filterrun filterbench; do
 done
 # The Vulkan loader, and libglvnd with what it loads: NVIDIA's Vulkan driver lives in libGLX_nvidia.so.0, which
 # answers the loader only when glvnd's dispatch libraries are present (the machine's image has the driver, not glvnd).
-for lib in libvulkan.so.1 libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1; do
+# libtiff is loaded on first use (dlopen), so ldd does not name it: carried the same way.
+for lib in libvulkan.so.1 libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1 libtiff.so.6; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
   cp -L "$path" ".gpu-lib/$lib"
   ldd "$path" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name dep; do

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 // The functions of each library the codecs and text call (Sources/HEIFCodec, Sources/JXLCodec, Sources/CText,
-// Sources/GIFCodec's writer): a
+// Sources/GIFCodec's writer, Sources/CTIFFShim): a
 // call to one not listed
 // fails to link, so the lists cannot fall behind the code.
 #define HEIF_FUNCTIONS(X) \
@@ -219,6 +219,49 @@
     X(avifRWDataFree) \
     X(avifResultToString)
 
+// libtiff (TIFF in and out, through Sources/CTIFFShim), loaded when a TIFF is first opened.
+#define TIFF_FUNCTIONS(X) \
+    X(TIFFClose) \
+    X(TIFFComputeStrip) \
+    X(TIFFComputeTile) \
+    X(TIFFCreateEXIFDirectory) \
+    X(TIFFCreateGPSDirectory) \
+    X(TIFFCurrentDirOffset) \
+    X(TIFFDefaultStripSize) \
+    X(TIFFFdOpenExt) \
+    X(TIFFFieldDataType) \
+    X(TIFFFieldPassCount) \
+    X(TIFFFieldSetGetCountSize) \
+    X(TIFFFieldSetGetSize) \
+    X(TIFFFieldWriteCount) \
+    X(TIFFFileno) \
+    X(TIFFFindField) \
+    X(TIFFGetField) \
+    X(TIFFGetFieldDefaulted) \
+    X(TIFFIsBigEndian) \
+    X(TIFFIsBigTIFF) \
+    X(TIFFIsTiled) \
+    X(TIFFNumberOfDirectories) \
+    X(TIFFOpenOptionsAlloc) \
+    X(TIFFOpenOptionsFree) \
+    X(TIFFOpenOptionsSetErrorHandlerExtR) \
+    X(TIFFOpenOptionsSetWarningHandlerExtR) \
+    X(TIFFRGBAImageBegin) \
+    X(TIFFRGBAImageEnd) \
+    X(TIFFRGBAImageGet) \
+    X(TIFFRGBAImageOK) \
+    X(TIFFReadEncodedStrip) \
+    X(TIFFReadEncodedTile) \
+    X(TIFFScanlineSize) \
+    X(TIFFSetDirectory) \
+    X(TIFFSetField) \
+    X(TIFFSetSubDirectory) \
+    X(TIFFStripSize) \
+    X(TIFFTileSize) \
+    X(TIFFWriteCustomDirectory) \
+    X(TIFFWriteDirectory) \
+    X(TIFFWriteScanline)
+
 // libimagequant (pngquant's quantiser, GPL-3.0-or-later) is the system's, loaded only when a GIF is written.
 #define IMAGEQUANT_FUNCTIONS(X) \
     X(liq_attr_create) \
@@ -243,6 +286,7 @@ JXL_THREADS_FUNCTIONS(POINTER)
 PANGO_FUNCTIONS(POINTER)
 PANGOCAIRO_FUNCTIONS(POINTER)
 IMAGEQUANT_FUNCTIONS(POINTER)
+TIFF_FUNCTIONS(POINTER)
 AVIF_FUNCTIONS(POINTER)
 DE265_FUNCTIONS(POINTER)
 
@@ -264,6 +308,7 @@ JXL_THREADS_FUNCTIONS(TRAMPOLINE)
 PANGO_FUNCTIONS(TRAMPOLINE)
 PANGOCAIRO_FUNCTIONS(TRAMPOLINE)
 IMAGEQUANT_FUNCTIONS(TRAMPOLINE)
+TIFF_FUNCTIONS(TRAMPOLINE)
 AVIF_FUNCTIONS(TRAMPOLINE)
 DE265_FUNCTIONS(TRAMPOLINE)
 
@@ -348,6 +393,9 @@ const char *fr_lazy_jxl_error(void) { return jxl_error; }
 LAZY_LIBRARY(pango, PANGO_FUNCTIONS, "libpangoft2-1.0.so.0", "libpangoft2-1.0.so")
 
 LAZY_LIBRARY(pangocairo, PANGOCAIRO_FUNCTIONS, "libpangocairo-1.0.so.0", "libpangocairo-1.0.so")
+
+// 4.5 or later (libtiff.so.6): its open options carry the per-file handlers.
+LAZY_LIBRARY(tiff, TIFF_FUNCTIONS, "libtiff.so.6", "libtiff.so")
 
 LAZY_LIBRARY(imagequant, IMAGEQUANT_FUNCTIONS, "libimagequant.so.0", "libimagequant.so")
 

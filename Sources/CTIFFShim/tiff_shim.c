@@ -1,6 +1,7 @@
 // Every libtiff call that is variadic (TIFFGetField, TIFFSetField) or reports through handlers lives here: Swift
 // cannot call C variadic functions, and libtiff's default handlers print to stderr from any thread.
 #include "tiff_shim.h"
+#include "lazy_libraries.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,14 @@ static int on_warning(TIFF *tiff, void *user, const char *module, const char *fo
     return 1;
 }
 
+// Every file opens here, so libtiff is loaded here, on first use (CLazyLibraries): most renders read no TIFF.
 static fr_tiff *open_with(int fd, const char *name, const char *mode, char *message, size_t message_size) {
+    if (!fr_lazy_load_tiff()) {
+        snprintf(message, message_size, "TIFF needs libtiff 4.5 or later, which cannot be loaded (%s); on Debian: "
+                 "apt install libtiff6", fr_lazy_tiff_error());
+        close(fd);
+        return NULL;
+    }
     fr_tiff *t = calloc(1, sizeof *t);
     if (!t) { snprintf(message, message_size, "out of memory"); close(fd); return NULL; }
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();

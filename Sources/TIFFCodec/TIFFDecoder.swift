@@ -54,6 +54,7 @@ package final class TIFFDecoder: DescriptorDecoder {
     /// Reads from `fd` (owned by the decoder from now on); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
+        do { try TIFFLibrary.load(for: path) } catch { close(fd); throw error }
         var message = [CChar](repeating: 0, count: 512)
         guard let tiff = fr_tiff_open_read(fd, path, &message, message.count) else {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt TIFF: \(FileText.escaped(String(cString: message)))")

@@ -43,6 +43,7 @@ package final class TIFFEncoder: ImageEncoder {
         case .lzw: compression = 5
         case .deflate: compression = 8
         }
+        do { try TIFFLibrary.load(for: output.path) } catch { output.abandon(); throw error }
         var message = [CChar](repeating: 0, count: 512)
         let xmp = metadata?.xmp ?? []
         writer = try (icc ?? []).withUnsafeBufferPointer { profile in

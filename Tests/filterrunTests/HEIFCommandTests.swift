@@ -12,8 +12,9 @@ import XCTest
 extension FilterRunTests {
     func heif(_ name: String) -> String { Fixtures.path("heif/" + name) }
 
-    /// libheif and libjxl (with their codecs, ~5.5 ms a process) load only when a file needs them: a JPEG render
-    /// never maps them, a HEIC or JPEG XL one does (the dynamic loader's own log says which files it opened).
+    /// libheif and libjxl (with their codecs, ~5.5 ms a process) and libtiff (with Lerc, JBIG, zstd, LZMA and
+    /// libdeflate, ~0.6 MiB) load only when a file needs them: a JPEG render never maps them, a HEIC, JPEG XL or TIFF
+    /// one does, read or written (the dynamic loader's own log says which files it opened).
     func testHEIFAndJXLLoadOnlyWhenUsed() throws {
         let invert = try write("invert.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
         func loaded(_ input: String, _ output: String) throws -> String {
@@ -22,7 +23,10 @@ extension FilterRunTests {
             return r.stderr.split(separator: "\n").filter { $0.contains("file=") }.joined(separator: "\n")
         }
         let jpeg = try loaded(Fixtures.path("jpeg/baseline_420.jpg"), "plain.jpg")
-        XCTAssertFalse(jpeg.contains("libheif") || jpeg.contains("libjxl") || jpeg.contains("libhwy"), jpeg)
+        XCTAssertFalse(jpeg.contains("libheif") || jpeg.contains("libjxl") || jpeg.contains("libhwy")
+                       || jpeg.contains("libtiff") || jpeg.contains("libLerc"), jpeg)
+        XCTAssertTrue(try loaded(tiff("two_pages_rgb8_grey16.tif"), "tiff.png").contains("libtiff"))
+        XCTAssertTrue(try loaded(Fixtures.path("jpeg/baseline_420.jpg"), "written.tif").contains("libtiff"))
         XCTAssertTrue(try loaded(heif("heic_q80_96x64.heic"), "heic.png").contains("libheif"))
         let jxl = try loaded(Fixtures.path("jxl/lossless_96x64.jxl"), "jxl.png")
         XCTAssertTrue(jxl.contains("libjxl") && jxl.contains("libjxl_threads"), jxl)

@@ -18,6 +18,9 @@ const char *fr_lazy_jxl_error(void);
 /// few renders.
 int fr_lazy_load_pango(void);
 const char *fr_lazy_pango_error(void);
+/// Loads libtiff (once; safe from any thread), as above: TIFF is read or written by few renders.
+int fr_lazy_load_tiff(void);
+const char *fr_lazy_tiff_error(void);
 /// Loads cairo and Pango's cairo backend through libpangocairo (once; safe from any thread): for the fonts
 /// PangoFT2 cannot draw.
 int fr_lazy_load_pangocairo(void);
