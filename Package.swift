@@ -72,7 +72,7 @@ let package = Package(
         .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         // libtiff's headers only: the library is loaded when a TIFF is first opened (CLazyLibraries), so a process that
-        // reads no TIFF maps neither it nor its codecs' libraries (Lerc, JBIG, zstd, LZMA, libdeflate: ~0.56 MiB).
+        // reads no TIFF maps neither it nor its codecs' libraries (Lerc, JBIG, zstd, LZMA, libdeflate: ~0.6 MiB).
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
         .target(name: "CTIFFShim", dependencies: ["CTIFF", "CLazyLibraries"]),

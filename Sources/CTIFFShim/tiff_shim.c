@@ -39,11 +39,12 @@ static int on_warning(TIFF *tiff, void *user, const char *module, const char *fo
     return 1;
 }
 
-// Every file opens here, so libtiff is loaded here, on first use (CLazyLibraries): most renders read no TIFF.
+// Every file opens here, so libtiff's first call is made here (CLazyLibraries loads it on first use: most renders
+// read no TIFF). The codecs ask first (TIFFLibrary) and say what to install; this keeps an unloaded libtiff from
+// being called by any other way in.
 static fr_tiff *open_with(int fd, const char *name, const char *mode, char *message, size_t message_size) {
     if (!fr_lazy_load_tiff()) {
-        snprintf(message, message_size, "TIFF needs libtiff 4.5 or later, which cannot be loaded (%s); on Debian: "
-                 "apt install libtiff6", fr_lazy_tiff_error());
+        snprintf(message, message_size, "%s", fr_lazy_tiff_error());
         close(fd);
         return NULL;
     }

@@ -15,7 +15,7 @@ extension FilterRunTests {
     /// libheif and libjxl (with their codecs, ~5.5 ms a process) and libtiff (with Lerc, JBIG, zstd, LZMA and
     /// libdeflate, ~0.6 MiB) load only when a file needs them: a JPEG render never maps them, a HEIC, JPEG XL or TIFF
     /// one does, read or written (the dynamic loader's own log says which files it opened).
-    func testHEIFAndJXLLoadOnlyWhenUsed() throws {
+    func testCodecLibrariesLoadOnlyWhenUsed() throws {
         let invert = try write("invert.json", #"{"version": 1, "steps": [{"op": "invert"}]}"#)
         func loaded(_ input: String, _ output: String) throws -> String {
             let r = try run([invert, input, path(output), "--backend", "cpu"], environment: ["LD_DEBUG": "files"])
