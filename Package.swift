@@ -35,7 +35,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -75,7 +74,8 @@ let package = Package(
         // reads no TIFF maps neither it nor its codecs' libraries (Lerc, JBIG, zstd, LZMA, libdeflate: ~0.6 MiB).
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         // libtiff's tag access is variadic and its messages go through handlers: this shim owns those calls.
-        .target(name: "CTIFFShim", dependencies: ["CTIFF", "CLazyLibraries"]),
+        // zlib checks a deflate strip's Adler-32, which libtiff's streaming inflate stops short of.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF", "CLazyLibraries"], linkerSettings: [.linkedLibrary("z")]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CKernels"]),
         // renameat2 and the async-signal-safe registry of temporary output files.
@@ -117,7 +117,6 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -37,6 +37,7 @@
     X(heif_image_create) \
     X(heif_image_get_bits_per_pixel_range) \
     X(heif_image_get_height) \
+    X(heif_image_get_nclx_color_profile) \
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
@@ -252,6 +253,8 @@
     X(TIFFRGBAImageOK) \
     X(TIFFReadEncodedStrip) \
     X(TIFFReadEncodedTile) \
+    X(TIFFReadRawStrip) \
+    X(TIFFReadRawTile) \
     X(TIFFScanlineSize) \
     X(TIFFSetDirectory) \
     X(TIFFSetField) \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <tiffio.h>
+#include <zlib.h>
 
 struct fr_tiff {
     TIFF *tiff;
@@ -205,9 +206,58 @@ int fr_tiff_read_rgba_rows(fr_tiff *t, uint32_t row, uint32_t rows, uint8_t *ras
     return TIFFRGBAImageGet(&t->rgba, (uint32_t *)raster, t->rgba.width, rows) ? 0 : -1;
 }
 
+// Whether strip or tile `index`, deflate-compressed, is a whole zlib stream whose Adler-32 holds. libtiff inflates
+// only until its buffer is full, so the checksum at the stream's end is never read and a flipped byte decodes to
+// wrong pixels without an error; zlib inflating the raw bytes to the end tells. `scratch` takes `size` bytes.
+static int deflate_intact(fr_tiff *t, uint32_t index, int tiled, uint8_t *scratch, long size) {
+    uint64_t *counts = NULL;
+    if (!TIFFGetField(t->tiff, tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS, &counts) || !counts) return 1;
+    uint64_t declared = counts[index];
+    // A count past the file's end reads what is there.
+    off_t end = lseek(TIFFFileno(t->tiff), 0, SEEK_END);
+    if (end > 0 && declared > (uint64_t)end) declared = (uint64_t)end;
+    if (declared == 0) return 0;
+    uint8_t *raw = malloc((size_t)declared);
+    if (!raw) { snprintf(t->error, sizeof t->error, "out of memory"); return 0; }
+    tmsize_t got = tiled ? TIFFReadRawTile(t->tiff, index, raw, (tmsize_t)declared)
+                         : TIFFReadRawStrip(t->tiff, index, raw, (tmsize_t)declared);
+    int intact = 0;
+    if (got > 0) {
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        if (inflateInit(&z) == Z_OK) {
+            z.next_in = raw;
+            z.avail_in = (uInt)got;
+            int status = Z_OK;
+            // The inflated bytes are not kept: the output buffer is reused until the stream ends.
+            while (status == Z_OK) {
+                z.next_out = scratch;
+                z.avail_out = (uInt)size;
+                status = inflate(&z, Z_NO_FLUSH);
+                if (status == Z_BUF_ERROR && z.avail_in == 0) break;
+            }
+            intact = status == Z_STREAM_END;
+            inflateEnd(&z);
+        }
+    }
+    free(raw);
+    if (!intact) snprintf(t->error, sizeof t->error, "its deflate data fails zlib's check (a damaged byte or a cut stream)");
+    return intact;
+}
+
 long fr_tiff_read_chunk(fr_tiff *t, uint32_t index, void *buffer, long size) {
-    tmsize_t n = TIFFIsTiled(t->tiff) ? TIFFReadEncodedTile(t->tiff, index, buffer, size)
-                                      : TIFFReadEncodedStrip(t->tiff, index, buffer, size);
+    int tiled = TIFFIsTiled(t->tiff);
+    tmsize_t n = tiled ? TIFFReadEncodedTile(t->tiff, index, buffer, size) : TIFFReadEncodedStrip(t->tiff, index, buffer, size);
+    uint16_t compression = 1;
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_COMPRESSION, &compression);
+    if (n >= 0 && (compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_DEFLATE)) {
+        // The decoded chunk is already in `buffer`; the check inflates into a scratch of the same size.
+        uint8_t *scratch = malloc((size_t)(size > 0 ? size : 1));
+        if (!scratch) return -1;
+        int intact = deflate_intact(t, index, tiled, scratch, size > 0 ? size : 1);
+        free(scratch);
+        if (!intact) return -1;
+    }
     return (long)n;
 }
 

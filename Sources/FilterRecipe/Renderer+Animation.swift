@@ -92,6 +92,19 @@ extension Renderer {
         do { file = try OutputFile(path: output, replace: options.replaceExisting) }
         catch let error as OutputError { throw RenderError.output(error) }
         defer { file.abandon() }
+        // What a frame holds — the reader's canvases, the frame as the recipe's input (samples, or floats through a
+        // profile) — is checked against the memory limit before any frame is decoded; the writer's share once the
+        // output's size is known.
+        let canvasPixels = Double(reader.width) * Double(reader.height)
+        let inputBytes = canvasPixels * (reader.heldBytesPerPixel + (transform == nil ? 4 : 16))
+        try checkAnimationMemory(inputBytes, path: path, what: "its \(reader.width)×\(reader.height) frames")
+        // Each frame costs its canvas's decoding, composition, conversion and encoding beside the recipe's own taps;
+        // a file that declares its frames is refused before any is decoded.
+        var frameWork = Double(reader.width) * Double(reader.height) * Self.frameTapsPerPixel
+        if let limit = options.maxWork, let declared = reader.declaredFrameCount, Double(declared) * frameWork > limit {
+            throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: "its \(declared) frames of "
+                + "\(reader.width)×\(reader.height) are more work than the limit (\(SettingName.maxWork)); raise it to render this animation"))
+        }
         var writer: (any AnimationWriter)?
         var frames = 0, size = (width: 0, height: 0), pixels = 0.0
         var warnings = [String]()
@@ -102,11 +115,12 @@ extension Renderer {
                 guard let next = try reader.nextFrame() else { break }
                 frame = next
             } catch { throw RenderError.reading(path, error) }
-            pixels += Double(reader.width) * Double(reader.height)
+            pixels += frameWork
             if let limit = options.maxWork, pixels > limit {
-                throw RenderError.render("\(FileText.escaped(path)): its frames hold over \(Int(limit)) pixels in all, more "
-                    + "work than the limit (\(SettingName.maxWork)); raise it to render this animation")
+                throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: "its frames are more work "
+                    + "than the limit (\(SettingName.maxWork)) after \(frames) of them; raise it to render this animation"))
             }
+            images[main] = nil  // the last frame's buffer goes before the next is made
             images[main] = try Self.frameBuffer(frame, width: reader.width, height: reader.height, transform: transform)
             let result = try render(recipe, images: images, format: .rgba8)
             // Packed rows: the buffer's own where they are (always, for rgba8), else a packed copy.
@@ -114,6 +128,17 @@ extension Renderer {
             do {
                 let frameWriter: any AnimationWriter
                 if let writer { frameWriter = writer } else {
+                    let outputBytes = Double(result.width) * Double(result.height) * Self.writerBytesPerPixel(format)
+                    try checkAnimationMemory(inputBytes + outputBytes, path: path,
+                                             what: "its frames with a \(result.width)×\(result.height) \(format?.name ?? "") animation written")
+                    // Each frame is encoded too: once the output's size is known, its cost joins each frame's.
+                    frameWork += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
+                    pixels += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
+                    if let limit = options.maxWork, let declared = reader.declaredFrameCount, Double(declared) * frameWork > limit {
+                        throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: "its \(declared) frames, "
+                            + "written as a \(result.width)×\(result.height) animation, are more work than the limit "
+                            + "(\(SettingName.maxWork)); raise it to render this animation"))
+                    }
                     let carried = animationMetadata(reader.metadata, width: result.width, height: result.height, format: format,
                                                     upright: reader.framesUpright, warnings: &warnings)
                     if format == .gif {
@@ -140,7 +165,9 @@ extension Renderer {
                 } else {
                     try frameWriter.add(rgba: try result.hostBytes(), durationMilliseconds: frame.durationMilliseconds)
                 }
-            } catch { throw RenderError.output(OutputError(.notWritable, path: output, "\(error)")) }
+            } catch let error as RenderError { throw error } catch {
+                throw RenderError.output(OutputError(.notWritable, path: output, "\(error)"))
+            }
             frames += 1
         }
         guard let writer else { throw RenderError.reading(path, CodecError(kind: .corrupt, path: path, message: "it holds no frame")) }
@@ -149,6 +176,41 @@ extension Renderer {
         }
         return AnimationReport(frames: frames, width: size.width, height: size.height, loopCount: reader.loopCount,
                                seconds: monotonicSeconds() - began, warnings: warnings)
+    }
+
+    /// Refuses an animation render whose frames would hold more than the memory limit.
+    func checkAnimationMemory(_ bytes: Double, path: String, what: String) throws {
+        guard bytes > Double(options.maxMemory) else { return }
+        throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: String(
+            format: "rendering %@ holds %.2f GiB at once, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
+            what, bytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
+    }
+
+    /// Bytes an animation writer holds for each pixel of the output (its encoder's canvases and candidates), measured
+    /// on a 4096² animation of two frames (BENCHMARKS.md, "Hostile files").
+    static func writerBytesPerPixel(_ format: ImageFileFormat?) -> Double {
+        // Peak RSS less the reader's share, over the output's pixels: WebP and GIF 20, AVIF 284 (libaom's lookahead
+        // frames), JPEG XL 175; each with some margin. The frame the recipe renders (4 bytes) is inside these.
+        switch format {
+        case .avif: return 300
+        case .jxl: return 190
+        default: return 24
+        }
+    }
+
+    /// Pixel-taps a frame's canvas pixel costs outside the recipe (decoding, composition, conversion), so that
+    /// `maxWork` (4·10¹⁰ taps ≈ 50 s on this project's 2-core machine) bounds an animation's time as it bounds a
+    /// still's; measured with animated WebP inputs (BENCHMARKS.md, "Hostile files").
+    static let frameTapsPerPixel = 10.0
+
+    /// Pixel-taps each output pixel of each frame costs its encoder, measured as above: WebP ~58 (lossy, 4096²),
+    /// GIF ~50 (libimagequant), AVIF ~75 (libaom), JPEG XL ~390 (libjxl).
+    static func encoderTapsPerPixel(_ format: ImageFileFormat?) -> Double {
+        switch format {
+        case .jxl: return 400
+        case .avif: return 100
+        default: return 60
+        }
     }
 
     /// The EXIF and XMP an animation's output carries under `options.metadata`, edited for its size; the orientation

@@ -40,12 +40,14 @@ struct OriginFetcher: Sendable {
         }
         let encoded = path.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segment) ?? "" }
         var url = URL(string: base.absoluteString + encoded.joined(separator: "/"))
+        let deadline = ContinuousClock.now + .seconds(timeout.nanoseconds / 1_000_000_000)
         for _ in 0...Self.maxRedirects {
-            guard let target = url, Self.lies(target, within: base), let host = target.host else {
+            // What is checked is what is asked for: the path's segments percent-decoded, then written again.
+            guard let asked = url, let target = Self.canonical(asked, within: base), let host = target.host else {
                 throw ServeError(.badGateway, "origin \(name) redirected outside its base URL")
             }
             let address = try await vetted(host, origin: name)
-            switch try await get(target, host: host, address: address) {
+            switch try await get(target, host: host, address: address, deadline: deadline, origin: name) {
             case .body(let data):
                 let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
                 return (data, String(digest.prefix(32)))
@@ -62,14 +64,18 @@ struct OriginFetcher: Sendable {
 
     private enum Answer { case body(Data), redirect(String), status(Int) }
 
-    /// One GET of `url`, connected to `address` (the checked address of `host`).
-    private func get(_ url: URL, host: String, address: String) async throws -> Answer {
+    /// One GET of `url`, connected to `address` (the checked address of `host`), over by `deadline` (the whole
+    /// fetch's, redirects and a trickled body included: a read timeout alone lets a byte every few seconds go on).
+    private func get(_ url: URL, host: String, address: String, deadline: ContinuousClock.Instant, origin name: String) async throws -> Answer {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .seconds(5), read: timeout))
         configuration.dnsOverride = [host: address]
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let answer = try await exchange(client, url)
+            let seconds = timeout.nanoseconds / 1_000_000_000
+            let answer = try await Deadline.run(until: deadline, ServeError(.gatewayTimeout, "origin \(name) took longer than \(seconds) s")) {
+                try await exchange(client, url)
+            }
             try await client.shutdown()
             return answer
         } catch {
@@ -113,12 +119,30 @@ struct OriginFetcher: Sendable {
         return first.text
     }
 
-    /// Whether `url` has `base`'s scheme, host and port and a path under its path.
-    static func lies(_ url: URL, within base: URL) -> Bool {
-        url.scheme?.lowercased() == base.scheme?.lowercased() && url.host?.lowercased() == base.host?.lowercased()
-            && (url.port ?? defaultPort(url)) == (base.port ?? defaultPort(base))
-            && url.standardized.path.hasPrefix(base.path.hasSuffix("/") ? base.path : base.path + "/")
-            && url.user == nil
+    /// `url` written canonically (its path's segments percent-decoded, then encoded again) when it has `base`'s
+    /// scheme, host and port, no user, and a path of segments under the base's path none of which decodes to empty,
+    /// `.`, `..` or a name holding `/`, `\` or NUL; else nil. An origin's server decodes `%2e%2e` as `..`, so the
+    /// check is on the decoded segments, and the URL asked for is the one checked.
+    static func canonical(_ url: URL, within base: URL) -> URL? {
+        guard url.scheme?.lowercased() == base.scheme?.lowercased(), url.host?.lowercased() == base.host?.lowercased(),
+              (url.port ?? defaultPort(url)) == (base.port ?? defaultPort(base)), url.user == nil, url.password == nil,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        let raw = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var segments = [String]()
+        for part in raw {
+            guard let decoded = part.removingPercentEncoding, !decoded.isEmpty, decoded != ".", decoded != "..",
+                  !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\0") else { return nil }
+            segments.append(decoded)
+        }
+        let baseSegments = base.path.split(separator: "/").map(String.init)
+        guard segments.count > baseSegments.count, Array(segments.prefix(baseSegments.count)) == baseSegments else { return nil }
+        var rebuilt = URLComponents()
+        rebuilt.scheme = components.scheme
+        rebuilt.host = components.host
+        rebuilt.port = components.port
+        rebuilt.percentEncodedPath = "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: segment) ?? "" }.joined(separator: "/")
+        rebuilt.percentEncodedQuery = components.percentEncodedQuery
+        return rebuilt.url
     }
 
     static func defaultPort(_ url: URL) -> Int { url.scheme?.lowercased() == "https" ? 443 : 80 }

@@ -18,7 +18,10 @@ final class Playground: Sendable {
     let sources: SourceRoot
     let presets: SourceRoot
     let signer: URLSigner
-    let maxUploadBytes: Int
+    let bodies: BodyReader
+    /// The folders recipes may read files from: the presets folder first, so a preset's `.cube` named relative to it
+    /// loads here as it does at `GET /r/…`.
+    let fileFolders: [String]
     /// The service's renderer: its pixel limit applies to sources and uploads alike.
     let renderer: Renderer
     private let uploads: URL
@@ -28,12 +31,14 @@ final class Playground: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init(sources: SourceRoot, presets: SourceRoot, signer: URLSigner, maxUploadBytes: Int, renderer: Renderer) throws {
+    init(sources: SourceRoot, presets: SourceRoot, signer: URLSigner, bodies: BodyReader, fileFolders: [String],
+         renderer: Renderer) throws {
         self.renderer = renderer
+        self.fileFolders = [presets.root] + fileFolders
         self.sources = sources
         self.presets = presets
         self.signer = signer
-        self.maxUploadBytes = maxUploadBytes
+        self.bodies = bodies
         uploads = FileManager.default.temporaryDirectory.appendingPathComponent("filterserve-playground-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
     }
@@ -56,10 +61,7 @@ final class Playground: Sendable {
             }
         }
         router.post("playground/upload") { request, context in
-            let body: ByteBuffer
-            do { body = try await request.body.collect(upTo: self.maxUploadBytes) } catch {
-                throw ServeError(.contentTooLarge, "the upload is over \(self.maxUploadBytes) bytes")
-            }
+            let body = try await self.bodies.collect(request, context)
             guard body.readableBytes > 0 else { throw ServeError(.badRequest, "send the image's bytes as the body") }
             return Self.json(try JSONEncoder().encode(["source": try self.store(Data(buffer: body))]))
         }
@@ -88,10 +90,11 @@ final class Playground: Sendable {
     }
 
     func preview(_ asked: PreviewRequest) throws -> PreviewAnswer {
-        let recipe: Recipe
+        var recipe: Recipe
         do { recipe = try Recipe(json: Data(asked.recipe.utf8)) } catch {
             throw ServeError(.badRequest, "\(error)")
         }
+        recipe.fileFolders = fileFolders
         let (session, path) = try self.session(for: asked.source)
         let before = session.statistics
         let png: Data

@@ -2,7 +2,6 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
-import MultipartKit
 import NIOCore
 
 /// `POST /render`: a recipe of the caller's own (multipart/form-data field `recipe`, JSON) on an uploaded image
@@ -10,42 +9,43 @@ import NIOCore
 /// server allows free recipes, or when `signature` signs the recipe (`URLSigner.recipePayload`): a recipe approved by
 /// a key holder may then be applied to any upload.
 extension RenderService {
-    struct PostedForm: Decodable {
-        var recipe: String
-        var image: Data?
-        var source: String?
-        var format: String?
-        var signature: String?
-    }
-
     func renderPosted(_ request: Request, _ context: ServeContext) async throws -> Response {
+        // Media type parameters' names are case-insensitive (RFC 9110 §8.3.1): BOUNDARY= is boundary=.
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
               let boundary = type.split(separator: ";").lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
-                .first(where: { $0.hasPrefix("boundary=") })?.dropFirst("boundary=".count) else {
+                .first(where: { $0.lowercased().hasPrefix("boundary=") })?.dropFirst("boundary=".count) else {
             throw ServeError(.unsupportedMediaType, "send multipart/form-data with the fields recipe and image (or source)")
         }
-        let body = try await upload(request, context)
-        let form: PostedForm
         let separator = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        guard MultipartGuard.isSafe(body, boundary: separator) else {
-            throw ServeError(.badRequest, "the form is malformed: a part header name holds a byte that is not ASCII")
+        let reader: FormDataReader
+        do { reader = try FormDataReader(boundary: separator) } catch { throw ServeError(.badRequest, "the form is malformed: \(error)") }
+        // Parts are read as they arrive; on a server that renders only signed recipes, the signature is checked as
+        // soon as the recipe and the signature have come (send them before the image), before the image is read.
+        let signer = self.signer, signedOnly = !configuration.allowRecipes
+        let (form, verified) = try await bodies.read(request, context, into: (reader, false)) { state, buffer in
+            do { try state.0.feed(buffer.readableBytesView) } catch {
+                throw ServeError(.badRequest, "the form is malformed: \(error)", headers: [.connection: "close"])
+            }
+            let form = state.0
+            if signedOnly, !state.1, form.has("recipe"),
+               form.has("signature") || form.receiving.map({ $0 != "recipe" && $0 != "signature" }) == true {
+                try Self.checkSignature(form, signer: signer)
+                state.1 = true
+            }
+            return !form.isFinished
         }
-        do {
-            form = try FormDataDecoder().decode(PostedForm.self, from: body, boundary: separator)
-        } catch { throw ServeError(.badRequest, "the form needs a recipe field and an image (or source) field") }
+        do { try form.finish() } catch { throw ServeError(.badRequest, "the form is malformed: \(error)") }
+        guard let recipeText = form.text("recipe") else {
+            throw ServeError(.badRequest, "the form needs a recipe field and an image (or source) field")
+        }
+        if signedOnly && !verified { try Self.checkSignature(form, signer: signer) }
         let recipe: Recipe
-        do { recipe = try Recipe(json: Data(form.recipe.utf8)) } catch {
+        do { recipe = confined(try Recipe(json: Data(recipeText.utf8))) } catch {
             throw ServeError(.badRequest, "the recipe is invalid: \(error)")
         }
-        let canonical = String(decoding: try recipe.jsonData(), as: UTF8.self)
-        let signed = form.signature.map { signer.verify($0, payload: URLSigner.recipePayload(canonical)) } ?? false
-        guard configuration.allowRecipes || signed else {
-            throw ServeError(.forbidden, form.signature == nil
-                ? "this server renders only signed recipes: add a signature field (filterserve sign-recipe)"
-                : "the signature does not match this recipe")
-        }
+        let formatField = form.text("format")
         let input: ImageInput
-        switch (form.image, form.source) {
+        switch (form.field("image"), form.text("source")) {
         case let (image?, nil): input = .encoded(image, name: "upload")
         case let (nil, source?) where source.hasPrefix("@"):
             let parts = source.split(separator: "/", omittingEmptySubsequences: false)
@@ -58,7 +58,7 @@ extension RenderService {
             input = .file(path)
         default: throw ServeError(.badRequest, "give one of image (an upload) and source (a path under the sources folder)")
         }
-        let (format, negotiated) = try outputFormat(form.format, accept: request.headers[.accept], fallback: .png)
+        let (format, negotiated) = try outputFormat(formatField, accept: request.headers[.accept], fallback: .png)
         let renderer = self.renderer
         let name = recipe.inputs.first ?? "main"
         let data = try await whileConnected(context) {
@@ -70,29 +70,18 @@ extension RenderService {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The request's body, at most `maxUploadBytes` (413 beyond) and within `uploadTimeoutSeconds` in all (408
-    /// beyond: a client trickling its body, byte by byte, never goes idle, so the idle timeout alone would not end it).
-    func upload(_ request: Request, _ context: ServeContext) async throws -> ByteBuffer {
-        let limit = configuration.maxUploadBytes, seconds = configuration.uploadTimeoutSeconds
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask {
-                do { return try await request.body.collect(upTo: limit) } catch is CancellationError { throw CancellationError() } catch {
-                    throw ServeError(.contentTooLarge, "the upload is over \(limit) bytes")
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let body = try await group.next() ?? nil else {
-                // The 408 goes out, then the connection closes: the rest of a trickled body is not waited for.
-                if let channel = context.channel {
-                    channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-                }
-                throw ServeError(.requestTimeout, "the upload took longer than \(seconds) s", headers: [.connection: "close"])
-            }
-            return body
+    /// Refuses a form whose recipe its signature does not sign (or that has no signature).
+    static func checkSignature(_ form: FormDataReader, signer: URLSigner) throws {
+        guard let signature = form.text("signature") else {
+            throw ServeError(.forbidden, "this server renders only signed recipes: add a signature field (filterserve sign-recipe)",
+                             headers: [.connection: "close"])
+        }
+        let canonical: String
+        do { canonical = String(decoding: try Recipe(json: Data((form.text("recipe") ?? "").utf8)).jsonData(), as: UTF8.self) } catch {
+            throw ServeError(.badRequest, "the recipe is invalid: \(error)", headers: [.connection: "close"])
+        }
+        guard signer.verify(signature, payload: URLSigner.recipePayload(canonical)) else {
+            throw ServeError(.forbidden, "the signature does not match this recipe", headers: [.connection: "close"])
         }
     }
 }

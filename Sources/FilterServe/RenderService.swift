@@ -16,6 +16,8 @@ public struct RenderService: Sendable {
     let sources: SourceRoot
     let queue: RenderQueue
     let fetcher: OriginFetcher
+    /// How request bodies are read (uploads to `POST /render` and the playground): bounded in size, time and number.
+    let bodies: BodyReader
     let playground: Playground?
     let metrics = ServeMetrics()
 
@@ -29,8 +31,11 @@ public struct RenderService: Sendable {
         sources = try SourceRoot(configuration.sources)
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
         fetcher = try OriginFetcher(configuration)
+        bodies = BodyReader(maxBytes: configuration.maxUploadBytes, seconds: configuration.uploadTimeoutSeconds,
+                            gate: UploadGate(limit: configuration.concurrency + configuration.maxWaiting))
         playground = configuration.playground
-            ? try Playground(sources: sources, presets: presets, signer: signer, maxUploadBytes: configuration.maxUploadBytes,
+            ? try Playground(sources: sources, presets: presets, signer: signer, bodies: bodies,
+                             fileFolders: configuration.fileFolders,
                              renderer: Self.renderer(maxPixels: configuration.maxPixels)) : nil
     }
 
@@ -90,7 +95,10 @@ public struct RenderService: Sendable {
     func render(_ request: Request, _ context: ServeContext, head: Bool) async throws -> Response {
         let signature = try context.parameters.require("signature")
         let preset = try context.parameters.require("preset")
-        let sourceParts = context.parameters.getCatchAll()
+        // The source as the URL spells it: a doubled or trailing slash is another URL, which its signature does not sign.
+        guard let sourceParts = Self.spelledSource(request.uri.path, signature: signature, preset: preset) else {
+            throw ServeError(.forbidden, "the signature does not match this URL (preset, source and options are all signed)")
+        }
         let source = sourceParts.joined(separator: "/")
         let format = request.uri.queryParameters["format"].map(String.init)
         // The signature first: nothing about the files is revealed to an unsigned request.
@@ -135,7 +143,7 @@ public struct RenderService: Sendable {
         let renderer = self.renderer
         let data = try await whileConnected(context) {
             try await queued {
-                try renderer.render(try Recipe(contentsOfFile: recipePath), sources: ["main": input], as: fileFormat,
+                try renderer.render(confined(try Recipe(contentsOfFile: recipePath)), sources: ["main": input], as: fileFormat,
                                     control: $0).data
             }
         }
@@ -144,6 +152,25 @@ public struct RenderService: Sendable {
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers,
                         body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The source segments of a render path `/r/SIG/PRESET/SOURCE…` as written, empty segments kept (so that
+    /// `a//b` and `a/b/` are not `a/b`); nil when the path is not of that shape, or spells the signature or the
+    /// preset otherwise than as given (percent-encoded).
+    static func spelledSource(_ path: String, signature: String, preset: String) -> [Substring]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[0].isEmpty, parts[1] == "r", parts[2] == signature, parts[3] == preset else { return nil }
+        return parts[4...].map { part -> Substring in
+            guard let decoded = part.removingPercentEncoding else { return part }
+            return Substring(decoded)
+        }
+    }
+
+    /// `recipe` allowed to read files only in the presets folder and the configured file folders.
+    func confined(_ recipe: Recipe) -> Recipe {
+        var recipe = recipe
+        recipe.fileFolders = [presets.root] + configuration.fileFolders
+        return recipe
     }
 
     /// The renderer every request uses: the CPU, the pixel limit checked from the header.
@@ -214,7 +241,9 @@ public struct RenderService: Sendable {
         case RenderError.cancelled:
             return ServeError(.serviceUnavailable, "the render ran past its deadline", headers: [.retryAfter: "1"])
         case is RecipeError, RenderError.recipe:
-            return ServeError(.internalServerError, "the preset is invalid: \(message)")
+            // A recipe that cannot run on this source (a cost over the limit, a size past 2^28 pixels, a missing
+            // LUT) is the request's problem, named by its JSON path; 500 is kept for the server's own faults.
+            return ServeError(.unprocessableContent, "the recipe cannot run on this source: \(message)")
         default:
             return ServeError(.internalServerError, message)
         }

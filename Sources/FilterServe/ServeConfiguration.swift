@@ -11,6 +11,9 @@ public struct ServeConfiguration: Sendable {
     public var presets = "recipes"
     /// Root folder of the source images; a URL never reaches outside it.
     public var sources = "samples"
+    /// Folders beyond the presets folder whose files recipes may name (a LUT's path); a recipe's file parameters are
+    /// relative paths inside the presets folder or these, never absolute, never leading out (`Recipe.fileFolders`).
+    public var fileFolders: [String] = []
     /// HTTP(S) origins by name: a source `@NAME/PATH` is PATH under the named base URL. None by default.
     public var origins: [String: String] = [:]
     /// Let origins resolve to loopback, private, link-local and other reserved addresses (off: SSRF guard).

@@ -27,9 +27,12 @@ public struct URLSigner: Sendable {
         return Self.base64url(Data(code))
     }
 
-    /// Whether `signature` signs `payload` with any key.
+    /// Whether `signature` signs `payload` with any key. Only the canonical spelling is accepted — 43 characters of
+    /// base64url, no padding, the last one's unused bits zero — so one signature has one URL (no variants for a
+    /// cache or a log to tell apart).
     public func verify(_ signature: String, payload: String) -> Bool {
-        guard let code = Self.decode(signature), code.count == 32 else { return false }
+        guard signature.utf8.count == 43, let code = Self.decode(signature), code.count == 32,
+              Self.base64url(code) == signature else { return false }
         return keys.contains { HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(payload.utf8), using: $0) }
     }
 

@@ -9,6 +9,8 @@ import Foundation
 /// count follows browsers: no NETSCAPE2.0 extension plays once, 0 forever, n plays n + 1 times. Holds the file,
 /// the canvas and one earlier canvas (8 bytes a pixel), checked against the limits before decoding.
 package final class GIFAnimationReader: AnimationReader {
+    /// The canvas and the one a frame's disposal restores.
+    package var heldBytesPerPixel: Double { 8 }
     package let path: String
     package let width: Int
     package let height: Int

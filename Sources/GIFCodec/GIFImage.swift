@@ -29,15 +29,14 @@ struct GIFImage {
     func draw(_ gif: UnsafeMutablePointer<GifFileType>, transparent: Int?, into canvas: inout [UInt8], canvasWidth: Int,
               canvasHeight: Int, channels: Int, path: String, which: String) throws {
         var line = [GifPixelType](repeating: 0, count: width)
+        var codes = try GIFCodeStream(gif, path: path, which: which)
         // Interlaced images store rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3….
         let order: [Int] = interlaced
             ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { Array(Swift.stride(from: $0.0, to: height, by: $0.1)) }
             : Array(0..<height)
         let visible = max(0, min(width, canvasWidth - left))
         for row in order {
-            guard DGifGetLine(gif, &line, Int32(width)) == GIF_OK else {
-                throw GIFDecoder.failure(gif.pointee.Error, path: path, doing: "decode \(which)")
-            }
+            try line.withUnsafeMutableBufferPointer { try codes.read(into: $0.baseAddress!, count: width) }
             let y = top + row
             guard y < canvasHeight else { continue }
             for x in 0..<visible {
@@ -50,5 +49,6 @@ struct GIFImage {
                 if channels == 4 { canvas[p + 3] = 255 }
             }
         }
+        try codes.finish()
     }
 }

@@ -21,6 +21,8 @@ enum AVIFLibrary {
 /// blending: every frame is whole. libavif 0.11 reports no repetition count, so the sequence plays forever, as
 /// browsers play one without an edit list. Holds the file and libavif's current frame.
 package final class AVIFSequenceReader: AnimationReader {
+    /// Libavif's planes and the RGBA frame.
+    package var heldBytesPerPixel: Double { 8 }
     package let path: String
     package let width: Int
     package let height: Int

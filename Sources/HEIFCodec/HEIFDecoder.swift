@@ -38,6 +38,10 @@ package final class HEIFDecoder: DescriptorDecoder {
     private let codedPixelBound: Int
     private var decoded: Decoded?
     private var rowsRead = 0
+    /// The primary image is coded as grey alone (AV1 `mono_chrome`, HEVC 4:0:0). libheif 1.15 turns such an image
+    /// into RGB by copying its codes, limited range left unexpanded (16–235 for black to white); so it is decoded as
+    /// grey here and its range applied by us, with any libheif.
+    private let monochrome: Bool
 
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
@@ -76,6 +80,7 @@ package final class HEIFDecoder: DescriptorDecoder {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): it has no primary image")
         }
         self.handle = handle
+        monochrome = HEIFProperties.primaryIsMonochrome(bytes)
         imageCount = Int(heif_context_get_number_of_top_level_images(context))
         width = Int(heif_image_handle_get_width(handle))
         height = Int(heif_image_handle_get_height(handle))
@@ -136,6 +141,8 @@ package final class HEIFDecoder: DescriptorDecoder {
     private struct Decoded {
         let image: OpaquePointer
         let planes: [(start: UnsafePointer<UInt8>, stride: Int, bits: Int)]
+        /// Output samples by grey code, for a limited-range monochrome image (its grey is each of R, G, B).
+        var greyCodes: [UInt16]? = nil
     }
 
     /// The primary image decoded to planar RGB(A), transforms applied.
@@ -148,9 +155,11 @@ package final class HEIFDecoder: DescriptorDecoder {
         var decodedImage: OpaquePointer?
         fr_hevc_begin_image(codedPixelBound)
         defer { fr_hevc_end_image(codedPixelBound) }
-        try Self.check(heif_decode_image(handle, &decodedImage, heif_colorspace_RGB, heif_chroma_444, options), path: path, what: "decode")
+        try Self.check(heif_decode_image(handle, &decodedImage, monochrome ? heif_colorspace_monochrome : heif_colorspace_RGB,
+                                         monochrome ? heif_chroma_monochrome : heif_chroma_444, options), path: path, what: "decode")
         guard let image = decodedImage else { throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): no image was decoded") }
-        let channels: [heif_channel] = [heif_channel_R, heif_channel_G, heif_channel_B] + (format.channels == 4 ? [heif_channel_Alpha] : [])
+        let colour = monochrome ? [heif_channel_Y, heif_channel_Y, heif_channel_Y] : [heif_channel_R, heif_channel_G, heif_channel_B]
+        let channels: [heif_channel] = colour + (format.channels == 4 ? [heif_channel_Alpha] : [])
         var planes: [(start: UnsafePointer<UInt8>, stride: Int, bits: Int)] = []
         let sampleBytes = format.depth / 8
         for channel in channels {
@@ -164,13 +173,66 @@ package final class HEIFDecoder: DescriptorDecoder {
             }
             planes.append((plane, Int(stride), bits))
         }
-        return Decoded(image: image, planes: planes)
+        var greyCodes: [UInt16]?
+        if monochrome, !Self.isFullRange(image, handle: handle), let bits = planes.first?.bits {
+            greyCodes = Self.limitedRangeTable(bits: bits, outputDepth: format.depth)
+        }
+        return Decoded(image: image, planes: planes, greyCodes: greyCodes)
+    }
+
+    /// Whether the decoded image's samples span the full range (the coded stream's flag, else the file's `colr`;
+    /// AV1 and HEVC default to limited when neither says).
+    private static func isFullRange(_ image: OpaquePointer, handle: OpaquePointer) -> Bool {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        if heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok, let nclx {
+            defer { heif_nclx_color_profile_free(nclx) }
+            return nclx.pointee.full_range_flag != 0
+        }
+        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            defer { heif_nclx_color_profile_free(nclx) }
+            return nclx.pointee.full_range_flag != 0
+        }
+        return false
+    }
+
+    /// Limited-range luma codes of `bits` bits (black 16·2^(bits−8), white 235·2^(bits−8); ITU-T H.273) as output
+    /// samples of `outputDepth` bits, clamped; a code past either end is held there.
+    static func limitedRangeTable(bits: Int, outputDepth: Int) -> [UInt16] {
+        let scale = Double(1 << (bits - 8)), black = 16 * scale, span = 219 * scale
+        let top = Double((1 << outputDepth) - 1)
+        return (0..<(1 << bits)).map { code in UInt16(min(max((Double(code) - black) / span, 0), 1) * top + 0.5) }
     }
 
     /// Row `y` of the planes, interleaved: 8-bit samples as they are, 10/12-bit ones (in native 16-bit words) scaled
     /// to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
     private func copyRow(_ picture: Decoded, _ y: Int, into row: UnsafeMutableRawPointer) {
         let channels = picture.planes.count
+        if let table = picture.greyCodes {
+            // Grey in R, G and B through the range table; alpha (full range always) as the other paths read it.
+            let input = picture.planes[0].start + y * picture.planes[0].stride
+            for x in 0..<width {
+                let code = format.depth == 8 ? Int(input[x]) : Int(UnsafeRawPointer(input).assumingMemoryBound(to: UInt16.self)[x])
+                let value = table[min(code, table.count - 1)]
+                for c in 0..<3 {
+                    if format.depth == 8 { row.storeBytes(of: UInt8(value), toByteOffset: x * channels + c, as: UInt8.self) }
+                    else { row.storeBytes(of: value, toByteOffset: (x * channels + c) * 2, as: UInt16.self) }
+                }
+            }
+            guard channels == 4 else { return }
+            let alpha = picture.planes[3]
+            let a = alpha.start + y * alpha.stride, top = (1 << alpha.bits) - 1
+            for x in 0..<width {
+                if format.depth == 8 { row.storeBytes(of: a[x], toByteOffset: x * 4 + 3, as: UInt8.self) } else {
+                    let v = min(Int(UnsafeRawPointer(a).assumingMemoryBound(to: UInt16.self)[x]), top)
+                    row.storeBytes(of: UInt16((v * 65535 + top / 2) / top), toByteOffset: (x * 4 + 3) * 2, as: UInt16.self)
+                }
+            }
+            if premultiplied {
+                if format.depth == 8 { Self.unassociate(row.assumingMemoryBound(to: UInt8.self), samples: width * 4, channels: 4) }
+                else { Self.unassociate(row.assumingMemoryBound(to: UInt16.self), samples: width * 4, channels: 4) }
+            }
+            return
+        }
         if format.depth == 8 {
             let output = row.assumingMemoryBound(to: UInt8.self)
             for (c, plane) in picture.planes.enumerated() {

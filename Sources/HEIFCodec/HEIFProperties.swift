@@ -1,23 +1,13 @@
-/// The primary item's HDR light-level properties, read from the file's boxes (ISO/IEC 23008-12 `meta` → `iprp`):
-/// `clli` (CTA-861.3's MaxCLL, cd/m²) and `mdcv` (SMPTE ST 2086's mastering display, its peak in 0.0001 cd/m²).
-/// libheif 1.15 gives them only on a decoded image, and the tone map is chosen before anything is decoded.
+/// The primary item's properties, read from the file's boxes (ISO/IEC 23008-12 `meta` → `iprp`): its HDR light
+/// levels — `clli` (CTA-861.3's MaxCLL, cd/m²) and `mdcv` (SMPTE ST 2086's mastering display, its peak in 0.0001
+/// cd/m²), which libheif 1.15 gives only on a decoded image, while the tone map is chosen before anything is
+/// decoded — and whether it is coded as grey alone.
 package enum HEIFProperties {
     /// The brightest light the file declares for its primary image, cd/m²: MaxCLL when set, else the mastering
     /// display's peak; nil when it declares neither (or the boxes do not parse).
     package static func peakLuminance(_ bytes: [UInt8]) -> Double? {
-        guard let meta = children(bytes, 0..<bytes.count).first(where: { $0.kind == "meta" }), meta.body.count >= 4 else { return nil }
-        let inside = children(bytes, (meta.body.lowerBound + 4)..<meta.body.upperBound)  // a FullBox
-        guard let pitm = inside.first(where: { $0.kind == "pitm" }), pitm.body.count >= 6,
-              let iprp = inside.first(where: { $0.kind == "iprp" }) else { return nil }
-        let primary = bytes[pitm.body.lowerBound] == 0 ? number(bytes, pitm.body.lowerBound + 4, 2)
-            : number(bytes, pitm.body.lowerBound + 4, 4)
-        let properties = children(bytes, iprp.body)
-        guard let ipco = properties.first(where: { $0.kind == "ipco" }),
-              let ipma = properties.first(where: { $0.kind == "ipma" }) else { return nil }
-        let listed = children(bytes, ipco.body)
         var cll: Double?, mastering: Double?
-        for index in associations(bytes, ipma.body, item: primary) where index >= 1 && index <= listed.count {
-            let box = listed[index - 1]
+        for box in primaryProperties(bytes) {
             if box.kind == "clli", box.body.count >= 4 {
                 let value = number(bytes, box.body.lowerBound, 2)
                 if value > 0 { cll = Double(value) }
@@ -27,6 +17,31 @@ package enum HEIFProperties {
             }
         }
         return cll ?? mastering
+    }
+
+    /// Whether the primary item is coded as grey alone: its AV1 configuration (`av1C`) says `mono_chrome`, or its
+    /// HEVC one (`hvcC`) chroma format 0 (4:0:0). False for a derived primary (a grid), which has neither.
+    package static func primaryIsMonochrome(_ bytes: [UInt8]) -> Bool {
+        primaryProperties(bytes).contains { box in
+            if box.kind == "av1C", box.body.count >= 3 { return bytes[box.body.lowerBound + 2] & 0x10 != 0 }
+            if box.kind == "hvcC", box.body.count >= 17 { return bytes[box.body.lowerBound + 16] & 0x03 == 0 }
+            return false
+        }
+    }
+
+    /// The properties `ipma` associates with the primary item (`pitm`), in order; none when the boxes do not parse.
+    static func primaryProperties(_ bytes: [UInt8]) -> [Box] {
+        guard let meta = children(bytes, 0..<bytes.count).first(where: { $0.kind == "meta" }), meta.body.count >= 4 else { return [] }
+        let inside = children(bytes, (meta.body.lowerBound + 4)..<meta.body.upperBound)  // a FullBox
+        guard let pitm = inside.first(where: { $0.kind == "pitm" }), pitm.body.count >= 6,
+              let iprp = inside.first(where: { $0.kind == "iprp" }) else { return [] }
+        let primary = bytes[pitm.body.lowerBound] == 0 ? number(bytes, pitm.body.lowerBound + 4, 2)
+            : number(bytes, pitm.body.lowerBound + 4, 4)
+        let properties = children(bytes, iprp.body)
+        guard let ipco = properties.first(where: { $0.kind == "ipco" }),
+              let ipma = properties.first(where: { $0.kind == "ipma" }) else { return [] }
+        let listed = children(bytes, ipco.body)
+        return associations(bytes, ipma.body, item: primary).compactMap { $0 >= 1 && $0 <= listed.count ? listed[$0 - 1] : nil }
     }
 
     struct Box {

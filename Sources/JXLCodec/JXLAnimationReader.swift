@@ -7,6 +7,8 @@ import Foundation
 /// turns the frames upright by the file's orientation. Holds the file and libjxl's canvas, checked against the limits
 /// before decoding; one frame is decoded at a time. A still JPEG XL reads as one frame.
 package final class JXLAnimationReader: AnimationReader {
+    /// Libjxl's frame buffers and the frame.
+    package var heldBytesPerPixel: Double { 24 }
     package let path: String
     package let width: Int
     package let height: Int

@@ -114,7 +114,10 @@ package final class TIFFDecoder: DescriptorDecoder {
         // Floats are decoded as stored, then widened to four floats a pixel. Samples read as stored hold a band.
         let held = max(format.bytesPerPixel, 4) + (floating ? samples * bits / 8 : 0)
         let bandRows = max(1, min(height, info.tiled != 0 ? Int(info.tile_height) : Int(info.rows_per_strip)))
-        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * bandRows * held) }
+        // libtiff decodes a whole strip or tile into a buffer of its declared size, whatever the image's: a 64² image
+        // may declare a 65536² tile, so that size is counted too (TIFFTileSize/TIFFStripSize, from the header).
+        let chunkBytes = Double(max(0, fr_tiff_chunk_size(tiff)))
+        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * bandRows * held) + chunkBytes }
         let pyramid = Self.levels(tiff, page: limits.page, of: info)
         levels = pyramid.levels
         // A pyramid's levels stored as pages are not other pictures.

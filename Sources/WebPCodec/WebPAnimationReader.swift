@@ -6,12 +6,16 @@ import Foundation
 /// disposal applied), with its duration and the file's loop count. Holds the file and libwebp's canvas, checked
 /// against the limits before decoding. A still WebP reads as one frame.
 package final class WebPAnimationReader: AnimationReader {
+    /// Libwebp's canvas and the previous one, and the frame copied out.
+    package var heldBytesPerPixel: Double { 12 }
     package let path: String
     package let width: Int
     package let height: Int
+    /// Times the animation plays (0: forever), from its ANIM chunk.
     package let loopCount: Int
     /// Frames in the file.
     package let frameCount: Int
+    package var declaredFrameCount: Int? { frameCount }
     /// The ICCP chunk.
     package let iccProfile: [UInt8]?
     /// The EXIF and XMP chunks.
@@ -25,48 +29,51 @@ package final class WebPAnimationReader: AnimationReader {
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
         let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        // The canvas and the frames are read from the demuxed header and checked against the limits before libwebp's
+        // animation decoder is made: it allocates two canvases at once (a 132-byte file can declare 16383²).
+        let header = try Self.header(bytes, path: path)
+        width = header.width
+        height = header.height
+        frameCount = header.frames
+        loopCount = header.loopCount
+        iccProfile = header.icc
+        var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
+        found.exif = header.exif.flatMap(Exif.tiffStructure(inPayload:))
+        found.xmp = header.xmp
+        metadata = found
+        let fileBytes = Double(bytes.count)
+        // libwebp holds the canvas and the previous one (8 bytes a pixel), and we copy each frame out (4 more).
+        try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0) * 12 + fileBytes }
         file = .allocate(capacity: max(1, bytes.count))
         _ = file.initialize(from: bytes)
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInitInternal(&options, WEBP_DEMUX_ABI_VERSION) != 0 else {
-            file.deallocate()
+            // deinit runs from here on (every stored property is set): it frees the file.
             throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
         }
         options.color_mode = MODE_RGBA
         options.use_threads = 1
         var data = WebPData(bytes: file.baseAddress, size: bytes.count)
         guard let decoder = WebPAnimDecoderNewInternal(&data, &options, WEBP_DEMUX_ABI_VERSION) else {
-            file.deallocate()
             throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its frames cannot be read")
         }
         self.decoder = decoder
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
-            WebPAnimDecoderDelete(decoder)
-            file.deallocate()
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its animation header cannot be read")
-        }
-        width = Int(info.canvas_width)
-        height = Int(info.canvas_height)
-        loopCount = Int(info.loop_count)
-        frameCount = Int(info.frame_count)
-        let demux = WebPAnimDecoderGetDemuxer(decoder)
-        func chunk(_ fourCC: String) -> [UInt8]? { demux.flatMap { WebPDecoder.chunk(fourCC, in: $0) } }
-        iccProfile = chunk("ICCP")
-        var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
-        found.exif = chunk("EXIF").flatMap(Exif.tiffStructure(inPayload:))
-        found.xmp = chunk("XMP ")
-        metadata = found
-        let fileBytes = Double(bytes.count)
-        do {
-            // libwebp holds the canvas and the previous one (8 bytes a pixel), and we copy each frame out (4 more).
-            try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0) * 12 + fileBytes }
-        } catch {
-            WebPAnimDecoderDelete(decoder)
-            self.decoder = nil
-            file.deallocate()
-            throw error
-        }
+    }
+
+    /// What the file's header says, read by libwebp's demuxer (which allocates nothing by the declared sizes).
+    private static func header(_ bytes: [UInt8], path: String) throws
+        -> (width: Int, height: Int, frames: Int, loopCount: Int, icc: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?) {
+            try bytes.withUnsafeBufferPointer { buffer in
+                var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+                var state = WEBP_DEMUX_PARSING_HEADER
+                guard let demux = WebPDemuxInternal(&data, 0, &state, WEBP_DEMUX_ABI_VERSION), state == WEBP_DEMUX_DONE else {
+                    throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its frames cannot be read")
+                }
+                defer { WebPDemuxDelete(demux) }
+                return (Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)),
+                        Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)),
+                        WebPDecoder.chunk("ICCP", in: demux), WebPDecoder.chunk("EXIF", in: demux), WebPDecoder.chunk("XMP ", in: demux))
+            }
     }
 
     deinit {

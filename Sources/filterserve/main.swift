@@ -28,6 +28,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on.") var port = Int(ProcessInfo.processInfo.environment["FILTERSERVE_PORT"] ?? "") ?? 8080
     @Option(help: "Folder of preset recipes (NAME.json).") var presets = "recipes"
     @Option(help: "Root folder of source images.") var sources = "samples"
+    @Option(name: .customLong("files-folder"), help: ArgumentHelp(
+        "A folder recipes may name files in (a LUT), beyond the presets folder (repeatable); no other file is read.",
+        valueName: "DIR"))
+    var fileFolders: [String] = []
     @Option(name: .customLong("key"), help: "A signing secret (repeatable, newest first).") var keys: [String] = []
     @Flag(help: "Accept URLs signed \"_\" (development only).") var allowUnsigned = false
     @Flag(help: "Accept POST /render with any recipe (otherwise recipes must be signed).") var allowRecipes = false
@@ -60,6 +64,7 @@ struct Serve: AsyncParsableCommand {
         settings.port = port
         settings.presets = presets
         settings.sources = sources
+        settings.fileFolders = fileFolders
         settings.keys = keys + (ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").map(String.init) ?? [])
         settings.allowUnsigned = allowUnsigned
         settings.allowRecipes = allowRecipes

@@ -196,7 +196,7 @@ enum ColourFilters {
         tolerance: 1,
         check: { p in p.string("path").isEmpty ? ["give the path of a .cube file or Hald CLUT PNG (\"path\": \"looks/film.cube\")"] : [] }
     ) { b, p, i in
-        let table = try ColourLUT.load(path: b.resolved(p.string("path")))
+        let table = try ColourLUT.load(path: try b.resolved(p.string("path")))
         let conversion: TransferConversion
         switch (p.string("space"), b.workingSpace) {
         case ("srgb", .linear): conversion = .encode

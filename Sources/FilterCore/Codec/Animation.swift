@@ -27,6 +27,12 @@ package protocol AnimationReader: AnyObject {
     /// Whether the frames come turned upright by the file's orientation (JPEG XL), so an output's EXIF says 1;
     /// otherwise they come as stored and the tag is kept.
     var framesUpright: Bool { get }
+    /// Bytes the reader holds for each canvas pixel while a frame is out (its library's canvases, the frame
+    /// given out), counted against the memory limit with the rest of an animation's render.
+    var heldBytesPerPixel: Double { get }
+    /// Frames the file declares in its header (WebP), so the work can be refused before any is decoded; nil where
+    /// only reading them tells (GIF, JPEG XL).
+    var declaredFrameCount: Int? { get }
     /// The next composed frame; nil after the last.
     func nextFrame() throws -> AnimationFrame?
 }
@@ -35,6 +41,7 @@ extension AnimationReader {
     package var codingPoints: ColourCodingPoints? { nil }
     package var metadata: ImageMetadata { ImageMetadata(orientation: 1, iccProfile: iccProfile) }
     package var framesUpright: Bool { false }
+    package var declaredFrameCount: Int? { nil }
 }
 
 /// Writes an animation a frame at a time and publishes it atomically at `finish()`; dropping it unfinished removes

@@ -39,6 +39,8 @@ package struct PlanBuilder {
     package var answers: [String: AnalysisAnswer] = [:]
     /// The folder relative file parameters are resolved against (nil: the current directory).
     package var baseDirectory: String?
+    /// The folders file parameters must lie in (nil: anywhere); see `Recipe.fileFolders`.
+    package var fileFolders: [String]?
     /// Questions asked while lowering that `answers` did not hold.
     package internal(set) var requests: [AnalysisRequest] = []
 
@@ -62,10 +64,14 @@ package struct PlanBuilder {
 
     package mutating func point(_ op: PointOp, on input: Ref) -> Ref { add(.point([op]), on: input) }
 
-    /// A file parameter's path: absolute as given, relative ones against the recipe's folder.
-    package func resolved(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let base = baseDirectory else { return path }
-        return (base as NSString).appendingPathComponent(path)
+    /// A file parameter's path: absolute as given, relative ones against the recipe's folder. Under `fileFolders`
+    /// only a relative path naming a regular file inside one of them (links followed) is given back.
+    package func resolved(_ path: String) throws -> String {
+        guard let folders = fileFolders else {
+            guard !path.hasPrefix("/"), let base = baseDirectory else { return path }
+            return (base as NSString).appendingPathComponent(path)
+        }
+        return try FileConfinement(folders: folders).file(path, base: baseDirectory)
     }
 }
 

@@ -62,6 +62,7 @@ extension Recipe {
         var builder = PlanBuilder(workingSpace: workingSpace)
         builder.answers = answers
         builder.baseDirectory = baseDirectory
+        builder.fileFolders = fileFolders
         var refs = [String: PlanBuilder.Ref]()
         var issues = [RecipeError.Issue]()
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -15,6 +15,7 @@ extension Recipe {
         let decoded = decoder.decode(jsonValue)
         guard decoder.issues.isEmpty, var decoded else { throw RecipeError(decoder.issues) }
         decoded.baseDirectory = baseDirectory
+        decoded.fileFolders = fileFolders
         return decoded
     }
 

@@ -30,6 +30,11 @@ public struct Recipe: Equatable, Sendable {
     /// The folder relative file parameters (a LUT's path) are resolved against: the recipe file's folder when read
     /// from a file, otherwise nil (the current directory).
     public var baseDirectory: String?
+    /// The folders file parameters (a LUT's path) must lie in; nil (the default) for anywhere. When set, a file
+    /// parameter is a relative path — against `baseDirectory` when that lies in one of the folders, else against the
+    /// first folder — naming a regular file inside one of them once links are followed; an absolute path, `..` or a
+    /// link leading out is refused. A server sets it so that a recipe never reads a file outside its folders.
+    public var fileFolders: [String]?
 
     public init(description: String? = nil, workingSpace: WorkingSpace = .linear, inputs: [String] = ["main"],
                 nodes: [Node], output: String, isChain: Bool = false) {
