@@ -8,7 +8,7 @@ hundred bytes, built here byte by byte so its provenance is this script (no thir
                                   outside check's 1000² × 5000 frames is this at scale)
   tiff-tile-65536.tif             64×64 RGB TIFF declaring one 65536×65536 tile (deflate, 10 bytes of data)
   gif-lzw-past-table.gif          8×8 GIF whose third code lies past the string table (Pillow: broken data stream)
-  tiff-deflate-bad-adler.tif      16×16 grey deflate TIFF whose strip fails zlib's checksum
+  tiff-deflate-bad-adler.tif      64×64 grey deflate TIFF, one bit flipped: libtiff decodes wrong pixels, zlib fails
 """
 import os, struct, sys, zlib
 
@@ -55,12 +55,30 @@ def tiled_tiff():
     return tiff(entries, data, 324)
 
 def bad_adler_tiff():
-    pixels = bytes((x * 16 + y) & 0xFF for y in range(16) for x in range(16))
-    data = bytearray(zlib.compress(pixels, 9))
-    data[-1] ^= 0x55   # the Adler-32 trailer: the pixels inflate whole, the checksum fails
-    entries = [(256, 3, 1, 16), (257, 3, 1, 16), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1), (277, 3, 1, 1),
-               (273, 4, 1, 0), (278, 3, 1, 16), (279, 4, 1, len(data))]
-    return tiff(entries, bytes(data), 273)
+    # A 64×64 grey strip with one bit flipped inside the deflate data, chosen so that inflating stops with the
+    # strip's bytes all out but the stream unfinished — as libtiff inflates, so it reports nothing — while zlib,
+    # inflating to the end, fails (a bad code or the Adler-32).
+    size = 64
+    pixels = bytes(((x * 7) ^ (y * 13) + (x * y) // 5) & 0xFF for y in range(size) for x in range(size))
+    clean = zlib.compress(pixels, 9)
+    for position in range(len(clean) // 3, len(clean) - 4):
+        for bit in range(8):
+            data = bytearray(clean)
+            data[position] ^= 1 << bit
+            try:
+                partial = zlib.decompressobj().decompress(bytes(data), size * size)
+            except zlib.error:
+                continue
+            try:
+                zlib.decompress(bytes(data))
+                continue
+            except zlib.error:
+                pass
+            if len(partial) == size * size and partial != pixels:
+                entries = [(256, 3, 1, size), (257, 3, 1, size), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1),
+                           (277, 3, 1, 1), (273, 4, 1, 0), (278, 3, 1, size), (279, 4, 1, len(data))]
+                return tiff(entries, bytes(data), 273)
+    raise SystemExit("no flip found")
 
 def gif_past_table():
     # 8×8, a 4-colour global table, minimum code size 2: clear (4), 0, then code 7 while the next free code is 6.

@@ -26,7 +26,8 @@ package final class WebPDecoder: DescriptorDecoder {
     package var fileWarnings: [String] { isAnimated ? [CodecError.firstFrameNote(path, frames: frameCount)] : [] }
     package var decodingBytes: Double {
         // A reduced lossy still holds a band of rows; everything else the whole picture.
-        boxes.map { Double($0.width * 3 * $0.factor * 64 + file.count) } ?? Double(width * height * format.bytesPerPixel + file.count)
+        boxes.map { Double($0.width * 3 * $0.factor * 64 + file.count) }
+            ?? Double(width * height * format.bytesPerPixel + (isLossless ? storedWidth * storedHeight * 4 : 0) + file.count)
     }
 
     package var decodingHolds: String {
@@ -77,7 +78,9 @@ package final class WebPDecoder: DescriptorDecoder {
         found.xmp = parsed.3
         metadata = found
 
-        let held = isAnimated ? 4 : format.bytesPerPixel, fileBytes = file.count
+        // A lossless picture is decoded whole into libwebp's own ARGB words (4 bytes a stored pixel, fewer when its
+        // palette packs pixels) before it reaches ours; an animation's first frame through two canvases.
+        let held = isAnimated ? 12 : format.bytesPerPixel + (isLossless ? 4 : 0), fileBytes = file.count
         try limits.checkWhole(path, format: "WebP", width: width, height: height) { Double($0 * held + fileBytes) }
     }
 
