@@ -221,6 +221,17 @@ static int deflate_intact(fr_tiff *t, uint32_t index, int tiled, uint8_t *scratc
     if (!raw) { snprintf(t->error, sizeof t->error, "out of memory"); return 0; }
     tmsize_t got = tiled ? TIFFReadRawTile(t->tiff, index, raw, (tmsize_t)declared)
                          : TIFFReadRawStrip(t->tiff, index, raw, (tmsize_t)declared);
+    // FillOrder 2 stores each byte's bits reversed; libtiff reverses them before inflating, and so do we.
+    uint16_t fill = FILLORDER_MSB2LSB;
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_FILLORDER, &fill);
+    if (fill == FILLORDER_LSB2MSB) {
+        for (tmsize_t i = 0; i < got; i++) {
+            uint8_t b = raw[i];
+            b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+            b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+            raw[i] = (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+        }
+    }
     int intact = 0;
     if (got > 0) {
         z_stream z;

@@ -35,15 +35,16 @@ struct OriginFetcher: Sendable {
     /// The bytes at `path` under origin `name`, and a validator of them (their SHA-256) for the response's ETag.
     func fetch(origin name: String, path: [Substring]) async throws -> (data: Data, validator: String) {
         guard let base = origins[name] else { throw ServeError(.notFound, "no origin named \"\(name)\"") }
-        guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
+        guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("/") && !$0.contains("\\") }) else {
             throw ServeError(.notFound, "no source \"@\(name)/\(path.joined(separator: "/"))\"")
         }
         let encoded = path.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segment) ?? "" }
         var url = URL(string: base.absoluteString + encoded.joined(separator: "/"))
         let deadline = ContinuousClock.now + .seconds(timeout.nanoseconds / 1_000_000_000)
-        for _ in 0...Self.maxRedirects {
+        for hop in 0...Self.maxRedirects {
             // What is checked is what is asked for: the path's segments percent-decoded, then written again.
             guard let asked = url, let target = Self.canonical(asked, within: base), let host = target.host else {
+                if hop == 0 { throw ServeError(.notFound, "no source \"@\(name)/\(path.joined(separator: "/"))\"") }
                 throw ServeError(.badGateway, "origin \(name) redirected outside its base URL")
             }
             let address = try await vetted(host, origin: name)
