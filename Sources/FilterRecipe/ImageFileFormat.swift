@@ -220,7 +220,17 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
         case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
         case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
-        case .avif, .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
+        case .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
+        case .avif:
+            // What libheif 1.15 cannot read as a still (a sequence of tracks alone, a layered image's operating
+            // point) libavif may: the file is read again through it, when it can be, before the error stands.
+            let again = dup(fd)
+            defer { if again >= 0 { close(again) } }
+            do { return try HEIFDecoder(descriptor: fd, name: name, limits: limits) } catch let error as CodecError
+                where (error.kind == .corrupt || error.kind == .unsupported) && again >= 0 && lseek(again, 0, SEEK_SET) == 0 {
+                guard let fallback = try? AVIFFirstFrameDecoder(descriptor: dup(again), name: name, limits: limits) else { throw error }
+                return fallback
+            }
         case .gif: return try GIFDecoder(descriptor: fd, name: name, limits: limits)
         case .jxl: return try JXLDecoder(descriptor: fd, name: name, limits: limits)
         }

@@ -81,6 +81,16 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         self.handle = handle
         monochrome = HEIFProperties.primaryIsMonochrome(bytes)
+        // libheif 1.15 decodes every layer of a layered AV1 image and gives the wrong one's size: refused here, so
+        // the reader's caller takes it to libavif, which honours the operating point (`a1op`) and layer (`lsel`).
+        if isAVIF, HEIFProperties.primaryProperties(bytes).contains(where: { $0.kind == "a1op" || $0.kind == "lsel" || $0.kind == "a1lx" }) {
+            // Not yet whole (deinit will not run): what was opened is released here.
+            heif_image_handle_release(handle)
+            heif_context_free(context)
+            file.deallocate()
+            throw CodecError(kind: .unsupported, path: path, message: "a layered AVIF (an operating point chooses its layers), "
+                             + "which libheif 1.15 does not decode")
+        }
         imageCount = Int(heif_context_get_number_of_top_level_images(context))
         width = Int(heif_image_handle_get_width(handle))
         height = Int(heif_image_handle_get_height(handle))

@@ -151,6 +151,27 @@ final class HEIFCodecTests: XCTestCase {
         XCTAssertTrue(try HEIFDecoder(path: fixture("avif_q80_96x64.avif")).metadata.codingPoints?.isSRGB ?? true)
     }
 
+    /// Monochrome (4:0:0) AVIFs of a grey ramp, lossless, written by scripts/fixture-sources/avif-monochrome.c in
+    /// limited and full range: each pixel decodes to the ramp's value (ITU-T H.273: Y' = (code − 16·2^(b−8)) /
+    /// (219·2^(b−8))), within the rounding of the code (0.58 of an 8-bit code; 37 of a 16-bit one from 10 bits).
+    /// libheif 1.15 copies limited codes as they are (black at 16, white at 235): 27 dB where this is exact.
+    func testMonochromeImagesKeepTheirRange() throws {
+        for (name, bits) in [("mono_limited_64x48.avif", 8), ("mono_full_64x48.avif", 8), ("mono_limited10_64x48.avif", 10)] {
+            let (decoder, samples) = try ours(fixture(name))
+            XCTAssertEqual([decoder.width, decoder.height], [64, 48], name)
+            let deep = decoder.format.depth == 16
+            XCTAssertEqual(deep, bits > 8, name)
+            let values = deep ? words(samples) : samples.map(Int.init)
+            let top = (1 << bits) - 1, outTop = deep ? 65535.0 : 255.0, tolerance = deep ? 38.0 : 1.0
+            var worst = 0.0
+            for i in 0..<(64 * 48) {
+                let expected = Double(i * top / (64 * 48 - 1)) / Double(top) * outTop
+                for c in 0..<3 { worst = max(worst, abs(Double(values[i * 3 + c]) - expected)) }
+            }
+            XCTAssertLessThanOrEqual(worst, tolerance, "\(name): grey off by \(worst)")
+        }
+    }
+
     func testDeclaredLightLevelsAreRead() throws {
         // MaxCLL 4000 cd/m² (heif-info reads the same boxes); none declared in the plain PQ file.
         XCTAssertEqual(try HEIFDecoder(path: fixture("avif_pq_clli4000_96x64.avif")).metadata.peakLuminance, 4000)
