@@ -25,7 +25,12 @@ package final class HEIFDecoder: DescriptorDecoder {
     package var nextRow: Int { rowsRead }
     /// An AVIF image sequence (brand `avis`), read here as its still primary image.
     package let isSequence: Bool
-    package var fileWarnings: [String] { isSequence ? [CodecError.firstFrameNote(path, frames: nil)] : [] }
+    package var fileWarnings: [String] {
+        guard isSequence else { return [] }
+        guard formatName == "HEIC" else { return [CodecError.firstFrameNote(path, frames: nil)] }
+        return ["note: \(FileText.escaped(path)) is an HEIC image sequence; its primary image is read (HEIC sequences are not "
+                + "rendered frame by frame here, --frames all included)"]
+    }
     /// The file, libheif's decoded planes and RGB image (the same figure the limits are checked with).
     package let decodingBytes: Double
 
@@ -52,7 +57,12 @@ package final class HEIFDecoder: DescriptorDecoder {
         bytes.withUnsafeBytes { file.copyMemory(from: $0) }
         self.file = file
         let isAVIF = Self.isAVIF(bytes)
-        isSequence = AVIFSequenceReader.isSequence(bytes)
+        if let feature = HEIFProperties.unsupportedPrimary(bytes) {
+            file.deallocate()
+            throw CodecError(kind: .unsupported, path: path, message: "\(feature), which the HEIF library here (libheif "
+                             + "1.15) does not decode; convert it with a newer libheif first (its heif-convert)")
+        }
+        isSequence = AVIFSequenceReader.isSequence(bytes) || Self.isHEICSequence(bytes)
         formatName = isAVIF ? "AVIF" : "HEIC"
         do { try HEIFLibrary.load(for: path, format: formatName) } catch {
             file.deallocate()
@@ -124,6 +134,15 @@ package final class HEIFDecoder: DescriptorDecoder {
         let holding = { (pixels: Double) in pixels * Double(held + (depth > 8 ? 6 : 3)) + Double(fileBytes) }
         decodingBytes = holding(Double(width) * Double(height))
         try limits.checkWhole(path, format: formatName, width: width, height: height) { holding(Double($0)) }
+    }
+
+    /// Whether an HEIC file's brands say it holds an image sequence (`msf1`, `hevs`: a track of pictures beside
+    /// its items).
+    package static func isHEICSequence(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        let size = min(bytes.count, HEIFProperties.number(bytes, 0, 4))
+        let brands = Swift.stride(from: 8, to: size - 3, by: 4).filter { $0 != 12 }.map { String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self) }
+        return brands.contains("msf1") || brands.contains("hevs")
     }
 
     deinit {

@@ -29,14 +29,46 @@ package enum HEIFProperties {
         }
     }
 
-    /// The properties `ipma` associates with the primary item (`pitm`), in order; none when the boxes do not parse.
-    static func primaryProperties(_ bytes: [UInt8]) -> [Box] {
-        guard let meta = children(bytes, 0..<bytes.count).first(where: { $0.kind == "meta" }), meta.body.count >= 4 else { return [] }
+    /// What the primary item is that libheif 1.15 does not decode right, in words for a refusal; nil when none.
+    /// A predictively coded item (a `pred` reference: its picture needs another item's) decodes to a flat grey
+    /// picture with no error, and an identity derivation (`iden`) is refused as corrupt.
+    package static func unsupportedPrimary(_ bytes: [UInt8]) -> String? {
+        guard let (inside, primary) = primaryItem(bytes) else { return nil }
+        if let iref = inside.first(where: { $0.kind == "iref" }), iref.body.count >= 4 {
+            let wide = bytes[iref.body.lowerBound] != 0 ? 4 : 2
+            for reference in children(bytes, (iref.body.lowerBound + 4)..<iref.body.upperBound) where reference.kind == "pred" {
+                if reference.body.count >= wide, number(bytes, reference.body.lowerBound, wide) == primary {
+                    return "a predictively coded image (its primary item is coded against another: a 'pred' reference)"
+                }
+            }
+        }
+        if let iinf = inside.first(where: { $0.kind == "iinf" }), iinf.body.count >= 6 {
+            let countBytes = bytes[iinf.body.lowerBound] == 0 ? 2 : 4
+            for entry in children(bytes, (iinf.body.lowerBound + 4 + countBytes)..<iinf.body.upperBound) where entry.kind == "infe" {
+                let version = bytes[entry.body.lowerBound]
+                guard version >= 2 else { continue }
+                let idBytes = version == 2 ? 2 : 4, at = entry.body.lowerBound + 4
+                guard at + idBytes + 6 <= entry.body.upperBound, number(bytes, at, idBytes) == primary else { continue }
+                let type = String(decoding: bytes[(at + idBytes + 2)..<(at + idBytes + 6)], as: UTF8.self)
+                if type == "iden" { return "an identity-derived image (its primary item is an 'iden' of another)" }
+            }
+        }
+        return nil
+    }
+
+    /// The boxes inside `meta` and the primary item's ID (`pitm`).
+    static func primaryItem(_ bytes: [UInt8]) -> (inside: [Box], primary: Int)? {
+        guard let meta = children(bytes, 0..<bytes.count).first(where: { $0.kind == "meta" }), meta.body.count >= 4 else { return nil }
         let inside = children(bytes, (meta.body.lowerBound + 4)..<meta.body.upperBound)  // a FullBox
-        guard let pitm = inside.first(where: { $0.kind == "pitm" }), pitm.body.count >= 6,
-              let iprp = inside.first(where: { $0.kind == "iprp" }) else { return [] }
+        guard let pitm = inside.first(where: { $0.kind == "pitm" }), pitm.body.count >= 6 else { return nil }
         let primary = bytes[pitm.body.lowerBound] == 0 ? number(bytes, pitm.body.lowerBound + 4, 2)
             : number(bytes, pitm.body.lowerBound + 4, 4)
+        return (inside, primary)
+    }
+
+    /// The properties `ipma` associates with the primary item (`pitm`), in order; none when the boxes do not parse.
+    static func primaryProperties(_ bytes: [UInt8]) -> [Box] {
+        guard let (inside, primary) = primaryItem(bytes), let iprp = inside.first(where: { $0.kind == "iprp" }) else { return [] }
         let properties = children(bytes, iprp.body)
         guard let ipco = properties.first(where: { $0.kind == "ipco" }),
               let ipma = properties.first(where: { $0.kind == "ipma" }) else { return [] }

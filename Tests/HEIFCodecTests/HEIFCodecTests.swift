@@ -172,6 +172,35 @@ final class HEIFCodecTests: XCTestCase {
         }
     }
 
+    /// What libheif 1.15 decodes wrongly is refused by name from the boxes (nokiatech's C044 decoded to flat grey
+    /// with no error; C008/C014 were "corrupt"), and an HEIC sequence's brand is seen. The boxes are built here as
+    /// ISO/IEC 23008-12 lays them out.
+    func testUnsupportedPrimaryItemsAreNamed() throws {
+        func box(_ kind: String, _ body: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + body.count)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(kind.utf8) + body
+        }
+        func file(type: String, reference: String?, brand: String = "heic") -> [UInt8] {
+            let pitm = box("pitm", [0, 0, 0, 0, 0, 1])
+            let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array(type.utf8) + [0])
+            let iinf = box("iinf", [0, 0, 0, 0, 0, 1] + infe)
+            var inside = pitm + iinf
+            if let reference { inside += box("iref", [0, 0, 0, 0] + box(reference, [0, 1, 0, 1, 0, 2])) }
+            return box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1".utf8)) + box("meta", [0, 0, 0, 0] + inside)
+        }
+        XCTAssertTrue(HEIFProperties.unsupportedPrimary(file(type: "hvc1", reference: "pred"))?.contains("predictively coded") ?? false)
+        XCTAssertTrue(HEIFProperties.unsupportedPrimary(file(type: "iden", reference: "dimg"))?.contains("identity-derived") ?? false)
+        XCTAssertNil(HEIFProperties.unsupportedPrimary(file(type: "hvc1", reference: "thmb")))
+        XCTAssertNil(HEIFProperties.unsupportedPrimary(file(type: "grid", reference: "dimg")))
+        XCTAssertTrue(HEIFDecoder.isHEICSequence(file(type: "hvc1", reference: nil, brand: "msf1")))
+        XCTAssertFalse(HEIFDecoder.isHEICSequence(file(type: "hvc1", reference: nil)))
+        // Every real fixture is none of these.
+        for name in ["heic_q80_96x64.heic", "heic_grid_2x2_120x100.heic", "avif_q80_96x64.avif", "avif_grid_2x2_90x60.avif"] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+            XCTAssertNil(HEIFProperties.unsupportedPrimary(bytes), name)
+        }
+    }
+
     func testDeclaredLightLevelsAreRead() throws {
         // MaxCLL 4000 cd/m² (heif-info reads the same boxes); none declared in the plain PQ file.
         XCTAssertEqual(try HEIFDecoder(path: fixture("avif_pq_clli4000_96x64.avif")).metadata.peakLuminance, 4000)
