@@ -107,6 +107,8 @@ extension Renderer {
         }
         var writer: (any AnimationWriter)?
         var frames = 0, size = (width: 0, height: 0), pixels = 0.0
+        // The coded frames a WebP, AVIF or JPEG XL writer holds until the file is written (a GIF's go to the file).
+        var codedBytesPerFrame = 0.0, writerBytes = 0.0
         var warnings = [String]()
         while true {
             try control?.check()
@@ -131,6 +133,12 @@ extension Renderer {
                     let outputBytes = Double(result.width) * Double(result.height) * Self.writerBytesPerPixel(format)
                     try checkAnimationMemory(inputBytes + outputBytes, path: path,
                                              what: "its frames with a \(result.width)×\(result.height) \(format?.name ?? "") animation written")
+                    writerBytes = outputBytes
+                    codedBytesPerFrame = Double(result.width) * Double(result.height) * codedBytesPerPixel(format)
+                    if let declared = reader.declaredFrameCount {
+                        try checkAnimationMemory(inputBytes + outputBytes + Double(declared) * codedBytesPerFrame, path: path,
+                                                 what: "its \(declared) frames, coded and held until the file is written,")
+                    }
                     // Each frame is encoded too: once the output's size is known, its cost joins each frame's.
                     frameWork += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
                     pixels += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
@@ -169,6 +177,10 @@ extension Renderer {
                 throw RenderError.output(OutputError(.notWritable, path: output, "\(error)"))
             }
             frames += 1
+            if codedBytesPerFrame > 0 {
+                try checkAnimationMemory(inputBytes + writerBytes + Double(frames) * codedBytesPerFrame, path: path,
+                                         what: "its first \(frames) frames, coded and held until the file is written,")
+            }
         }
         guard let writer else { throw RenderError.reading(path, CodecError(kind: .corrupt, path: path, message: "it holds no frame")) }
         do { try writer.finish() } catch let error as OutputError { throw RenderError.output(error) } catch {
@@ -195,6 +207,19 @@ extension Renderer {
         case .avif: return 300
         case .jxl: return 190
         default: return 24
+        }
+    }
+
+    /// Bytes of coded output a frame's pixel adds to what a writer holds until the file is written: at most about
+    /// 4 for lossless coding (raw RGBA; photographic frames compress to about half), about 1 for lossy at the default
+    /// qualities (with room for noisy frames); 0 for GIF, which writes each frame out.
+    func codedBytesPerPixel(_ format: ImageFileFormat?) -> Double {
+        switch format {
+        case .gif: return 0
+        case .webp: return options.webp.lossless ? 4 : 1
+        case .avif: return options.avif.lossless ? 4 : 1
+        case .jxl: return options.jxl.lossless ? 4 : 1
+        default: return 1
         }
     }
 
