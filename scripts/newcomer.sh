@@ -43,6 +43,14 @@ grep -q 'did you mean "gaussianBlur" or "boxBlur"' blur.err || fail "no hint for
 step "--set by a filter's name"
 if filterrun recipes/vignette.json "$photo" v.png --set vignette.intensity=0.8 2>set.err; then fail "--set by name"; fi
 grep -q 'the vignette is step "1"' set.err || fail "no hint for --set: $(cat set.err)"
+# Everyday habits (issue 56), each as a user of other tools would type it.
+step "1: -q 80 is refused, naming --quality (never turned into a batch)"
+if filterrun recipes/web-thumbnail.json "$photo" thumb.jpg -q 80 2>q.err; then fail "-q 80 rendered"; fi
+grep -q -- '--quality 80' q.err || fail "no hint for -q 80: $(cat q.err)"
+[ ! -e thumb.jpg ] && [ ! -e 80 ] || fail "-q 80 wrote something"
+step "9: --colors and --colours are both taken, by renders and stats"
+filterrun recipes/web-thumbnail.json "$photo" few.gif --colors 16 || fail "--colors in a render"
+filterrun stats recipes/web-thumbnail.json "$photo" --colours 3 >stats.json || fail "--colours in stats"
 
 echo "newcomer: the service"
 # The README's two lines under "## filterserve": the command that starts the server, and the request.

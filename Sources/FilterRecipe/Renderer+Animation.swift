@@ -96,7 +96,9 @@ extension Renderer {
         // profile) — is checked against the memory limit before any frame is decoded; the writer's share once the
         // output's size is known.
         let canvasPixels = Double(reader.width) * Double(reader.height)
-        let inputBytes = canvasPixels * (reader.heldBytesPerPixel + (transform == nil ? 4 : 16))
+        // Beside them, the process's own pages (code, libraries, strips): about 16 MiB, measured as filterrun's
+        // peak on a small render.
+        let inputBytes = canvasPixels * (reader.heldBytesPerPixel + (transform == nil ? 4 : 16)) + Double(16 << 20)
         try checkAnimationMemory(inputBytes, path: path, what: "its \(reader.width)×\(reader.height) frames")
         // Each frame costs its canvas's decoding, composition, conversion and encoding beside the recipe's own taps;
         // a file that declares its frames is refused before any is decoded.

@@ -22,6 +22,14 @@ struct FilterRun {
             print(RunCommand.helpMessage(for: RunCommand.self) + "\n\n" + Root.subcommandList)
             exit(0)
         }
+        // `-q 80` is how cwebp, vips and ImageMagick users ask for a quality; here -q is --quiet, which takes no
+        // value, so the number would silently become an input and the run a batch. Refused, naming --quality.
+        if let at = arguments.firstIndex(where: { $0 == "-q" || $0 == "--quiet" }), at + 1 < arguments.count,
+           Double(arguments[at + 1]) != nil {
+            FileHandle.standardError.write(Data(("filterrun: \(arguments[at]) is --quiet and takes no value; for the output's "
+                + "quality give --quality \(arguments[at + 1])\n").utf8))
+            exit(2)
+        }
         do {
             var command = try Root.parseAsRoot(arguments)
             if let run = command as? RunCommand { exit(RenderRun(run.options).execute()) }

@@ -69,7 +69,8 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "WebP, AVIF, JPEG XL and GIF: encoding effort, slower for smaller files (WebP 0-6, AVIF 0-9, JPEG XL 1-9, GIF 0-9; default 4, 4, 7, 6).") var effort: Int?
     @Option(parsing: .unconditional, help: "WebP: alpha plane quality 0-100 (default 100: lossless alpha).") var alphaQuality: Int?
     @Option(parsing: .unconditional, help: "AVIF: bits a sample, 8, 10 or 12 (default 8).") var bitDepth: Int?
-    @Option(parsing: .unconditional, help: "GIF: the most colours a frame's palette holds, 2-256 (default 256).") var colours: Int?
+    @Option(name: [.customLong("colours"), .customLong("colors")], parsing: .unconditional,
+            help: "GIF: the most colours a frame's palette holds, 2-256 (default 256; --colors also).") var colours: Int?
     @Option(parsing: .unconditional, help: "GIF: dithering 0-1, how much error diffusion hides the palette's steps (default 1; 0 maps each pixel to its nearest colour).")
     var dither: Double?
     @Option(help: "TIFF compression: \(TIFFWriteOptions.Compression.allCases.map(\.rawValue).joined(separator: ", ")) (default deflate).")

@@ -19,7 +19,7 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: ArgumentHelp("Another recipe input (repeatable).", valueName: "NAME=PATH"))
     var extraInputs: [String] = []
     @Option(help: ArgumentHelp("BlurHash components, X×Y, 1…9 each.", valueName: "XxY")) var components = "4x3"
-    @Option(help: ArgumentHelp("How many main colours, 1…16.", valueName: "N")) var colors = 5
+    @Option(name: [.customLong("colours"), .customLong("colors")], help: ArgumentHelp("How many main colours, 1…16 (--colors also).", valueName: "N")) var colors = 5
 
     func run() throws {
         let sizes = components.lowercased().split(separator: "x").compactMap { Int($0) }
