@@ -48,7 +48,16 @@ step "1: -q 80 is refused, naming --quality (never turned into a batch)"
 if filterrun recipes/web-thumbnail.json "$photo" thumb.jpg -q 80 2>q.err; then fail "-q 80 rendered"; fi
 grep -q -- '--quality 80' q.err || fail "no hint for -q 80: $(cat q.err)"
 [ ! -e thumb.jpg ] && [ ! -e 80 ] || fail "-q 80 wrote something"
-step "9: --colors and --colours are both taken, by renders and stats"
+step "3: convert and stats need no recipe; a .cube given as the recipe says how to apply it"
+filterrun convert "$photo" converted.avif || fail "convert IN OUT"
+[ "$(head -c 12 converted.avif | tail -c 4)" = "avif" ] || fail "convert did not write an AVIF"
+filterrun stats "$photo" >plain-stats.json || fail "stats IN"
+grep -q blurHash plain-stats.json || fail "stats IN printed no statistics"
+if filterrun "$root/recipes/looks/warm-film.cube" "$photo" look.jpg 2>cube.err; then fail "a .cube ran as a recipe"; fi
+grep -q '"op": "lut"' cube.err || fail "no hint for a .cube: $(cat cube.err)"
+step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
+filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
+grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"
 filterrun recipes/web-thumbnail.json "$photo" few.gif --colors 16 || fail "--colors in a render"
 filterrun stats recipes/web-thumbnail.json "$photo" --colours 3 >stats.json || fail "--colours in stats"
 

@@ -30,6 +30,22 @@ struct FilterRun {
                 + "quality give --quality \(arguments[at + 1])\n").utf8))
             exit(2)
         }
+        // `filterrun convert IN OUT [options]`: a render with no steps (format, size limits, metadata and profile
+        // options apply as to any render); it is the render command with no recipe, so it takes every render option.
+        if arguments.first == "convert" {
+            if arguments.count == 1 || arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+                print("USAGE: filterrun convert INPUT OUTPUT [<options>]\n\nConverts an image as it is (no recipe): the output's "
+                      + "format from its name or --format; every option of a render applies (see filterrun --help).")
+                exit(arguments.count == 1 ? 2 : 0)
+            }
+            do {
+                let options = try RenderOptions.parse([RenderOptions.noRecipe] + arguments.dropFirst())
+                exit(RenderRun(options).execute())
+            } catch {
+                FileHandle.standardError.write(Data((RunCommand.fullMessage(for: error) + "\n").utf8))
+                exit(2)
+            }
+        }
         do {
             var command = try Root.parseAsRoot(arguments)
             if let run = command as? RunCommand { exit(RenderRun(run.options).execute()) }
@@ -67,7 +83,9 @@ struct Root: ParsableCommand {
             let name = command.configuration.commandName ?? ""
             return "  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + command.configuration.abstract
         }
-        return "SUBCOMMANDS:\n" + lines.joined(separator: "\n") + "\n\n  filterrun --version prints the version; "
+        let convert = "  " + "convert".padding(toLength: 22, withPad: " ", startingAt: 0)
+            + "Convert an image as it is, with no recipe: filterrun convert INPUT OUTPUT [<options>]."
+        return "SUBCOMMANDS:\n" + ([convert] + lines).joined(separator: "\n") + "\n\n  filterrun --version prints the version; "
             + "filterrun help SUBCOMMAND describes one."
     }
 }

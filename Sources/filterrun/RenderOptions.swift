@@ -19,6 +19,9 @@ struct RenderOptions: ParsableArguments {
         return format
     }
 
+    /// The recipe argument `filterrun convert IN OUT` stands for: no steps (the image converted as it is).
+    static let noRecipe = "\u{0}convert"
+
     @Argument(help: "Recipe JSON file.", completion: .file(extensions: ["json"])) var recipe: String
     @Argument(help: ArgumentHelp("INPUT OUTPUT, or INPUT... OUTPUT_DIR.", discussion: """
         One image: INPUT is an image (\(ImageFileFormat.readableNames), told by its bytes) or - for one read from \

@@ -35,6 +35,12 @@ struct RenderRun {
         do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
         do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
+        // An option the output's format has no use for is named, never dropped in silence.
+        if let written = fileFormat ?? ImageFileFormat.from(extensionOf: output), o.quality != nil,
+           [.png, .gif, .tiff].contains(written) {
+            FileHandle.standardError.write(Data(("warning: --quality applies to JPEG, WebP, AVIF and JPEG XL outputs; "
+                + "\(written.name) is written without it\n").utf8))
+        }
 
         // A batch: a list of paths, several inputs, or a directory as the input or the output.
         let input = paths.first ?? ""
@@ -60,7 +66,15 @@ struct RenderRun {
         var recipe: Recipe
         do {
             let limits = RecipeLimits(maxBytes: numbers.maxRecipeBytes, maxNodes: numbers.maxNodes)
-            recipe = try Recipe(contentsOfFile: o.recipe, limits: limits)
+            if o.recipe == RenderOptions.noRecipe {
+                recipe = try Recipe(json: Data(#"{"version": 1, "steps": []}"#.utf8))  // `filterrun convert IN OUT`
+            } else if [".cube", ".3dl"].contains(where: { o.recipe.lowercased().hasSuffix($0) }) {
+                return fail(2, "\(o.recipe) is a look (a colour table), not a recipe: apply it with a recipe such as "
+                    + "{\"version\": 1, \"steps\": [{\"op\": \"lut\", \"path\": \"\((o.recipe as NSString).lastPathComponent)\"}]} "
+                    + "saved beside it")
+            } else {
+                recipe = try Recipe(contentsOfFile: o.recipe, limits: limits)
+            }
             for entry in o.overrides {
                 let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
                 let target = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []

@@ -2,7 +2,7 @@ import ArgumentParser
 import FilterRecipe
 import Foundation
 
-/// `filterrun stats RECIPE IMAGE`: the recipe's result as numbers (histograms, means, main colours, BlurHash) in JSON,
+/// `filterrun stats RECIPE IMAGE` (or `stats IMAGE`, the image as it is): the recipe's result as numbers (histograms, means, main colours, BlurHash) in JSON,
 /// for placeholders and auto-tuning without a second tool.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +14,8 @@ struct StatsCommand: ParsableCommand {
         fit 100×100, as is the BlurHash. Exit codes as for a render.
         """)
 
-    @Argument(help: "The recipe (JSON).") var recipe: String
-    @Argument(help: "The main input image.") var image: String
+    @Argument(help: "The recipe (JSON); with one argument, the image (its statistics as it is).") var recipe: String
+    @Argument(help: "The main input image.") var image: String?
     @Option(name: .customLong("input"), help: ArgumentHelp("Another recipe input (repeatable).", valueName: "NAME=PATH"))
     var extraInputs: [String] = []
     @Option(help: ArgumentHelp("BlurHash components, X×Y, 1…9 each.", valueName: "XxY")) var components = "4x3"
@@ -25,9 +25,10 @@ struct StatsCommand: ParsableCommand {
         let sizes = components.lowercased().split(separator: "x").compactMap { Int($0) }
         guard sizes.count == 2 else { throw CommandFailure(description: "--components expects X×Y such as 4x3, got \(components)") }
         do {
-            let recipe = try Recipe(contentsOfFile: self.recipe)
+            // `filterrun stats IMAGE`: the image as it is.
+            let recipe = image == nil ? try Recipe(json: Data(#"{"version": 1, "steps": []}"#.utf8)) : try Recipe(contentsOfFile: self.recipe)
             var inputs = try NamedInputs.parse(extraInputs)
-            inputs[recipe.inputs.first ?? "main"] = image
+            inputs[recipe.inputs.first ?? "main"] = image ?? self.recipe
             let statistics = try Renderer(backend: .cpu).statistics(recipe, inputs: inputs,
                                                                     blurHashComponents: (sizes[0], sizes[1]), colours: colors)
             print(String(decoding: try statistics.jsonData(), as: UTF8.self))
