@@ -113,7 +113,7 @@ let package = Package(
 
         // MARK: - The HTTP service
         .target(name: "FilterServe", dependencies: [
-            "FilterRecipe",
+            "FilterRecipe", "FilterCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),

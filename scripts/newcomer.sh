@@ -55,6 +55,15 @@ filterrun stats "$photo" >plain-stats.json || fail "stats IN"
 grep -q blurHash plain-stats.json || fail "stats IN printed no statistics"
 if filterrun "$root/recipes/looks/warm-film.cube" "$photo" look.jpg 2>cube.err; then fail "a .cube ran as a recipe"; fi
 grep -q '"op": "lut"' cube.err || fail "no hint for a .cube: $(cat cube.err)"
+step "4: filterserve started outside the repository names --presets"
+(cd "$root" && swift build --product filterserve >/dev/null 2>&1)
+serve="$root/.build/debug/filterserve"
+if (cd /tmp && timeout 20 "$serve" --allow-unsigned 2>"$work/serve-outside.err"); then fail "filterserve ran without its folders"; fi
+grep -q -- '--presets DIR' serve-outside.err || fail "no hint for --presets: $(cat serve-outside.err)"
+step "10: filterserve sign refuses a mistyped preset (did you mean) and a format it does not write"
+if "$serve" sign vignete coffee_600x400_rgb8.png --key k --presets recipes 2>sign.err; then fail "signed a mistyped preset"; fi
+grep -q 'did you mean "vignette"' sign.err || fail "no hint for the preset: $(cat sign.err)"
+if "$serve" sign vignette coffee_600x400_rgb8.png --key k --presets recipes --format bmp 2>sign.err; then fail "signed --format bmp"; fi
 step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
 filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
 grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"

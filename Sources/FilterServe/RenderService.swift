@@ -1,4 +1,5 @@
 import Crypto
+import FilterCore
 import FilterRecipe
 import Foundation
 import HTTPTypes
@@ -27,8 +28,8 @@ public struct RenderService: Sendable {
         }
         self.configuration = configuration
         signer = URLSigner(secrets: configuration.keys)
-        presets = try SourceRoot(configuration.presets)
-        sources = try SourceRoot(configuration.sources)
+        presets = try SourceRoot(configuration.presets, option: "--presets")
+        sources = try SourceRoot(configuration.sources, option: "--sources")
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
         fetcher = try OriginFetcher(configuration)
         bodies = BodyReader(maxBytes: configuration.maxUploadBytes, seconds: configuration.uploadTimeoutSeconds,
@@ -113,7 +114,7 @@ public struct RenderService: Sendable {
         }
         guard preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
               let recipePath = presets.file([Substring(preset + ".json")]) else {
-            throw ServeError(.notFound, "no preset named \"\(preset)\"")
+            throw ServeError(.notFound, "no preset named \"\(preset)\"" + NearestName.hint(for: preset, in: presets.presetNames))
         }
         // A source is a file under the sources folder, or `@ORIGIN/PATH` fetched from a configured origin.
         let input: ImageInput, validator: String
@@ -163,6 +164,18 @@ public struct RenderService: Sendable {
         return parts[4...].map { part -> Substring in
             guard let decoded = part.removingPercentEncoding else { return part }
             return Substring(decoded)
+        }
+    }
+
+    /// Checks what `filterserve sign` is asked to sign: a preset that exists in `presets` (with the nearest name when
+    /// not) and a format the server writes; the message says what is wrong.
+    public static func checkSignable(preset: String, format: String?, presets folder: String) throws {
+        let presets = try SourceRoot(folder, option: "--presets")
+        guard presets.file([Substring(preset + ".json")]) != nil else {
+            throw ServeError(.notFound, "no preset named \"\(preset)\" in \(folder)" + NearestName.hint(for: preset, in: presets.presetNames))
+        }
+        if let format, ImageFileFormat(word: format)?.isWritten != true {
+            throw ServeError(.badRequest, "format \"\(format)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
         }
     }
 

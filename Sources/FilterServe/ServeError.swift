@@ -5,7 +5,7 @@ import NIOCore
 
 /// An error answered as JSON (`{"error": …, "status": …}`) with its status and headers; messages are the engine's,
 /// with no path outside the served folders.
-struct ServeError: Error, HTTPResponseError {
+struct ServeError: Error, HTTPResponseError, CustomStringConvertible {
     let status: HTTPResponse.Status
     let message: String
     var headers: HTTPFields = [:]
@@ -15,6 +15,8 @@ struct ServeError: Error, HTTPResponseError {
         self.message = message
         self.headers = headers
     }
+
+    var description: String { message }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()

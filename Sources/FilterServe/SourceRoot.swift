@@ -5,9 +5,12 @@ import Foundation
 struct SourceRoot: Sendable {
     let root: String
 
-    init(_ folder: String) throws {
+    /// `option` is the flag that names the folder, for the message when it cannot be opened.
+    init(_ folder: String, option: String) throws {
         guard let real = realpath(folder, nil) else {
-            throw ServeError(.internalServerError, "the folder \(folder) cannot be opened: \(String(cString: strerror(errno)))")
+            throw ServeError(.internalServerError, "the \(option == "--presets" ? "presets" : "sources") folder \(folder) cannot be "
+                             + "opened (\(String(cString: strerror(errno)))): give \(option) DIR (the defaults, recipes and "
+                             + "samples, are the repository's)")
         }
         root = String(cString: real)
         free(real)
@@ -25,6 +28,12 @@ struct SourceRoot: Sendable {
         var info = stat()
         guard path.hasPrefix(root + "/"), stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return path
+    }
+
+    /// The names of the presets in the folder (`NAME.json`, schema.json and hidden files left out).
+    var presetNames: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .filter { $0.hasSuffix(".json") && $0 != "schema.json" && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     /// `message` with the folder's own path taken out, so no error shows where the server keeps its files.

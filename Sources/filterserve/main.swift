@@ -110,12 +110,16 @@ struct Sign: ParsableCommand {
 
     @Argument(help: "The preset's name (its file without .json).") var preset: String
     @Argument(help: "The source's path under the sources folder.") var source: String
-    @Option(help: "Output format (png, jpeg, webp, tiff); without it, negotiated from Accept.") var format: String?
+    @Option(help: "Output format (png, jpeg, webp, tiff, avif, jxl, gif); without it, negotiated from Accept.") var format: String?
     @Option(help: "The signing secret (default: the first of FILTERSERVE_KEYS).") var key: String?
+    @Option(help: "Folder of preset recipes the server reads (the preset is checked there).") var presets = "recipes"
 
     func run() throws {
         guard let secret = key ?? ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").first.map(String.init) else {
             throw ValidationError("give --key or set FILTERSERVE_KEYS")
+        }
+        do { try RenderService.checkSignable(preset: preset, format: format, presets: presets) } catch {
+            throw ValidationError("\(error)")
         }
         print(URLSigner(secrets: [secret]).path(preset: preset, source: source, format: format)!)
     }

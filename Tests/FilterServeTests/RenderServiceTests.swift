@@ -120,6 +120,10 @@ final class RenderServiceTests: XCTestCase {
                 }
             }
             try await client.execute(uri: "/r/_/no-such-preset/cat.png", method: .get) { XCTAssertEqual($0.status, .notFound) }
+            try await client.execute(uri: "/r/_/vignete/cat.png", method: .get) { response in
+                XCTAssertEqual(response.status, .notFound)
+                XCTAssertTrue(String(buffer: response.body).contains(#"did you mean \"vignette\""#), String(buffer: response.body))
+            }
             try await client.execute(uri: "/r/_/vignette/cat.png?format=heic", method: .get) { XCTAssertEqual($0.status, .badRequest) }
             try await client.execute(uri: "/r/_/vignette/cat.png?format=gif", method: .get) { response in
                 XCTAssertEqual(response.status, .ok)
