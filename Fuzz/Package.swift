@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP, TIFF, HEIF, AVIF sequence, GIF and JPEG XL decoders. Built and run by scripts/fuzz.sh (needs
+// libFuzzer targets for the recipe decoder and the PNG, JPEG, WebP (still and animated), TIFF, HEIF, AVIF sequence, GIF and JPEG XL decoders. Built and run by scripts/fuzz.sh (needs
 // -sanitize=fuzzer), kept out of the main package so ordinary builds never need libFuzzer.
 import PackageDescription
 
@@ -21,6 +21,7 @@ let package = Package(
         .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzAVIFSequence", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzJXLAnimation", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzWebPAnimation", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

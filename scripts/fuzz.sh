@@ -53,12 +53,15 @@ if [ ! -f "$libwebp/lib/libwebp.a" ]; then
     || { echo "could not build an instrumented libwebp; fuzzing against the system library" >&2; libwebp=""; }
 fi
 # libtiff with zlib and libjpeg (the codecs the fixtures use), the rest of its optional codecs left out; Debian's
-# source ships no generated configure, so it builds through CMake (installed when missing).
+# source ships no generated configure, so it builds through CMake (installed when missing). Shared, loaded through
+# LD_LIBRARY_PATH as filterrun loads libtiff on first use (CLazyLibraries' trampolines carry libtiff's names, so a
+# static archive linked whole would define them twice).
 libtiff="$root/$work/libtiff-instrumented"
-if [ ! -f "$libtiff/lib/libtiff.a" ]; then
+if [ ! -f "$libtiff/lib/libtiff.so.6" ]; then
+  rm -rf "$work/libtiff-build"
   command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
   src=$(source_of tiff "tiff-*") && cmake -S "$src" -B "$work/libtiff-build" -DCMAKE_C_COMPILER=clang -DCMAKE_C_FLAGS="$cflags" \
-      -DBUILD_SHARED_LIBS=OFF -DCMAKE_INSTALL_PREFIX="$libtiff" -DCMAKE_INSTALL_LIBDIR=lib -Dcxx=OFF -Dlzma=OFF -Dzstd=OFF \
+      -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$libtiff" -DCMAKE_INSTALL_LIBDIR=lib -Dcxx=OFF -Dlzma=OFF -Dzstd=OFF \
       -Djbig=OFF -Dwebp=OFF -Dlerc=OFF -Dlibdeflate=OFF -Dtiff-tools=OFF -Dtiff-tests=OFF -Dtiff-docs=OFF \
       -Dtiff-contrib=OFF >/dev/null 2>&1 && cmake --build "$work/libtiff-build" -j"$(nproc)" >/dev/null 2>&1 \
       && cmake --install "$work/libtiff-build" >/dev/null 2>&1 \
@@ -126,7 +129,6 @@ whole() { flags+=(-Xlinker --whole-archive); for archive in "$@"; do flags+=(-Xl
 [ -n "$libpng" ] && whole "$libpng/lib/libpng16.a"
 [ -n "$libwebp" ] && whole "$libwebp/lib/libwebp.a" "$libwebp/lib/libwebpdemux.a" "$libwebp/lib/libwebpmux.a" \
   $(ls "$libwebp"/lib/libsharpyuv.a 2>/dev/null)
-[ -n "$libtiff" ] && whole "$libtiff/lib/libtiff.a"
 [ -n "$giflib" ] && whole "$giflib/lib/libgif.a"
 flags+=(-Xlinker -ljpeg -Xlinker -lz -Xlinker -lm -Xlinker -lpthread)
 # A library loaded later (libheif) finds libFuzzer's coverage hooks in the executable.
@@ -138,7 +140,7 @@ export PKG_CONFIG_PATH="${libpng:+$libpng/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 bin="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)"
 mkdir -p "$work/corpus-recipe" "$work/corpus-png" "$work/corpus-jpeg" "$work/crashes-recipe" "$work/crashes-png" "$work/crashes-jpeg" \
          "$work/corpus-webp" "$work/crashes-webp" "$work/corpus-tiff" "$work/crashes-tiff" "$work/corpus-heif" "$work/crashes-heif" "$work/corpus-gif" "$work/crashes-gif" "$work/corpus-jxl" "$work/crashes-jxl" \
-         "$work/corpus-avis" "$work/crashes-avis" "$work/corpus-jxlanim" "$work/crashes-jxlanim"
+         "$work/corpus-avis" "$work/crashes-avis" "$work/corpus-jxlanim" "$work/crashes-jxlanim" "$work/corpus-webpanim" "$work/crashes-webpanim"
 cp recipes/*.json bench/*.json Fuzz/seeds/recipe/* "$work/corpus-recipe/" 2>/dev/null || true
 cp Tests/Fixtures/pngsuite/*.png Fuzz/seeds/png/* "$work/corpus-png/" 2>/dev/null || true
 cp Tests/Fixtures/jpeg/*.jpg Fuzz/seeds/jpeg/* "$work/corpus-jpeg/" 2>/dev/null || true
@@ -149,13 +151,14 @@ cp Tests/Fixtures/gif/*.gif Fuzz/seeds/gif/* "$work/corpus-gif/" 2>/dev/null || 
 cp Tests/Fixtures/heif/*.avif Tests/Fixtures/heif/*.heic Tests/Fixtures/heif/hostile/* Fuzz/seeds/heif/* "$work/corpus-heif/" 2>/dev/null || true
 cp Tests/Fixtures/heif/avif_sequence_*.avif Fuzz/seeds/avis/* "$work/corpus-avis/" 2>/dev/null || true
 cp Tests/Fixtures/jxl/*.jxl Fuzz/seeds/jxlanim/* "$work/corpus-jxlanim/" 2>/dev/null || true
+cp Tests/Fixtures/webp/*.webp Fuzz/seeds/webp/* "$work/corpus-webpanim/" 2>/dev/null || true
 run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
     "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
         | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ERROR|SUMMARY|timeout" || true
 }
-targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
+targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzWebPAnimation FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
 case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
 case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"
@@ -165,8 +168,10 @@ run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536;; esac
 instrumented() { [ -n "$1" ] && echo "instrumented" || echo "not instrumented"; }
 case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(instrumented "$libwebp"))"
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
+case " $targets " in *" FuzzWebPAnimation "*) echo "== FuzzWebPAnimation ($seconds s, libwebp $(instrumented "$libwebp"))"
+run FuzzWebPAnimation "$work/corpus-webpanim" "$work/crashes-webpanim" -max_len=65536;; esac
 case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
-run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
+LD_LIBRARY_PATH="${libtiff:+$libtiff/lib:}${LD_LIBRARY_PATH:-}" run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
 case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"), dav1d $(instrumented "$dav1d"))"
 LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${libde265:+$libde265/lib:}${dav1d:+$dav1d/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
 case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented, dav1d $(instrumented "$dav1d"))"
