@@ -64,6 +64,9 @@ step "10: filterserve sign refuses a mistyped preset (did you mean) and a format
 if "$serve" sign vignete coffee_600x400_rgb8.png --key k --presets recipes 2>sign.err; then fail "signed a mistyped preset"; fi
 grep -q 'did you mean "vignette"' sign.err || fail "no hint for the preset: $(cat sign.err)"
 if "$serve" sign vignette coffee_600x400_rgb8.png --key k --presets recipes --format bmp 2>sign.err; then fail "signed --format bmp"; fi
+step "11: an output ending in / is a folder, made on the way"
+filterrun recipes/web-thumbnail.json "$photo" out/dir1/ --quiet || fail "out/dir1/"
+[ -f out/dir1/coffee_600x400_rgb8.png ] || fail "out/dir1/ holds no output"
 step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
 filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
 grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"

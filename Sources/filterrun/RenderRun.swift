@@ -44,8 +44,9 @@ struct RenderRun {
 
         // A batch: a list of paths, several inputs, or a directory as the input or the output.
         let input = paths.first ?? ""
+        // An output ending in / is a folder, made if missing, as cp and rsync read it.
         let batch = listed != nil || paths.count > 1 || (input != "-" && Self.isDirectory(input))
-            || (output != "-" && Self.isDirectory(output))
+            || (output != "-" && (Self.isDirectory(output) || output.hasSuffix("/")))
         if batch, let dash = (paths + [output]).first(where: { $0 == "-" }) {
             return fail(2, "\(dash == output ? "OUTPUT" : "INPUT") -: standard \(dash == output ? "output" : "input") holds one "
                         + "image, not a batch; for a list of paths give --inputs-from FILE (or --inputs-from - to read it from standard input)")
