@@ -67,6 +67,10 @@ if "$serve" sign vignette coffee_600x400_rgb8.png --key k --presets recipes --fo
 step "11: an output ending in / is a folder, made on the way"
 filterrun recipes/web-thumbnail.json "$photo" out/dir1/ --quiet || fail "out/dir1/"
 [ -f out/dir1/coffee_600x400_rgb8.png ] || fail "out/dir1/ holds no output"
+step "7: an output-name template, as vips -o tn_%s"
+filterrun recipes/web-thumbnail.json "$photo" samples/emerald-logo_160x120_rgba8.png named/ --output-name 'tn_%s.webp' --quiet \
+    || fail "--output-name"
+[ -f named/tn_coffee_600x400_rgb8.webp ] && [ -f named/tn_emerald-logo_160x120_rgba8.webp ] || fail "--output-name names: $(ls named)"
 step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
 filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
 grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"

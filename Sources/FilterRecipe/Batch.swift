@@ -15,12 +15,17 @@ public struct BatchJob: Sendable, Equatable {
     /// Jobs for `inputs` (image files, directories of .png/.jpg/.jpeg files, or "-" for paths read from
     /// `standardInput`) writing into `outputDirectory`: a directory's files keep their relative paths
     /// (subdirectories with `recursive`), single files keep their names; with `outputFormat`, names take its
-    /// extension.
+    /// extension. `nameTemplate` names each output instead (vips's `-o tn_%s`): `%s` is the input's name without its
+    /// extension, `%n` its place in the listing from 1, `%%` a percent sign; a template with an extension gives the
+    /// output's format, one without keeps the input's (or `outputFormat`'s).
     public static func list(inputs: [String], outputDirectory: String, recursive: Bool,
-                            outputFormat: ImageFileFormat? = nil,
+                            outputFormat: ImageFileFormat? = nil, nameTemplate: String? = nil,
                             standardInput: () -> [String] = { [] }) throws -> [BatchJob] {
         var jobs = [BatchJob]()
+        var outputDirectory = outputDirectory
+        while outputDirectory.count > 1 && outputDirectory.hasSuffix("/") { outputDirectory.removeLast() }
         func output(_ relative: String) -> String {
+            let relative = nameTemplate.map { named(relative, template: $0, place: jobs.count + 1) } ?? relative
             guard let format = outputFormat, ImageFileFormat.from(extensionOf: relative) != format else {
                 return outputDirectory + "/" + relative
             }
@@ -52,6 +57,28 @@ public struct BatchJob: Sendable, Equatable {
             }
         }
         return jobs
+    }
+
+    /// `relative` (a name, perhaps under subfolders) renamed by `template`, its folders kept.
+    static func named(_ relative: String, template: String, place: Int) -> String {
+        let folder = (relative as NSString).deletingLastPathComponent
+        let file = (relative as NSString).lastPathComponent
+        let stem = (file as NSString).deletingPathExtension, ext = (file as NSString).pathExtension
+        var name = "", characters = Array(template), i = 0
+        while i < characters.count {
+            if characters[i] == "%", i + 1 < characters.count {
+                switch characters[i + 1] {
+                case "s": name += stem; i += 2; continue
+                case "n": name += String(place); i += 2; continue
+                case "%": name += "%"; i += 2; continue
+                default: break
+                }
+            }
+            name.append(characters[i])
+            i += 1
+        }
+        if ImageFileFormat.from(extensionOf: name) == nil, !ext.isEmpty { name += "." + ext }
+        return folder.isEmpty ? name : folder + "/" + name
     }
 
     /// Files in the input directories that `list` passes over because their extension names no format read here

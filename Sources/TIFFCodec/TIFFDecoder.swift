@@ -29,7 +29,10 @@ package final class TIFFDecoder: DescriptorDecoder {
     private let floatLayout: PixelFormat?
     package var storedFormat: PixelFormat { floatLayout ?? format }
     package var nextRow: Int { streamedRows }
-    package var decodingBytes: Double { Double(width * bandHeight * (format.bytesPerPixel + max(pixelBytes, 4))) }
+    package var decodingBytes: Double {
+        // libtiff's buffer for a strip or tile, of its declared size, beside the band.
+        Double(width * bandHeight * (format.bytesPerPixel + max(pixelBytes, 4)) + max(0, fr_tiff_chunk_size(tiff)))
+    }
     package var decodingHolds: String { "decoded rows (a band of strips or tiles)" }
     package var fileWarnings: [String] { warnings }
 
@@ -117,7 +120,13 @@ package final class TIFFDecoder: DescriptorDecoder {
         // libtiff decodes a whole strip or tile into a buffer of its declared size, whatever the image's: a 64² image
         // may declare a 65536² tile, so that size is counted too (TIFFTileSize/TIFFStripSize, from the header).
         let chunkBytes = Double(max(0, fr_tiff_chunk_size(tiff)))
-        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * bandRows * held) + chunkBytes }
+        try limits.checkWhole(path, format: "TIFF", width: width, height: height) { _ in Double(width * bandRows * held) }
+        if chunkBytes > Double(limits.maxMemory) {  // with the band, the plan counts it (`decodingBytes`)
+            throw CodecError(kind: .tooLarge, path: path, message: String(
+                format: "this %d×%d TIFF declares %@ of %.2f GiB each, over the memory limit of %.2f GiB (\(SettingName.maxMemory))",
+                width, height, info.tiled != 0 ? "tiles of \(info.tile_width)×\(info.tile_height)" : "strips",
+                chunkBytes / 1_073_741_824, Double(limits.maxMemory) / 1_073_741_824))
+        }
         let pyramid = Self.levels(tiff, page: limits.page, of: info)
         levels = pyramid.levels
         // A pyramid's levels stored as pages are not other pictures.

@@ -22,12 +22,14 @@ struct BatchMode {
     /// `--frames all`: animations (GIF, WebP, AVIF sequences, JPEG XL) written as WebP, GIF, AVIF or JPEG XL are rendered
     /// frame by frame.
     var allFrames = false
+    /// `--output-name`: outputs named by a template.
+    var nameTemplate: String? = nil
 
     func run(inputs: [String], outputDirectory: String, recursive: Bool) -> Int32 {
         let list: [BatchJob]
         do {
             list = try BatchJob.list(inputs: inputs, outputDirectory: outputDirectory, recursive: recursive,
-                                     outputFormat: outputFormat) {
+                                     outputFormat: outputFormat, nameTemplate: nameTemplate) {
                 if let standardInput { return standardInput }
                 var paths = [String]()
                 while let line = readLine() { paths.append(line.trimmingCharacters(in: .whitespaces)) }
@@ -48,14 +50,15 @@ struct BatchMode {
             return report("filterrun: no \(ImageFileFormat.allCases.map(\.name).joined(separator: ", ")) files (\(extensions)) in "
                           + inputs.joined(separator: ", "), code: 3)
         }
-        // Collisions are checked over the whole listing, so every shard refuses the same batch.
+        // Collisions are found over the whole listing, so every shard agrees: those inputs fail (named, each), the
+        // others render.
         let collisions = BatchJob.collisions(in: list)
-        if !collisions.isEmpty {
+        if !collisions.isEmpty && !quiet {
             let lines = collisions.prefix(20).map { "  \($0.output) ← " + $0.inputs.joined(separator: ", ") }
             let more = collisions.count > 20 ? "\n  … and \(collisions.count - 20) more" : ""
-            return report("filterrun: \(collisions.count) output name\(collisions.count == 1 ? "" : "s") would be written by more "
-                          + "than one input; nothing was rendered. Rename the inputs or give them separate batches:\n"
-                          + lines.joined(separator: "\n") + more, code: 2)
+            FileHandle.standardError.write(Data(("filterrun: \(collisions.count) output name\(collisions.count == 1 ? "" : "s") would be "
+                + "written by more than one input; those inputs are not rendered (give --output-name '%s-%n' to tell them "
+                + "apart):\n" + lines.joined(separator: "\n") + more + "\n").utf8))
         }
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)

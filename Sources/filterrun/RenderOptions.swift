@@ -106,6 +106,10 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Batch: include images in subdirectories.") var recursive = false
     @Option(parsing: .unconditional, help: "Batch: files rendered at once (default: the number of cores).") var jobs: Int?
     @Flag(name: [.short, .long], help: "Batch: no progress output.") var quiet = false
+    @Option(name: .customLong("output-name"), parsing: .unconditional, help: ArgumentHelp(
+        "Batch: each output's name from a template, as vips -o: %s the input's name without extension, %n its place "
+        + "in the listing, %% a percent sign; an extension in it sets the format (tn_%s.webp).", valueName: "TEMPLATE"))
+    var outputName: String?
     @Option(parsing: .unconditional, help: "Batch: render only part I/N of the files (I from 0), chosen by a stable hash of each output path, so N processes on N machines cover every file once; auto reads a Kubernetes Indexed Job or Slurm array (docs/scale-out).", transform: { try BatchShard(parsing: $0) })
     var shard: BatchShard?
     @Option(help: "Batch: also write the --stats=json summary to this file (published atomically).") var statsFile: String?

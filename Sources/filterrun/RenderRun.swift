@@ -114,7 +114,7 @@ struct RenderRun {
             return BatchMode(recipePath: o.recipe, recipe: recipe, renderer: renderer, extraInputs: named,
                              jobs: numbers.jobs, force: o.force, quiet: o.quiet, stats: o.stats?.rawValue,
                              statsFile: o.statsFile, outputFormat: fileFormat, shard: batchShard, standardInput: listed,
-                             allFrames: o.frames == .all)
+                             allFrames: o.frames == .all, nameTemplate: o.outputName)
                 // Listed paths are files, each reported on its own when missing (the library's "-" entry).
                 .run(inputs: paths + (listed != nil ? ["-"] : []), outputDirectory: output, recursive: o.recursive)
         }
