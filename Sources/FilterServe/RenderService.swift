@@ -17,6 +17,8 @@ public struct RenderService: Sendable {
     let sources: SourceRoot
     let queue: RenderQueue
     let fetcher: OriginFetcher
+    /// Identical renders in flight, shared.
+    let flights = RenderFlights()
     /// How request bodies are read (uploads to `POST /render` and the playground): bounded in size, time and number.
     let bodies: BodyReader
     let playground: Playground?
@@ -141,15 +143,38 @@ public struct RenderService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
 
-        let renderer = self.renderer
-        let data = try await whileConnected(context) {
-            try await queued {
-                try renderer.render(confined(try Recipe(contentsOfFile: recipePath)), sources: ["main": input], as: fileFormat,
-                                    control: $0).data
+        let renderer = self.renderer, service = self
+        // Requests for the same bytes share one render (the key is the ETag: what was signed and every file read).
+        let waiter = UUID()
+        let (flight, shared) = await flights.join(tag, waiter: waiter) {
+            let began = ContinuousClock.now
+            let (data, report, slot) = try await service.queuedRender { control in
+                try renderer.render(service.confined(try Recipe(contentsOfFile: recipePath)), sources: ["main": input],
+                                    as: fileFormat, control: control)
             }
+            let queue = (slot - began) / .seconds(1)
+            return RenderFlights.Rendered(data: data, timing: ServerTiming(queue: queue, decode: report.decodeSeconds,
+                                          filter: report.filterSeconds, encode: report.encodeSeconds,
+                                          total: (ContinuousClock.now - began) / .seconds(1)))
         }
+        if shared { metrics.coalesced.increment() }
+        let flights = self.flights
+        let rendered: RenderFlights.Rendered
+        do {
+            rendered = try await whileConnected(context) {
+                try await withTaskCancellationHandler { try await flight.value } onCancel: {
+                    Task { await flights.leave(tag, waiter: waiter) }
+                }
+            }
+        } catch {
+            await flights.leave(tag, waiter: waiter)
+            throw error
+        }
+        await flights.leave(tag, waiter: waiter)
+        let data = rendered.data
         metrics.bytesOut.increment(by: Int64(data.count))
         headers[.contentType] = fileFormat.mediaType
+        headers[HTTPField.Name("Server-Timing")!] = rendered.timing.header
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers,
                         body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -193,6 +218,21 @@ public struct RenderService: Sendable {
         var options = Renderer.Options()
         options.maxPixels = maxPixels
         return Renderer(backend: .cpu, options: options)
+    }
+
+    /// `queued(_:)` for work that also gives its report.
+    /// Also when the slot was had (the end of the wait).
+    func queuedRender(_ work: @escaping @Sendable (RenderControl) throws -> (data: Data, report: RenderReport)) async throws
+        -> (data: Data, report: RenderReport, started: ContinuousClock.Instant) {
+        let box = ReportBox()
+        let data = try await queued { control in
+            box.started = ContinuousClock.now
+            let (data, report) = try work(control)
+            box.report = report
+            return data
+        }
+        guard let report = box.report, let started = box.started else { throw ServeError(.internalServerError, "a render gave no report") }
+        return (data, report, started)
     }
 
     /// `work` run when the queue has a slot (503 when it cannot wait), on a thread of its own (the engine blocks;
@@ -309,7 +349,6 @@ public struct RenderService: Sendable {
     }
 }
 
-/// Counts every answered request by status and preset.
 /// Counts every answered request by status and preset, and logs it: one structured line a request (swift-log
 /// metadata, with Hummingbird's request id), errors at their message.
 struct CountingMiddleware: RouterMiddleware {
@@ -359,4 +398,10 @@ extension ImageFileFormat {
         case .jxl: return "image/jxl"
         }
     }
+}
+
+/// A render's report carried out of the thread it ran on (written once, before the work returns, read after).
+final class ReportBox: @unchecked Sendable {
+    var report: RenderReport?
+    var started: ContinuousClock.Instant?
 }

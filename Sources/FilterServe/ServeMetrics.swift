@@ -9,6 +9,7 @@ final class ServeMetrics: Sendable {
     let bytesOut: Counter
     let notModified: Counter
     let abandoned: Counter
+    let coalesced: Counter
 
     init() {
         renderSeconds = registry.makeDurationHistogram(
@@ -20,6 +21,8 @@ final class ServeMetrics: Sendable {
         notModified = registry.makeCounter(name: "filterserve_not_modified_total", help: "Requests answered 304 from the client's cache")
         abandoned = registry.makeCounter(name: "filterserve_abandoned_total",
                                          help: "Requests whose client went away before their answer: render stopped or never started")
+        coalesced = registry.makeCounter(name: "filterserve_coalesced_total",
+                                         help: "Requests answered by a render already in flight for the same URL")
     }
 
     /// One more request answered with `status` (for `preset`, or "-" outside renders).

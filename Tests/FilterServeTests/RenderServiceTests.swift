@@ -93,6 +93,44 @@ final class RenderServiceTests: XCTestCase {
         }
     }
 
+    /// Requests for the same bytes at once share one render (a CDN's miss storm renders once), and every answer
+    /// says where its time went (Server-Timing: queue, decode, filter, encode).
+    func testIdenticalRequestsShareOneRenderAndSayWhereTimeWent() async throws {
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Slow enough (a wide blur, a debug build) that the requests overlap.
+        try #"{"version": 1, "steps": [{"op": "gaussianBlur", "sigma": 40}]}"#
+            .write(to: scratch.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
+        let service = try service { $0.presets = scratch.path; $0.allowUnsigned = true; $0.concurrency = 4 }
+        try await test(service) { client in
+            let uri = "/r/_/slow/\(self.photo)?format=png"
+            let bodies = try await withThrowingTaskGroup(of: (ByteBuffer, String?).self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await client.execute(uri: uri, method: .get) { response in
+                            XCTAssertEqual(response.status, .ok)
+                            return (response.body, response.headers[HTTPField.Name("Server-Timing")!])
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            XCTAssertEqual(Set(bodies.map { Array($0.0.readableBytesView) }).count, 1, "one image for all")
+            for (_, timing) in bodies {
+                let timing = try XCTUnwrap(timing)
+                XCTAssertTrue(["queue;dur=", "decode;dur=", "filter;dur=", "encode;dur=", "total;dur="].allSatisfy(timing.contains), timing)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                let line = text.split(separator: "\n").first { $0.hasPrefix("filterserve_coalesced_total") }
+                let shared = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+                XCTAssertGreaterThanOrEqual(shared, 1, "requests in flight together shared a render: \(text)")
+            }
+        }
+        let flights = await service.flights.count
+        XCTAssertEqual(flights, 0, "every flight landed")
+    }
+
     func testUnsignedURLsOnlyWhenAllowed() async throws {
         try await test(try service { $0.allowUnsigned = true }) { client in
             try await client.execute(uri: "/r/_/vignette/\(self.photo)?format=png", method: .get) { response in
