@@ -256,12 +256,62 @@ static int deflate_intact(fr_tiff *t, uint32_t index, int tiled, uint8_t *scratc
     return intact;
 }
 
+// The same check without inflating again, where the decoded bytes give back what was inflated: the zlib stream's
+// last four bytes are the Adler-32 of its output, which is `decoded` itself without a predictor, and its rows
+// differenced again with the horizontal predictor at 8 bits (what libtiff writes). 1 when it holds, 0 when it does
+// not (then the full check decides: a stream may carry bytes past the strip's), -1 where it does not apply.
+static int deflate_trailer_holds(fr_tiff *t, uint32_t index, int tiled, const uint8_t *decoded, tmsize_t n) {
+    uint16_t predictor = 1, bits = 8, samples = 1, planar = 1, fill = FILLORDER_MSB2LSB;
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_PREDICTOR, &predictor);
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(t->tiff, TIFFTAG_FILLORDER, &fill);
+    if (!(predictor == 1 || (predictor == 2 && bits == 8)) || n <= 0) return -1;
+    uint64_t *offsets = NULL, *counts = NULL;
+    if (!TIFFGetField(t->tiff, tiled ? TIFFTAG_TILEOFFSETS : TIFFTAG_STRIPOFFSETS, &offsets) || !offsets) return -1;
+    if (!TIFFGetField(t->tiff, tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS, &counts) || !counts) return -1;
+    if (counts[index] < 6) return -1;
+    uint8_t trailer[4];
+    if (pread(TIFFFileno(t->tiff), trailer, 4, (off_t)(offsets[index] + counts[index] - 4)) != 4) return -1;
+    if (fill == FILLORDER_LSB2MSB) {
+        for (int i = 0; i < 4; i++) {
+            uint8_t b = trailer[i];
+            b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+            b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+            trailer[i] = (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+        }
+    }
+    uLong expected = (uLong)trailer[0] << 24 | (uLong)trailer[1] << 16 | (uLong)trailer[2] << 8 | trailer[3];
+    uLong sum = adler32(0L, Z_NULL, 0);
+    if (predictor == 1) {
+        sum = adler32_z(sum, decoded, (z_size_t)n);
+    } else {
+        uint32_t across = 0;
+        if (tiled) TIFFGetField(t->tiff, TIFFTAG_TILEWIDTH, &across); else TIFFGetField(t->tiff, TIFFTAG_IMAGEWIDTH, &across);
+        size_t stride = planar == PLANARCONFIG_CONTIG ? samples : 1;
+        size_t row = (size_t)across * stride;
+        if (row == 0 || (size_t)n % row != 0) return -1;
+        uint8_t *line = malloc(row);
+        if (!line) return -1;
+        for (size_t at = 0; at < (size_t)n; at += row) {
+            const uint8_t *v = decoded + at;
+            for (size_t i = 0; i < stride && i < row; i++) line[i] = v[i];
+            for (size_t i = stride; i < row; i++) line[i] = (uint8_t)(v[i] - v[i - stride]);
+            sum = adler32_z(sum, line, row);
+        }
+        free(line);
+    }
+    return sum == expected ? 1 : 0;
+}
+
 long fr_tiff_read_chunk(fr_tiff *t, uint32_t index, void *buffer, long size) {
     int tiled = TIFFIsTiled(t->tiff);
     tmsize_t n = tiled ? TIFFReadEncodedTile(t->tiff, index, buffer, size) : TIFFReadEncodedStrip(t->tiff, index, buffer, size);
     uint16_t compression = 1;
     TIFFGetFieldDefaulted(t->tiff, TIFFTAG_COMPRESSION, &compression);
-    if (n >= 0 && (compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_DEFLATE)) {
+    if (n >= 0 && (compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_DEFLATE)
+        && deflate_trailer_holds(t, index, tiled, buffer, n) != 1) {
         // The decoded chunk is already in `buffer`; the check inflates into a scratch of the same size.
         uint8_t *scratch = malloc((size_t)(size > 0 ? size : 1));
         if (!scratch) return -1;
