@@ -17,12 +17,7 @@ final class HostileRequestTests: XCTestCase {
     let photo = "chelsea_451x300_rgb8.png"
 
     func service(_ change: (inout ServeConfiguration) -> Void = { _ in }) throws -> RenderService {
-        var settings = ServeConfiguration()
-        settings.presets = Fixtures.repository.appendingPathComponent("recipes").path
-        settings.sources = Fixtures.path("photos")
-        settings.keys = ["secret"]
-        change(&settings)
-        return try RenderService(settings)
+        try testService(keys: ["secret"], change)
     }
 
     func test(_ service: RenderService, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {

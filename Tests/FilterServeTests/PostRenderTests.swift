@@ -17,12 +17,7 @@ final class PostRenderTests: XCTestCase {
     let recipe = #"{"version": 1, "steps": [{"op": "resize", "width": 120}, {"op": "vignette"}]}"#
 
     func service(_ change: (inout ServeConfiguration) -> Void = { _ in }) throws -> RenderService {
-        var settings = ServeConfiguration()
-        settings.presets = Fixtures.repository.appendingPathComponent("recipes").path
-        settings.sources = Fixtures.path("photos")
-        settings.keys = ["secret"]
-        change(&settings)
-        return try RenderService(settings)
+        try testService(keys: ["secret"], change)
     }
 
     /// A multipart/form-data body with text fields and, optionally, an image file.

@@ -27,4 +27,18 @@ public enum FuzzRender {
     public static func invert(_ data: Data) {
         _ = try? strict.render(inversion, encoded: ["main": data], as: .png)
     }
+
+    /// Renders `count` bytes at `bytes` as an animation named `name` (its extension tells nothing: the bytes do),
+    /// frame by frame with the inversion, into an animated WebP that is then removed; at most `maxWork` pixel-taps.
+    public static func animate(_ bytes: UnsafePointer<UInt8>?, _ count: Int, name: String, maxWork: Double) -> Int32 {
+        guard let bytes, count >= 2 else { return 0 }
+        var renderer = renderer()
+        renderer.options.replaceExisting = true
+        renderer.options.maxWork = maxWork
+        let output = NSTemporaryDirectory() + "fuzz-animation-\(getpid()).webp"
+        _ = try? renderer.renderAnimation(inversion, sources: ["main": .encoded(Data(bytes: bytes, count: count), name: name)],
+                                          output: output)
+        try? FileManager.default.removeItem(atPath: output)
+        return 0
+    }
 }
