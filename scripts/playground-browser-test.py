@@ -3,8 +3,8 @@
 
 Usage: playground-browser-test.py BASE_URL. Loads the page, waits for the first preview, moves the last slider
 (the recipe's last step, so everything before it can come from the preview session's cache) with the keyboard, and
-checks that the preview changed and that the re-render took nodes from the cache. Prints one JSON line; exits 1 on
-a failed check.
+checks that the preview changed and that the re-render took nodes from the cache; then a recipe that cannot render
+marks the picture stale and a good one clears the mark. Prints one JSON line; exits 1 on a failed check.
 """
 import json
 import sys
@@ -43,9 +43,20 @@ try:
     result["statistics"] = json.loads(driver.find_element(By.ID, "stats").text)
     result["previewChanged"] = preview.get_attribute("src") != first
     result["problems"] = driver.find_element(By.ID, "problems").text
+    # A recipe that cannot render leaves the last picture marked stale, and a good one clears the mark.
+    textarea = driver.find_element(By.ID, "recipe")
+    good = textarea.get_attribute("value")
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", textarea,
+                          '{"version": 1, "steps": [{"op": "noSuchFilter"}]}')
+    wait.until(lambda d: d.find_element(By.ID, "problems").text != "")
+    result["staleAfterError"] = preview.get_attribute("data-stale") == "true"
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", textarea, good)
+    wait.until(lambda d: d.find_element(By.ID, "problems").text == "" and preview.get_attribute("data-stale") == "false")
+    result["freshAgain"] = True
 finally:
     driver.quit()
 print(json.dumps(result))
 ok = (result.get("previewChanged") and result["moved"][1] > result["moved"][0]
-      and result["statistics"].get("nodesFromCache", 0) > 0 and not result.get("problems"))
+      and result["statistics"].get("nodesFromCache", 0) > 0 and not result.get("problems")
+      and result.get("staleAfterError") and result.get("freshAgain"))
 sys.exit(0 if ok else 1)

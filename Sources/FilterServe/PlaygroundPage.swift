@@ -16,6 +16,7 @@ enum PlaygroundPage {
       #problems { color: #b00; white-space: pre-wrap; min-height: 1.4em; }
       .slider { display: grid; grid-template-columns: 10em 1fr 5em; gap: 8px; align-items: center; }
       #preview { max-width: 100%; background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+      #preview[data-stale="true"] { opacity: 0.35; outline: 3px dashed #c00; }
       pre { background: #f4f4f6; padding: 8px; overflow: auto; font-size: 12px; white-space: pre-wrap; word-break: break-all; }
     </style>
     </head>
@@ -82,7 +83,11 @@ enum PlaygroundPage {
           row.className = "slider";
           const input = document.createElement("input");
           input.type = "range";
-          input.min = param.minimum; input.max = param.maximum;
+          // A size's range runs to limits no one slides to (a width of 1 000 000): the slider stops at 8192 or twice
+          // the recipe's value, whichever is more; the JSON still takes any value in range.
+          const value = Number(step[name] ?? param.default);
+          const top = param.type === "integer" && param.maximum > 10000 ? Math.max(8192, 2 * value) : param.maximum;
+          input.min = param.minimum; input.max = top;
           input.step = param.type === "integer" ? 1 : (param.maximum - param.minimum) / 400;
           input.value = step[name] ?? param.default;
           input.dataset.step = index; input.dataset.param = name;
@@ -110,8 +115,10 @@ enum PlaygroundPage {
       const response = await fetch("/playground/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body });
       const answer = await response.json();
       if (mine !== asked) return;  // a newer change is on its way
-      if (!response.ok) { $("problems").textContent = answer.error; return; }
+      // After an error the picture left is the last recipe's that rendered: it is marked stale, not passed off as this one.
+      if (!response.ok) { $("problems").textContent = answer.error; $("preview").dataset.stale = "true"; return; }
       $("problems").textContent = "";
+      $("preview").dataset.stale = "false";
       $("preview").src = answer.image;
       $("stats").textContent = JSON.stringify(answer.statistics);
       $("explain").textContent = answer.explain;
