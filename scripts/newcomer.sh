@@ -74,6 +74,8 @@ filterrun recipes/web-thumbnail.json "$photo" samples/emerald-logo_160x120_rgba8
 step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
 filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
 grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"
+filterrun recipes/web-thumbnail.json "$photo" stripped.jpg --strip 2>strip.err || fail "--strip"
+grep -q 'keep-metadata' strip.err || fail "--strip said nothing: $(cat strip.err)"
 filterrun recipes/web-thumbnail.json "$photo" few.gif --colors 16 || fail "--colors in a render"
 filterrun stats recipes/web-thumbnail.json "$photo" --colours 3 >stats.json || fail "--colours in stats"
 

@@ -17,7 +17,13 @@ struct FilterRun {
             exit(2)
         }
         // `filterrun --help` is the render's help (the command people run), with the subcommands after it.
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // ImageMagick's and vips's -strip is what a render does already (outputs carry no metadata unless asked):
+        // taken, and said, rather than answered with the nearest option (--stats).
+        if arguments.contains(where: { $0 == "--strip" || $0 == "-strip" }) {
+            arguments.removeAll { $0 == "--strip" || $0 == "-strip" }
+            FileHandle.standardError.write(Data("note: outputs carry no EXIF or XMP unless --keep-metadata; --strip changes nothing\n".utf8))
+        }
         if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
             print(RunCommand.helpMessage(for: RunCommand.self) + "\n\n" + Root.subcommandList)
             exit(0)
