@@ -21,6 +21,10 @@ struct FilterRun {
         // ImageMagick's and vips's -strip is what a render does already (outputs carry no metadata unless asked):
         // taken, and said, rather than answered with the nearest option (--stats).
         if arguments.contains(where: { $0 == "--strip" || $0 == "-strip" }) {
+            if arguments.contains("--keep-metadata") {
+                FileHandle.standardError.write(Data("filterrun: --strip and --keep-metadata contradict each other; give one\n".utf8))
+                exit(2)
+            }
             arguments.removeAll { $0 == "--strip" || $0 == "-strip" }
             FileHandle.standardError.write(Data("note: outputs carry no EXIF or XMP unless --keep-metadata; --strip changes nothing\n".utf8))
         }
