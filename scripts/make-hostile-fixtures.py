@@ -1,111 +1,118 @@
 #!/usr/bin/env python3
-"""Writes the small hostile files of Tests/Fixtures/hostile/ that declare far more than they hold: each is a few
-hundred bytes, built here byte by byte so its provenance is this script (no third-party data).
+"""Makes Tests/Fixtures/hostile/: damaged and hostile photos, each reproducing one class of defect (issue 26), from
+the CC0 photo Tests/Fixtures/photos/chelsea_451x300_rgb8.png and libjpeg-turbo's cjpeg/jpegtran (Debian
+libjpeg-turbo-progs). Deterministic: run it again and the files are byte-identical. Each file is also a fuzzing
+seed (copied into Fuzz/seeds/jpeg by this script)."""
+import os, shutil, struct, subprocess, sys
+from png_rows import read_png
 
-  webp-anim-canvas-12000.webp     animated WebP, 12000² canvas, two 1×1 lossless frames
-  webp-anim-canvas-8192.webp      the same at 8192² (under the 1 GiB limit's canvas check, over the pipeline's)
-  webp-anim-frames-100.webp       256² canvas, 100 1×1 frames (work, not memory: the tests lower the work limit; the
-                                  outside check's 1000² × 5000 frames is this at scale)
-  tiff-tile-65536.tif             64×64 RGB TIFF declaring one 65536×65536 tile (deflate, 10 bytes of data)
-  gif-lzw-past-table.gif          8×8 GIF whose third code lies past the string table (Pillow: broken data stream)
-  tiff-deflate-bad-adler.tif      64×64 grey deflate TIFF, one bit flipped: libtiff decodes wrong pixels, zlib fails
-"""
-import os, struct, sys, zlib
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+out = os.path.join(root, "Tests/Fixtures/hostile")
+seeds = os.path.join(root, "Fuzz/seeds/jpeg")
+tmp = os.path.join(out, ".work")
+os.makedirs(tmp, exist_ok=True)
 
-out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures", "hostile")
+def cjpeg(ppm, name, *args):
+    path = os.path.join(tmp, name)
+    subprocess.run(["cjpeg", *args, "-outfile", path, ppm], check=True)
+    return open(path, "rb").read()
 
-def chunk(tag, payload):
-    pad = b"\0" if len(payload) % 2 else b""
-    return tag + struct.pack("<I", len(payload)) + payload + pad
+def segments(jpeg):
+    """(marker, start, end) of each marker segment up to the first SOS; the SOS's data follows."""
+    pos, found = 2, []
+    while pos < len(jpeg):
+        assert jpeg[pos] == 0xFF
+        marker = jpeg[pos + 1]
+        length = struct.unpack(">H", jpeg[pos + 2:pos + 4])[0]
+        found.append((marker, pos, pos + 2 + length))
+        if marker == 0xDA:
+            break
+        pos += 2 + length
+    return found
 
-def u24(v):
-    return struct.pack("<I", v)[:3]
+def scans(jpeg):
+    """Byte ranges of each SOS segment with its entropy-coded data (up to the next marker that is not RSTn)."""
+    result, pos = [], 2
+    while pos < len(jpeg) - 1:
+        marker = jpeg[pos + 1]
+        if marker == 0xD9:
+            break
+        length = struct.unpack(">H", jpeg[pos + 2:pos + 4])[0]
+        end = pos + 2 + length
+        if marker == 0xDA:
+            while not (jpeg[end] == 0xFF and jpeg[end + 1] not in (0x00, *range(0xD0, 0xD8))):
+                end += 1
+            result.append((pos, end))
+        pos = end
+    return result
 
-# A 1×1 opaque red VP8L bitstream (cwebp -lossless of a 1×1 PNG).
-VP8L_1x1 = bytes.fromhex("2f000000000710fd8ffe0722a2ff01")
-
-def animated_webp(canvas, frames):
-    vp8x = bytes([0x02 | 0x10, 0, 0, 0]) + u24(canvas - 1) + u24(canvas - 1)   # animation + alpha flags
-    anim = struct.pack("<IH", 0, 0)
-    body = chunk(b"VP8X", vp8x) + chunk(b"ANIM", anim)
-    frame = chunk(b"ANMF", u24(0) + u24(0) + u24(0) + u24(0) + u24(100) + bytes([0]) + chunk(b"VP8L", VP8L_1x1))
-    body += frame * frames
-    return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
-
-def tiff(entries, data, data_offset_tag):
-    # Little-endian TIFF: header, IFD at 8, the data after it.
-    n = len(entries)
-    ifd_size = 2 + 12 * n + 4
-    data_at = 8 + ifd_size
-    ifd = struct.pack("<H", n)
-    for tag, typ, count, value in sorted(entries):
-        if tag == data_offset_tag:
-            value = data_at
-        if typ == 3 and count == 1:
-            ifd += struct.pack("<HHIHH", tag, typ, count, value, 0)
-        else:
-            ifd += struct.pack("<HHII", tag, typ, count, value)
-    ifd += struct.pack("<I", 0)
-    return b"II*\0" + struct.pack("<I", 8) + ifd + data
-
-def tiled_tiff():
-    data = zlib.compress(b"\0" * 64)
-    entries = [(256, 3, 1, 64), (257, 3, 1, 64), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1), (277, 3, 1, 1),
-               (322, 4, 1, 65536), (323, 4, 1, 65536), (324, 4, 1, 0), (325, 4, 1, len(data))]
-    return tiff(entries, data, 324)
-
-def bad_adler_tiff():
-    # A 64×64 grey strip with one bit flipped inside the deflate data, chosen so that inflating stops with the
-    # strip's bytes all out but the stream unfinished — as libtiff inflates, so it reports nothing — while zlib,
-    # inflating to the end, fails (a bad code or the Adler-32).
-    size = 64
-    pixels = bytes(((x * 7) ^ (y * 13) + (x * y) // 5) & 0xFF for y in range(size) for x in range(size))
-    clean = zlib.compress(pixels, 9)
-    for position in range(len(clean) // 3, len(clean) - 4):
-        for bit in range(8):
-            data = bytearray(clean)
-            data[position] ^= 1 << bit
-            try:
-                partial = zlib.decompressobj().decompress(bytes(data), size * size)
-            except zlib.error:
-                continue
-            try:
-                zlib.decompress(bytes(data))
-                continue
-            except zlib.error:
-                pass
-            if len(partial) == size * size and partial != pixels:
-                entries = [(256, 3, 1, size), (257, 3, 1, size), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1),
-                           (277, 3, 1, 1), (273, 4, 1, 0), (278, 3, 1, size), (279, 4, 1, len(data))]
-                return tiff(entries, bytes(data), 273)
-    raise SystemExit("no flip found")
-
-def gif_past_table():
-    # 8×8, a 4-colour global table, minimum code size 2: clear (4), 0, then code 7 while the next free code is 6.
-    header = b"GIF89a" + struct.pack("<HHBBB", 8, 8, 0x81, 0, 0) + bytes([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
-    descriptor = b"," + struct.pack("<HHHHB", 0, 0, 8, 8, 0)
-    codes = [4, 0, 7] + [0] * 70 + [5]
-    bits, nbits, data, size, next_code = 0, 0, bytearray(), 3, 6
-    for i, code in enumerate(codes):
-        bits |= code << nbits
-        nbits += size
-        while nbits >= 8:
-            data.append(bits & 0xFF); bits >>= 8; nbits -= 8
-    if nbits:
-        data.append(bits & 0xFF)
-    blocks = b"".join(bytes([len(data[i:i + 255])]) + bytes(data[i:i + 255]) for i in range(0, len(data), 255))
-    return header + descriptor + bytes([2]) + blocks + b"\0;"
-
-files = {
-    "webp-anim-canvas-12000.webp": animated_webp(12000, 2),
-    "webp-anim-canvas-8192.webp": animated_webp(8192, 2),
-    "webp-anim-frames-100.webp": animated_webp(256, 100),
-    "tiff-tile-65536.tif": tiled_tiff(),
-    "gif-lzw-past-table.gif": gif_past_table(),
-    "tiff-deflate-bad-adler.tif": bad_adler_tiff(),
-}
-os.makedirs(out, exist_ok=True)
-for name, data in files.items():
+def write(name, data, why):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
-    print(f"{name}: {len(data)} bytes")
+    shutil.copy(os.path.join(out, name), os.path.join(seeds, "hostile-" + name))
+    print(f"{name}: {len(data)} bytes — {why}")
+
+width, height, channels, samples = read_png(os.path.join(root, "Tests/Fixtures/photos/chelsea_451x300_rgb8.png"))
+assert channels == 3
+rows = [samples[y * width * 3:(y + 1) * width * 3] for y in range(height)]
+ppm = os.path.join(tmp, "photo.ppm")
+with open(ppm, "wb") as f:
+    f.write(b"P6 %d %d 255\n" % (width, height) + b"".join(rows))
+grey = os.path.join(tmp, "grey.pgm")  # a 64x64 grey crop: each scan of the flood stays small
+with open(grey, "wb") as f:
+    f.write(b"P5 64 64 255\n" + bytes(rows[100 + y][3 * (200 + x) + 1] for y in range(64) for x in range(64)))
+
+base = cjpeg(ppm, "base.jpg", "-quality", "90", "-sample", "2x2")
+write("intact.jpg", base, "the undamaged baseline file the others are made from")
+sos = next(s for s in segments(base) if s[0] == 0xDA)
+data_start, data_end = sos[2], len(base) - 2
+# 1: cut in the middle of the scan, an end marker appended (no "premature end of file": the marker is there).
+write("cut-scan-eoi.jpg", base[:data_start + (data_end - data_start) // 2] + b"\xFF\xD9",
+      "baseline scan cut in half, FF D9 appended")
+# 1: 40 bytes of the scan XORed with 0x5A, a quarter of the way in.
+damaged = bytearray(base)
+at = data_start + (data_end - data_start) // 4
+for i in range(at, at + 40):
+    damaged[i] ^= 0x5A
+write("xor-scan.jpg", bytes(damaged), "40 scan bytes XOR 0x5A")
+# 1: an optimised file without its DHT segments: libjpeg assumes the standard tables.
+optimised = cjpeg(ppm, "optimised.jpg", "-quality", "90", "-optimize")
+write("no-dht.jpg", b"".join([optimised[:2]] + [optimised[s:e] for m, s, e in segments(optimised)[:-1] if m != 0xC4]
+                             + [optimised[segments(optimised)[-1][1]:]]), "-optimize'd file with its DHT removed")
+# 1: the SOF's height doubled: the data ends half-way.
+sof = next(s for s in segments(base) if s[0] == 0xC0)
+taller = bytearray(base)
+taller[sof[1] + 5:sof[1] + 7] = struct.pack(">H", height * 2)
+write("sof-taller.jpg", bytes(taller), "SOF patched to twice the height")
+# 12: every row is there, only the end marker is missing.
+write("no-eoi.jpg", base[:-2], "the file ends without FF D9")
+# 1 (truncated): the file ends in the scan, no end marker.
+write("truncated-scan.jpg", base[:data_start + (data_end - data_start) * 3 // 5], "ends at 60 % of the scan")
+# 2: a progressive grey file whose AC scan repeats 600 times (more than the scan bound, each a full pass).
+progressive = cjpeg(grey, "progressive-grey.jpg", "-quality", "80", "-grayscale", "-progressive")
+parts = scans(progressive)
+first_scan_end = parts[0][1]
+ac = progressive[first_scan_end:parts[-1][1]]  # the AC scans with the Huffman tables defined between them
+write("scan-flood.jpg", progressive[:first_scan_end] + ac * 120 + b"\xFF\xD9",
+      f"progressive grey, its {len(parts) - 1} AC scans repeated 120 times ({1 + 120 * (len(parts) - 1)} scans)")
+# 3: a progressive 4:4:4 file whose SOF claims 13300x13300: 1.0 GiB of coefficients (0.5 GiB if it were 4:2:0).
+p444 = cjpeg(ppm, "progressive-444.jpg", "-quality", "90", "-sample", "1x1", "-progressive")
+sof = next(s for s in segments(p444) if s[0] == 0xC2)
+big = bytearray(p444)
+big[sof[1] + 5:sof[1] + 9] = struct.pack(">HH", 13300, 13300)
+write("progressive-444-13300.jpg", bytes(big), "progressive 4:4:4 claiming 13300x13300")
+# 12: a 12-bit file (SOF1, precision 12), a lossless one (SOF3) and a hierarchical one (SOF5): valid processes
+# libjpeg-turbo 2.1 does not read; only the header matters for the message.
+for name, marker, precision in [("precision-12.jpg", 0xC1, 12), ("lossless-sof3.jpg", 0xC3, 8),
+                                ("hierarchical-sof5.jpg", 0xC5, 8)]:
+    patched = bytearray(base)
+    sof = next(s for s in segments(base) if s[0] == 0xC0)
+    patched[sof[1] + 1] = marker
+    patched[sof[1] + 4] = precision
+    write(name, bytes(patched), f"SOF 0x{marker:02X}, {precision}-bit")
+# 12: 65535x65535 declared (over libjpeg's 65500 a side).
+huge = bytearray(base)
+sof = next(s for s in segments(base) if s[0] == 0xC0)
+huge[sof[1] + 5:sof[1] + 9] = struct.pack(">HH", 65535, 65535)
+write("dimension-65535.jpg", bytes(huge), "SOF claiming 65535x65535")
+shutil.rmtree(tmp)

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Files of a few hundred bytes that declare far more than they hold (scripts/make-hostile-fixtures.py writes
+/// Files of a few hundred bytes that declare far more than they hold (scripts/make-declared-size-fixtures.py writes
 /// them): each is refused from its header, before the declared memory is allocated or the declared work done, with
 /// an error naming the limit; and damaged data that a library would decode to wrong pixels is an error.
 final class HostileFileTests: XCTestCase {
