@@ -206,6 +206,16 @@ int fr_tiff_read_rgba_rows(fr_tiff *t, uint32_t row, uint32_t rows, uint8_t *ras
     return TIFFRGBAImageGet(&t->rgba, (uint32_t *)raster, t->rgba.width, rows) ? 0 : -1;
 }
 
+// FillOrder 2 stores each byte's bits reversed; libtiff reverses them before inflating, and so do we.
+static void reverse_bits(uint8_t *bytes, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        uint8_t b = bytes[i];
+        b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+        b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+        bytes[i] = (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+    }
+}
+
 // Whether strip or tile `index`, deflate-compressed, is a whole zlib stream whose Adler-32 holds. libtiff inflates
 // only until its buffer is full, so the checksum at the stream's end is never read and a flipped byte decodes to
 // wrong pixels without an error; zlib inflating the raw bytes to the end tells. `scratch` takes `size` bytes.
@@ -221,17 +231,9 @@ static int deflate_intact(fr_tiff *t, uint32_t index, int tiled, uint8_t *scratc
     if (!raw) { snprintf(t->error, sizeof t->error, "out of memory"); return 0; }
     tmsize_t got = tiled ? TIFFReadRawTile(t->tiff, index, raw, (tmsize_t)declared)
                          : TIFFReadRawStrip(t->tiff, index, raw, (tmsize_t)declared);
-    // FillOrder 2 stores each byte's bits reversed; libtiff reverses them before inflating, and so do we.
     uint16_t fill = FILLORDER_MSB2LSB;
     TIFFGetFieldDefaulted(t->tiff, TIFFTAG_FILLORDER, &fill);
-    if (fill == FILLORDER_LSB2MSB) {
-        for (tmsize_t i = 0; i < got; i++) {
-            uint8_t b = raw[i];
-            b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
-            b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
-            raw[i] = (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
-        }
-    }
+    if (fill == FILLORDER_LSB2MSB && got > 0) reverse_bits(raw, (size_t)got);
     int intact = 0;
     if (got > 0) {
         z_stream z;
@@ -274,14 +276,7 @@ static int deflate_trailer_holds(fr_tiff *t, uint32_t index, int tiled, const ui
     if (counts[index] < 6) return -1;
     uint8_t trailer[4];
     if (pread(TIFFFileno(t->tiff), trailer, 4, (off_t)(offsets[index] + counts[index] - 4)) != 4) return -1;
-    if (fill == FILLORDER_LSB2MSB) {
-        for (int i = 0; i < 4; i++) {
-            uint8_t b = trailer[i];
-            b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
-            b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
-            trailer[i] = (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
-        }
-    }
+    if (fill == FILLORDER_LSB2MSB) reverse_bits(trailer, 4);
     uLong expected = (uLong)trailer[0] << 24 | (uLong)trailer[1] << 16 | (uLong)trailer[2] << 8 | trailer[3];
     uLong sum = adler32(0L, Z_NULL, 0);
     if (predictor == 1) {

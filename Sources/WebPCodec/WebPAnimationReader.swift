@@ -31,10 +31,10 @@ package final class WebPAnimationReader: AnimationReader {
         let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
         // The canvas and the frames are read from the demuxed header and checked against the limits before libwebp's
         // animation decoder is made: it allocates two canvases at once (a 132-byte file can declare 16383²).
-        let header = try Self.header(bytes, path: path)
+        let header = try WebPHeader(bytes, path: path)
         width = header.width
         height = header.height
-        frameCount = header.frames
+        frameCount = header.frameCount
         loopCount = header.loopCount
         iccProfile = header.icc
         var found = ImageMetadata(orientation: 1, iccProfile: iccProfile)
@@ -58,22 +58,6 @@ package final class WebPAnimationReader: AnimationReader {
             throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its frames cannot be read")
         }
         self.decoder = decoder
-    }
-
-    /// What the file's header says, read by libwebp's demuxer (which allocates nothing by the declared sizes).
-    private static func header(_ bytes: [UInt8], path: String) throws
-        -> (width: Int, height: Int, frames: Int, loopCount: Int, icc: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?) {
-            try bytes.withUnsafeBufferPointer { buffer in
-                var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
-                var state = WEBP_DEMUX_PARSING_HEADER
-                guard let demux = WebPDemuxInternal(&data, 0, &state, WEBP_DEMUX_ABI_VERSION), state == WEBP_DEMUX_DONE else {
-                    throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its frames cannot be read")
-                }
-                defer { WebPDemuxDelete(demux) }
-                return (Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)),
-                        Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)),
-                        WebPDecoder.chunk("ICCP", in: demux), WebPDecoder.chunk("EXIF", in: demux), WebPDecoder.chunk("XMP ", in: demux))
-            }
     }
 
     deinit {

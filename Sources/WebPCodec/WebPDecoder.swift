@@ -43,28 +43,13 @@ package final class WebPDecoder: DescriptorDecoder {
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
         file = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
-        var data = WebPData(bytes: nil, size: 0)
-        var state = WEBP_DEMUX_PARSING_HEADER
-        let parsed: (OpaquePointer?, [UInt8]?, [UInt8]?, [UInt8]?) = file.withUnsafeBufferPointer { bytes in
-            data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
-            guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return (nil, nil, nil, nil) }
-            return (demux, Self.chunk("ICCP", in: demux), Self.chunk("EXIF", in: demux), Self.chunk("XMP ", in: demux))
-        }
-        guard let demux = parsed.0 else {
-            throw CodecError(kind: .corrupt, path: path, message: "corrupt WebP: its RIFF structure cannot be read")
-        }
-        defer { WebPDemuxDelete(demux) }
-        guard state == WEBP_DEMUX_DONE else {
-            throw CodecError(kind: .corrupt, path: path, message: state == WEBP_DEMUX_PARSE_ERROR
-                             ? "corrupt WebP: its RIFF structure cannot be read"
-                             : "truncated: the file ends before the end of its WebP data")
-        }
-        width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
-        height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+        let header = try WebPHeader(file, path: path)
+        width = header.width
+        height = header.height
         storedWidth = width
         storedHeight = height
-        let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
-        frameCount = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+        let flags = header.flags
+        frameCount = header.frameCount
         isAnimated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0 || frameCount > 1
         var features = WebPBitstreamFeatures()
         let status = file.withUnsafeBufferPointer { WebPGetFeaturesInternal($0.baseAddress, $0.count, &features, WEBP_DECODER_ABI_VERSION) }
@@ -72,10 +57,10 @@ package final class WebPDecoder: DescriptorDecoder {
         let alpha = flags & UInt32(ALPHA_FLAG.rawValue) != 0 || (status == VP8_STATUS_OK && features.has_alpha != 0)
         format = alpha ? .rgba8 : .rgb8
         // A WebP EXIF chunk holds the TIFF structure, sometimes behind JPEG's "Exif\0\0".
-        let exif = parsed.2.flatMap(Exif.tiffStructure(inPayload:))
-        var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: parsed.1)
+        let exif = header.exif.flatMap(Exif.tiffStructure(inPayload:))
+        var found = ImageMetadata(orientation: exif.map(Exif.orientation) ?? 1, iccProfile: header.icc)
         found.exif = exif
-        found.xmp = parsed.3
+        found.xmp = header.xmp
         metadata = found
 
         // A lossless picture is decoded whole into libwebp's own ARGB words (4 bytes a stored pixel, fewer when its
@@ -203,13 +188,5 @@ package final class WebPDecoder: DescriptorDecoder {
         default:
             return CodecError(kind: .corrupt, path: path, message: "corrupt WebP image data (libwebp status \(status.rawValue))")
         }
-    }
-
-    /// The first chunk named `fourCC` (ICCP, EXIF, XMP) a demuxed file holds, copied out.
-    static func chunk(_ fourCC: String, in demux: OpaquePointer) -> [UInt8]? {
-        var iterator = WebPChunkIterator()
-        guard WebPDemuxGetChunk(demux, fourCC, 1, &iterator) != 0 else { return nil }
-        defer { WebPDemuxReleaseChunkIterator(&iterator) }
-        return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
     }
 }
