@@ -1,0 +1,23 @@
+import FilterCore
+
+extension Primitives.SeparableConvolution: VulkanPrimitive {
+    var holdsTemporary: Bool { true }
+
+    func encode(_ encoder: inout VulkanNodeEncoder) throws {
+        // The horizontal pass covers the rows the vertical pass reads, in a buffer shaped like the input's band.
+        let inputRows = encoder.inputRows
+        let temporary = try encoder.temporary()
+        var first = encoder.firstPassPush
+        first.set(SeparableParameters(taps: horizontal.count))
+        // Tiled: 256-pixel groups along a row, each stepping over 16 rows (the group count a 16×16 shape gives).
+        let tiles = encoder.tiling.separable(taps: max(horizontal.count, vertical.count))
+        encoder.add(tiles ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
+                    over: inputRows, push: first,
+                    groups: tiles ? ((encoder.node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
+                    perPixel: Double(horizontal.count))
+        encoder.push.set(SeparableParameters(taps: vertical.count))
+        encoder.add(tiles ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],
+                    params: vertical, groups: tiles ? encoder.squareTiles : nil, perPixel: Double(vertical.count))
+        encoder.give(temporary)
+    }
+}

@@ -1,0 +1,7 @@
+import FilterCore
+
+extension Primitives.Sobel: VulkanPrimitive {
+    func encode(_ encoder: inout VulkanNodeEncoder) throws {
+        encoder.add(.sobel)
+    }
+}

@@ -1,0 +1,10 @@
+import FilterCore
+
+extension Primitives.ToneAdjustFilter: VulkanPrimitive {
+    func encode(_ encoder: inout VulkanNodeEncoder) throws {
+        encoder.push.set(ToneParameters(shadows: tone.shadows, highlights: tone.highlights, detail: tone.detail))
+        let source = ShaderLibrary.source(.toneAdjust)
+        encoder.add(.toneAdjust, source: tone.encodedWorkingSpace
+            ? source.replacingOccurrences(of: "// @SPACE", with: "#define ENCODED_WORKING") : source)
+    }
+}

@@ -1,0 +1,8 @@
+import FilterCore
+
+extension Primitives.UnsharpCombine: VulkanPrimitive {
+    func encode(_ encoder: inout VulkanNodeEncoder) throws {
+        encoder.push.set(UnsharpParameters(amount: amount, threshold: threshold))
+        encoder.add(.unsharpCombine)
+    }
+}

@@ -1,0 +1,84 @@
+import FilterCore
+
+/// A primitive's Vulkan encoding: the kernel invocations (kernel, parameters, temporaries) that compute its node's
+/// band. Each descriptor of FilterCore/Primitives conforms in a file of this folder named after it, beside its CPU
+/// kernel in CPUBackend/Primitives; `VulkanRun.planBand` reaches it through `Primitive.descriptor` and holds no
+/// switch over the primitives.
+protocol VulkanPrimitive: PrimitiveDescriptor {
+    /// Whether it runs as two passes with a temporary buffer shaped like its input's band between them (the band
+    /// schedule counts that buffer).
+    var holdsTemporary: Bool { get }
+    /// Appends the node's dispatches (or copies) for the band `encoder.rows`.
+    func encode(_ encoder: inout VulkanNodeEncoder) throws
+}
+
+extension VulkanPrimitive {
+    var holdsTemporary: Bool { false }
+}
+
+/// One node's band being encoded: its buffers, its push constants (sizes and band rows filled in; the primitive
+/// sets its own parameter block) and the means to add dispatches to the run.
+struct VulkanNodeEncoder {
+    let run: VulkanRun
+    let index: Int
+    let node: Plan.Node
+    /// The node's rows in this band.
+    let rows: Range<Int>
+    /// The rows of every node this band needs (nil where none).
+    let needed: [Range<Int>?]
+    /// The buffer the node's band is written to.
+    let output: DeviceBuffer
+    /// Each input's band buffer, bound after the output.
+    let inputs: [CommandBatch.Binding?]
+    /// The uploaded sources and their stored formats (read by sources only).
+    let uploads: [String: DeviceBuffer]
+    let formats: [String: PixelFormat]
+    /// The constants every dispatch of the node gets unless it is given its own.
+    var push: PushConstants
+
+    var plan: Plan { run.plan }
+    var space: WorkingSpace { run.plan.workingSpace }
+    var tiling: VulkanRun.Tiling { run.tiling }
+    /// Input samples read per output pixel: a dispatch's default cost.
+    var taps: Double { WorkEstimate.taps(ofNode: index, in: run.plan) }
+    /// Group counts for tiled kernels of 16×16 groups, which lay out their own invocations over the band.
+    var squareTiles: (x: Int, y: Int) { ((node.width + 15) / 16, (rows.count + 15) / 16) }
+    /// The rows of the first input this band reads.
+    var inputRows: Range<Int> { needed[node.inputs[0]]! }
+    var label: String { "\(node.origin)\u{1F}\(node.op)" }
+
+    /// A buffer shaped like the first input's band, for a two-pass primitive's first pass; `give` it back after
+    /// the second pass is added.
+    func temporary() throws -> DeviceBuffer { try run.working(node.inputs[0]) }
+
+    func give(_ buffer: DeviceBuffer) { run.give(buffer) }
+
+    /// The push constants for a first pass over the first input's band rows (a two-pass primitive's).
+    var firstPassPush: PushConstants {
+        var first = push
+        first.rows.x = Int32(inputRows.lowerBound)
+        first.rows.y = Int32(inputRows.count)
+        return first
+    }
+
+    /// One dispatch of the node: by default over its band into its buffer, the shape from `VulkanRun.launch`, the
+    /// cost its taps a pixel. A two-pass primitive's first pass writes `into` a temporary over the rows it covers
+    /// (`over`), and a kernel that lays out its own invocations gives `groups` (keeping the source's shape).
+    func add(_ kernel: Kernel, source: String? = nil, reading: [CommandBatch.Binding?]? = nil, params: [Float] = [],
+             into target: DeviceBuffer? = nil, over covered: Range<Int>? = nil, push given: PushConstants? = nil,
+             groups: (x: Int, y: Int)? = nil, perPixel: Double? = nil) {
+        let covered = covered ?? rows
+        let launch = VulkanRun.launch(width: node.width, rows: covered.count)
+        run.steps.append(.dispatch(VulkanRun.Invocation(
+            kernel: kernel, source: source ?? ShaderLibrary.source(kernel),
+            bindings: [CommandBatch.Binding(buffer: target ?? output)] + (reading ?? inputs), push: given ?? push,
+            params: params, groups: groups ?? launch.groups, label: label,
+            work: Double(node.width * covered.count) * (perPixel ?? taps), shape: groups == nil ? launch.shape : nil)))
+    }
+
+    /// A device copy of `bytes` bytes into the node's buffer.
+    func copy(from source: DeviceBuffer, sourceOffset: Int, bytes: Int) {
+        run.steps.append(.copy(from: source, to: output, sourceOffset: sourceOffset, destinationOffset: 0, bytes: bytes,
+                               label: label))
+    }
+}
