@@ -25,6 +25,7 @@ public typealias Conformance = FilterCore.Conformance
 public typealias BlendMode = FilterCore.BlendMode
 public typealias ResampleKernel = FilterCore.ResampleKernel
 public typealias WorkingSpace = FilterCore.WorkingSpace
+public typealias Fidelity = FilterCore.Fidelity
 public typealias PixelBuffer = FilterCore.PixelBuffer
 public typealias PixelFormat = FilterCore.PixelFormat
 public typealias Residency = FilterCore.Residency

@@ -41,6 +41,9 @@ public struct Renderer: Sendable {
         public var maxPixels: Int
         /// Rewrite the plan before running it (fusion, folding, identities, duplicates); on by default.
         public var optimize: Bool
+        /// How close a shrink stays to the exact resize of the full decode (`Fidelity`), over the recipe's own
+        /// `fidelity`; nil (the default) takes the recipe's, else `.high`.
+        public var fidelity: Fidelity? = nil
         /// Replace an existing output (a regular file, keeping its mode); off by default, so an existing file —
         /// even one that appears during the render — is never overwritten.
         public var replaceExisting: Bool
@@ -440,7 +443,8 @@ public struct Renderer: Sendable {
         let (plan, log): (Plan, [String])
         var findings = [String]()
         do {
-            (plan, log) = optimized(try lowered(recipe, decoders: decoders, inputs: inputs, findings: &findings), decoders: decoders)
+            (plan, log) = optimized(try lowered(recipe, decoders: decoders, inputs: inputs, findings: &findings), decoders: decoders,
+                                    fidelity: fidelity(for: recipe))
         } catch let error as RecipeError { throw RenderError.recipe(error) }
         try Self.reduceDecoders(plan, decoders)
         // The CPU backend chooses again with the output's final layout; this choice is what --explain shows and
@@ -528,9 +532,13 @@ public struct Renderer: Sendable {
 
     /// The plan as lowered and, when optimising, as rewritten, with the rewrites made; `decoders` say which
     /// sources can shrink while decoding.
-    func optimized(_ plan: Plan, decoders: [String: any ImageDecoder] = [:]) -> (plan: Plan, log: [String]) {
-        options.optimize ? Optimizer.optimize(plan, decodeReductions: decoders.mapValues(\.decodeReductions)) : (plan, [])
+    func optimized(_ plan: Plan, decoders: [String: any ImageDecoder] = [:], fidelity: Fidelity = .high) -> (plan: Plan, log: [String]) {
+        options.optimize
+            ? Optimizer.optimize(plan, decodeReductions: decoders.mapValues(\.decodeReductions), fidelity: fidelity) : (plan, [])
     }
+
+    /// The fidelity a render of `recipe` keeps: the options', else the recipe's, else `.high`.
+    func fidelity(for recipe: Recipe) -> Fidelity { options.fidelity ?? recipe.fidelity ?? .high }
 
     /// The plan a render would run, in words, with the rewrites that made it and the device that would run it;
     /// `verbose` adds the generated source of every fused kernel.
@@ -614,7 +622,8 @@ public struct Renderer: Sendable {
         var findings = [String]()
         do {
             plan = optimized(try lowered(recipe, sizes: images.mapValues { ($0.width, $0.height) }, orientations: [:],
-                                         open: analysisSources(images), findings: &findings)).plan
+                                         open: analysisSources(images), findings: &findings),
+                             fidelity: fidelity(for: recipe)).plan
         }
         catch let error as RecipeError { throw RenderError.recipe(error) }
         try checkCost(of: plan, recipe: recipe)

@@ -48,6 +48,10 @@ struct RenderOptions: ParsableArguments {
         valueName: ExplainDetail.allCases.map(\.rawValue).joined(separator: "|")))
     var explain: ExplainDetail? = nil
     @Flag(help: "Run the plan as lowered, without the optimizer's rewrites (for comparison).") var noOptimize = false
+    @Option(help: ArgumentHelp(
+        "How close a shrink stays to resizing the full decode: exact; high (≥ 40 dB PSNR; the default unless the recipe names one); fast (Pillow's draft mode).",
+        valueName: Fidelity.allCases.map(\.rawValue).joined(separator: "|")))
+    var fidelity: Fidelity?
     @Option(defaultAsFlag: StatsFormat.text, parsing: .next, help: ArgumentHelp(
         "Print timings and memory to stderr, as text or JSON.", valueName: StatsFormat.allCases.map(\.rawValue).joined(separator: "|")))
     var stats: StatsFormat? = nil
@@ -184,6 +188,7 @@ extension String {
 }
 
 extension FailOn: ExpressibleByArgument {}
+extension Fidelity: ExpressibleByArgument {}
 extension Backend: ExpressibleByArgument {}
 extension PNGWriteOptions.Filter: ExpressibleByArgument {}
 extension TIFFWriteOptions.Compression: ExpressibleByArgument {}

@@ -99,13 +99,14 @@ struct RenderRun {
             do { outputProfile = .profile(try ColourProfile(contentsOfFile: file)) }
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
-        let renderOptions = Renderer.Options(
+        var renderOptions = Renderer.Options(
             depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, gif: writeOptions.gif, fileFormat: fileFormat,
             autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
             metadata: o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip,
             maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
             maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
             timeDeviceSteps: o.stats != nil || o.statsFile != nil, page: numbers.page)
+        renderOptions.fidelity = o.fidelity
         let renderer = Renderer(backend: o.backend, options: renderOptions)
         if o.verbose, let reason = try? renderer.resolveBackend(verbose: true).warning {
             FileHandle.standardError.write(Data((reason + "\n").utf8))

@@ -154,24 +154,40 @@ extension FilterRunTests {
         XCTAssertEqual(r.code, 2, r.stderr)
     }
 
-    /// In sRGB working space a JPEG read only to be shrunk is decoded at 1/8 in the DCT, then resampled exactly:
-    /// within resize's tolerance of the full decode.
-    func testShrinkOnLoadStaysWithinTolerance() throws {
-        let thumb = try write("thumb.json", #"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":5}]}"#)
+    /// A JPEG read only to be shrunk is decoded at 1/8 in the DCT where the exact resample still shrinks by 2 or
+    /// more (`--fidelity high`, the default, in either working space), then resampled exactly: at least 40 dB
+    /// against resizing the full decode. `--fidelity exact` (or the recipe's `"fidelity": "exact"`) decodes it
+    /// whole and gives the unoptimised plan's pixels; the option overrides the recipe.
+    func testShrinkOnLoadKeepsItsFidelity() throws {
         let input = Fixtures.path("jpeg/restart_444.jpg")
-        let r = try run([thumb, input, path("fast.png"), "--explain", "--backend", "cpu"])
-        XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stdout.contains("decoded at 1/8 in the JPEG DCT (21×14 instead of 163×109)"), r.stdout)
-        XCTAssertEqual(try run([thumb, input, path("exact.png"), "--no-optimize", "--backend", "cpu"]).code, 0)
-        let a = try PNGDecoder.decode(path: path("fast.png")).samples(), b = try PNGDecoder.decode(path: path("exact.png")).samples()
-        XCTAssertLessThanOrEqual(Difference.between(b, a, width: 5, channels: 3).worst, 2)
-        // Linear light (the default) keeps the full decode at this shrink: DCT averaging is not linear.
-        let linear = try write("lin.json", #"{"version":1,"steps":[{"op":"resize","width":5}]}"#)
-        XCTAssertFalse(try run([linear, input, path("l.png"), "--explain"]).stdout.contains("JPEG DCT"))
+        for space in ["srgb", "linear"] {
+            let thumb = try write("thumb-\(space).json", #"{"version":1,"workingSpace":"\#(space)","steps":[{"op":"resize","width":9}]}"#)
+            let r = try run([thumb, input, path("fast.png"), "--explain", "--backend", "cpu", "--force"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("decoded at 1/8 in the JPEG DCT (21×14 instead of 163×109)"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("fidelity high: ≥ 40 dB PSNR"), r.stdout)
+            let exact = try run([thumb, input, path("exact.png"), "--fidelity", "exact", "--explain", "--backend", "cpu", "--force"])
+            XCTAssertFalse(exact.stdout.contains("JPEG DCT"), exact.stdout)
+            XCTAssertEqual(try run([thumb, input, path("plain.png"), "--no-optimize", "--backend", "cpu", "--force"]).code, 0)
+            let a = try PNGDecoder.decode(path: path("fast.png")).samples(), b = try PNGDecoder.decode(path: path("exact.png")).samples()
+            let plain = try PNGDecoder.decode(path: path("plain.png")).samples()
+            XCTAssertGreaterThanOrEqual(Difference.psnr(b, a), 40, space)
+            XCTAssertLessThanOrEqual(Difference.between(plain, b, width: 9, channels: 3).worst, 1, space)
+        }
+        // The recipe's own fidelity, and the option over it.
+        let exactRecipe = try write("exact.json", #"{"version":1,"fidelity":"exact","steps":[{"op":"resize","width":9}]}"#)
+        XCTAssertFalse(try run([exactRecipe, input, path("r.png"), "--explain"]).stdout.contains("JPEG DCT"))
+        XCTAssertTrue(try run([exactRecipe, input, path("r.png"), "--explain", "--fidelity", "fast", "--force"]).stdout
+            .contains("fidelity fast"))
+        let typo = try write("typo.json", #"{"version":1,"fidelity":"hihg","steps":[]}"#)
+        let refused = try run([typo, input, path("t.png")])
+        XCTAssertEqual(refused.code, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("did you mean \"high\""), refused.stderr)
     }
 
     /// A sideways photo's turn runs on the thumbnail, after the shrink (and the shrink may then happen in the
-    /// DCT), vertical pass first: the same pixels as turning first, within resize's tolerance.
+    /// DCT), vertical pass first: at the exact fidelity the same pixels as turning first, within resize's
+    /// tolerance, and at the default fidelity within its 40 dB.
     func testTurnsMoveAfterTheShrink() throws {
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/restart_444.jpg"))))
         let exif = Array("Exif".utf8) + [0, 0] + Exif.block(orientation: 6)
@@ -185,11 +201,16 @@ extension FilterRunTests {
             // Turned, the shrink in height still runs first (the horizontal pass gathers only the output's rows).
             let passes = r.stdout.split(separator: "\n").filter { $0.contains(" resample ") }
             XCTAssertEqual(passes.map { $0.contains("resample vertical") }, [true, false], r.stdout)
-            if space == "srgb" { XCTAssertTrue(r.stdout.contains("in the JPEG DCT"), r.stdout) }
+            XCTAssertTrue(r.stdout.contains("in the JPEG DCT"), r.stdout)
+            let turned = try run([thumb, path("side.jpg"), path("turned-\(space).png"), "--explain", "--backend", "cpu",
+                                  "--fidelity", "exact"])
+            XCTAssertTrue(turned.stdout.contains("moved after resize"), turned.stdout)
             XCTAssertEqual(try run([thumb, path("side.jpg"), path("exact-\(space).png"), "--no-optimize", "--backend", "cpu"]).code, 0)
             let a = try PNGDecoder.decode(path: path("fast-\(space).png")), b = try PNGDecoder.decode(path: path("exact-\(space).png"))
+            let t = try PNGDecoder.decode(path: path("turned-\(space).png"))
             XCTAssertEqual([a.width, a.height], [12, 18])
-            XCTAssertLessThanOrEqual(Difference.between(try b.samples(), try a.samples(), width: 12, channels: 3).worst, 2, space)
+            XCTAssertLessThanOrEqual(Difference.between(try b.samples(), try t.samples(), width: 12, channels: 3).worst, 2, space)
+            XCTAssertGreaterThanOrEqual(Difference.psnr(try b.samples(), try a.samples()), 40, space)
         }
     }
 

@@ -15,6 +15,7 @@ package enum CatalogueSchema {
                 "version": ["const": 1],
                 "description": ["type": "string"],
                 "workingSpace": ["enum": .array(WorkingSpace.allCases.map { .string($0.rawValue) })],
+                "fidelity": ["enum": .array(Fidelity.allCases.map { .string($0.rawValue) })],
                 "steps": ["type": "array", "items": ["oneOf": stepVariants]],
                 "inputs": ["type": "array", "items": ["type": "string"], "minItems": 1, "uniqueItems": true],
                 "nodes": ["type": "array", "items": ["oneOf": nodeVariants]],

@@ -9,13 +9,16 @@ package struct Optimizer {
     private var output: Int
     private let workingSpace: WorkingSpace
     private var decodeReductions: [String: DecodeReductions] = [:]
+    private var fidelity = Fidelity.high
 
     /// The optimised plan and the rewrites made, in order. `decodeReductions` lists, per source, the factors its
     /// decoder can shrink by while decoding (JPEG: 2, 4, 8 in the DCT; WebP: by its rescaler); the plan then asks
-    /// for one where a shrink follows, and the source node has the reduced size.
-    package static func optimize(_ plan: Plan, decodeReductions: [String: DecodeReductions] = [:]) -> (plan: Plan, log: [String]) {
+    /// for one where a shrink follows, as far as `fidelity` allows, and the source node has the reduced size.
+    package static func optimize(_ plan: Plan, decodeReductions: [String: DecodeReductions] = [:],
+                                 fidelity: Fidelity = .high) -> (plan: Plan, log: [String]) {
         var optimizer = Optimizer(plan)
         optimizer.decodeReductions = decodeReductions
+        optimizer.fidelity = fidelity
         optimizer.run()
         return (Plan(nodes: optimizer.nodes, output: optimizer.output, workingSpace: plan.workingSpace), optimizer.log)
     }
@@ -32,7 +35,8 @@ package struct Optimizer {
             moveTurnsPastShrinks()
             if rewrites == before { break }
         }
-        if !reduceInDecoder() { shrinkAtDecode() }
+        // The exact fidelity resizes the full decode: neither a decoder's reduction nor a box reduction first.
+        if fidelity != .exact && !reduceInDecoder() { shrinkAtDecode() }
         shrinkInFixedPointOrder()
         for _ in 0..<16 {
             let before = rewrites
@@ -278,20 +282,39 @@ package struct Optimizer {
         }
     }
 
+    /// The shrink the exact resample must keep after a decoder's reduction, at fidelities below exact: 2 for `high`
+    /// wherever the decoder averages like JPEG's DCT (measured on five photos at widths 256–1600, 4:2:0 and 4:4:4
+    /// at quality 90: 50.3 dB at worst in linear light, 54.0 dB in sRGB; scripts/measure-fidelity.py,
+    /// BENCHMARKS.md), and 1 for `fast` (the decoded image no smaller than the target, as Pillow's draft mode:
+    /// 37.4 dB at worst).
+    /// Decoders not measured by PSNR (WebP's rescaler, a TIFF pyramid's levels) keep their margins of
+    /// `decodeReductionGap` at `high`, which hold the result within 2 codes.
+    static func fidelityGap(_ fidelity: Fidelity, factor: Double, space: WorkingSpace, method: DecodeReductions.Method) -> Double? {
+        switch (fidelity, method) {
+        case (.exact, _): return nil
+        case (.fast, _): return 1
+        case (.high, .boxes): return 2
+        case (.high, _): return decodeReductionGap(factor: factor, space: space, method: method)
+        }
+    }
+
     /// The factor a source reduces by for a shrink of `shrink`: the largest it offers within the gap; for a
     /// rescaling decoder any factor from 1.5 (below that the decode saves little).
-    static func decodeReduction(_ reductions: DecodeReductions, shrink: Double, space: WorkingSpace) -> Double? {
+    static func decodeReduction(_ reductions: DecodeReductions, shrink: Double, space: WorkingSpace,
+                                fidelity: Fidelity = .high) -> Double? {
         switch reductions.method {
         case .boxes, .decodedBoxes, .levels:
             return reductions.factors.sorted().last { factor in
-                decodeReductionGap(factor: Double(factor), space: space, method: reductions.method)
+                fidelityGap(fidelity, factor: Double(factor), space: space, method: reductions.method)
                     .map { shrink >= $0 * Double(factor) } ?? false
             }.map(Double.init)
         case .wholeRescale:
             // The gap is one margin wherever it is defined, so the factor is shrink / margin, capped where the gap
             // stops being defined (2 in linear light, whose margin was measured only at 1/2).
-            guard reductions.rescales, let gap = decodeReductionGap(factor: 1, space: space, method: .wholeRescale) else { return nil }
-            let factor = min(shrink / gap, decodeReductionGap(factor: shrink / gap, space: space, method: .wholeRescale) == nil ? 2 : .infinity)
+            guard reductions.rescales, let gap = fidelityGap(fidelity, factor: 1, space: space, method: .wholeRescale) else { return nil }
+            let cap = fidelity == .fast || fidelityGap(fidelity, factor: shrink / gap, space: space, method: .wholeRescale) != nil
+                ? Double.infinity : 2
+            let factor = min(shrink / gap, cap)
             return factor >= 1.5 ? factor : nil
         }
     }
@@ -318,7 +341,7 @@ package struct Optimizer {
             let upright = nodes[geometry.last ?? s], target = nodes[last]
             let shrink = min(Double(upright.width) / Double(max(1, target.width)),
                              Double(upright.height) / Double(max(1, target.height)))
-            guard let f = Self.decodeReduction(reductions, shrink: shrink, space: workingSpace) else { continue }
+            guard let f = Self.decodeReduction(reductions, shrink: shrink, space: workingSpace, fidelity: fidelity) else { continue }
             let stored = nodes[s]
             if let level = reductions.levels.first(where: { Double($0.factor) == f }) {
                 nodes[s].width = level.width
@@ -349,7 +372,7 @@ package struct Optimizer {
             }
             note("shrink on load: \(stored.origin) decoded at 1/\(f == f.rounded() ? String(Int(f)) : String(format: "%.2f", f)) \(reductions.how) (\(nodes[s].width)×\(nodes[s].height) "
                  + "instead of \(stored.width)×\(stored.height)), then \(target.op) [\(target.origin)] resamples exactly to "
-                 + "\(target.width)×\(target.height)")
+                 + "\(target.width)×\(target.height) (fidelity \(fidelity.rawValue): \(fidelity.promise))")
             return true
         }
         return false

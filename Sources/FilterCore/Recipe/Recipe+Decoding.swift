@@ -1,7 +1,7 @@
 import Foundation
 
 extension Recipe {
-    static let topLevelKeys = ["version", "description", "workingSpace", "steps", "inputs", "nodes", "output"]
+    static let topLevelKeys = ["version", "description", "workingSpace", "fidelity", "steps", "inputs", "nodes", "output"]
     static let structuralKeys = ["op", "id", "input", "inputs", "description"]
 
     /// Reads, decodes and validates a recipe file; a file that cannot be read is a `RecipeError` saying why.
@@ -76,6 +76,12 @@ struct RecipeDecoder {
             if let s = value.string, let parsed = WorkingSpace(rawValue: s) { space = parsed }
             else { fail("workingSpace", "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.shown)\(NearestName.hint(for: value.string ?? "", in: names))") }
         }
+        var fidelity: Fidelity?
+        if let value = top["fidelity"] {
+            let names = Fidelity.allCases.map(\.rawValue)
+            if let s = value.string, let parsed = Fidelity(rawValue: s) { fidelity = parsed }
+            else { fail("fidelity", "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.shown)\(NearestName.hint(for: value.string ?? "", in: names))") }
+        }
 
         let hasSteps = top["steps"] != nil, hasNodes = top["nodes"] != nil
         if hasSteps == hasNodes {
@@ -114,8 +120,10 @@ struct RecipeDecoder {
                 nodes.append(node)
             }
             guard issues.isEmpty else { return nil }
-            return Recipe(description: description, workingSpace: space, nodes: nodes,
-                          output: nodes.last?.id ?? "main", isChain: true)
+            var recipe = Recipe(description: description, workingSpace: space, nodes: nodes,
+                                output: nodes.last?.id ?? "main", isChain: true)
+            recipe.fidelity = fidelity
+            return recipe
         }
 
         var inputs = ["main"]
@@ -170,7 +178,9 @@ struct RecipeDecoder {
             fail(paths[cycle[0]] ?? "nodes", "cycle through " + cycle.map { "\"\($0)\"" }.joined(separator: " → "))
         }
         guard issues.isEmpty else { return nil }
-        return Recipe(description: description, workingSpace: space, inputs: inputs, nodes: nodes, output: output)
+        var recipe = Recipe(description: description, workingSpace: space, inputs: inputs, nodes: nodes, output: output)
+        recipe.fidelity = fidelity
+        return recipe
     }
 
     /// Decodes one step or node. In a chain, `id` (the step's position, unless it carries an "id") and

@@ -24,6 +24,7 @@ extension Recipe {
         var top: [String: JSONValue] = ["version": .number(Double(Recipe.currentVersion))]
         if let description { top["description"] = .string(description) }
         top["workingSpace"] = .string(workingSpace.rawValue)
+        if let fidelity { top["fidelity"] = .string(fidelity.rawValue) }
         let entries: [JSONValue] = nodes.enumerated().map { k, node in
             var entry: [String: JSONValue] = ["op": .string(node.op.rawValue)]
             for (name, value) in node.params.values { entry[name] = value.jsonValue }
@@ -52,6 +53,7 @@ extension Recipe {
         var top: [String: JSONValue] = ["version": .number(Double(Recipe.currentVersion))]
         if let description { top["description"] = .string(description) }
         if workingSpace != .linear { top["workingSpace"] = .string(workingSpace.rawValue) }
+        if let fidelity { top["fidelity"] = .string(fidelity.rawValue) }
         let entries: [JSONValue] = nodes.enumerated().map { k, node in
             var entry: [String: JSONValue] = ["op": .string(node.op.rawValue)]
             let defaults = node.op.spec.defaults

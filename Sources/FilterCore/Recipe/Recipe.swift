@@ -22,6 +22,9 @@ public struct Recipe: Equatable, Sendable {
 
     public var description: String?
     public var workingSpace: WorkingSpace
+    /// How close a shrink stays to the exact resize (`Fidelity`); nil for the renderer's setting (`.high` unless
+    /// it is given one).
+    public var fidelity: Fidelity?
     public var inputs: [String]
     public var nodes: [Node]
     public var output: String

@@ -103,6 +103,14 @@ package struct Difference: CustomStringConvertible {
         return d.worst <= tolerance ? nil : d.description
     }
 
+    /// Peak signal-to-noise ratio of `found` against `expected` in dB (every sample alike; infinity when equal):
+    /// what a shrink's fidelity promises (`Fidelity`).
+    package static func psnr(_ expected: [Double], _ found: [Double], peak: Double = 255) -> Double {
+        guard expected.count == found.count, !expected.isEmpty else { return -.infinity }
+        let squared = zip(expected, found).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
+        return squared == 0 ? .infinity : 10 * log10(peak * peak * Double(expected.count) / squared)
+    }
+
     /// The filters whose outputs are step functions of their inputs.
     package static let stepFunctions: Set<FilterID> = [.threshold, .posterize]
 
