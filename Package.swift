@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Release builds of the tools link the Swift runtime and Foundation statically: the dynamic linker's symbol lookups
@@ -26,6 +26,15 @@ let package = Package(
         .executable(name: "filterrun", targets: ["filterrun"]),
         .executable(name: "filterbench", targets: ["filterbench"]),
         .executable(name: "filterserve", targets: ["filterserve"]),
+    ],
+    // The HTTP service (FilterServe, filterserve) and its packages are the trait "Server", on by default here. An app
+    // that depends on the library alone turns it off (`.package(url: …, from: …, traits: [])`) and resolves none of
+    // Hummingbird, SwiftNIO, swift-crypto, Prometheus, AsyncHTTPClient or swift-log (Examples/Consumer does, and
+    // scripts/test.sh checks what it resolves).
+    traits: [
+        .trait(name: "Server", description: "filterserve, the HTTP service, with Hummingbird, SwiftNIO, swift-crypto, "
+               + "swift-prometheus, AsyncHTTPClient and swift-log"),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -114,17 +123,17 @@ let package = Package(
         // MARK: - The HTTP service
         .target(name: "FilterServe", dependencies: [
             "FilterRecipe", "FilterCore",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+            .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+            .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterserve", dependencies: [
             "FilterServe", "FilterRecipe",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
 
@@ -156,8 +165,8 @@ let package = Package(
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterServeTests", dependencies: [
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         ]),
         .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "FilterCore"]),
     ],

@@ -37,6 +37,13 @@ else
     tail -20 "$scratch/docc.log"; echo "DocC: generate-documentation failed" >&2; status=1
 fi
 (cd Examples/Consumer && swift build)
+# Depending on the library alone (the trait "Server" off) resolves none of the service's packages.
+resolved=$(cd Examples/Consumer && swift package show-dependencies --format flatlist 2>/dev/null)
+if grep -qiE 'hummingbird|swift-nio|swift-crypto|prometheus|async-http-client|swift-log' <<<"$resolved"; then
+    echo "Examples/Consumer resolves server packages: $(tr '\n' ' ' <<<"$resolved")" >&2; status=1
+else
+    echo "Examples/Consumer: the library alone resolves $(grep -c . <<<"$resolved") packages, none of the service's"
+fi
 ln -s "$root/samples" "$scratch/samples"
 (cd "$scratch" && "$root/Examples/Consumer/.build/debug/Consumer")
 test -s "$scratch/thumb.jpg"

@@ -42,6 +42,10 @@ func readmeListings() async throws {
     }
     task.cancel()   // throws RenderError.cancelled; no file is left
 
+    let framed = try Image(contentsOf: url).pad(top: 24, right: 24, bottom: 24, left: 24, color: [1, 1, 1, 0.75])
+        .monochrome(color: "#d8b98a", intensity: 0.6)
+    try framed.render(to: "framed.png")
+
     let session = try PreviewSession(inputs: ["main": url.path], previewWidth: 1920, cacheBudget: 512 << 20)
     for intensity in stride(from: 0.2, through: 0.8, by: 0.1) {
         let look = try Image(input: "main").gaussianBlur(sigma: 2).colorControls(saturation: 1.1).vignette(intensity: intensity)

@@ -11,6 +11,20 @@ final class TypedErrorTests: XCTestCase {
         do { try body(); return nil } catch let e as RenderError { return e } catch { XCTFail("\(error)"); return nil }
     }
 
+    /// Colours are written in Swift as a recipe writes them; a literal that is not a colour is a RecipeError naming
+    /// the parameter, never a trap.
+    func testColourLiteralsAreRecipeColours() throws {
+        XCTAssertEqual([1, 1, 1, 0.75] as RGBA, RGBA(1, 1, 1, 0.75))
+        XCTAssertEqual([0.2, 0.4, 0.6] as RGBA, RGBA(0.2, 0.4, 0.6, 1))
+        XCTAssertEqual("#ff000080" as RGBA, RGBA(1, 0, 0, 128.0 / 255))
+        XCTAssertEqual("white" as RGBA, .white)
+        for bad: RGBA in [[1, 2], "#12", "nonsense"] {
+            XCTAssertThrowsError(try Image(input: "main").pad(top: 2, color: bad)) { error in
+                XCTAssertTrue("\(error)".contains("color"), "\(error)")
+            }
+        }
+    }
+
     func testCausesAreValues() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
