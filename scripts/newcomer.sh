@@ -71,6 +71,15 @@ step "7: an output-name template, as vips -o tn_%s"
 filterrun recipes/web-thumbnail.json "$photo" samples/emerald-logo_160x120_rgba8.png named/ --output-name 'tn_%s.webp' --quiet \
     || fail "--output-name"
 [ -f named/tn_coffee_600x400_rgb8.webp ] && [ -f named/tn_emerald-logo_160x120_rgba8.webp ] || fail "--output-name names: $(ls named)"
+step "6: a watermark placed by compass point and sized by the photo (a fifth of its width on any size)"
+filterrun recipes/watermark.json "$photo" marked.jpg --input watermark=samples/emerald-logo_160x120_rgba8.png --explain \
+    >mark.txt || fail "watermark"
+grep -q 'resample horizontal 120×90' mark.txt && grep -q 'pad 588×388' mark.txt || fail "the mark is not a fifth, bottom right: $(cat mark.txt)"
+printf '{"version": 1, "steps": [{"op": "resize", "width": 1800}]}' >big.json
+filterrun big.json "$photo" big.png --force
+filterrun recipes/watermark.json big.png marked-big.jpg --input watermark=samples/emerald-logo_160x120_rgba8.png --explain \
+    >mark-big.txt || fail "watermark on 1800 px"
+grep -q 'resample vertical 360×270' mark-big.txt && grep -q 'pad 1764×1164' mark-big.txt || fail "the mark does not scale with the photo: $(cat mark-big.txt)"
 step "9: --colors and --colours are both taken, by renders and stats; --quality on PNG is named"
 filterrun recipes/web-thumbnail.json "$photo" q.png --quality 80 2>quality.err || fail "--quality on PNG"
 grep -q 'applies to JPEG' quality.err || fail "--quality on PNG said nothing"

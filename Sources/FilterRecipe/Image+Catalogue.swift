@@ -595,17 +595,21 @@ extension Image {
         try applying(.blendWithMask, [:], with: [background, mask])
     }
 
-    /// Porter–Duff source over backdrop.
+    /// Porter–Duff source over backdrop, the source placed, scaled and faded (a watermark, a logo).
     ///
-    /// Formula: co = cs + cb(1 − αs), αo = αs + αb(1 − αs) (premultiplied)
+    /// Formula: co = cs + cb(1 − αs), αo = αs + αb(1 − αs) (premultiplied), αs scaled by opacity; the source is first resampled (Lanczos 3) to relativeWidth × the backdrop's width, its aspect kept (0: its own size), then placed at position, margin × the backdrop's shorter side from the edges it sits against; transparent outside
     ///
     /// `self` is the source.
     ///
     /// - Parameters:
     ///   - backdrop: The backdrop image.
+    ///   - position: Where the source sits on the backdrop: the centre or a compass point; one of "centre", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest", default "northwest".
+    ///   - margin: Space between the source and the edges, as a fraction of the backdrop's shorter side; a number in 0...0.5, default 0.
+    ///   - relativeWidth: The source's width as a fraction of the backdrop's width, its aspect kept (0: its own size); a number in 0...4, default 0.
+    ///   - opacity: Source opacity; a number in 0...1, default 1.
     /// - Throws: `RecipeError` naming this call when a value is out of its range.
-    public func over(backdrop: Image) throws -> Image {
-        try applying(.over, [:], with: [backdrop])
+    public func over(backdrop: Image, position: OverPosition = .northwest, margin: Double = 0.0, relativeWidth: Double = 0.0, opacity: Double = 1.0) throws -> Image {
+        try applying(.over, ["position": .string(position.rawValue), "margin": .number(margin), "relativeWidth": .number(relativeWidth), "opacity": .number(opacity)], with: [backdrop])
     }
 
     /// Takes the image's transparency from a mask (a grey image, or any image's alpha).
@@ -785,6 +789,19 @@ extension Image {
         case fit = "fit"
         case crop = "crop"
         case inside = "inside"
+    }
+
+    /// over's position: where the source sits on the backdrop: the centre or a compass point.
+    public enum OverPosition: String, CaseIterable, Sendable {
+        case centre = "centre"
+        case north = "north"
+        case northeast = "northeast"
+        case east = "east"
+        case southeast = "southeast"
+        case south = "south"
+        case southwest = "southwest"
+        case west = "west"
+        case northwest = "northwest"
     }
 
     /// text's weight: font weight.

@@ -34,7 +34,7 @@ final class SwiftFaceTests: XCTestCase {
                 .colorControls(contrast: 0.95, saturation: 0.75).sepia(intensity: 0.35).vignette(radius: 1.1, intensity: 0.45)),
             "caption": try main.text(text: "© FilterRecipe 2026", relativeSize: 0.04, weight: .semibold,
                                      color: RGBA(1, 1, 1, 0.75), position: .southeast, margin: 0.02).over(backdrop: main),
-            "watermark": try Image(input: "watermark").pad(top: 16, left: 16).blend(backdrop: main, opacity: 0.6),
+            "watermark": try Image(input: "watermark").over(backdrop: main, position: .southeast, margin: 0.03, relativeWidth: 0.2, opacity: 0.6),
             "web-thumbnail": try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6),
             "web-thumbnail-srgb": srgb(try main.resize(width: 400, withoutEnlargement: true).unsharpMask(sigma: 0.8, amount: 0.6)),
             "square-thumbnail": srgb(try main.resize(width: 256, height: 256, fit: .cover, position: .attention,

@@ -28,7 +28,7 @@ package enum ParameterSweep {
         "solidColor.width": 60, "solidColor.height": 60, "linearGradient.width": 60, "linearGradient.height": 60,
         "affine.width": 60, "affine.height": 60, "perspective.width": 60, "perspective.height": 60, "radialGradient.width": 60, "radialGradient.height": 60, "checkerboard.width": 60, "checkerboard.height": 60,
         "text.width": 60, "text.height": 60, "text.size": 30, "text.dpi": 144, "text.relativeSize": 0.6, "text.wrapWidth": 30,
-        "text.lineSpacing": 2,
+        "text.lineSpacing": 2, "over.relativeWidth": 2,
     ]
 
     package static func sets(for id: FilterID) -> [(label: String, params: [String: ParamValue])] {
@@ -79,6 +79,13 @@ package enum ParameterSweep {
             sets.append(("1D", ["path": .string(Fixtures.path("lut/curves_1d.cube")), "strength": 0.7]))
             sets.append(("look", ["path": .string(Fixtures.repository.appendingPathComponent("recipes/looks/teal-orange.cube").path),
                                   "interpolation": "trilinear"]))
+        }
+        if id == .over {  // a scaled watermark in each corner, a source larger than the backdrop hanging over it
+            for position in ["southeast", "northeast", "southwest", "centre", "south"] {
+                sets.append(("placed,\(position)", ["relativeWidth": 0.4, "position": .string(position), "margin": 0.05, "opacity": 0.6]))
+            }
+            sets.append(("larger,centre", ["relativeWidth": 1.5, "position": "centre"]))
+            sets.append(("larger,southeast,margin", ["relativeWidth": 1.3, "position": "southeast", "margin": 0.1]))
         }
         if id == .trim {
             sets.append(("white", ["autoBackground": false, "background": .color(.white), "threshold": 40]))

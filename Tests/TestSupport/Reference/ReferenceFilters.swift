@@ -321,14 +321,34 @@ package enum ReferenceFilters {
                 let sx = x - left, sy = y - top
                 return sx >= 0 && sy >= 0 && sx < image.width && sy < image.height ? image[sx, sy] : colour
             }
-        case .blend, .over:
-            let mode = id == .over ? "normal" : p.string("mode")
-            let opacity = id == .over ? 1 : n("opacity")
-            let source = inputs[0], backdrop = inputs[1]
+        case .blend:
+            let source = inputs[0], backdrop = inputs[1], opacity = n("opacity")
             return mapped(backdrop.width, backdrop.height) { x, y in
                 let b = backdrop[x, y]
                 guard x < source.width, y < source.height else { return b }
-                return compositeReference(mode, source[x, y] * opacity, b)
+                return compositeReference(p.string("mode"), source[x, y] * opacity, b)
+            }
+        case .over:
+            // The source scaled to relativeWidth × the backdrop's width (aspect kept), its top-left corner at
+            // (x0, y0): the margin from the edges it sits against, centred on an axis with neither.
+            let backdrop = inputs[1], opacity = n("opacity")
+            var source = inputs[0]
+            if n("relativeWidth") > 0 {
+                let width = max(1, Int((n("relativeWidth") * Double(backdrop.width)).rounded()))
+                let height = max(1, Int((Double(source.height) * Double(width) / Double(source.width)).rounded()))
+                source = resample(source, width, height, kernel: "lanczos3")
+            }
+            let position = p.string("position")
+            let margin = Int((n("margin") * Double(min(backdrop.width, backdrop.height))).rounded())
+            func origin(_ free: Int, start: Bool, end: Bool) -> Int {
+                start ? margin : end ? free - margin : (free >= 0 ? free / 2 : -((-free) / 2))
+            }
+            let x0 = origin(backdrop.width - source.width, start: position.hasSuffix("west"), end: position.hasSuffix("east"))
+            let y0 = origin(backdrop.height - source.height, start: position.hasPrefix("north"), end: position.hasPrefix("south"))
+            return mapped(backdrop.width, backdrop.height) { x, y in
+                let b = backdrop[x, y], sx = x - x0, sy = y - y0
+                guard sx >= 0, sy >= 0, sx < source.width, sy < source.height else { return b }
+                return compositeReference("normal", source[sx, sy] * opacity, b)
             }
         case .blendWithMask:
             let fg = inputs[0], bg = inputs[1], mask = inputs[2]
