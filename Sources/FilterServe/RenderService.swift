@@ -19,6 +19,8 @@ public struct RenderService: Sendable {
     let fetcher: OriginFetcher
     /// Identical renders in flight, shared.
     let flights = RenderFlights()
+    /// Presets parsed once, again when their file changes.
+    let presetCache = PresetCache()
     /// How request bodies are read (uploads to `POST /render` and the playground): bounded in size, time and number.
     let bodies: BodyReader
     let playground: Playground?
@@ -135,7 +137,8 @@ public struct RenderService: Sendable {
         let own: ImageFileFormat = ImageFileFormat.from(extensionOf: source) == .png ? .png : .jpeg
         let (fileFormat, negotiated) = try outputFormat(format, accept: request.headers[.accept], fallback: own)
 
-        let tag = try etag(payload: payload, format: fileFormat, validators: [validator, try fileValidator(recipePath)])
+        let presetValidator = try fileValidator(recipePath)
+        let tag = try etag(payload: payload, format: fileFormat, validators: [validator, presetValidator])
         var headers: HTTPFields = [.eTag: tag, .cacheControl: configuration.cacheControl]
         if negotiated { headers[.vary] = "Accept" }
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
@@ -149,8 +152,10 @@ public struct RenderService: Sendable {
         let (flight, shared) = await flights.join(tag, waiter: waiter) {
             let began = ContinuousClock.now
             let (data, report, slot) = try await service.queuedRender { control in
-                try renderer.render(service.confined(try Recipe(contentsOfFile: recipePath)), sources: ["main": input],
-                                    as: fileFormat, control: control)
+                let recipe = try service.presetCache.recipe(at: recipePath, validator: presetValidator) {
+                    service.confined(try Recipe(contentsOfFile: recipePath))
+                }
+                return try renderer.render(recipe, sources: ["main": input], as: fileFormat, control: control)
             }
             let queue = (slot - began) / .seconds(1)
             return RenderFlights.Rendered(data: data, timing: ServerTiming(queue: queue, decode: report.decodeSeconds,

@@ -198,6 +198,32 @@ final class RenderServiceTests: XCTestCase {
         }
     }
 
+    /// A preset is parsed once and served from memory while its file is unchanged; an edited preset is read again
+    /// on the next request (a new ETag, the new size), with no restart.
+    func testPresetsAreParsedOnceAndReadAgainWhenEdited() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let preset = folder.appendingPathComponent("small.json")
+        try Data(#"{"version":1,"steps":[{"op":"resize","width":40}]}"#.utf8).write(to: preset)
+        let service = try service { $0.allowUnsigned = true; $0.presets = folder.path }
+        try await test(service) { client in
+            let uri = "/r/_/small/\(self.photo)?format=png"
+            let first = try await client.execute(uri: uri, method: .get) { response in
+                XCTAssertEqual(try self.size(response.body), [40, 27])
+                return response.headers[.eTag]
+            }
+            try await client.execute(uri: uri, method: .get) { XCTAssertEqual(try self.size($0.body), [40, 27]) }
+            XCTAssertEqual(service.presetCache.parses, 1, "an unchanged preset is parsed once")
+            // Edited (another size, so the file's validator changes even within one clock tick).
+            try Data(#"{"version":1,"steps":[{"op":"resize","width":60}]} "#.utf8).write(to: preset)
+            try await client.execute(uri: uri, method: .get) { response in
+                XCTAssertEqual(try self.size(response.body), [60, 40])
+                XCTAssertNotEqual(response.headers[.eTag], first)
+            }
+            XCTAssertEqual(service.presetCache.parses, 2)
+        }
+    }
+
     /// Accept's qualities choose among the negotiated formats; ties go to the server's order; wildcards and q=0
     /// choose none of them.
     func testAcceptQualitiesChooseTheFormat() throws {
