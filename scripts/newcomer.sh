@@ -101,6 +101,12 @@ for _ in $(seq 1 600); do curl -sf -o /dev/null http://127.0.0.1:8080/healthz &&
 step "$request"
 bash -c "$request" 2>/dev/null || { cat "$work/serve.log" >&2; fail "the README's request failed"; }
 [ "$(head -c 4 thumb.webp)" = "RIFF" ] || fail "the README's request did not return a WebP image"
+step "5: a size and a quality in the URL (signed; here unsigned, as the server was started)"
+curl -sf -o small.png 'http://127.0.0.1:8080/r/_/web-thumbnail/coffee_600x400_rgb8.png?format=png&width=200' \
+    || fail "?width=200 was refused"
+filterrun stats small.png | grep -q '"width" *: *200' || fail "?width=200 did not size the thumbnail: $(filterrun stats small.png | head -c 300)"
+curl -s -o typo.json 'http://127.0.0.1:8080/r/_/web-thumbnail/coffee_600x400_rgb8.png?widht=200'
+grep -q 'did you mean' typo.json || fail "a mistyped URL option got no hint: $(cat typo.json)"
 pkill -TERM -f "filterserve --allow-unsigned" || true
 for _ in $(seq 1 20); do pgrep -f "filterserve --allow-unsigned" >/dev/null || break; sleep 0.5; done
 pgrep -f "filterserve --allow-unsigned" >/dev/null && fail "filterserve did not stop on SIGTERM"

@@ -105,17 +105,16 @@ public struct RenderService: Sendable {
             throw ServeError(.forbidden, "the signature does not match this URL (preset, source and options are all signed)")
         }
         let source = sourceParts.joined(separator: "/")
-        let format = request.uri.queryParameters["format"].map(String.init)
+        // The options (format, size, fit, quality): each known name once, whatever their order.
+        let options = try RenderURLOptions.parse(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        let format = options.format
         // The signature first: nothing about the files is revealed to an unsigned request.
-        let payload = URLSigner.payload(preset: preset, source: source, format: format)
+        let payload = URLSigner.payload(preset: preset, source: source, options: options)
         let unsigned = signature == "_" && configuration.allowUnsigned
         guard unsigned || signer.verify(signature, payload: payload) else {
             throw ServeError(.forbidden, "the signature does not match this URL (preset, source and options are all signed)")
         }
-        // Everything but the format lives in the signed preset: any other parameter is a mistake or a probe.
-        if let unknown = request.uri.queryParameters.first(where: { $0.key != "format" }) {
-            throw ServeError(.badRequest, "unknown parameter \"\(unknown.key)\": a render URL carries only format; the rest is the preset's")
-        }
+        try options.check(maxSize: configuration.maxURLSize)
         guard preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
               let recipePath = presets.file([Substring(preset + ".json")]) else {
             throw ServeError(.notFound, "no preset named \"\(preset)\"" + NearestName.hint(for: preset, in: presets.presetNames))
@@ -146,16 +145,23 @@ public struct RenderService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
 
-        let renderer = self.renderer, service = self
+        // The preset as parsed once (again when its file changes), sized and its quality set as the URL asks: a
+        // URL that cannot size it is refused before it takes a place in the queue.
+        let recipe: Recipe
+        do {
+            recipe = try options.applied(to: presetCache.recipe(at: recipePath, validator: presetValidator) {
+                confined(try Recipe(contentsOfFile: recipePath))
+            }, preset: preset)
+        } catch { throw served(error) }
+        var sized = self.renderer
+        sized.options = options.applied(to: sized.options)
+        let renderer = sized, service = self
         // Requests for the same bytes share one render (the key is the ETag: what was signed and every file read).
         let waiter = UUID()
         let (flight, shared) = await flights.join(tag, waiter: waiter) {
             let began = ContinuousClock.now
             let (data, report, slot) = try await service.queuedRender { control in
-                let recipe = try service.presetCache.recipe(at: recipePath, validator: presetValidator) {
-                    service.confined(try Recipe(contentsOfFile: recipePath))
-                }
-                return try renderer.render(recipe, sources: ["main": input], as: fileFormat, control: control)
+                try renderer.render(recipe, sources: ["main": input], as: fileFormat, control: control)
             }
             let queue = (slot - began) / .seconds(1)
             return RenderFlights.Rendered(data: data, timing: ServerTiming(queue: queue, decode: report.decodeSeconds,
@@ -200,12 +206,23 @@ public struct RenderService: Sendable {
     /// Checks what `filterserve sign` is asked to sign: a preset that exists in `presets` (with the nearest name when
     /// not) and a format the server writes; the message says what is wrong.
     public static func checkSignable(preset: String, format: String?, presets folder: String) throws {
+        try checkSignable(preset: preset, options: RenderURLOptions(format: format), presets: folder)
+    }
+
+    /// `checkSignable` for a URL with options: the values in range (sizes up to the default `--max-url-size`) and
+    /// a preset that can be sized when a size is asked for.
+    public static func checkSignable(preset: String, options: RenderURLOptions, presets folder: String) throws {
+        let format = options.format
+        try options.check(maxSize: ServeConfiguration().maxURLSize)
         let presets = try SourceRoot(folder, option: "--presets")
         guard presets.file([Substring(preset + ".json")]) != nil else {
             throw ServeError(.notFound, "no preset named \"\(preset)\" in \(folder)" + NearestName.hint(for: preset, in: presets.presetNames))
         }
         if let format, ImageFileFormat(word: format)?.isWritten != true {
             throw ServeError(.badRequest, "format \"\(format)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
+        }
+        if options.sizes, let path = presets.file([Substring(preset + ".json")]) {
+            _ = try options.applied(to: try Recipe(contentsOfFile: path), preset: preset)
         }
     }
 

@@ -39,6 +39,8 @@ public struct ServeConfiguration: Sendable {
     public var maxUploadBytes = 32 << 20
     /// Sources larger than this many pixels are refused from their header, before decoding.
     public var maxPixels = 40_000_000
+    /// The largest width or height a render URL may ask for (`?width=`, `?height=`).
+    public var maxURLSize = 4096
     /// Renders at once (default: the cores) and requests allowed to wait for one (beyond: 503 with Retry-After).
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     public var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount

@@ -14,7 +14,13 @@ public struct URLSigner: Sendable {
 
     /// What a URL signs.
     public static func payload(preset: String, source: String, format: String?) -> String {
-        "\(preset)/\(source)" + (format.map { "?format=\($0)" } ?? "")
+        payload(preset: preset, source: source, options: RenderURLOptions(format: format))
+    }
+
+    /// What a render URL with options signs: the preset, the source as spelled, and the options' query in their
+    /// signed order (`RenderURLOptions.query`).
+    public static func payload(preset: String, source: String, options: RenderURLOptions) -> String {
+        "\(preset)/\(source)" + options.query
     }
 
     /// What a signed recipe signs: its canonical JSON (`Recipe.jsonData()`).
@@ -38,8 +44,13 @@ public struct URLSigner: Sendable {
 
     /// The path of a signed render URL (the part after the host).
     public func path(preset: String, source: String, format: String?) -> String? {
-        guard let signature = signature(for: Self.payload(preset: preset, source: source, format: format)) else { return nil }
-        return "/r/\(signature)/\(preset)/\(source)" + (format.map { "?format=\($0)" } ?? "")
+        path(preset: preset, source: source, options: RenderURLOptions(format: format))
+    }
+
+    /// The signed path of a render URL with options (size, fit, quality, format).
+    public func path(preset: String, source: String, options: RenderURLOptions) -> String? {
+        guard let signature = signature(for: Self.payload(preset: preset, source: source, options: options)) else { return nil }
+        return "/r/\(signature)/\(preset)/\(source)" + options.query
     }
 
     static func base64url(_ data: Data) -> String {

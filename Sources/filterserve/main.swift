@@ -37,6 +37,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Accept POST /render with any recipe (otherwise recipes must be signed).") var allowRecipes = false
     @Option(help: "Largest upload POST /render reads, in bytes.") var maxUploadBytes = 32 << 20
     @Option(help: "Largest source, in pixels, read from its header before decoding.") var maxPixels = 40_000_000
+    @Option(name: .customLong("max-url-size"), help: "Largest width or height a render URL may ask for (?width=, ?height=).")
+    var maxURLSize = 4096
     @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
@@ -70,6 +72,7 @@ struct Serve: AsyncParsableCommand {
         settings.allowRecipes = allowRecipes
         settings.maxUploadBytes = maxUploadBytes
         settings.maxPixels = maxPixels
+        settings.maxURLSize = maxURLSize
         settings.concurrency = concurrency
         settings.maxWaiting = maxWaiting
         settings.deadline = .seconds(deadline)
@@ -111,6 +114,10 @@ struct Sign: ParsableCommand {
     @Argument(help: "The preset's name (its file without .json).") var preset: String
     @Argument(help: "The source's path under the sources folder.") var source: String
     @Option(help: "Output format (png, jpeg, webp, tiff, avif, jxl, gif); without it, negotiated from Accept.") var format: String?
+    @Option(help: "Width for the preset's first resize (the height follows its aspect unless given).") var width: Int?
+    @Option(help: "Height for the preset's first resize.") var height: Int?
+    @Option(help: "Fit for the preset's first resize: fill, cover, contain, inside, outside.") var fit: String?
+    @Option(help: "Encoder quality, 1-100 (JPEG, WebP, AVIF, JPEG XL).") var quality: Int?
     @Option(help: "The signing secret (default: the first of FILTERSERVE_KEYS).") var key: String?
     @Option(help: "Folder of preset recipes the server reads (the preset is checked there).") var presets = "recipes"
 
@@ -118,10 +125,11 @@ struct Sign: ParsableCommand {
         guard let secret = key ?? ProcessInfo.processInfo.environment["FILTERSERVE_KEYS"]?.split(separator: ",").first.map(String.init) else {
             throw ValidationError("give --key or set FILTERSERVE_KEYS")
         }
-        do { try RenderService.checkSignable(preset: preset, format: format, presets: presets) } catch {
+        let options = RenderURLOptions(format: format, width: width, height: height, fit: fit, quality: quality)
+        do { try RenderService.checkSignable(preset: preset, options: options, presets: presets) } catch {
             throw ValidationError("\(error)")
         }
-        print(URLSigner(secrets: [secret]).path(preset: preset, source: source, format: format)!)
+        print(URLSigner(secrets: [secret]).path(preset: preset, source: source, options: options)!)
     }
 }
 

@@ -84,7 +84,9 @@ final class RenderServiceTests: XCTestCase {
                     XCTAssertTrue(String(buffer: response.body).contains("the signature does not match"), uri)
                 }
             }
-            try await client.execute(uri: good + "&width=9000", method: .get) { XCTAssertEqual($0.status, .badRequest) }
+            // An added option changes what was signed; an unknown name is refused as a mistake.
+            try await client.execute(uri: good + "&width=200", method: .get) { XCTAssertEqual($0.status, .forbidden) }
+            try await client.execute(uri: good + "&colour=red", method: .get) { XCTAssertEqual($0.status, .badRequest) }
         }
     }
 
@@ -196,6 +198,59 @@ final class RenderServiceTests: XCTestCase {
                 XCTAssertTrue(String(buffer: response.body).contains("filterserve_not_modified_total 1"))
             }
         }
+    }
+
+    /// Sizes, fit and quality travel in the URL, signed: the preset's first resize takes them; a changed value, a
+    /// mistyped name, a size past the limit, a repeated name or a preset without a resize are refused by name.
+    func testSignedURLsCarrySizeFitAndQuality() async throws {
+        let service = try service()
+        func signed(_ options: RenderURLOptions) throws -> String {
+            try XCTUnwrap(service.signer.path(preset: "web-thumbnail", source: photo, options: options))
+        }
+        let small = try signed(RenderURLOptions(format: "jpeg", width: 200, quality: 90))
+        let low = try signed(RenderURLOptions(format: "jpeg", width: 200, quality: 20))
+        let covered = try signed(RenderURLOptions(format: "png", width: 120, height: 120, fit: "cover"))
+        XCTAssertTrue(small.hasSuffix("?format=jpeg&width=200&quality=90"), small)
+        try await test(service) { client in
+            let high = try await client.execute(uri: small, method: .get) { response in
+                XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+                XCTAssertEqual(try self.size(response.body), [200, 133])
+                return response.body.readableBytes
+            }
+            try await client.execute(uri: low, method: .get) { response in
+                XCTAssertEqual(try self.size(response.body), [200, 133])
+                XCTAssertLessThan(response.body.readableBytes, high)
+            }
+            try await client.execute(uri: covered, method: .get) { XCTAssertEqual(try self.size($0.body), [120, 120]) }
+            // Another width under the same signature is refused; the same values in another order verify.
+            try await client.execute(uri: small.replacingOccurrences(of: "width=200", with: "width=300"), method: .get) {
+                XCTAssertEqual($0.status, .forbidden)
+            }
+            let path = small.split(separator: "?")[0]
+            try await client.execute(uri: "\(path)?quality=90&width=200&format=jpeg", method: .get) { XCTAssertEqual($0.status, .ok) }
+        }
+        try await test(try self.service { $0.allowUnsigned = true; $0.maxURLSize = 1000 }) { client in
+            let refusals = [
+                ("/r/_/web-thumbnail/\(self.photo)?widht=200", "did you mean"),
+                ("/r/_/web-thumbnail/\(self.photo)?width=5000", "from 1 to 1000"),
+                ("/r/_/web-thumbnail/\(self.photo)?width=2.5", "whole number"),
+                ("/r/_/web-thumbnail/\(self.photo)?quality=0", "from 1 to 100"),
+                ("/r/_/web-thumbnail/\(self.photo)?width=100&fit=covr", "did you mean"),
+                ("/r/_/web-thumbnail/\(self.photo)?width=200&width=300", "given twice"),
+                ("/r/_/vignette/\(self.photo)?width=200", "no resize step"),
+            ]
+            for (uri, message) in refusals {
+                try await client.execute(uri: uri, method: .get) { response in
+                    XCTAssertEqual(response.status, .badRequest, uri)
+                    XCTAssertTrue(String(buffer: response.body).contains(message), "\(uri): \(String(buffer: response.body))")
+                }
+            }
+        }
+        // filterserve sign checks what it signs the same way.
+        XCTAssertThrowsError(try RenderService.checkSignable(preset: "vignette", options: RenderURLOptions(width: 200),
+                                                             presets: Fixtures.repository.appendingPathComponent("recipes").path))
+        XCTAssertNoThrow(try RenderService.checkSignable(preset: "web-thumbnail", options: RenderURLOptions(width: 200, height: 200, fit: "cover"),
+                                                         presets: Fixtures.repository.appendingPathComponent("recipes").path))
     }
 
     /// A preset is parsed once and served from memory while its file is unchanged; an edited preset is read again
