@@ -21,6 +21,8 @@ public struct RenderService: Sendable {
     let flights = RenderFlights()
     /// Presets parsed once, again when their file changes.
     let presetCache = PresetCache()
+    /// Rendered answers on disk, when `--result-cache` names a folder.
+    let results: ResultCache?
     /// How request bodies are read (uploads to `POST /render` and the playground): bounded in size, time and number.
     let bodies: BodyReader
     let playground: Playground?
@@ -35,6 +37,7 @@ public struct RenderService: Sendable {
         presets = try SourceRoot(configuration.presets, option: "--presets")
         sources = try SourceRoot(configuration.sources, option: "--sources")
         queue = RenderQueue(slots: configuration.concurrency, maxWaiting: configuration.maxWaiting)
+        results = try configuration.resultCache.map { try ResultCache(folder: $0, capacity: configuration.resultCacheBytes) }
         fetcher = try OriginFetcher(configuration)
         bodies = BodyReader(maxBytes: configuration.maxUploadBytes, seconds: configuration.uploadTimeoutSeconds,
                             gate: UploadGate(limit: configuration.concurrency + configuration.maxWaiting))
@@ -153,6 +156,15 @@ public struct RenderService: Sendable {
                 confined(try Recipe(contentsOfFile: recipePath))
             }, preset: preset)
         } catch { throw served(error) }
+        // An answer already on disk is read back: no queue, no render.
+        if let results, let data = results.data(for: tag) {
+            metrics.cacheHits.increment()
+            metrics.bytesOut.increment(by: Int64(data.count))
+            headers[.contentType] = fileFormat.mediaType
+            headers[HTTPField.Name("Server-Timing")!] = "cache;desc=\"result cache\""
+            headers[.contentLength] = String(data.count)
+            return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
         var sized = self.renderer
         sized.options = options.applied(to: sized.options)
         let renderer = sized, service = self
@@ -163,6 +175,7 @@ public struct RenderService: Sendable {
             let (data, report, slot) = try await service.queuedRender { control in
                 try renderer.render(recipe, sources: ["main": input], as: fileFormat, control: control)
             }
+            service.results?.store(data, for: tag)
             let queue = (slot - began) / .seconds(1)
             return RenderFlights.Rendered(data: data, timing: ServerTiming(queue: queue, decode: report.decodeSeconds,
                                           filter: report.filterSeconds, encode: report.encodeSeconds,

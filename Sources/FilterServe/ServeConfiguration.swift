@@ -41,6 +41,10 @@ public struct ServeConfiguration: Sendable {
     public var maxPixels = 40_000_000
     /// The largest width or height a render URL may ask for (`?width=`, `?height=`).
     public var maxURLSize = 4096
+    /// A folder that keeps rendered answers on disk (`ResultCache`); nil (the default) keeps none.
+    public var resultCache: String?
+    /// The most bytes the result cache holds (1 GiB by default); least recently used answers go first.
+    public var resultCacheBytes = 1 << 30
     /// Renders at once (default: the cores) and requests allowed to wait for one (beyond: 503 with Retry-After).
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     public var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount

@@ -10,6 +10,7 @@ final class ServeMetrics: Sendable {
     let notModified: Counter
     let abandoned: Counter
     let coalesced: Counter
+    let cacheHits: Counter
 
     init() {
         renderSeconds = registry.makeDurationHistogram(
@@ -23,6 +24,8 @@ final class ServeMetrics: Sendable {
                                          help: "Requests whose client went away before their answer: render stopped or never started")
         coalesced = registry.makeCounter(name: "filterserve_coalesced_total",
                                          help: "Requests answered by a render already in flight for the same URL")
+        cacheHits = registry.makeCounter(name: "filterserve_result_cache_hits_total",
+                                         help: "Requests answered from the on-disk result cache (--result-cache)")
     }
 
     /// One more request answered with `status` (for `preset`, or "-" outside renders).

@@ -39,6 +39,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest source, in pixels, read from its header before decoding.") var maxPixels = 40_000_000
     @Option(name: .customLong("max-url-size"), help: "Largest width or height a render URL may ask for (?width=, ?height=).")
     var maxURLSize = 4096
+    @Option(name: .customLong("result-cache"), help: ArgumentHelp("Keep rendered answers in DIR, read back when asked for again.", valueName: "DIR"))
+    var resultCache: String?
+    @Option(name: .customLong("result-cache-size"), help: "Most bytes the result cache holds (least recently used go first).")
+    var resultCacheBytes = 1 << 30
     @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
@@ -73,6 +77,8 @@ struct Serve: AsyncParsableCommand {
         settings.maxUploadBytes = maxUploadBytes
         settings.maxPixels = maxPixels
         settings.maxURLSize = maxURLSize
+        settings.resultCache = resultCache
+        settings.resultCacheBytes = resultCacheBytes
         settings.concurrency = concurrency
         settings.maxWaiting = maxWaiting
         settings.deadline = .seconds(deadline)

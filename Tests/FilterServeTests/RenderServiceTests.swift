@@ -253,6 +253,47 @@ final class RenderServiceTests: XCTestCase {
                                                          presets: Fixtures.repository.appendingPathComponent("recipes").path))
     }
 
+    /// With --result-cache, an answer asked for again is read back from disk, by a later server too (a restart);
+    /// the folder stays within its size, least recently used answers going first, and holds no temporaries.
+    func testTheResultCacheAnswersAgainAndStaysWithinItsSize() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try service { $0.allowUnsigned = true; $0.resultCache = folder.path }
+        let uri = "/r/_/web-thumbnail/\(photo)?format=png"
+        final class Box: @unchecked Sendable { var data = Data() }
+        let box = Box()
+        try await test(first) { client in
+            box.data = try await client.execute(uri: uri, method: .get) { Data(buffer: $0.body) }
+            try await client.execute(uri: uri, method: .get) { response in
+                XCTAssertEqual(Data(buffer: response.body), box.data)
+                XCTAssertEqual(response.headers[HTTPField.Name("Server-Timing")!], "cache;desc=\"result cache\"")
+            }
+        }
+        let bytes = box.data
+        XCTAssertFalse(bytes.isEmpty)
+        XCTAssertEqual(first.results?.hits, 1)
+        // A new server on the same folder answers from it at once.
+        let second = try service { $0.allowUnsigned = true; $0.resultCache = folder.path }
+        try await test(second) { client in
+            try await client.execute(uri: uri, method: .get) { XCTAssertEqual(Data(buffer: $0.body), bytes) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                XCTAssertTrue(String(buffer: response.body).contains("filterserve_result_cache_hits_total 1"))
+            }
+        }
+        // Bounded: room for about one answer keeps the newest one.
+        let small = try service { $0.allowUnsigned = true; $0.resultCache = folder.path; $0.resultCacheBytes = bytes.count + 100 }
+        try await test(small) { client in
+            try await client.execute(uri: "/r/_/web-thumbnail/emerald_crop_320x240_rgba8.png?format=png", method: .get) {
+                XCTAssertEqual($0.status, .ok)
+            }
+        }
+        XCTAssertLessThanOrEqual(try XCTUnwrap(small.results).bytes, bytes.count + 100)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(left.count, 1, "\(left)")
+        XCTAssertFalse(left.contains { $0.hasPrefix(".") }, "no temporary is left")
+        XCTAssertThrowsError(try service { $0.resultCache = folder.path; $0.resultCacheBytes = 0; $0.allowUnsigned = true })
+    }
+
     /// A preset is parsed once and served from memory while its file is unchanged; an edited preset is read again
     /// on the next request (a new ETag, the new size), with no restart.
     func testPresetsAreParsedOnceAndReadAgainWhenEdited() async throws {
