@@ -3,8 +3,10 @@
 
 Usage: playground-browser-test.py BASE_URL. Loads the page, waits for the first preview, moves the last slider
 (the recipe's last step, so everything before it can come from the preview session's cache) with the keyboard, and
-checks that the preview changed and that the re-render took nodes from the cache; then a recipe that cannot render
-marks the picture stale and a good one clears the mark. Prints one JSON line; exits 1 on a failed check.
+checks that the preview changed, that the re-render took nodes from the cache and that the recipe's text kept its
+layout (one value changed, no reflow); a menu (the blend's mode) changes the recipe and the picture; "Before" shows
+the source as it comes and "Download" links the preview; then a recipe that cannot render marks the picture stale and
+a good one clears the mark. Prints one JSON line; exits 1 on a failed check.
 """
 import json
 import sys
@@ -34,6 +36,8 @@ try:
     last = sliders[-1]
     result["slider"] = last.get_attribute("data-param")
     before = float(last.get_attribute("value"))
+    textarea = driver.find_element(By.ID, "recipe")
+    lines = textarea.get_attribute("value").count("\n")
     done = renders()
     last.send_keys(Keys.ARROW_RIGHT * 40)
     wait.until(lambda d: renders() > done and preview.get_attribute("src") != first)
@@ -43,8 +47,27 @@ try:
     result["statistics"] = json.loads(driver.find_element(By.ID, "stats").text)
     result["previewChanged"] = preview.get_attribute("src") != first
     result["problems"] = driver.find_element(By.ID, "problems").text
+    # At most the moved parameter's own line is new (it may have been left at its default); nothing else moved.
+    result["noReflow"] = textarea.get_attribute("value").count("\n") - lines in (0, 1)
+    # A non-numeric control: the blend's mode, as a menu.
+    from selenium.webdriver.support.ui import Select
+    mode = driver.find_element(By.CSS_SELECTOR, "#sliders select[data-param=mode]")
+    shown = preview.get_attribute("src")
+    done = renders()
+    Select(mode).select_by_value("multiply")
+    wait.until(lambda d: renders() > done and preview.get_attribute("src") != shown)
+    result["menu"] = '"mode": "multiply"' in textarea.get_attribute("value")
+    # Before and after, and the download link.
+    driver.find_element(By.ID, "before").click()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-before") == "true")
+    original = driver.find_element(By.ID, "original")
+    wait.until(lambda d: (original.get_attribute("src") or "").startswith("data:image/png"))
+    result["before"] = original.is_displayed() and not preview.is_displayed() and original.get_attribute("src") != preview.get_attribute("src")
+    driver.find_element(By.ID, "before").click()
+    wait.until(lambda d: preview.is_displayed())
+    download = driver.find_element(By.ID, "download")
+    result["download"] = download.get_attribute("download") == "preview.png" and download.get_attribute("href") == preview.get_attribute("src")
     # A recipe that cannot render leaves the last picture marked stale, and a good one clears the mark.
-    textarea = driver.find_element(By.ID, "recipe")
     good = textarea.get_attribute("value")
     driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", textarea,
                           '{"version": 1, "steps": [{"op": "noSuchFilter"}]}')
@@ -58,5 +81,6 @@ finally:
 print(json.dumps(result))
 ok = (result.get("previewChanged") and result["moved"][1] > result["moved"][0]
       and result["statistics"].get("nodesFromCache", 0) > 0 and not result.get("problems")
+      and result.get("noReflow") and result.get("menu") and result.get("before") and result.get("download")
       and result.get("staleAfterError") and result.get("freshAgain"))
 sys.exit(0 if ok else 1)
