@@ -67,6 +67,22 @@ try:
     wait.until(lambda d: preview.is_displayed())
     download = driver.find_element(By.ID, "download")
     result["download"] = download.get_attribute("download") == "preview.png" and download.get_attribute("href") == preview.get_attribute("src")
+    # The output's format and quality: a JPEG preview at quality 20 is smaller than at 90.
+    def bytes_shown():
+        return float(driver.find_element(By.ID, "bytes").text.split()[0])
+    done = renders()
+    Select(driver.find_element(By.ID, "format")).select_by_value("jpeg")
+    wait.until(lambda d: renders() > done and preview.get_attribute("src").startswith("data:image/jpeg"))
+    quality = driver.find_element(By.ID, "quality")
+    sizes = []
+    for value in (90, 20):
+        done, shown_before = renders(), driver.find_element(By.ID, "bytes").text
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", quality, value)
+        wait.until(lambda d: renders() > done and d.find_element(By.ID, "bytes").text != shown_before)
+        sizes.append(bytes_shown())
+    result["jpegSizes"] = sizes
+    result["format"] = (download.get_attribute("download") == "preview.jpg" and sizes[1] < sizes[0])
+    Select(driver.find_element(By.ID, "format")).select_by_value("png")
     # A recipe that cannot render leaves the last picture marked stale, and a good one clears the mark.
     good = textarea.get_attribute("value")
     driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", textarea,
@@ -82,5 +98,6 @@ print(json.dumps(result))
 ok = (result.get("previewChanged") and result["moved"][1] > result["moved"][0]
       and result["statistics"].get("nodesFromCache", 0) > 0 and not result.get("problems")
       and result.get("noReflow") and result.get("menu") and result.get("before") and result.get("download")
+      and result.get("format")
       and result.get("staleAfterError") and result.get("freshAgain"))
 sys.exit(0 if ok else 1)

@@ -80,10 +80,15 @@ final class Playground: Sendable {
     struct PreviewRequest: Decodable {
         var recipe: String
         var source: String
+        /// The output's format and quality, to see what they cost (PNG by default).
+        var format: String?
+        var quality: Int?
     }
 
     struct PreviewAnswer: Encodable {
         var image: String
+        /// The encoded preview's size in bytes.
+        var bytes: Int
         var statistics: [String: Int]
         var explain: String
         var signature: String?
@@ -97,15 +102,32 @@ final class Playground: Sendable {
         recipe.fileFolders = fileFolders
         let (session, path) = try self.session(for: asked.source)
         let before = session.statistics
-        let png: Data
-        do { png = try session.renderPNG(recipe) } catch {
+        let format = try asked.format.map { word -> ImageFileFormat in
+            guard let format = ImageFileFormat(word: word), [.png, .jpeg, .webp, .avif].contains(format) else {
+                throw ServeError(.badRequest, "a preview is png, jpeg, webp or avif, not \"\(word)\"")
+            }
+            return format
+        } ?? .png
+        if let quality = asked.quality, !(1...100).contains(quality) {
+            throw ServeError(.badRequest, "quality must be from 1 to 100, got \(quality)")
+        }
+        var image: Data
+        do {
+            image = try session.renderPNG(recipe)
+            // Another format: the preview encoded again as the output would be, so its artefacts and size show.
+            if format != .png {
+                let options = RenderURLOptions(quality: asked.quality).applied(to: renderer.options)
+                image = try Renderer(backend: .cpu, options: options)
+                    .render(Recipe.chain([]), encoded: ["main": image], as: format).data
+            }
+        } catch {
             throw ServeError(.unprocessableContent, sources.redacted("\(error)"))
         }
         let after = session.statistics
         let explain = (try? session.renderer.explain(recipe, inputs: ["main": path])).map(sources.redacted) ?? ""
         let canonical = String(decoding: try recipe.jsonData(), as: UTF8.self)
         return PreviewAnswer(
-            image: "data:image/png;base64," + png.base64EncodedString(),
+            image: "data:\(format.mediaType);base64," + image.base64EncodedString(), bytes: image.count,
             statistics: ["nodesRun": after.nodesRun - before.nodesRun, "nodesFromCache": after.nodesFromCache - before.nodesFromCache,
                          "cachedBytes": after.cachedBytes],
             explain: explain, signature: signer.signature(for: URLSigner.recipePayload(canonical)))
@@ -173,12 +195,11 @@ final class Playground: Sendable {
 
     /// Each preset's recipe text, by name.
     func presetTexts() -> [String: String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: presets.root)) ?? []
         var texts = [String: String]()
-        for name in names where name.hasSuffix(".json") && name != "schema.json" && !name.hasPrefix(".") {
-            if let path = presets.file([Substring(name)]), let text = try? String(contentsOfFile: path, encoding: .utf8),
+        for name in presets.presetNames {
+            if let path = presets.presetFile(name), let text = try? String(contentsOfFile: path, encoding: .utf8),
                (try? Recipe(json: Data(text.utf8))) != nil {
-                texts[String(name.dropLast(5))] = text
+                texts[name] = text
             }
         }
         return texts

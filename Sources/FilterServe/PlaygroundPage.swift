@@ -36,6 +36,9 @@ enum PlaygroundPage {
         <div id="sliders"></div>
       </section>
       <section>
+        <p><label>Output <select id="format"><option value="png">png</option><option value="jpeg">jpeg</option><option value="webp">webp</option><option value="avif">avif</option></select></label>
+           <label>quality <input type="range" id="quality" min="1" max="100" value="80"><output id="qualityShown">80</output></label>
+           <span id="bytes"></span></p>
         <p><label><input type="checkbox" id="before"> Before</label>
            <a id="download" download="preview.png" href="#">Download</a></p>
         <img id="preview" alt="preview"><img id="original" alt="the source as it comes">
@@ -157,7 +160,8 @@ enum PlaygroundPage {
 
     async function render() {
       const mine = ++asked;
-      const body = JSON.stringify({ recipe: $("recipe").value, source: $("source").value });
+      const body = JSON.stringify({ recipe: $("recipe").value, source: $("source").value, format: $("format").value,
+                                    quality: Number($("quality").value) });
       const response = await fetch("/playground/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body });
       const answer = await response.json();
       if (mine !== asked) return;  // a newer change is on its way
@@ -167,6 +171,8 @@ enum PlaygroundPage {
       $("preview").dataset.stale = "false";
       $("preview").src = answer.image;
       $("download").href = answer.image;
+      $("download").download = "preview." + ({ jpeg: "jpg" }[$("format").value] || $("format").value);
+      $("bytes").textContent = (answer.bytes / 1024).toFixed(1) + " KiB";
       $("stats").textContent = JSON.stringify(answer.statistics);
       $("explain").textContent = answer.explain;
       if (answer.signature) {
@@ -189,6 +195,8 @@ enum PlaygroundPage {
     }
 
     $("recipe").addEventListener("input", () => { buildSliders(); schedule(); });
+    $("format").addEventListener("change", schedule);
+    $("quality").addEventListener("input", () => { $("qualityShown").textContent = $("quality").value; schedule(); });
     $("preset").addEventListener("change", usePreset);
     $("source").addEventListener("change", () => { schedule(); if ($("before").checked) showOriginal(); });
     $("before").addEventListener("change", async () => {

@@ -118,8 +118,7 @@ public struct RenderService: Sendable {
             throw ServeError(.forbidden, "the signature does not match this URL (preset, source and options are all signed)")
         }
         try options.check(maxSize: configuration.maxURLSize)
-        guard preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
-              let recipePath = presets.file([Substring(preset + ".json")]) else {
+        guard let recipePath = presets.presetFile(preset) else {
             throw ServeError(.notFound, "no preset named \"\(preset)\"" + NearestName.hint(for: preset, in: presets.presetNames))
         }
         // A source is a file under the sources folder, or `@ORIGIN/PATH` fetched from a configured origin.
@@ -228,13 +227,13 @@ public struct RenderService: Sendable {
         let format = options.format
         try options.check(maxSize: ServeConfiguration().maxURLSize)
         let presets = try SourceRoot(folder, option: "--presets")
-        guard presets.file([Substring(preset + ".json")]) != nil else {
+        guard presets.presetFile(preset) != nil else {
             throw ServeError(.notFound, "no preset named \"\(preset)\" in \(folder)" + NearestName.hint(for: preset, in: presets.presetNames))
         }
         if let format, ImageFileFormat(word: format)?.isWritten != true {
             throw ServeError(.badRequest, "format \"\(format)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
         }
-        if options.sizes, let path = presets.file([Substring(preset + ".json")]) {
+        if options.sizes, let path = presets.presetFile(preset) {
             _ = try options.applied(to: try Recipe(contentsOfFile: path), preset: preset)
         }
     }

@@ -32,8 +32,34 @@ struct SourceRoot: Sendable {
 
     /// The names of the presets in the folder (`NAME.json`, schema.json and hidden files left out).
     var presetNames: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
-            .filter { $0.hasSuffix(".json") && $0 != "schema.json" && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }.sorted()
+        var names = [String]()
+        // The folder's presets and those of its subfolders, two levels down, as `group:name`.
+        func list(_ folder: String, _ prefix: [String]) {
+            for entry in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() where !entry.hasPrefix(".") {
+                let path = folder + "/" + entry
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue {
+                    if prefix.count < 2, Self.isPresetPart(Substring(entry)) { list(path, prefix + [entry]) }
+                } else if entry.hasSuffix(".json"), entry != "schema.json", Self.isPresetPart(entry.dropLast(5)) {
+                    names.append((prefix + [String(entry.dropLast(5))]).joined(separator: ":"))
+                }
+            }
+        }
+        list(root, [])
+        return names.sorted()
+    }
+
+    /// A preset's file: `name.json`, or for `group:name` (a preset in a subfolder, up to two levels deep)
+    /// `group/name.json`; each part letters, digits, `-` and `_`. Nil for another spelling or a missing file.
+    func presetFile(_ name: String) -> String? {
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.allSatisfy(Self.isPresetPart) else { return nil }
+        return file(parts.dropLast() + [parts.last! + ".json"])
+    }
+
+    static func isPresetPart(_ part: Substring) -> Bool {
+        !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 
     /// `message` with the folder's own path taken out, so no error shows where the server keeps its files.

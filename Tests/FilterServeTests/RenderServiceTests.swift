@@ -294,6 +294,41 @@ final class RenderServiceTests: XCTestCase {
         XCTAssertThrowsError(try service { $0.resultCache = folder.path; $0.resultCacheBytes = 0; $0.allowUnsigned = true })
     }
 
+    /// Presets in subfolders (two levels) are named `group:name`; a mistyped one gets the nearest name, and no
+    /// spelling reaches outside the presets folder.
+    func testPresetsInSubfolders() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("social/wide"), withIntermediateDirectories: true)
+        try Data(#"{"version":1,"steps":[{"op":"resize","width":40}]}"#.utf8).write(to: folder.appendingPathComponent("social/square.json"))
+        try Data(#"{"version":1,"steps":[{"op":"resize","width":60}]}"#.utf8).write(to: folder.appendingPathComponent("social/wide/banner.json"))
+        try Data(#"{"version":1,"steps":[]}"#.utf8).write(to: folder.appendingPathComponent("plain.json"))
+        let service = try service { $0.allowUnsigned = true; $0.presets = folder.path }
+        XCTAssertEqual(service.presets.presetNames, ["plain", "social:square", "social:wide:banner"])
+        let signed = try XCTUnwrap(try self.service { $0.presets = folder.path }.signer.path(preset: "social:square", source: photo, format: "png"))
+        try await test(service) { client in
+            try await client.execute(uri: "/r/_/social:square/\(self.photo)?format=png", method: .get) {
+                XCTAssertEqual(try self.size($0.body), [40, 27])
+            }
+            try await client.execute(uri: "/r/_/social:wide:banner/\(self.photo)?format=png", method: .get) {
+                XCTAssertEqual(try self.size($0.body), [60, 40])
+            }
+            try await client.execute(uri: "/r/_/social:sqare/\(self.photo)", method: .get) { response in
+                XCTAssertEqual(response.status, .notFound)
+                XCTAssertTrue(String(buffer: response.body).contains("social:square"), String(buffer: response.body))
+            }
+            for bad in ["social:", ":square", "social:..:plain", "a:b:c:d"] {
+                try await client.execute(uri: "/r/_/\(bad)/\(self.photo)", method: .get) { XCTAssertEqual($0.status, .notFound, bad) }
+            }
+        }
+        let keyed = try self.service { $0.presets = folder.path }
+        try await test(keyed) { client in
+            try await client.execute(uri: signed, method: .get) { XCTAssertEqual($0.status, .ok, signed) }
+        }
+        XCTAssertNoThrow(try RenderService.checkSignable(preset: "social:wide:banner", options: RenderURLOptions(width: 30),
+                                                         presets: folder.path))
+    }
+
     /// A preset is parsed once and served from memory while its file is unchanged; an edited preset is read again
     /// on the next request (a new ETag, the new size), with no restart.
     func testPresetsAreParsedOnceAndReadAgainWhenEdited() async throws {
