@@ -8,7 +8,8 @@ import FilterRecipe
 ///
 /// Each name at most once, in any order; the signature covers their values in the order of `names`, so a URL
 /// whose options were changed, added or dropped is refused. A width or height sizes the preset's first resize (the
-/// other side 0, kept in proportion, unless given; `fit` as resize's), never beyond `ServeConfiguration.maxURLSize`;
+/// other side 0, kept in proportion, unless given; `fit` as resize's), never beyond `ServeConfiguration.maxURLSize`
+/// nor beyond the preset's own width or height where it sets one (the preset's author sets each preset's limit);
 /// a preset without a resize takes no size.
 public struct RenderURLOptions: Equatable, Sendable {
     public var format: String?
@@ -88,6 +89,13 @@ public struct RenderURLOptions: Equatable, Sendable {
         guard sizes else { return recipe }
         guard let node = recipe.nodes.first(where: { $0.op == .resize }) else {
             throw ServeError(.badRequest, "preset \"\(preset)\" has no resize step: width, height and fit size a preset's first resize")
+        }
+        // The preset's own size is the largest a URL may ask for: its author decides how large each preset renders.
+        for (name, asked) in [("width", width), ("height", height)] {
+            let own = Int(node.params.number(name))
+            if let asked, own > 0, asked > own {
+                throw ServeError(.badRequest, "preset \"\(preset)\" renders at most \(own) px in \(name) (its own resize's), not \(asked)")
+            }
         }
         var sized = recipe
         let index = sized.nodes.firstIndex(of: node)!

@@ -238,6 +238,7 @@ final class RenderServiceTests: XCTestCase {
                 ("/r/_/web-thumbnail/\(self.photo)?width=100&fit=covr", "did you mean"),
                 ("/r/_/web-thumbnail/\(self.photo)?width=200&width=300", "given twice"),
                 ("/r/_/vignette/\(self.photo)?width=200", "no resize step"),
+                ("/r/_/web-thumbnail/\(self.photo)?width=401", "at most 400 px in width"),
             ]
             for (uri, message) in refusals {
                 try await client.execute(uri: uri, method: .get) { response in
