@@ -224,18 +224,15 @@ public struct RenderService: Sendable {
     /// `checkSignable` for a URL with options: the values in range (sizes up to the default `--max-url-size`) and
     /// a preset that can be sized when a size is asked for.
     public static func checkSignable(preset: String, options: RenderURLOptions, presets folder: String) throws {
-        let format = options.format
         try options.check(maxSize: ServeConfiguration().maxURLSize)
         let presets = try SourceRoot(folder, option: "--presets")
-        guard presets.presetFile(preset) != nil else {
+        guard let path = presets.presetFile(preset) else {
             throw ServeError(.notFound, "no preset named \"\(preset)\" in \(folder)" + NearestName.hint(for: preset, in: presets.presetNames))
         }
-        if let format, ImageFileFormat(word: format)?.isWritten != true {
+        if let format = options.format, ImageFileFormat(word: format)?.isWritten != true {
             throw ServeError(.badRequest, "format \"\(format)\" is not one of " + ImageFileFormat.formatWords.joined(separator: ", "))
         }
-        if options.sizes, let path = presets.presetFile(preset) {
-            _ = try options.applied(to: try Recipe(contentsOfFile: path), preset: preset)
-        }
+        if options.sizes { _ = try options.applied(to: try Recipe(contentsOfFile: path), preset: preset) }
     }
 
     /// `recipe` allowed to read files only in the presets folder and the configured file folders.

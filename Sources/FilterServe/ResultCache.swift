@@ -59,13 +59,15 @@ final class ResultCache: @unchecked Sendable {
         lock.lock()
         guard entries[name] != nil else { lock.unlock(); return nil }
         entries[name]!.used = Date()
-        hits += 1
         lock.unlock()
         let url = folder.appendingPathComponent(name)
         guard let data = try? Data(contentsOf: url) else {
             forget(name)
             return nil
         }
+        lock.lock()
+        hits += 1
+        lock.unlock()
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return data
     }

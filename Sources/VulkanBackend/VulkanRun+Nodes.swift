@@ -53,7 +53,8 @@ extension VulkanRun {
         results[index] = output
         var encoder = VulkanNodeEncoder(run: self, index: index, node: node, rows: rows, needed: needed, output: output,
                                         inputs: inputs, uploads: uploads, formats: formats,
-                                        push: push(index, rows: rows, needed: needed))
+                                        push: push(index, rows: rows, needed: needed),
+                                        taps: WorkEstimate.taps(ofNode: index, in: plan))
         let before = steps.count
         try primitive.encode(&encoder)
         // Per-pixel steps fused into the node's store go into its last kernel, parameters after the kernel's own.

@@ -67,10 +67,8 @@ enum CompositingFilters {
         // The source's left and top edge on the backdrop (negative where a larger source hangs over): the margin
         // pushes away from the edge the source sits against; a centred source stays centred.
         func place(_ excess: Int, horizontal: Bool) -> Int {
-            let offset = position.offset(excess: abs(excess), horizontal: horizontal) * (excess < 0 ? -1 : 1)
-            let start = horizontal ? position.rawValue.hasSuffix("west") : position.rawValue.hasPrefix("north")
-            let end = horizontal ? position.rawValue.hasSuffix("east") : position.rawValue.hasPrefix("south")
-            return start ? margin : end ? excess - margin : offset
+            let (start, end) = position.edges(horizontal: horizontal)
+            return start ? margin : end ? excess - margin : (excess < 0 ? -(-excess / 2) : excess / 2)
         }
         let x = place(w - sw, horizontal: true), y = place(h - sh, horizontal: false)
         // The part that lands on the backdrop, cropped and padded with transparency to the backdrop's size (nothing

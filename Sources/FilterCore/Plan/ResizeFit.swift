@@ -23,10 +23,15 @@ package enum ResizePosition: String, CaseIterable, Sendable {
     /// The offset along an axis of `excess` pixels (what a crop cuts or a box adds): 0 at the west or north edge,
     /// all of it at the east or south edge, half (rounded down) otherwise.
     package func offset(excess: Int, horizontal: Bool) -> Int {
-        let name = rawValue
-        let start = horizontal ? name.hasSuffix("west") : name.hasPrefix("north")
-        let end = horizontal ? name.hasSuffix("east") : name.hasPrefix("south")
+        let (start, end) = edges(horizontal: horizontal)
         return start ? 0 : end ? excess : excess / 2
+    }
+
+    /// Whether this position sits against the start (west, north) or the end (east, south) of an axis; neither
+    /// for a centred one.
+    package func edges(horizontal: Bool) -> (start: Bool, end: Bool) {
+        horizontal ? (rawValue.hasSuffix("west"), rawValue.hasSuffix("east"))
+                   : (rawValue.hasPrefix("north"), rawValue.hasPrefix("south"))
     }
 }
 

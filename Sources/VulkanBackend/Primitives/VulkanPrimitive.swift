@@ -39,8 +39,8 @@ struct VulkanNodeEncoder {
     var plan: Plan { run.plan }
     var space: WorkingSpace { run.plan.workingSpace }
     var tiling: VulkanRun.Tiling { run.tiling }
-    /// Input samples read per output pixel: a dispatch's default cost.
-    var taps: Double { WorkEstimate.taps(ofNode: index, in: run.plan) }
+    /// Input samples read per output pixel: a dispatch's default cost (worked out once for the node's band).
+    let taps: Double
     /// Group counts for tiled kernels of 16×16 groups, which lay out their own invocations over the band.
     var squareTiles: (x: Int, y: Int) { ((node.width + 15) / 16, (rows.count + 15) / 16) }
     /// The rows of the first input this band reads.
