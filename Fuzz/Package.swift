@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzAVIFSequence", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzJXLAnimation", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
         .executableTarget(name: "FuzzWebPAnimation", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
+        .executableTarget(name: "FuzzDeclaredSizes", dependencies: ["FuzzDriver", "FuzzRender", .product(name: "FilterRecipe", package: "FilterRecipe")]),
     ],
     swiftLanguageModes: [.v5]
 )

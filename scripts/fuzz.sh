@@ -8,7 +8,8 @@
 # ones through LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and
 # FuzzJXLAnimation (its C++ build takes minutes, once). libavif is not (its orig tarball is missing from the Debian
 # mirror here: 404), but FuzzAVIFSequence runs it over the instrumented dav1d.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named. Crashing inputs land in .build/fuzz/crashes-TARGET/;
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named
+# (FuzzSizesTIFF, FuzzSizesGIF and FuzzSizesWEBP run the size paths alone and are named to run). Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -182,4 +183,16 @@ case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl $(instr
 LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
 case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($seconds s, libjxl $(instrumented "$libjxl"))"
 LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
+# The size paths alone (FuzzDeclaredSizes: headers, declared sizes, budgets; no pixel decoded), a corpus per
+# format so each format's headers are mutated from its own seeds and the hostile fixtures.
+for format in tiff gif webp; do
+  name="FuzzSizes$(echo "$format" | tr a-z A-Z)"
+  case " $targets " in *" $name "*)
+    mkdir -p "$work/corpus-sizes-$format" "$work/crashes-sizes-$format"
+    cp "$work/corpus-$format"/* Tests/Fixtures/hostile/*."${format:0:3}"* "$work/corpus-sizes-$format/" 2>/dev/null || true
+    echo "== $name: FuzzDeclaredSizes over $format ($seconds s)"
+    LD_LIBRARY_PATH="${libtiff:+$libtiff/lib:}${LD_LIBRARY_PATH:-}" run FuzzDeclaredSizes "$work/corpus-sizes-$format" \
+      "$work/crashes-sizes-$format" -max_len=65536;;
+  esac
+done
 echo "crashes: $(ls "$work"/crashes-* | grep -c -v '^$\|:$' || true)"

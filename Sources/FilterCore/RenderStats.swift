@@ -37,6 +37,8 @@ public final class RenderStats: @unchecked Sendable {
     /// Kernels compiled by glslang, and kernels read from the on-disk SPIR-V cache instead (Vulkan).
     package var kernelsCompiled = 0
     package var kernelsFromDiskCache = 0
+    /// `auto`'s prices for the render and its choice, where a device was in play (`BackendChoice.explanation`).
+    package var backendChoice: String?
 
     /// Time each device step with timestamps (per-node Vulkan times). Off unless statistics are asked for: the
     /// timestamps need a barrier after every step, which keeps independent dispatches from overlapping.

@@ -183,6 +183,8 @@ public final class BatchRunner: Sendable {
         let state = Mutex(State(outcomes: jobs.map { Outcome(job: $0, status: .cancelled, seconds: 0) }))
         let colliding = Dictionary(BatchJob.collisions(in: jobs).map { ($0.output, $0.inputs) }, uniquingKeysWith: { a, _ in a })
         let began = monotonicSeconds()
+        // `auto` shares a device's opening among the batch's files when it prices each render.
+        let sharing = { var renderer = renderer; renderer.sharedRenders = max(1, jobs.count); return renderer }()
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, jobs.count))) { _ in
             while true {
                 let cancelled = isCancelled
@@ -197,7 +199,7 @@ public final class BatchRunner: Sendable {
                     outcome = Outcome(job: jobs[index], status: .failed, seconds: 0, error: .output(OutputError(
                         .exists, path: jobs[index].output, "would be written by each of " + others.joined(separator: ", "))))
                 } else {
-                    outcome = render(jobs[index])
+                    outcome = render(jobs[index], with: sharing)
                 }
                 state.withLock { state in
                     state.outcomes[index] = outcome
@@ -212,7 +214,7 @@ public final class BatchRunner: Sendable {
         return state.withLock { $0.outcomes }
     }
 
-    private func render(_ job: BatchJob) -> Outcome {
+    private func render(_ job: BatchJob, with renderer: Renderer) -> Outcome {
         let began = monotonicSeconds()
         var outcome = Outcome(job: job, status: .rendered, seconds: 0)
         let manager = FileManager.default

@@ -23,6 +23,8 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
     public var transfers: TransferLedger.Counts
     public var nodes: [RenderStats.NodeTiming]
     public var warnings: [String]
+    /// Under `auto` with a device in play: both backends' prices for this render and the one taken (nil otherwise).
+    public var backendChoice: String?
 
     /// The report as `--stats=json` prints it: every figure at the top level, transfers flattened, keys sorted.
     public func jsonData() throws -> Data {
@@ -40,6 +42,7 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
             "peak resident \(peakResidentBytes / 1_048_576) MiB, intermediate rows \(peakIntermediateBytes / 1_048_576) MiB",
             "transfers: \(transfers.uploads) up (\(transfers.bytesUploaded) B), \(transfers.downloads) down (\(transfers.bytesDownloaded) B)",
         ]
+        if let backendChoice { lines.insert(backendChoice, at: 1) }
         for node in nodes { lines.append("  \(node)") }
         return lines.joined(separator: "\n")
     }
@@ -49,7 +52,7 @@ extension RenderReport {
     enum CodingKeys: String, CodingKey {
         case backend, width, height, format, decodeSeconds, filterSeconds, encodeSeconds, compileSeconds,
              transferSeconds, kernelsCompiled, kernelsFromDiskCache, totalSeconds, peakResidentBytes,
-             peakIntermediateBytes, uploads, downloads, bytesUploaded, bytesDownloaded, nodes, warnings
+             peakIntermediateBytes, uploads, downloads, bytesUploaded, bytesDownloaded, nodes, warnings, backendChoice
     }
 
     public init(from decoder: Decoder) throws {
@@ -75,6 +78,7 @@ extension RenderReport {
         transfers.bytesDownloaded = try c.decode(Int.self, forKey: .bytesDownloaded)
         nodes = try c.decode([NodeTiming].self, forKey: .nodes)
         warnings = try c.decode([String].self, forKey: .warnings)
+        backendChoice = try c.decodeIfPresent(String.self, forKey: .backendChoice)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -99,6 +103,7 @@ extension RenderReport {
         try c.encode(transfers.bytesDownloaded, forKey: .bytesDownloaded)
         try c.encode(nodes, forKey: .nodes)
         try c.encode(warnings, forKey: .warnings)
+        try c.encodeIfPresent(backendChoice, forKey: .backendChoice)
     }
 
     /// One line: "cpu, 600×400 rgb8, 0.042 s (decode 0.010, filter 0.020, encode 0.012), peak 31 MiB, 1 warning".

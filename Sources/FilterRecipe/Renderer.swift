@@ -99,6 +99,10 @@ public struct Renderer: Sendable {
     public let backend: Backend
     public var options: Options
 
+    /// How many renders share a device's opening (a batch's files): `auto` divides the opening among them when
+    /// it prices a render (`BackendChoice`).
+    package var sharedRenders = 1
+
     public init(backend: Backend = .auto, options: Options = Options()) {
         self.backend = backend
         self.options = options
@@ -127,15 +131,33 @@ public struct Renderer: Sendable {
                 case .hardware: break
                 }
             }
+            // With the device's profile known, each render is priced before the device is opened: the device
+            // stays closed unless a plan is cheaper there (`priced`).
+            if !VulkanContext.isOpen, try DeviceProfiler.known() != nil {
+                return (.vulkan, verbose ? "note: auto prices each render on the CPU and on the device, and renders on the "
+                        + "cheaper (the explanation of a render shows both prices)" : nil)
+            }
+            let opening = monotonicSeconds()
             let context: VulkanContext
             do { context = try VulkanContext.shared() } catch {
                 if !chosen { AutoBackendProbe.record(.unavailable("\(error)")) }
                 return (.cpu, Self.unavailableNote("\(error)"))
             }
+            let openSeconds = monotonicSeconds() - opening
             if !chosen { AutoBackendProbe.record(context.isSoftware ? .software(context.deviceName) : .hardware) }
             if context.isSoftware && !chosen { return (.cpu, Self.softwareNote(context.deviceName)) }
+            // Measured once per machine and device choice, then cached; a failure leaves `auto` taking the device.
+            _ = try? DeviceProfiler.profiles(opening: openSeconds)
             return (.vulkan, nil)
         }
+    }
+
+    /// `auto`'s backend for `plan` when a device is in play (`tentative` is Vulkan): the cheaper by the device's
+    /// profile (`BackendChoice`), with the prices; otherwise `tentative` as it is.
+    func priced(_ plan: Plan, tentative: Backend) throws -> (backend: Backend, choice: BackendChoice?) {
+        guard backend == .auto, tentative == .vulkan, let profiles = try DeviceProfiler.known() else { return (tentative, nil) }
+        let choice = BackendChoice(plan: plan, profiles: profiles, deviceOpen: VulkanContext.isOpen, renders: sharedRenders)
+        return (choice.usesDevice ? .vulkan : .cpu, choice)
     }
 
     static func softwareNote(_ device: String) -> String {
@@ -212,6 +234,8 @@ public struct Renderer: Sendable {
         var warnings = warning.map { [$0] } ?? []
         let (decoders, plan, notes, _, _) = try prepare(recipe, inputs: inputs)
         warnings += notes
+        let choice: BackendChoice?
+        (backendName, choice) = try priced(plan, tentative: backendName)
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat),
                                   greyWhenNeutral: true)
         if fileFormat == .jpeg || fileFormat == .webp || fileFormat == .gif || (fileFormat == .avif && options.avif.bitDepth == 8) {
@@ -229,6 +253,7 @@ public struct Renderer: Sendable {
         }
         let node = plan.nodes[plan.output]
         let stats = RenderStats(timeDeviceSteps: options.timeDeviceSteps)
+        stats.backendChoice = choice?.explanation
         let ledger = TransferLedger()
         let profile = outputProfile(recipe: recipe, decoders: decoders)
         if let profile, profile.space != (format.channels <= 2 ? .grey : .rgb) {
@@ -406,7 +431,8 @@ public struct Renderer: Sendable {
             transferSeconds: stats.transferSeconds, kernelsCompiled: stats.kernelsCompiled,
             kernelsFromDiskCache: stats.kernelsFromDiskCache, totalSeconds: monotonicSeconds() - began,
             peakResidentBytes: peakResidentBytes(), peakIntermediateBytes: stats.peakIntermediateBytes,
-            transfers: ledger.snapshot, nodes: stats.nodes.filter { $0.op != "source" }, warnings: warnings)
+            transfers: ledger.snapshot, nodes: stats.nodes.filter { $0.op != "source" }, warnings: warnings,
+            backendChoice: stats.backendChoice)
     }
 
     /// Reads every input whole, as stored (the Vulkan backend uploads them packed and converts on the device).
@@ -548,9 +574,14 @@ public struct Renderer: Sendable {
 
     /// The plan for inputs that are files or encoded bytes; see `explain(_:inputs:verbose:)`.
     public func explain(_ recipe: Recipe, sources: [String: ImageInput], verbose: Bool = false) throws -> String {
-        let (backendName, reason) = (try? resolveBackend(verbose: true)) ?? (.cpu, nil)
+        var (backendName, reason) = (try? resolveBackend(verbose: true)) ?? (.cpu, nil)
         let (decoders, plan, notes, findings, log) = try prepare(recipe, inputs: sources)
         var lines = [String]()
+        if let (priced, choice) = try? priced(plan, tentative: backendName), let choice {
+            backendName = priced
+            reason = nil
+            lines.append("backend: " + choice.explanation)
+        }
         for (name, decoder) in decoders.sorted(by: { $0.key < $1.key }) {
             if let managed = decoder as? ColourManagedDecoder, let hdr = managed.hdr {
                 lines.append("colour: \(name) is HDR (BT.2100 \(hdr.curve.name), H.273 primaries \(hdr.primaries)): decoded to "
@@ -618,17 +649,10 @@ public struct Renderer: Sendable {
         if format == .rgba16f || images.values.contains(where: { $0.format == .rgba16f }) {
             throw RenderError.recipe(RecipeError(path: "format", "rgba16f is a device format; use rgba32f or an integer format"))
         }
-        let plan: Plan
-        var findings = [String]()
-        do {
-            plan = optimized(try lowered(recipe, sizes: images.mapValues { ($0.width, $0.height) }, orientations: [:],
-                                         open: analysisSources(images), findings: &findings),
-                             fidelity: fidelity(for: recipe)).plan
-        }
-        catch let error as RecipeError { throw RenderError.recipe(error) }
+        let plan = try self.plan(recipe, images: images)
         try checkCost(of: plan, recipe: recipe)
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
-        if backendName == .vulkan {
+        if try priced(plan, tentative: backendName).backend == .vulkan {
             do {
                 return try VulkanRenderer.render(plan, sources: images.filter { recipe.usedInputs.contains($0.key) },
                                                  format: chosen)
@@ -637,6 +661,18 @@ public struct Renderer: Sendable {
             }
         }
         return try CPURenderer.render(plan, sources: images.mapValues { BufferRowSource($0) }, format: chosen)
+    }
+
+    /// The optimized plan of a recipe over images in memory (the recipe checked as JSON would be).
+    package func plan(_ recipe: Recipe, images: [String: PixelBuffer]) throws -> Plan {
+        let recipe = try Self.validated(recipe)
+        var findings = [String]()
+        do {
+            return optimized(try lowered(recipe, sizes: images.mapValues { ($0.width, $0.height) }, orientations: [:],
+                                         open: analysisSources(images), findings: &findings),
+                             fidelity: fidelity(for: recipe)).plan
+        }
+        catch let error as RecipeError { throw RenderError.recipe(error) }
     }
 
     /// The layout of the first recipe input the output depends on (the main image), alpha added when the graph can

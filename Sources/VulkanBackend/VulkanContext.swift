@@ -60,9 +60,16 @@ package final class VulkanContext: @unchecked Sendable {
         return context
     }
 
+    /// Whether this process has tried to open its context already (so opening costs it nothing more): `auto`'s
+    /// price for the device leaves the opening out then.
+    package static var isOpen: Bool { openLock.withLock { opened } }
+    private static let openLock = NSLock()
+    nonisolated(unsafe) private static var opened = false
+
     package var isLost: Bool { lock.withLock { lost } }
     func markLost() { lock.withLock { lost = true } }
     private static let sharedResult: Result<VulkanContext, VulkanError> = {
+        defer { openLock.withLock { opened = true } }
         do { return .success(try VulkanContext(selection: ProcessInfo.processInfo.environment["FILTERRUN_DEVICE"])) }
         catch let error as VulkanError { return .failure(error) }
         catch { return .failure(VulkanError(.unavailable, "\(error)")) }

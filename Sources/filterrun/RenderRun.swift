@@ -164,6 +164,9 @@ struct RenderRun {
                 report = try renderer.render(recipe, sources: sources, output: output)
             }
             for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+            if options.verbose, options.stats == nil, let choice = report.backendChoice {
+                FileHandle.standardError.write(Data(("note: " + choice + "\n").utf8))
+            }
             if let stats = options.stats {
                 let text = stats == .json ? String(decoding: try report.jsonData(), as: UTF8.self) : report.text
                 FileHandle.standardError.write(Data((text + "\n").utf8))

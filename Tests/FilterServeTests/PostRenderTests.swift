@@ -87,6 +87,42 @@ final class PostRenderTests: XCTestCase {
         }
     }
 
+    /// What `filterserve sign-recipe` signs (the file's canonical JSON) is what the server checks, however the
+    /// recipe is spelt in the form: as written, its keys reordered and its numbers respelt by another serialiser,
+    /// or sent as a file part. Every recipe of `recipes/`; a refusal for missing inputs or files (422) is not a
+    /// signature's.
+    func testEveryRecipeSignedFromItsFileIsAcceptedHoweverItIsSpelt() async throws {
+        let service = try service()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("recipes")
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
+        XCTAssertGreaterThanOrEqual(paths.count, 16)
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+            for path in paths {
+                let file = folder.appendingPathComponent(path).path
+                let canonical = String(decoding: try Recipe(contentsOfFile: file).jsonData(), as: UTF8.self)
+                let signature = try XCTUnwrap(service.signer.signature(for: URLSigner.recipePayload(canonical)))
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+                let respelt = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]), as: UTF8.self)
+                for spelling in [text, respelt, canonical] {
+                    try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                             body: self.form(["recipe": spelling, "signature": signature, "format": "png"], image: self.photo)) { response in
+                        XCTAssertNotEqual(response.status, .forbidden, "\(path): \(String(buffer: response.body))")
+                    }
+                }
+                var body = Data("--\(self.boundary)\r\nContent-Disposition: form-data; name=\"signature\"\r\n\r\n\(signature)\r\n".utf8)
+                body += Data("--\(self.boundary)\r\nContent-Disposition: form-data; name=\"recipe\"; filename=\"r.json\"\r\nContent-Type: application/json\r\n\r\n\(text)\r\n".utf8)
+                body += Data("--\(self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+                body += self.photo + Data("\r\n--\(self.boundary)--\r\n".utf8)
+                try await client.execute(uri: "/render", method: .post, headers: self.headers, body: ByteBuffer(bytes: body)) { response in
+                    XCTAssertNotEqual(response.status, .forbidden, "\(path) as a file part: \(String(buffer: response.body))")
+                }
+            }
+        }
+    }
+
     func testBadRequestsAreNamed() async throws {
         let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in

@@ -66,7 +66,7 @@ extension FilterRunTests {
     func testAllocationFailureFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         // Room for the device's tables, not for the enlarged result's 9 MB readback (working buffers would band).
-        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "3000000", "FILTERRUN_DEVICE": "0"]
+        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "3000000", "FILTERRUN_DEVICE": "0", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]
         let vignette = try write("big.json", #"{"version": 1, "steps": [{"op": "resize", "width": 2000}, {"op": "vignette"}]}"#)
         let forced = try run([vignette, photo, path("forced.png"), "--backend", "vulkan"], environment: tiny)
         XCTAssertEqual(forced.code, 4, forced.stderr)
@@ -125,7 +125,7 @@ extension FilterRunTests {
         XCTAssertEqual(r.code, 4, r.stderr)
         XCTAssertTrue(r.stderr.contains("maxStorageBufferRange"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")))
-        let auto = try run([rotate, photo, path("auto.png"), "--stats=json"], environment: small.merging(["FILTERRUN_DEVICE": "0"]) { $1 })
+        let auto = try run([rotate, photo, path("auto.png"), "--stats=json"], environment: small.merging(["FILTERRUN_DEVICE": "0", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]) { $1 })
         XCTAssertEqual(auto.code, 0, auto.stderr)
         XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
     }
@@ -220,7 +220,7 @@ extension FilterRunTests {
     /// it fails with exit 4 and writes nothing.
     func testDeviceLossRetiresTheContext() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
-        let lost = ["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS": "1", "FILTERRUN_DEVICE": "llvmpipe"]
+        let lost = ["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS": "1", "FILTERRUN_DEVICE": "llvmpipe", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]
         let auto = try run([vignette, photo, path("auto.png"), "--backend", "auto"], environment: lost)
         XCTAssertEqual(auto.code, 0, auto.stderr)
         XCTAssertTrue(auto.stderr.contains("was lost during the render") && auto.stderr.contains("rendering on the CPU"), auto.stderr)
@@ -249,7 +249,7 @@ extension FilterRunTests {
     /// the kernels bind 6) is refused when the context is made, naming the limit: `auto` renders on the CPU.
     func testDevicesBelowTheKernelsNeedsAreRefusedByName() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
-        let small = ["FILTERRUN_VULKAN_MAX_BINDINGS": "4", "FILTERRUN_DEVICE": "llvmpipe"]
+        let small = ["FILTERRUN_VULKAN_MAX_BINDINGS": "4", "FILTERRUN_DEVICE": "llvmpipe", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]
         let auto = try run([vignette, photo, path("auto.png"), "--backend", "auto"], environment: small)
         XCTAssertEqual(auto.code, 0, auto.stderr)
         XCTAssertTrue(auto.stderr.contains("maxPerStageDescriptorStorageBuffers") && auto.stderr.contains("CPU"), auto.stderr)
@@ -257,5 +257,69 @@ extension FilterRunTests {
         XCTAssertEqual(vulkan.code, 4, vulkan.stderr)
         XCTAssertTrue(vulkan.stderr.contains("binds at most 4 storage buffers"), vulkan.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("vulkan.png")))
+    }
+}
+
+extension FilterRunTests {
+    /// `auto` with a device in play prices the render on both backends from the device's profile and renders on the
+    /// cheaper: with lavapipe's recorded profile the CPU (the price in `--explain`, `--verbose` and `--stats`), with
+    /// a profile where the device costs nothing the device; an unreadable profile is an error naming the variable.
+    func testAutoRendersWhereTheProfilesPriceTheRenderCheaper() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let lavapipe = ["FILTERRUN_DEVICE": "llvmpipe",
+                        "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/lavapipe-epyc-2core.json")]
+        let explained = try run([vignette, photo, path("x.png"), "--explain"], environment: lavapipe)
+        XCTAssertEqual(explained.code, 0, explained.stderr)
+        XCTAssertTrue(explained.stdout.contains("auto by cost: CPU ≈") && explained.stdout.contains("rendering on the CPU"),
+                      explained.stdout)
+        let cpu = try run([vignette, photo, path("cpu.png"), "--stats=json"], environment: lavapipe)
+        XCTAssertEqual(cpu.code, 0, cpu.stderr)
+        let stats = try statsJSON(cpu.stderr)
+        XCTAssertEqual(stats["backend"] as? String, "cpu")
+        XCTAssertTrue((stats["backendChoice"] as? String)?.contains("llvmpipe") == true, cpu.stderr)
+        let verbose = try run([vignette, photo, path("verbose.png"), "--verbose", "--force"], environment: lavapipe)
+        XCTAssertTrue(verbose.stderr.contains("note: auto by cost"), verbose.stderr)
+
+        let preferred = ["FILTERRUN_DEVICE": "llvmpipe",
+                         "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]
+        let device = try run([vignette, photo, path("device.png"), "--stats=json"], environment: preferred)
+        XCTAssertEqual(device.code, 0, device.stderr)
+        XCTAssertEqual(try statsJSON(device.stderr)["backend"] as? String, "vulkan")
+
+        let broken = try write("broken-profile.json", "{\"cpu\": 1}")
+        let refused = try run([vignette, photo, path("broken.png")], environment: ["FILTERRUN_DEVICE": "llvmpipe",
+                                                                                 "FILTERRUN_DEVICE_PROFILE": broken])
+        XCTAssertNotEqual(refused.code, 0)
+        XCTAssertTrue(refused.stderr.contains("FILTERRUN_DEVICE_PROFILE=") && refused.stderr.contains("not a device profile"),
+                      refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("broken.png")))
+    }
+
+    /// The first `auto` render with a device measures both backends once and caches the profiles beside the
+    /// auto-backend record, keyed by the drivers and the device choice; the next render reads them (a profile
+    /// planted in the cache decides it) and opens nothing to measure again.
+    func testAutoMeasuresTheDeviceOnceAndCachesTheProfiles() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let environment = ["XDG_CACHE_HOME": scratch.appendingPathComponent("profile-cache").path, "FILTERRUN_DEVICE": "llvmpipe"]
+        let first = try run([vignette, photo, path("first.png"), "--stats=json"], environment: environment)
+        XCTAssertEqual(first.code, 0, first.stderr)
+        let file = scratch.appendingPathComponent("profile-cache/filterrun/auto-backend-profiles.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", maxSplits: 1)
+        XCTAssertTrue(lines[0].hasSuffix("FILTERRUN_DEVICE=llvmpipe"), String(lines[0]))
+        let measured = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as! [String: [String: Any]]
+        for side in ["cpu", "device"] {
+            for figure in ["pixelSeconds", "renderSeconds"] {
+                XCTAssertGreaterThan(measured[side]?[figure] as? Double ?? 0, 0, "\(side).\(figure): \(text)")
+            }
+        }
+        XCTAssertTrue((measured["device"]?["name"] as? String)?.contains("llvmpipe") == true, text)
+        XCTAssertEqual(try statsJSON(first.stderr)["backend"] as? String, "cpu", first.stderr)
+        // A planted profile under the same key decides the next render.
+        let planted = try String(contentsOfFile: Fixtures.path("device-profiles/device-preferred.json"), encoding: .utf8)
+        try (String(lines[0]) + "\n" + planted).write(to: file, atomically: true, encoding: .utf8)
+        let second = try run([vignette, photo, path("second.png"), "--stats=json"], environment: environment)
+        XCTAssertEqual(second.code, 0, second.stderr)
+        XCTAssertEqual(try statsJSON(second.stderr)["backend"] as? String, "vulkan", second.stderr)
     }
 }

@@ -41,4 +41,13 @@ public enum FuzzRender {
         try? FileManager.default.removeItem(atPath: output)
         return 0
     }
+
+    /// The size paths of `count` bytes at `bytes`: `explain` (headers, declared sizes, the plan's budget) and an
+    /// animation render under a work limit of one pixel-tap (each reader's up-front count, no frame decoded).
+    public static func declaredSizes(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+        guard let bytes, count >= 2 else { return 0 }
+        let data = Data(bytes: bytes, count: count)
+        _ = try? strict.explain(inversion, sources: ["main": .encoded(data, name: "fuzz")])
+        return animate(bytes, count, name: "fuzz", maxWork: 1)
+    }
 }
