@@ -17,8 +17,32 @@ public final class RenderStats: @unchecked Sendable {
         }
     }
 
+    /// One stretch of a render on the process's monotonic clock: decoding, the device's work (upload, kernels,
+    /// download), encoding — or, on the CPU, all three streamed together. A batch lays its files' stages side by
+    /// side to show how they overlap.
+    public struct Stage: Sendable, Codable, Equatable, CustomStringConvertible {
+        public var name: String
+        /// Seconds on the process's monotonic clock (CLOCK_MONOTONIC) when it began.
+        public var start: Double
+        public var seconds: Double
+        public var description: String { String(format: "%@ %.3f s", name, seconds) }
+
+        public init(name: String, start: Double, seconds: Double) {
+            self.name = name
+            self.start = start
+            self.seconds = seconds
+        }
+    }
+
     private let lock = NSLock()
     package private(set) var nodes: [NodeTiming] = []
+    package private(set) var stages: [Stage] = []
+
+    /// Records a stage that began at `start` (monotonic seconds) and ends now.
+    package func stage(_ name: String, since start: Double) {
+        let now = monotonicSeconds()
+        lock.withLock { stages.append(Stage(name: name, start: start, seconds: now - start)) }
+    }
     /// Bytes held in intermediate row caches right now, and the most at any time.
     package private(set) var liveBytes = 0
     package private(set) var peakIntermediateBytes = 0

@@ -129,6 +129,9 @@ public final class BatchRunner: Sendable {
         public var backend: Backend?
         /// The render's warnings and notes (a fallback from Vulkan to the CPU, a JPEG flattening alpha…).
         public var warnings: [String] = []
+        /// The render's stages on the process's monotonic clock (`RenderReport.stages`): laid side by side, they show
+        /// how the batch's files overlapped.
+        public var stages: [RenderStats.Stage] = []
     }
 
     public struct Progress: Sendable {
@@ -244,6 +247,7 @@ public final class BatchRunner: Sendable {
                 let report = try renderer.render(recipe, inputs: inputs, output: job.output)
                 outcome.backend = report.backend
                 outcome.warnings = report.warnings
+                outcome.stages = report.stages
             }
         } catch RenderError.output(let error) where error.kind == .exists && !force {
             outcome.status = .skipped  // it appeared while this file rendered; kept, as existing outputs are

@@ -25,6 +25,9 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
     public var warnings: [String]
     /// Under `auto` with a device in play: both backends' prices for this render and the one taken (nil otherwise).
     public var backendChoice: String?
+    /// The render's stages on the process's monotonic clock (decode, device, encode; or render, where the CPU
+    /// streams all three), so a batch can show how its files overlap.
+    public var stages: [RenderStats.Stage] = []
 
     /// The report as `--stats=json` prints it: every figure at the top level, transfers flattened, keys sorted.
     public func jsonData() throws -> Data {
@@ -43,6 +46,7 @@ public struct RenderReport: Sendable, Codable, CustomStringConvertible {
             "transfers: \(transfers.uploads) up (\(transfers.bytesUploaded) B), \(transfers.downloads) down (\(transfers.bytesDownloaded) B)",
         ]
         if let backendChoice { lines.insert(backendChoice, at: 1) }
+        if stages.count > 1 { lines.append("stages: " + stages.map(\.description).joined(separator: ", ")) }
         for node in nodes { lines.append("  \(node)") }
         return lines.joined(separator: "\n")
     }
@@ -52,7 +56,7 @@ extension RenderReport {
     enum CodingKeys: String, CodingKey {
         case backend, width, height, format, decodeSeconds, filterSeconds, encodeSeconds, compileSeconds,
              transferSeconds, kernelsCompiled, kernelsFromDiskCache, totalSeconds, peakResidentBytes,
-             peakIntermediateBytes, uploads, downloads, bytesUploaded, bytesDownloaded, nodes, warnings, backendChoice
+             peakIntermediateBytes, uploads, downloads, bytesUploaded, bytesDownloaded, nodes, warnings, backendChoice, stages
     }
 
     public init(from decoder: Decoder) throws {
@@ -79,6 +83,7 @@ extension RenderReport {
         nodes = try c.decode([NodeTiming].self, forKey: .nodes)
         warnings = try c.decode([String].self, forKey: .warnings)
         backendChoice = try c.decodeIfPresent(String.self, forKey: .backendChoice)
+        stages = try c.decodeIfPresent([RenderStats.Stage].self, forKey: .stages) ?? []
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -104,6 +109,7 @@ extension RenderReport {
         try c.encode(nodes, forKey: .nodes)
         try c.encode(warnings, forKey: .warnings)
         try c.encodeIfPresent(backendChoice, forKey: .backendChoice)
+        try c.encode(stages, forKey: .stages)
     }
 
     /// One line: "cpu, 600×400 rgb8, 0.042 s (decode 0.010, filter 0.020, encode 0.012), peak 31 MiB, 1 warning".

@@ -345,11 +345,15 @@ public struct Renderer: Sendable {
                 try CPURenderer.copyRows(from: decoders[name]!, to: encoder, stats: stats, control: control)
             } else if backendName == .vulkan {
                 try control?.check()
+                let decoding = monotonicSeconds()
                 let sources = try Self.decodeWhole(decoders, ledger: ledger, stats: stats)
+                stats.stage("decode", since: decoding)
                 try control?.check()
                 let result: PixelBuffer
                 do {
+                    let device = monotonicSeconds()
                     result = try VulkanRenderer.render(plan, sources: sources, format: format, stats: stats, ledger: ledger)
+                    stats.stage("device", since: device)
                 } catch let error as VulkanError where backend == .auto {
                     warnings.append("warning: Vulkan render failed (\(error)); rendering on the CPU")
                     backendName = .cpu
@@ -363,8 +367,19 @@ public struct Renderer: Sendable {
                 try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
                 control?.report(rowsDone: result.height, of: result.height)
                 stats.encodeSeconds += monotonicSeconds() - writing
+                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                                        ledger: ledger, warnings: warnings, decoders: decoders)
+                stats.stage("encode", since: writing)
+                report.stages = stats.stages
+                return report
             } else {
+                let rendering = monotonicSeconds()
                 try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats, control: control)
+                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                                        ledger: ledger, warnings: warnings, decoders: decoders)
+                stats.stage("render", since: rendering)
+                report.stages = stats.stages
+                return report
             }
             return try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
                               ledger: ledger, warnings: warnings, decoders: decoders)
@@ -432,7 +447,7 @@ public struct Renderer: Sendable {
             kernelsFromDiskCache: stats.kernelsFromDiskCache, totalSeconds: monotonicSeconds() - began,
             peakResidentBytes: peakResidentBytes(), peakIntermediateBytes: stats.peakIntermediateBytes,
             transfers: ledger.snapshot, nodes: stats.nodes.filter { $0.op != "source" }, warnings: warnings,
-            backendChoice: stats.backendChoice)
+            backendChoice: stats.backendChoice, stages: stats.stages)
     }
 
     /// Reads every input whole, as stored (the Vulkan backend uploads them packed and converts on the device).

@@ -83,6 +83,10 @@ struct BatchMode {
         defer { interrupts.cancel() }
         let display = ProgressDisplay(quiet: quiet)
         let began = Date()
+        // The clock the renders' stages are read on (CLOCK_MONOTONIC), so each file's stages start from here.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let clock = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
         // Each distinct warning once, as a single render prints it (a batch that falls back to the CPU says so).
         let warned = Mutex(Set<String>())
         let outcomes = runner.run(chosen) { progress, outcome in
@@ -103,14 +107,21 @@ struct BatchMode {
         if runner.isCancelled { summary += ", \(notStarted) not started (cancelled)" }
         summary += String(format: " in %.1f s (%.2f images/s)", seconds, seconds > 0 ? Double(rendered) / seconds : 0)
         if !quiet { FileHandle.standardError.write(Data(("filterrun: " + summary + "\n").utf8)) }
+        let stageSeconds = outcomes.flatMap(\.stages).reduce(0) { $0 + $1.seconds }
+        if stats == "text", stageSeconds > 0 {
+            FileHandle.standardError.write(Data(String(format: "filterrun: the files' stages sum to %.2f s in %.2f s of "
+                + "wall time (%.2f× overlapped)\n", stageSeconds, seconds, seconds > 0 ? stageSeconds / seconds : 0).utf8))
+        }
         if stats == "json" || statsFile != nil {
             let report = BatchSummary(
                 files: outcomes.map { outcome in
                     BatchSummary.File(input: outcome.job.input, output: outcome.job.output, status: outcome.status.rawValue,
-                                      seconds: outcome.seconds, error: outcome.error?.description, backend: outcome.backend)
+                                      seconds: outcome.seconds, error: outcome.error?.description, backend: outcome.backend,
+                                      stages: outcome.stages.map { .init(name: $0.name, start: $0.start - clock, seconds: $0.seconds) })
                 },
                 rendered: rendered, skipped: skipped, failed: failed, passedOver: passedOver, cancelled: runner.isCancelled,
-                seconds: seconds, jobs: jobs, listed: listed, shard: shard.map { BatchSummary.Shard(index: $0.index, count: $0.count) })
+                seconds: seconds, jobs: jobs, listed: listed, shard: shard.map { BatchSummary.Shard(index: $0.index, count: $0.count) },
+                stageSeconds: stageSeconds)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(report) {

@@ -9,6 +9,15 @@ struct BatchSummary: Encodable {
         let error: String?
         /// The backend that rendered it, when it did.
         let backend: Backend?
+        /// Its stages (decode, device, encode; or render on the CPU), each starting in seconds from the batch's
+        /// start: the files' timelines side by side.
+        let stages: [Stage]
+    }
+
+    struct Stage: Encodable {
+        let name: String
+        let start: Double
+        let seconds: Double
     }
 
     struct Shard: Encodable {
@@ -25,4 +34,7 @@ struct BatchSummary: Encodable {
     /// Files listed before sharding.
     let listed: Int
     let shard: Shard?
+    /// Every file's stages summed: more than `seconds` where files overlapped (one decoding while another's kernels
+    /// ran and a third encoded).
+    let stageSeconds: Double
 }

@@ -323,3 +323,34 @@ extension FilterRunTests {
         XCTAssertEqual(try statsJSON(second.stderr)["backend"] as? String, "vulkan", second.stderr)
     }
 }
+
+extension FilterRunTests {
+    /// A batch's `--stats=json` lays each file's stages (decode, device, encode on Vulkan; render on the CPU) on the
+    /// batch's clock: with two jobs on the device the files overlap (their stages sum to more than the wall time),
+    /// with one they follow each other; each file's stages run in order.
+    func testBatchStagesShowHowFilesOverlap() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let folder = path("overlap-in")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for k in 0..<6 { try FileManager.default.copyItem(atPath: photo, toPath: folder + "/p\(k).png") }
+        var sums = [Int: (stages: Double, wall: Double)]()
+        for jobs in [1, 2] {
+            let out = path("overlap-out-\(jobs)")
+            let r = try run([vignette, folder, out, "--backend", "vulkan", "--jobs", "\(jobs)", "--stats=json"])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            let summary = try statsJSON(r.stderr)
+            let files = summary["files"] as! [[String: Any]]
+            XCTAssertEqual(files.count, 6)
+            for file in files {
+                let stages = file["stages"] as! [[String: Any]]
+                XCTAssertEqual(stages.map { $0["name"] as! String }, ["decode", "device", "encode"], "\(file)")
+                let starts = stages.map { $0["start"] as! Double }
+                XCTAssertEqual(starts, starts.sorted(), "\(file)")
+                XCTAssertGreaterThanOrEqual(starts[0], 0)
+            }
+            sums[jobs] = (summary["stageSeconds"] as! Double, summary["seconds"] as! Double)
+        }
+        XCTAssertLessThanOrEqual(sums[1]!.stages, sums[1]!.wall * 1.01, "one job: \(sums[1]!)")
+        XCTAssertGreaterThan(sums[2]!.stages, sums[2]!.wall * 1.1, "two jobs: \(sums[2]!)")
+    }
+}
