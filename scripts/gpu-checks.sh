@@ -3,15 +3,18 @@
 # and .gpu-data): which device `auto` takes and why; filterbench --gpu (device copy and transfer bandwidths, each
 # recipe's kernel and transfer times beside them), with the tiled blur and convolution kernels on and off;
 # filterbench --agreement (every recipe and catalogue filter on CPU and Vulkan, 8-bit, RGBA, 16-bit); and JPEG-to-JPEG
-# renders of every recipe on each backend, end to end (process start, decode, render, encode), median of 5.
+# renders of every recipe on each backend and `auto`, end to end (process start, decode, render, encode), median of
+# RUNS; batches of every recipe (the photos copied to 24 files) on each backend and `auto`, with the stages summed
+# against the wall time (the overlap); the device profile `auto` measured and what it chose for each recipe.
 # Results go to $OUT (the device tool brings them back), or /tmp/gpu-out elsewhere. CHECKS names the sections to run
-# (default all: device bench tiled agreement agreement32 e2e; agreement32 is the agreement with float32 working
+# (default: device bench agreement e2e batch, about 6 minutes; also tiled and agreement32 — agreement32 is the agreement with float32 working
 # buffers throughout, FILTERRUN_VULKAN_FLOAT32=1, to tell half-float storage from the device's arithmetic).
-# Usage: [CHECKS="..."] bash scripts/gpu-checks.sh [RUNS]
+# Usage: [CHECKS="..."] bash scripts/gpu-checks.sh [RUNS] (default 5; 3 keeps the default checks near 6 minutes)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/gpu-out}; runs=${1:-5}; checks=" ${CHECKS:-device bench tiled agreement agreement32 e2e} "
+out=${OUT:-/tmp/gpu-out}; runs=${1:-5}; checks=" ${CHECKS:-device bench agreement e2e batch} "
 want() { [[ $checks == *" $1 "* ]]; }
+export XDG_CACHE_HOME=/tmp/fr/cache
 mkdir -p "$out" /tmp/fr
 export LD_LIBRARY_PATH=$PWD/.gpu-lib
 [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -31,6 +34,8 @@ want device && {
   nvidia-smi -L 2>&1; nproc; uname -r
   for l in "$fr" "$fb"; do ldd "$l" | grep "not found"; done
   $fr recipes/vintage.json "${jpegs[0]}" /tmp/fr/auto.jpg --force --backend auto --verbose --stats 2>&1 | head -40
+  echo "auto's device profile (measured by the run above, once):"
+  tail -n +2 /tmp/fr/cache/filterrun/auto-backend-profiles.json
 } > "$out/device.txt" 2>&1
 want device && { log "device"; cat "$out/device.txt" >> "$out/summary.txt"; }
 
@@ -67,6 +72,32 @@ if want agreement32; then
   FILTERRUN_VULKAN_FLOAT32=1 timeout 150 $fb --agreement "$photo" 2>&1 | tee "$out/agreement32.txt" >> "$out/summary.txt"
 fi
 
+extras() {  # recipe photo: --input NAME=PHOTO for each input after the first
+  for name in $(grep -o '"inputs": *\[[^]]*\]' "$1" | head -1 | grep -o '"[A-Za-z0-9_]*"' | tr -d '"' | tail -n +2); do
+    printf -- '--input\n%s=%s\n' "$name" "$2"
+  done
+}
+if want batch; then
+  log "batches: 24 files (the photos copied), --jobs $(nproc), wall s; stages summed ÷ wall = overlap; auto's choice"
+  mkdir -p /tmp/fr/batch
+  for k in $(seq 1 12); do for j in "${jpegs[@]}"; do cp "$j" "/tmp/fr/batch/$k-$(basename "$j")"; done; done
+  for r in $(ls recipes/*.json | grep -v schema.json); do
+    mapfile -t extra < <(extras "$r" "${jpegs[0]}")
+    line="$(basename "$r" .json)"
+    for backend in cpu vulkan auto; do
+      rm -rf /tmp/fr/batch-out
+      timeout 120 $fr "$r" /tmp/fr/batch /tmp/fr/batch-out/ --backend $backend --force --quiet --stats=json "${extra[@]}" \
+        2> /tmp/fr/batch.json > /dev/null || { line="$line $backend=fail"; continue; }
+      line="$line $(python3 -c 'import json, sys, collections
+s = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+ran = collections.Counter(f.get("backend") for f in s["files"])
+print("%s=%.2fs overlap=%.2f ran=%s" % (sys.argv[2], s["seconds"], s["stageSeconds"] / max(s["seconds"], 1e-9),
+      "+".join("%s:%d" % kv for kv in sorted(ran.items()))))' /tmp/fr/batch.json $backend)"
+    done
+    echo "$line"
+  done 2>&1 | tee "$out/batch.txt" >> "$out/summary.txt"
+fi
+
 want e2e || { log "done"; exit 0; }
 log "JPEG to JPEG, end to end, median of $runs runs after a warm-up, wall milliseconds"
 for j in "${jpegs[@]}"; do
@@ -76,7 +107,7 @@ for j in "${jpegs[@]}"; do
     for name in $(grep -o '"inputs": *\[[^]]*\]' "$r" | head -1 | grep -o '"[A-Za-z0-9_]*"' | tr -d '"' | tail -n +3); do
       extra+=(--input "$name=$j")
     done
-    for backend in cpu vulkan; do
+    for backend in cpu vulkan auto; do
       times=()
       for i in $(seq 0 "$runs"); do
         start=$(date +%s%N)

@@ -28,6 +28,9 @@ package final class GIFAnimationReader: AnimationReader {
     /// The last frame's disposal, applied before the next frame is drawn.
     private var disposal: (mode: Int32, left: Int, top: Int, width: Int, height: Int)?
     private var frames = 0
+    /// Its frames, counted by walking the file's blocks before any is decoded (nil where the walk cannot finish:
+    /// damage the decoder will name), so an animation's work is refused before its first frame.
+    package let declaredFrameCount: Int?
 
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
@@ -35,6 +38,7 @@ package final class GIFAnimationReader: AnimationReader {
         var found = ImageMetadata(orientation: 1, iccProfile: nil)
         found.xmp = GIFDecoder.xmp(in: bytes)
         metadata = found
+        declaredFrameCount = Self.countFrames(bytes)
         let reader = GIFDecoder.Reader(bytes)
         self.reader = reader
         var error: Int32 = 0
@@ -56,6 +60,42 @@ package final class GIFAnimationReader: AnimationReader {
     }
 
     deinit { close() }
+
+    /// The image descriptors of a GIF's block stream, its data sub-blocks skipped by their lengths without decoding;
+    /// nil where the stream ends or breaks before its trailer.
+    package static func countFrames(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 13 else { return nil }
+        var at = 13
+        if bytes[10] & 0x80 != 0 { at += 3 << (Int(bytes[10] & 7) + 1) }
+        /// Skips sub-blocks (a length byte, that many bytes) up to and past the zero-length terminator.
+        func skipSubBlocks() -> Bool {
+            while at < bytes.count {
+                let length = Int(bytes[at])
+                at += 1 + length
+                if length == 0 { return true }
+            }
+            return false
+        }
+        var frames = 0
+        while at < bytes.count {
+            switch bytes[at] {
+            case 0x3B: return frames
+            case 0x21:
+                at += 2
+                guard skipSubBlocks() else { return nil }
+            case 0x2C:
+                guard at + 10 <= bytes.count else { return nil }
+                let packed = bytes[at + 9]
+                at += 10
+                if packed & 0x80 != 0 { at += 3 << (Int(packed & 7) + 1) }
+                at += 1  // the LZW minimum code size
+                guard at <= bytes.count, skipSubBlocks() else { return nil }
+                frames += 1
+            default: return nil
+            }
+        }
+        return nil
+    }
 
     private func close() {
         if let gif { var error: Int32 = 0; DGifCloseFile(gif, &error) }

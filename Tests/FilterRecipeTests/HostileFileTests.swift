@@ -65,6 +65,20 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(report.frames, 100)
     }
 
+    /// A GIF declares no frame count, but its frames are counted from its blocks: over the work limit, it is refused
+    /// before the first frame is decoded, naming them; every frame also costs a fixed share (5·10⁵ taps).
+    func testAGIFsFramesAreCountedBeforeDecoding() throws {
+        let input = Fixtures.path("gif/disposal_animated_48x32.gif")
+        var options = Renderer.Options()
+        options.maxWork = 3 * 5e5
+        let output = scratch.appendingPathComponent("gif-frames.webp").path
+        let refused = failure { try Renderer(backend: .cpu, options: options).renderAnimation(thumbnail, inputs: ["main": input], output: output) }
+        XCTAssertEqual(refused?.kind, .tooLarge)
+        XCTAssertTrue(refused?.message.contains("its 4 frames of 48×32") ?? false, String(describing: refused))
+        options.maxWork = 1e8
+        XCTAssertEqual(try Renderer(backend: .cpu, options: options).renderAnimation(thumbnail, inputs: ["main": input], output: output).frames, 4)
+    }
+
     /// A 64² TIFF declaring one 65536² tile made libtiff allocate 12 GB; the tile's size is counted from the header.
     func testATIFFTileIsCountedBeforeDecoding() throws {
         let refused = failure { try Renderer(backend: .cpu).render(thumbnail, inputs: ["main": hostile("tiff-tile-65536.tif")],

@@ -121,3 +121,19 @@ extension GIFDecoder {
         return self
     }
 }
+
+extension GIFCodecTests {
+    /// A GIF's frames are counted from its blocks before any is decoded — as many as Pillow finds in each fixture —
+    /// and a stream cut before its trailer, or with a byte that starts no block, counts nothing.
+    func testFramesAreCountedFromTheBlocks() throws {
+        for (name, frames) in [("disposal_animated_48x32.gif", 4), ("partial_animated_96x64.gif", 2), ("global_96x64.gif", 1),
+                               ("interlaced_96x64.gif", 1), ("local_table_96x64.gif", 1), ("xmp_96x64.gif", 1)] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("gif/" + name))))
+            XCTAssertEqual(GIFAnimationReader.countFrames(bytes), frames, name)
+            XCTAssertNil(GIFAnimationReader.countFrames(Array(bytes.dropLast(2))), "\(name) without its last block's end")
+            var broken = bytes
+            broken[broken.count - 1] = 0x7F
+            XCTAssertNil(GIFAnimationReader.countFrames(broken), "\(name) with no trailer")
+        }
+    }
+}
