@@ -14,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzWebPAnimation FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
+# Whether a target named runs (the shared libraries only some targets load are built instrumented only for them).
+runs() { for t in "$@"; do case " $targets " in *" $t "*) return 0;; esac; done; return 1; }
 work=.build/fuzz
 root=$PWD
 
@@ -71,7 +74,7 @@ fi
 # libde265 (HEVC), shared through CMake (Debian's patches leave its autotools wanting to regenerate); installed
 # under the soname libheif and filterrun ask for.
 libde265="$root/$work/libde265-instrumented"
-if [ ! -f "$libde265/lib/libde265.so.0" ]; then
+if runs FuzzHEIF && [ ! -f "$libde265/lib/libde265.so.0" ]; then
   command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
   src=$(source_of libde265 "libde265-*") && cmake -S "$src" -B "$work/libde265-build" -DCMAKE_C_COMPILER=clang \
       -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DBUILD_SHARED_LIBS=ON -DENABLE_SDL=OFF \
@@ -82,7 +85,7 @@ fi
 # dav1d (AV1, for AVIF through libheif and libavif), shared through Meson (installed when missing), its C paths
 # (no assembly: nasm is not needed, and libFuzzer sees the reference code).
 dav1d="$root/$work/dav1d-instrumented"
-if [ ! -f "$dav1d/lib/libdav1d.so.6" ]; then
+if runs FuzzHEIF FuzzAVIFSequence && [ ! -f "$dav1d/lib/libdav1d.so.6" ]; then
   command -v meson >/dev/null && command -v ninja >/dev/null \
     || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq meson ninja-build >/dev/null 2>&1; } || true
   src=$(source_of dav1d "dav1d-*") && rm -rf "$work/dav1d-build" && CC=clang CFLAGS="$cflags" meson setup "$work/dav1d-build" "$src" \
@@ -93,7 +96,7 @@ if [ ! -f "$dav1d/lib/libdav1d.so.6" ]; then
 fi
 # libheif, shared (the product loads it with dlopen, so the instrumented one is found first by LD_LIBRARY_PATH).
 libheif="$root/$work/libheif-instrumented"
-if [ ! -f "$libheif/lib/libheif.so.1" ]; then
+if runs FuzzHEIF && [ ! -f "$libheif/lib/libheif.so.1" ]; then
   command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
   src=$(source_of libheif "libheif-*") && cmake -S "$src" -B "$work/libheif-build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
       -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$libheif" \
@@ -105,7 +108,7 @@ if [ ! -f "$libheif/lib/libheif.so.1" ]; then
 fi
 # libjxl and its thread pool, shared, with the system's highway, brotli and Little CMS (as Debian builds it).
 libjxl="$root/$work/libjxl-instrumented"
-if [ ! -f "$libjxl/lib/libjxl.so" ]; then
+if runs FuzzJXL FuzzJXLAnimation && [ ! -f "$libjxl/lib/libjxl.so" ]; then
   command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
   src=$(source_of jpeg-xl "jpeg-xl-*") && cmake -S "$src" -B "$work/libjxl-build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
       -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DCMAKE_BUILD_TYPE=None -DBUILD_SHARED_LIBS=ON -DBUILD_TESTING=OFF \
@@ -159,7 +162,6 @@ run() {  # target corpus crashes extra-flags...
     "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
         | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ERROR|SUMMARY|timeout" || true
 }
-targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzWebPAnimation FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
 case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
 case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"

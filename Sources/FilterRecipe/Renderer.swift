@@ -160,6 +160,31 @@ public struct Renderer: Sendable {
         return (choice.usesDevice ? .vulkan : .cpu, choice)
     }
 
+    /// For a long-lived process (a server): under `auto`, opens the device now when any of `recipes`, over a
+    /// `width`×`height` RGB input (every input of the recipe), is priced cheaper there — so no render waits for the
+    /// opening — and says which; otherwise says that renders stay on the CPU. Nil for `cpu` and `vulkan`.
+    package func openDeviceIfUsed(by recipes: [(name: String, recipe: Recipe)], width: Int, height: Int) -> String? {
+        guard backend == .auto else { return nil }
+        guard let (tentative, _) = try? resolveBackend(), tentative == .vulkan else {
+            return "auto: no device renders here; every request renders on the CPU"
+        }
+        let image = PixelBuffer(width: width, height: height, format: .rgb8)
+        var paying = [String]()
+        for (name, recipe) in recipes {
+            let images = Dictionary(uniqueKeysWithValues: recipe.inputs.map { ($0, image) })
+            guard let plan = try? plan(recipe, images: images), let (chosen, _) = try? priced(plan, tentative: tentative),
+                  chosen == .vulkan else { continue }
+            paying.append(name)
+        }
+        guard !paying.isEmpty else {
+            return "auto: no preset is cheaper on the device at \(width)×\(height); requests render on the CPU unless priced otherwise"
+        }
+        do { _ = try VulkanContext.shared() } catch {
+            return "auto: the device did not open (\(error)); every request renders on the CPU"
+        }
+        return "auto: device opened at start; at \(width)×\(height) it renders " + paying.sorted().joined(separator: ", ")
+    }
+
     static func softwareNote(_ device: String) -> String {
         "note: the only Vulkan device, \(device), is a software renderer; rendering on the CPU (\(SettingName.backendVulkan) uses it)"
     }

@@ -242,13 +242,27 @@ public struct RenderService: Sendable {
         return recipe
     }
 
-    /// The renderer every request uses: the CPU, the pixel limit checked from the header.
-    var renderer: Renderer { Self.renderer(maxPixels: configuration.maxPixels) }
+    /// The renderer every request uses: the configured backend (the CPU by default), the pixel limit checked from
+    /// the header.
+    var renderer: Renderer { Self.renderer(maxPixels: configuration.maxPixels, backend: configuration.backend) }
 
-    static func renderer(maxPixels: Int) -> Renderer {
+    static func renderer(maxPixels: Int, backend: Backend = .cpu) -> Renderer {
         var options = Renderer.Options()
         options.maxPixels = maxPixels
-        return Renderer(backend: .cpu, options: options)
+        var renderer = Renderer(backend: backend, options: options)
+        // A server's requests share the device's opening: `auto` prices a request without it.
+        renderer.sharedRenders = 1_000_000
+        return renderer
+    }
+
+    /// Under `auto`: opens the device now when a preset, rendered at 12 MP, is priced cheaper there, so no request
+    /// waits for the opening; says what was decided (nil for the other backends).
+    public func prepareDevice() -> String? {
+        guard configuration.backend == .auto else { return nil }
+        let recipes = presets.presetNames.compactMap { name in
+            presets.presetFile(name).flatMap { try? Recipe(contentsOfFile: $0) }.map { (name, $0) }
+        }
+        return renderer.openDeviceIfUsed(by: recipes, width: 4000, height: 3000)
     }
 
     /// `queued(_:)` for work that also gives its report.

@@ -39,6 +39,10 @@ public struct ServeConfiguration: Sendable {
     public var maxUploadBytes = 32 << 20
     /// Sources larger than this many pixels are refused from their header, before decoding.
     public var maxPixels = 40_000_000
+    /// Where renders run: the CPU (the default), or `auto` — each request priced on the CPU and on the device from
+    /// the device's profile, the opening shared by the server's life, and the device opened at start when a preset
+    /// renders there at 12 MP — or `vulkan` for every request.
+    public var backend: Backend = .cpu
     /// The largest width or height a render URL may ask for (`?width=`, `?height=`).
     public var maxURLSize = 4096
     /// A folder that keeps rendered answers on disk (`ResultCache`); nil (the default) keeps none.

@@ -43,6 +43,8 @@ struct Serve: AsyncParsableCommand {
     var resultCache: String?
     @Option(name: .customLong("result-cache-size"), help: "Most bytes the result cache holds (least recently used go first).")
     var resultCacheBytes = 1 << 30
+    @Option(help: "Where renders run: cpu (default), auto (priced per request against the device's profile; the device opened at start when a preset renders there) or vulkan.")
+    var backend: Backend = .cpu
     @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
@@ -105,10 +107,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error or critical, got \(logLevel)")
         }
         settings.logLevel = level
+        settings.backend = backend
         let service: RenderService
         do { service = try RenderService(settings) } catch {
             throw ValidationError("\(error)")
         }
+        if let note = service.prepareDevice() { FileHandle.standardError.write(Data(("filterserve: " + note + "\n").utf8)) }
         try await service.application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }
@@ -154,3 +158,4 @@ struct SignRecipe: ParsableCommand {
         print(URLSigner(secrets: [secret]).signature(for: URLSigner.recipePayload(canonical))!)
     }
 }
+extension Backend: ExpressibleByArgument {}

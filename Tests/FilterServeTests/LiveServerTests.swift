@@ -79,6 +79,42 @@ final class LiveServerTests: XCTestCase {
         return (process.terminationStatus, text)
     }
 
+    /// `--backend auto` prices the presets at 12 MP when the server starts and opens the device then when one is
+    /// cheaper there (a recorded profile where the device costs nothing), and keeps it closed when none is (lavapipe's
+    /// profile); requests render either way.
+    func testAutoOpensTheDeviceAtStartOnlyWhenAPresetPaysForIt() throws {
+        for (profile, expected) in [("device-preferred", "device opened at start; at 4000×3000 it renders"),
+                                    ("lavapipe-epyc-2core", "no preset is cheaper on the device")] {
+            let port = try freePort()
+            let log = Fixtures.temporaryDirectory().appendingPathComponent("stderr.txt")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = ["--port", String(port), "--allow-unsigned", "--presets", Self.recipes, "--sources",
+                                 Fixtures.path("photos"), "--backend", "auto"]
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "FILTERRUN_DEVICE": "llvmpipe",
+                "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/\(profile).json")]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let base = "http://127.0.0.1:\(port)"
+            var ready = false
+            for _ in 0..<200 where !ready {
+                ready = get(base + "/healthz")?.status == 200
+                if !ready { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            XCTAssertTrue(ready, "the server answers /healthz within 20 s")
+            XCTAssertEqual(get(base + "/r/_/web-thumbnail/chelsea_451x300_rgb8.png", accept: "image/webp")?.status, 200)
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let text = try String(contentsOf: log, encoding: .utf8)
+            if text.contains("did not open") || text.contains("no device renders here") { throw XCTSkip("no Vulkan device: \(text)") }
+            XCTAssertTrue(text.contains(expected), "\(profile): \(text)")
+        }
+    }
+
     func testStartsRendersAndStopsCleanlyOnSIGTERM() throws {
         let (process, _, base) = try startServer(["--allow-unsigned", "--presets", Self.recipes, "--sources",
                                                   Fixtures.path("photos")])
