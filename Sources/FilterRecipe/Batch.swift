@@ -241,7 +241,7 @@ public final class BatchRunner: Sendable {
             var inputs = extraInputs
             inputs[recipe.inputs.first ?? "main"] = job.input
             let outputFormat = renderer.options.fileFormat ?? ImageFileFormat.from(extensionOf: job.output)
-            if allFrames, [.webp, .gif, .avif, .jxl].contains(outputFormat), ImageInput.file(job.input).rendersAsFrames {
+            if allFrames, outputFormat?.writesAnimations == true, ImageInput.file(job.input).rendersAsFrames {
                 outcome.warnings = try renderer.renderAnimation(recipe, inputs: inputs, output: job.output).warnings
             } else {
                 let report = try renderer.render(recipe, inputs: inputs, output: job.output)

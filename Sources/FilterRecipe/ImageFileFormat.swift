@@ -10,19 +10,58 @@ import TIFFCodec
 import WebPCodec
 
 /// The file formats read and written. Input is recognised by its first bytes, never its name; output follows the
-/// output's extension or an explicit choice. Every format is read; HEIC is not written (`isWritten`).
+/// output's extension or an explicit choice. Every format is read; HEIC is not written (`isWritten`). What each
+/// format is — its signature, extensions, decoder, encoder, animation reader and writer, what it carries — its codec
+/// module declares (`ImageCodec`); `codecs` registers them, one line each, and everything here reads them.
 public enum ImageFileFormat: String, CaseIterable, Sendable {
     case png, jpeg, webp, tiff, avif, jxl, heic, gif
 
+    /// The registry: every format's codec, its writer options bound to `Renderer.Options`. Adding a format is a codec
+    /// module with its `ImageCodec` type, a case above and a line here.
+    static let codecs: [ImageFileFormat: RegisteredCodec] = Dictionary(uniqueKeysWithValues: [
+        RegisteredCodec(PNGFormat.self, \Renderer.Options.png),
+        RegisteredCodec(JPEGFormat.self, \Renderer.Options.jpeg),
+        RegisteredCodec(WebPFormat.self, \Renderer.Options.webp),
+        RegisteredCodec(TIFFFormat.self, \Renderer.Options.tiff),
+        RegisteredCodec(AVIFFormat.self, \Renderer.Options.avif),
+        RegisteredCodec(JXLFormat.self, \Renderer.Options.jxl),
+        RegisteredCodec(HEICFormat.self),
+        RegisteredCodec(GIFFormat.self, \Renderer.Options.gif),
+    ].map { (ImageFileFormat(rawValue: $0.word)!, $0) })
+
+    /// The formats a server offers by the client's Accept when a URL names none, in order of preference.
+    public static let negotiatedByDefault: [ImageFileFormat] = [.webp, .avif]
+
+    /// The format's codec.
+    var codec: RegisteredCodec { Self.codecs[self]! }
+
     /// The format's name in messages ("PNG", "JPEG").
-    public var name: String { self == .webp ? "WebP" : self == .jxl ? "JPEG XL" : rawValue.uppercased() }
+    public var name: String { codec.name }
+
+    /// Its media type ("image/webp").
+    public var mediaType: String { codec.mediaType }
 
     /// Whether outputs can be written in the format. HEIC is read only: its HEVC encoder is patent-encumbered,
     /// and AVIF is the modern output for the same photos.
-    public var isWritten: Bool { self != .heic }
+    public var isWritten: Bool { codec.notWrittenReason == nil }
+
+    /// Whether the playground previews in it: every current browser shows it in full colour.
+    package var isPreviewedInBrowsers: Bool { codec.previewedInBrowsers }
+
+    /// Whether the encoder takes a quality (`--quality`).
+    package var takesQuality: Bool { codec.takesQuality }
+
+    /// The encoder efforts the format takes (`--effort`), nil for none.
+    package var effortRange: ClosedRange<Int>? { codec.effortRange }
+
+    /// Whether animations are written in the format (`--frames all`).
+    public var writesAnimations: Bool { codec.writesAnimations }
 
     /// The formats written.
     public static var writtenCases: [ImageFileFormat] { allCases.filter(\.isWritten) }
+
+    /// The formats animations are written in.
+    static var animationCases: [ImageFileFormat] { allCases.filter(\.writesAnimations) }
 
     /// The formats read, for messages: "PNG, JPEG and WebP".
     public static var readableNames: String { names(allCases, joinedBy: "and") }
@@ -32,8 +71,12 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
     /// "PNG, JPEG or WebP".
     static func names(_ formats: [ImageFileFormat] = allCases, joinedBy word: String) -> String {
-        let names = formats.map(\.name)
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " \(word) " + names.last!
+        list(formats.map(\.name), joinedBy: word)
+    }
+
+    /// "a, b or c".
+    static func list(_ items: [String], joinedBy word: String) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(word) " + items.last!
     }
 
     /// The names `format` options accept ("png", "jpeg", "jpg"): the formats written, for help and messages.
@@ -50,41 +93,18 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
     /// Why an output cannot be written in this format, naming the fix; nil when it can.
     public var notWrittenReason: String? {
-        switch self {
-        case .heic:
-            return "HEIC is read but not written (its HEVC encoder is patent-encumbered); write AVIF (.avif), the same "
-                + "family's modern format, or \(Self.names(Self.writtenCases.filter { $0 != .avif }, joinedBy: "or"))"
-        default:
-            return nil
+        codec.notWrittenReason.map { reason in
+            let others = Self.writtenCases.filter { !reason.contains($0.name) }
+            return reason + (others.isEmpty ? "" : ", or " + Self.names(others, joinedBy: "or"))
         }
     }
 
     /// Extensions that name each format (lowercase).
-    public var extensions: [String] {
-        switch self {
-        case .png: return ["png"]
-        case .jpeg: return ["jpg", "jpeg"]
-        case .webp: return ["webp"]
-        case .tiff: return ["tif", "tiff"]
-        case .avif: return ["avif"]
-        case .heic: return ["heic", "heif", "hif"]
-        case .gif: return ["gif"]
-        case .jxl: return ["jxl"]
-        }
-    }
+    public var extensions: [String] { codec.extensions }
 
     /// The format some bytes announce; other image formats are named in the error.
     public static func sniff(_ head: [UInt8], name: String) throws -> ImageFileFormat {
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        // Classic TIFF (42) and BigTIFF (43), either byte order.
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-            || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
-        if head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
-        if let family = heifBrand(head) { return family }
-        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
-        // A bare codestream, or the ISOBMFF container with its "JXL " signature box.
-        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
+        if let format = allCases.first(where: { $0.codec.recognises(head) }) { return format }
         if head.isEmpty { throw CodecError(kind: .unrecognised, path: name, message: "empty file") }
         let other = recognise(head)
         throw CodecError(kind: .unrecognised, path: name, message: other.map {
@@ -124,17 +144,6 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
         if ascii(0, "8BPS") { return "a Photoshop (PSD)" }
         if ascii(0, "%PDF") { return "a PDF" }
         return nil
-    }
-
-    /// The HEIF-family format an ISOBMFF file's major brand names (AVIF for AV1, HEIC for HEVC and the generic
-    /// image brands, whose codec libheif finds in the file).
-    static func heifBrand(_ head: [UInt8]) -> ImageFileFormat? {
-        guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return nil }
-        switch String(decoding: head[8..<12], as: UTF8.self) {
-        case "avif", "avis": return .avif
-        case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2": return .heic
-        default: return nil
-        }
     }
 
     /// The format named by `path`'s extension, if any.
@@ -210,30 +219,13 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
     /// The format's decoder on `fd` (owned by it from now on), at the file's start.
     static func decoder(_ format: ImageFileFormat, descriptor fd: Int32, name: String, limits: DecodeLimits) throws -> any ImageDecoder {
-        if limits.page != 0 && format != .tiff {
+        if limits.page != 0 && !format.codec.hasPages {
             close(fd)
             throw CodecError(kind: .invalidRequest, path: name, message: "\(SettingName.page) \(limits.page) asks for a page, "
-                             + "but a \(format.name) image has one (pages are read from TIFF files)")
+                             + "but a \(format.name) image has one (pages are read from "
+                             + names(allCases.filter(\.codec.hasPages), joinedBy: "and") + " files)")
         }
-        switch format {
-        case .png: return try PNGDecoder(descriptor: fd, name: name, maxPixels: limits.maxPixels, maxMemory: limits.maxMemory)
-        case .jpeg: return try JPEGDecoder(descriptor: fd, name: name, limits: limits)
-        case .webp: return try WebPDecoder(descriptor: fd, name: name, limits: limits)
-        case .tiff: return try TIFFDecoder(descriptor: fd, name: name, limits: limits)
-        case .heic: return try HEIFDecoder(descriptor: fd, name: name, limits: limits)
-        case .avif:
-            // What libheif 1.15 cannot read as a still (a sequence of tracks alone, a layered image's operating
-            // point) libavif may: the file is read again through it, when it can be, before the error stands.
-            let again = dup(fd)
-            defer { if again >= 0 { close(again) } }
-            do { return try HEIFDecoder(descriptor: fd, name: name, limits: limits) } catch let error as CodecError
-                where (error.kind == .corrupt || error.kind == .unsupported) && again >= 0 && lseek(again, 0, SEEK_SET) == 0 {
-                guard let fallback = try? AVIFFirstFrameDecoder(descriptor: dup(again), name: name, limits: limits) else { throw error }
-                return fallback
-            }
-        case .gif: return try GIFDecoder(descriptor: fd, name: name, limits: limits)
-        case .jxl: return try JXLDecoder(descriptor: fd, name: name, limits: limits)
-        }
+        return try format.codec.openDecoder(fd, name, limits)
     }
 }
 
@@ -259,13 +251,11 @@ public enum ImageInput: Sendable {
     }
 
     /// Whether `--frames all` renders the image frame by frame: a GIF or WebP (a still one as one frame), an AVIF
-    /// image sequence (brand `avis`; a still AVIF is a still) or a JPEG XL animation (its header says so).
+    /// image sequence (brand `avis`; a still AVIF is a still) or a JPEG XL animation (its header says so) — as each
+    /// codec tells from the file's first bytes.
     public var rendersAsFrames: Bool {
-        guard let format = try? format() else { return false }
-        if format == .gif || format == .webp { return true }
-        guard format == .avif || format == .jxl else { return false }
-        // The AVIF brand is in the first 12 bytes; a JPEG XL header (after any boxes before the codestream) in the first 64 KiB.
-        let prefix = format == .avif ? 12 : 1 << 16
+        guard let format = try? format(), let prefix = format.codec.animationHeadBytes else { return false }
+        if prefix == 0 { return true }
         let head: [UInt8]
         switch self {
         case .file(let path):
@@ -275,7 +265,7 @@ public enum ImageInput: Sendable {
         case .encoded(let data, _):
             head = [UInt8](data.prefix(prefix))
         }
-        return format == .avif ? AVIFSequenceReader.isSequence(head) : JXLAnimationReader.isAnimation(head)
+        return format.codec.isAnimation(head)
     }
 
     /// A decoder for the image, whatever its format: bytes are handed to the decoder through an anonymous
@@ -309,5 +299,12 @@ public enum ImageInput: Sendable {
             }
             return (format, fd)
         }
+    }
+}
+
+extension Renderer.Options {
+    /// Sets the encoder quality (1–100) of every format that takes one.
+    public mutating func setQuality(_ quality: Int) {
+        for format in ImageFileFormat.allCases { format.codec.setQuality(&self, quality) }
     }
 }

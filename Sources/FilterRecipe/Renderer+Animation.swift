@@ -2,10 +2,6 @@ import ColourProfiles
 import CPUBackend
 import FilterCore
 import Foundation
-import GIFCodec
-import HEIFCodec
-import JXLCodec
-import WebPCodec
 
 /// What an animation render did.
 public struct AnimationReport: Sendable, CustomStringConvertible {
@@ -59,10 +55,11 @@ extension Renderer {
             guard case .file(let file) = input, Self.sameFile(file, output) else { continue }
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
-        let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output)
-        guard format == .webp || format == .gif || format == .avif || format == .jxl else {
-            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as WebP, GIF, AVIF or JPEG XL; "
-                + "end the output's name in .webp, .gif, .avif or .jxl (or render the first frame alone)"))
+        guard let format = options.fileFormat ?? ImageFileFormat.from(extensionOf: output), format.writesAnimations else {
+            let formats = ImageFileFormat.animationCases
+            throw RenderError.output(OutputError(.unknownFormat, path: output, "animations are written as "
+                + ImageFileFormat.names(formats, joinedBy: "or") + "; end the output's name in "
+                + ImageFileFormat.list(formats.map { "." + $0.extensions[0] }, joinedBy: "or") + " (or render the first frame alone)"))
         }
         let reader: any AnimationReader
         do { reader = try Self.openAnimation(input, limits: decodeLimits) } catch { throw RenderError.reading(path, error) }
@@ -132,18 +129,18 @@ extension Renderer {
             do {
                 let frameWriter: any AnimationWriter
                 if let writer { frameWriter = writer } else {
-                    let outputBytes = Double(result.width) * Double(result.height) * Self.writerBytesPerPixel(format)
+                    let outputBytes = Double(result.width) * Double(result.height) * format.codec.animationWriterBytesPerPixel
                     try checkAnimationMemory(inputBytes + outputBytes, path: path,
-                                             what: "its frames with a \(result.width)×\(result.height) \(format?.name ?? "") animation written")
+                                             what: "its frames with a \(result.width)×\(result.height) \(format.name) animation written")
                     writerBytes = outputBytes
-                    codedBytesPerFrame = Double(result.width) * Double(result.height) * codedBytesPerPixel(format)
+                    codedBytesPerFrame = Double(result.width) * Double(result.height) * format.codec.writeOptions(options).codedBytesPerPixel
                     if let declared = reader.declaredFrameCount {
                         try checkAnimationMemory(inputBytes + outputBytes + Double(declared) * codedBytesPerFrame, path: path,
                                                  what: "its \(declared) frames, coded and held until the file is written,")
                     }
                     // Each frame is encoded too: once the output's size is known, its cost joins each frame's.
-                    frameWork += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
-                    pixels += Double(result.width) * Double(result.height) * Self.encoderTapsPerPixel(format)
+                    frameWork += Double(result.width) * Double(result.height) * format.codec.encoderTapsPerPixel
+                    pixels += Double(result.width) * Double(result.height) * format.codec.encoderTapsPerPixel
                     if let limit = options.maxWork, let declared = reader.declaredFrameCount, Double(declared) * frameWork > limit {
                         throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: "its \(declared) frames, "
                             + "written as a \(result.width)×\(result.height) animation, are more work than the limit "
@@ -151,19 +148,12 @@ extension Renderer {
                     }
                     let carried = animationMetadata(reader.metadata, width: result.width, height: result.height, format: format,
                                                     upright: reader.framesUpright, warnings: &warnings)
-                    if format == .gif {
-                        frameWriter = try AnimatedGIFWriter(output: file, width: result.width, height: result.height,
-                                                            loopCount: reader.loopCount, options: options.gif, xmp: carried?.xmp)
-                    } else if format == .avif {
-                        frameWriter = try AnimatedAVIFWriter(output: file, width: result.width, height: result.height,
-                                                             options: options.avif, metadata: carried)
-                    } else if format == .jxl {
-                        frameWriter = try AnimatedJXLWriter(output: file, width: result.width, height: result.height,
-                                                            loopCount: reader.loopCount, options: options.jxl, metadata: carried)
-                    } else {
-                        frameWriter = try AnimatedWebPWriter(output: file, width: result.width, height: result.height,
-                                                             loopCount: reader.loopCount, options: options.webp, metadata: carried)
+                    guard let made = try format.codec.makeAnimationWriter(
+                        AnimationWriteRequest(output: file, width: result.width, height: result.height,
+                                              loopCount: reader.loopCount, metadata: carried), options) else {
+                        throw RenderError.output(OutputError(.unknownFormat, path: output, "\(format.name) is not written as an animation"))
                     }
+                    frameWriter = made
                 }
                 writer = frameWriter
                 size = (result.width, result.height)
@@ -200,31 +190,7 @@ extension Renderer {
             what, bytes / 1_073_741_824, Double(options.maxMemory) / 1_073_741_824)))
     }
 
-    /// Bytes an animation writer holds for each pixel of the output (its encoder's canvases and candidates), measured
-    /// on a 4096² animation of two frames (BENCHMARKS.md, "Hostile files").
-    static func writerBytesPerPixel(_ format: ImageFileFormat?) -> Double {
-        // Peak RSS less the reader's share, over the output's pixels: WebP and GIF 20, AVIF 284 (libaom's lookahead
-        // frames), JPEG XL 175; each with some margin. The frame the recipe renders (4 bytes) is inside these.
-        switch format {
-        case .avif: return 300
-        case .jxl: return 190
-        default: return 24
-        }
-    }
 
-    /// Bytes of coded output a frame's pixel adds to what a writer holds until the file is written: at most about
-    /// 4 for lossless coding (raw RGBA; photographic frames compress to about half), 1.5 for lossy (a 256² frame of
-    /// RGB noise through cwebp: 0.69 B/px at quality 80, 1.13 at 100, 3.0 lossless); 0 for GIF, which writes each
-    /// frame out.
-    func codedBytesPerPixel(_ format: ImageFileFormat?) -> Double {
-        switch format {
-        case .gif: return 0
-        case .webp: return options.webp.lossless ? 4 : 1.5
-        case .avif: return options.avif.lossless ? 4 : 1.5
-        case .jxl: return options.jxl.lossless ? 4 : 1.5
-        default: return 1.5
-        }
-    }
 
     /// Pixel-taps a frame's canvas pixel costs outside the recipe (decoding, composition, conversion), so that
     /// `maxWork` (4·10¹⁰ taps ≈ 50 s on this project's 2-core machine) bounds an animation's time as it bounds a
@@ -235,29 +201,17 @@ extension Renderer {
     /// of 16×16 from GIF to GIF took 64.7 s here, 0.65 ms a frame ≈ 5·10⁵ taps at 0.8·10⁹ taps/s.
     static let frameTaps = 5e5
 
-    /// Pixel-taps each output pixel of each frame costs its encoder, measured as above: WebP ~58 (lossy, 4096²),
-    /// GIF ~50 (libimagequant), AVIF ~75 (libaom), JPEG XL ~390 (libjxl).
-    static func encoderTapsPerPixel(_ format: ImageFileFormat?) -> Double {
-        switch format {
-        case .jxl: return 400
-        case .avif: return 100
-        default: return 60
-        }
-    }
 
     /// The EXIF and XMP an animation's output carries under `options.metadata`, edited for its size; the orientation
     /// tag says 1 where the reader turned the frames `upright`, else is kept (frames written as stored). A GIF keeps
     /// XMP only, and says so.
-    func animationMetadata(_ input: ImageMetadata, width: Int, height: Int, format: ImageFileFormat?, upright: Bool,
+    func animationMetadata(_ input: ImageMetadata, width: Int, height: Int, format: ImageFileFormat, upright: Bool,
                            warnings: inout [String]) -> OutputMetadata? {
         guard var carried = OutputMetadata(from: input, policy: options.metadata, width: width, height: height, upright: upright) else {
             return nil
         }
         carried.extendedXMP = nil
-        guard format == .gif else { return carried }
-        if carried.exif != nil { warnings.append("note: GIF has no place for EXIF; the input's EXIF is left out (its XMP is kept)") }
-        carried.exif = nil
-        return carried.xmp == nil ? nil : carried
+        return format.codec.carried(carried, &warnings)
     }
 
     /// A composed frame as a render's input: its samples, or working values through its profile.
@@ -279,17 +233,12 @@ extension Renderer {
 
     static func openAnimation(_ input: ImageInput, limits: DecodeLimits) throws -> any AnimationReader {
         let (format, fd) = try input.openDescriptor()
-        let path = input.name
-        switch format {
-        case .gif: return try GIFAnimationReader(descriptor: fd, name: path, limits: limits)
-        case .webp: return try WebPAnimationReader(descriptor: fd, name: path, limits: limits)
-        case .avif: return try AVIFSequenceReader(descriptor: fd, name: path, limits: limits)
-        case .jxl: return try JXLAnimationReader(descriptor: fd, name: path, limits: limits)
-        default:
-            close(fd)
-            throw CodecError(kind: .unsupported, path: path, message: "a \(format.name) image is not an animation this "
-                             + "build renders frame by frame (GIF, WebP, AVIF sequences and JPEG XL animations are)")
+        guard let reader = try format.codec.openAnimation(fd, input.name, limits) else {
+            let animated = ImageFileFormat.allCases.filter { $0.codec.animationHeadBytes != nil }
+            throw CodecError(kind: .unsupported, path: input.name, message: "a \(format.name) image is not an animation this "
+                             + "build renders frame by frame (" + ImageFileFormat.names(animated, joinedBy: "and") + " are read so)")
         }
+        return reader
     }
 
     /// A still input used beside every frame, read as the still path reads it — turned upright, through its

@@ -24,8 +24,8 @@ public struct Renderer: Sendable {
         public var avif: AVIFWriteOptions
         public var jxl: JXLWriteOptions
         public var gif: GIFWriteOptions
-        /// The output file's format; nil follows the output's extension (.png, .jpg, .jpeg, .webp, .tif, .tiff,
-        /// .avif, .jxl, .gif).
+        /// The output file's format; nil follows the output's extension (any of `ImageFileFormat.extensions` of a
+        /// written format).
         public var fileFormat: ImageFileFormat?
         /// Turn inputs upright by their EXIF orientation before the recipe sees them (on by default).
         public var autorotate: Bool
@@ -263,17 +263,10 @@ public struct Renderer: Sendable {
         (backendName, choice) = try priced(plan, tentative: backendName)
         var format = outputFormat(plan: plan, recipe: recipe, inputFormats: decoders.mapValues(\.storedFormat),
                                   greyWhenNeutral: true)
-        if fileFormat == .jpeg || fileFormat == .webp || fileFormat == .gif || (fileFormat == .avif && options.avif.bitDepth == 8) {
-            if format.depth == 16 {
-                warnings.append(fileFormat == .avif
-                    ? "note: AVIF is written at 8 bits a sample unless asked for more (\(SettingName.avifBitDepth)); the 16-bit result is reduced to 8"
-                    : "note: \(fileFormat.name) stores 8 bits a sample; the 16-bit result is reduced to 8")
-            }
-            if format.hasAlpha && fileFormat == .jpeg {
-                let b = options.jpeg.background
-                warnings.append("note: JPEG has no alpha; transparent pixels are flattened onto "
-                    + (b == .white ? "white" : String(format: "[%.3g, %.3g, %.3g]", b.r, b.g, b.b)) + " (\(SettingName.background))")
-            }
+        let written = fileFormat.codec.writeOptions(options)
+        if let eightBits = written.reducedToEightBitsNote {
+            if format.depth == 16 { warnings.append(eightBits) }
+            if format.hasAlpha, let flattened = written.flattenedAlphaNote { warnings.append(flattened) }
             format = PixelFormat.integer(channels: format.channels, depth: 8)!
         }
         let node = plan.nodes[plan.output]
@@ -302,39 +295,12 @@ public struct Renderer: Sendable {
                               backend: backendName) ? $0 : nil
         }
         do {
-            let written: any ImageEncoder
-            switch fileFormat {
-            case .png:
-                written = try PNGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                         options: options.png, icc: profile?.data, tagSRGB: true, metadata: metadata)
-            case .jpeg:
-                written = try JPEGEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: jpegOptions, icc: profile?.data, metadata: metadata,
-                                          planes: onPlanes?.layout)
-            case .webp:
-                written = try WebPEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.webp, icc: profile?.data, metadata: metadata)
-            case .tiff:
-                written = try TIFFEncoder(output: file, width: node.width, height: node.height, format: format,
-                                          options: options.tiff, icc: floats ? nil : profile?.data, metadata: metadata, floats: floats)
-            case .avif:
-                written = try AVIFEncoder(output: file, width: node.width, height: node.height,
-                                          format: hdr?.keptAsPQ == true ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
-                                          options: options.avif, icc: hdr?.keptAsPQ == true ? nil : profile?.data, metadata: metadata,
-                                          codingPoints: hdr?.keptAsPQ == true ? ColourCodingPoints(primaries: 9, transfer: 16)
-                                              : ColourCodingPoints(primaries: 1, transfer: 13))
-            case .jxl:
-                let pq = hdr?.keptAsPQ == true
-                written = try JXLEncoder(output: file, width: node.width, height: node.height,
-                                         format: pq ? PixelFormat.integer(channels: format.hasAlpha ? 4 : 3, depth: 16)! : format,
-                                         options: options.jxl, icc: floats || pq ? nil : profile?.data, metadata: metadata, floats: floats,
-                                         pq: pq)
-            case .gif:
-                written = try GIFEncoder(output: file, width: node.width, height: node.height, format: format, options: options.gif,
-                                         metadata: metadata)
-            case .heic:
-                throw RenderError.output(OutputError(.unknownFormat, path: output, fileFormat.notWrittenReason ?? ""))
-            }
+            var codecOptions = options
+            codecOptions.jpeg = jpegOptions
+            let written = try fileFormat.codec.makeEncoder(
+                EncodeRequest(output: file, width: node.width, height: node.height, format: format, icc: profile?.data,
+                              metadata: metadata, floats: floats, pq: hdr?.keptAsPQ == true, planes: onPlanes?.layout),
+                codecOptions)
             // Outputs in a profile other than sRGB, and HDR renders: working values go to a converting encoder.
             let encoder: any ImageEncoder
             if floats {

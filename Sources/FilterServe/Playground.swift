@@ -103,8 +103,10 @@ final class Playground: Sendable {
         let (session, path) = try self.session(for: asked.source)
         let before = session.statistics
         let format = try asked.format.map { word -> ImageFileFormat in
-            guard let format = ImageFileFormat(word: word), [.png, .jpeg, .webp, .avif].contains(format) else {
-                throw ServeError(.badRequest, "a preview is png, jpeg, webp or avif, not \"\(word)\"")
+            guard let format = ImageFileFormat(word: word), format.isPreviewedInBrowsers else {
+                throw ServeError(.badRequest, "a preview is "
+                    + ImageFileFormat.allCases.filter(\.isPreviewedInBrowsers).map(\.rawValue).joined(separator: ", ")
+                    + ", not \"\(word)\"")
             }
             return format
         } ?? .png

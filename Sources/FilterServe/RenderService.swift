@@ -430,21 +430,6 @@ struct CountingMiddleware: RouterMiddleware {
     }
 }
 
-extension ImageFileFormat {
-    var mediaType: String {
-        switch self {
-        case .png: return "image/png"
-        case .jpeg: return "image/jpeg"
-        case .webp: return "image/webp"
-        case .tiff: return "image/tiff"
-        case .avif: return "image/avif"
-        case .heic: return "image/heic"
-        case .gif: return "image/gif"
-        case .jxl: return "image/jxl"
-        }
-    }
-}
-
 /// A render's report carried out of the thread it ran on (written once, before the work returns, read after).
 final class ReportBox: @unchecked Sendable {
     var report: RenderReport?

@@ -118,10 +118,7 @@ public struct RenderURLOptions: Equatable, Sendable {
     func applied(to options: Renderer.Options) -> Renderer.Options {
         guard let quality else { return options }
         var options = options
-        options.jpeg.quality = quality
-        options.webp.quality = quality
-        options.avif.quality = quality
-        options.jxl.quality = quality
+        options.setQuality(quality)
         return options
     }
 }

@@ -55,7 +55,7 @@ public struct ServeConfiguration: Sendable {
     /// A render still running after this is cancelled (503).
     public var deadline: Duration = .seconds(30)
     /// Formats offered by content negotiation, in the server's order of preference (ties in Accept's quality).
-    public var negotiated: [ImageFileFormat] = [.webp, .avif]
+    public var negotiated: [ImageFileFormat] = ImageFileFormat.negotiatedByDefault
     /// Least severe log messages written (`info`: one line a request).
     public var logLevel: Logger.Level = .info
     /// Sent with every rendered image (and its 304s).

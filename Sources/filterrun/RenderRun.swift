@@ -31,14 +31,15 @@ struct RenderRun {
         let numbers = Numbers(o)
 
         let fileFormat = o.format
-        let writeOptions: (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions, gif: GIFWriteOptions)
-        do { writeOptions = try encoderOptions(numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
+        var renderOptions = Renderer.Options()
+        do { try setEncoderOptions(&renderOptions, numbers, for: fileFormat ?? ImageFileFormat.from(extensionOf: output)) } catch { return fail(2, "\(error)") }
         let named: [String: String]
         do { named = try NamedInputs.parse(o.inputs) } catch { return fail(2, "\(error)") }
         // An option the output's format has no use for is named, never dropped in silence.
-        if let written = fileFormat ?? ImageFileFormat.from(extensionOf: output), o.quality != nil,
-           [.png, .gif, .tiff].contains(written) {
-            FileHandle.standardError.write(Data(("warning: --quality applies to JPEG, WebP, AVIF and JPEG XL outputs; "
+        if let written = fileFormat ?? ImageFileFormat.from(extensionOf: output), o.quality != nil, !written.takesQuality {
+            let taking = ImageFileFormat.writtenCases.filter(\.takesQuality).map(\.name)
+            FileHandle.standardError.write(Data(("warning: --quality applies to "
+                + taking.dropLast().joined(separator: ", ") + " and " + (taking.last ?? "") + " outputs; "
                 + "\(written.name) is written without it\n").utf8))
         }
 
@@ -99,13 +100,20 @@ struct RenderRun {
             do { outputProfile = .profile(try ColourProfile(contentsOfFile: file)) }
             catch { return fail(2, "--profile: \(error) (give srgb, keep or an ICC file)") }
         }
-        var renderOptions = Renderer.Options(
-            depth: numbers.depth, png: writeOptions.png, jpeg: writeOptions.jpeg, webp: writeOptions.webp, tiff: writeOptions.tiff, avif: writeOptions.avif, jxl: writeOptions.jxl, gif: writeOptions.gif, fileFormat: fileFormat,
-            autorotate: !o.noAutorotate, colourManagement: !o.ignoreProfiles, outputProfile: outputProfile,
-            metadata: o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip,
-            maxPixels: numbers.maxPixels, optimize: !o.noOptimize, replaceExisting: o.force,
-            maxMemory: numbers.maxMemory, maxWork: numbers.maxWork, failOn: o.failOn,
-            timeDeviceSteps: o.stats != nil || o.statsFile != nil, page: numbers.page)
+        renderOptions.depth = numbers.depth
+        renderOptions.fileFormat = fileFormat
+        renderOptions.autorotate = !o.noAutorotate
+        renderOptions.colourManagement = !o.ignoreProfiles
+        renderOptions.outputProfile = outputProfile
+        renderOptions.metadata = o.keepMetadata ? (o.stripLocation ? .keepWithoutLocation : .keep) : .strip
+        renderOptions.maxPixels = numbers.maxPixels
+        renderOptions.optimize = !o.noOptimize
+        renderOptions.replaceExisting = o.force
+        renderOptions.maxMemory = numbers.maxMemory
+        renderOptions.maxWork = numbers.maxWork
+        renderOptions.failOn = o.failOn
+        renderOptions.timeDeviceSteps = o.stats != nil || o.statsFile != nil
+        renderOptions.page = numbers.page
         renderOptions.fidelity = o.fidelity
         let renderer = Renderer(backend: o.backend, options: renderOptions)
         if o.verbose, let reason = try? renderer.resolveBackend(verbose: true).warning {
@@ -204,38 +212,34 @@ struct RenderRun {
 
     /// The encoders' settings from the options; `target` (the output's format, when known) decides the range of
     /// the options formats share (--effort: WebP 0-6, AVIF and GIF 0-9, JPEG XL 1-9).
-    private func encoderOptions(_ numbers: Numbers, for target: ImageFileFormat?) throws
-        -> (png: PNGWriteOptions, jpeg: JPEGWriteOptions, webp: WebPWriteOptions, tiff: TIFFWriteOptions, avif: AVIFWriteOptions, jxl: JXLWriteOptions, gif: GIFWriteOptions) {
-        let o = options
-        var png = PNGWriteOptions.default
-        png.compressionLevel = numbers.compression ?? png.compressionLevel
-        png.filter = o.filter ?? png.filter
-        var jpeg = JPEGWriteOptions(quality: numbers.quality ?? 90, progressive: o.progressive, optimizeCoding: o.optimizeCoding)
-        jpeg.subsampling = o.subsampling ?? jpeg.subsampling
-        jpeg.background = o.background ?? jpeg.background
-        var webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
-        webp.nearLossless = o.nearLossless ?? webp.nearLossless
+    /// Each format's writer options from the flags (a flag a format has no use for leaves it as it is).
+    private func setEncoderOptions(_ options: inout Renderer.Options, _ numbers: Numbers, for target: ImageFileFormat?) throws {
+        let o = self.options
         // --effort's range is the output format's (validate() checked the widest, 0-9).
-        let range = target == .avif || target == .gif ? 0...9 : target == .jxl ? 1...9 : 0...6
+        let range = target?.effortRange ?? 0...6
         if let effort = o.effort, !range.contains(effort) {
             throw OptionProblem(description: "--effort must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(effort)\"")
         }
         let effort = o.effort
-        webp.effort = effort ?? webp.effort
-        webp.alphaQuality = o.alphaQuality ?? webp.alphaQuality
-        var tiff = TIFFWriteOptions.default
-        tiff.compression = o.tiffCompression ?? tiff.compression
-        var avif = AVIFWriteOptions(quality: numbers.quality ?? AVIFWriteOptions.default.quality, lossless: o.lossless)
-        avif.effort = effort ?? avif.effort
-        avif.bitDepth = o.bitDepth ?? avif.bitDepth
-        if let chosen = jpeg.subsampling { avif.chroma = String(chosen.rawValue) }
-        var jxl = JXLWriteOptions(quality: numbers.quality ?? JXLWriteOptions.default.quality, lossless: o.lossless)
-        jxl.effort = effort ?? jxl.effort
-        var gif = GIFWriteOptions.default
-        gif.effort = effort ?? gif.effort
-        gif.colours = o.colours ?? gif.colours
-        gif.dither = o.dither ?? gif.dither
-        return (png, jpeg, webp, tiff, avif, jxl, gif)
+        options.png.compressionLevel = numbers.compression ?? options.png.compressionLevel
+        options.png.filter = o.filter ?? options.png.filter
+        options.jpeg = JPEGWriteOptions(quality: numbers.quality ?? 90, progressive: o.progressive, optimizeCoding: o.optimizeCoding)
+        options.jpeg.subsampling = o.subsampling ?? options.jpeg.subsampling
+        options.jpeg.background = o.background ?? options.jpeg.background
+        options.webp = WebPWriteOptions(quality: numbers.quality ?? WebPWriteOptions.default.quality, lossless: o.lossless)
+        options.webp.nearLossless = o.nearLossless ?? options.webp.nearLossless
+        options.webp.effort = effort ?? options.webp.effort
+        options.webp.alphaQuality = o.alphaQuality ?? options.webp.alphaQuality
+        options.tiff.compression = o.tiffCompression ?? options.tiff.compression
+        options.avif = AVIFWriteOptions(quality: numbers.quality ?? AVIFWriteOptions.default.quality, lossless: o.lossless)
+        options.avif.effort = effort ?? options.avif.effort
+        options.avif.bitDepth = o.bitDepth ?? options.avif.bitDepth
+        if let chosen = options.jpeg.subsampling { options.avif.chroma = String(chosen.rawValue) }
+        options.jxl = JXLWriteOptions(quality: numbers.quality ?? JXLWriteOptions.default.quality, lossless: o.lossless)
+        options.jxl.effort = effort ?? options.jxl.effort
+        options.gif.effort = effort ?? options.gif.effort
+        options.gif.colours = o.colours ?? options.gif.colours
+        options.gif.dither = o.dither ?? options.gif.dither
     }
 
     /// Paths one a line from `source` (a file, or - for standard input); blank lines are skipped.

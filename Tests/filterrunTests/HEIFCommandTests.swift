@@ -123,7 +123,7 @@ extension FilterRunTests {
                                                limits: DecodeLimits()).frameCount, 1)
         r = try run([invert, animated, path("all.png"), "--backend", "cpu", "--frames", "all"])
         XCTAssertEqual(r.code, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("animations are written as WebP, GIF, AVIF or JPEG XL"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("animations are written as WebP, AVIF, JPEG XL or GIF"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.png")))
         // GIF out: a still, and every frame with the GIF options (GIFWriterTests checks the pixels).
         r = try run([invert, Fixtures.path("gif/global_96x64.gif"), path("g.gif"), "--colours", "16", "--dither", "0.5", "--effort", "9"])
