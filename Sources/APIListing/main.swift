@@ -14,6 +14,17 @@ struct SymbolGraph: Decodable {
         var accessLevel: String?
         var pathComponents: [String]?
         var declarationFragments: [Fragment]?
+        struct Availability: Decodable {
+            var isUnconditionallyDeprecated: Bool?
+            var deprecated: Version?
+        }
+        struct Version: Decodable {}
+        var availability: [Availability]?
+        /// Marked `@available(*, deprecated…)`: listed with " [deprecated]" so removals can be told from
+        /// deprecations (scripts/api-compat.sh).
+        var isDeprecated: Bool {
+            (availability ?? []).contains { $0.isUnconditionallyDeprecated == true || $0.deprecated != nil }
+        }
     }
     var symbols: [Symbol]
 }
@@ -28,7 +39,8 @@ for module in modules {
     for symbol in graph.symbols where symbol.accessLevel == "public" {
         let path = (symbol.pathComponents ?? []).joined(separator: ".")
         let declaration = (symbol.declarationFragments ?? []).compactMap(\.spelling).joined()
-        lines.insert(path + "  " + declaration.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        lines.insert(path + "  " + declaration.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                     + (symbol.isDeprecated ? "  [deprecated]" : ""))
     }
 }
 print(lines.sorted().joined(separator: "\n"))
