@@ -5,13 +5,13 @@
 // pixel is read from device memory about (16 + size − 1)² / 256 times instead of size² times, and unpremultiplied
 // once instead of once per tap. Rows of the group past the band are staged clamped to the rows the band holds and not
 // stored. The same sums in the same order as convolve.comp; parameters and alpha rule in include/convolution.glsl.
-layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "kernel_constants.glsl"
 #include "images.glsl"
 #include "convolution.glsl"
+layout(local_size_x = SQUARE_TILE, local_size_y = SQUARE_TILE) in;
 
-const int SIDE = 16, MAX_SIZE = 9, MAX_SPAN = SIDE + MAX_SIZE - 1;
+const int SIDE = SQUARE_TILE, MAX_SIZE = 9, MAX_SPAN = SIDE + MAX_SIZE - 1;
 shared vec4 tile[MAX_SPAN * MAX_SPAN];
 shared float weights[MAX_SIZE * MAX_SIZE];
 

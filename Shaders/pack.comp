@@ -7,8 +7,8 @@
 layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "kernel_constants.glsl"
-layout(std430, set = 0, binding = 0) writeonly buffer Packed { uint words[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Input0 { WORKING src0[]; };
+layout(std430, set = 0, binding = BINDING_OUTPUT) writeonly buffer Packed { uint words[]; };
+layout(std430, set = 0, binding = BINDING_INPUT0) readonly buffer Input0 { WORKING src0[]; };
 
 float encoded(float v) {
     if (PACK_LINEAR == 0) return v;

@@ -4,12 +4,12 @@
 // side and the taps themselves, up to 512 taps at a time, so each input pixel is read from device memory about
 // once, not once per tap, and each tap once per group (taps past 512 take further rounds). Groups step down the
 // band's rows, so the group count in y stays that of 16-row groups. SEPARABLE_TAPS: tap count (odd, centred); params: taps.
-layout(local_size_x = 256) in;
 #include "common.glsl"
 #include "kernel_constants.glsl"
 #include "images.glsl"
+layout(local_size_x = ROW_TILE) in;
 
-const int GROUP = 256, ROUND = 512;
+const int GROUP = ROW_TILE, ROUND = 512;
 shared vec4 tile[GROUP + ROUND];  // 12 KiB, and the round's taps 2 KiB: within the 16 KiB every device offers
 shared float weights[ROUND];
 

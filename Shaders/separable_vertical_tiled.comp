@@ -4,12 +4,12 @@
 // time (12 KiB), and those taps, so each input pixel is read from device memory about (16 + 31) / 16 times a round
 // instead of once per tap, and each tap once per group. Rows of the group past the band are staged clamped to the
 // rows the band holds and not stored. SEPARABLE_TAPS: tap count (odd, centred); params: the taps.
-layout(local_size_x = 16, local_size_y = 16) in;
 #include "common.glsl"
 #include "kernel_constants.glsl"
 #include "images.glsl"
+layout(local_size_x = SQUARE_TILE, local_size_y = SQUARE_TILE) in;
 
-const int SIDE = 16, ROUND = 32;
+const int SIDE = SQUARE_TILE, ROUND = 32;
 shared vec4 tile[(SIDE + ROUND - 1) * SIDE];
 shared float weights[ROUND];
 

@@ -7,8 +7,8 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
 #include "kernel_constants.glsl"
-layout(std430, set = 0, binding = 0) writeonly buffer Output { WORKING dst[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Packed { uint words[]; };
+layout(std430, set = 0, binding = BINDING_OUTPUT) writeonly buffer Output { WORKING dst[]; };
+layout(std430, set = 0, binding = BINDING_INPUT0) readonly buffer Packed { uint words[]; };
 
 // Sample `index` counted from the first row held; the binding starts `rows2.y` bytes before that row.
 uint sampleAt(int index) {

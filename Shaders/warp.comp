@@ -2,9 +2,9 @@
 // Warping (rotate by any angle, affine, perspective): each output pixel samples input 0 at the map of its centre
 // with a 2D kernel, widened by the shrink factor on each input axis; taps outside the input, and pixels behind the
 // view (w ≤ 0), read the background.
-// WARP_AB, _C, _D, _E, _F: the map's rows [a, b, c, d, e, f] (output → input, corner origin); params[0..2]: its projective row
-// [g, h, i] (0, 0, 1 when affine); WARP_SCALE: an affine map's kernel scale on x and y; params[3]: a projective map's
-// widening bound; WARP_BACKGROUND (working value); WARP_KERNEL (KERNEL_*).
+// WARP_AB, _C, _D, _E, _F: the map's rows [a, b, c, d, e, f] (output → input, corner origin); params[WARP_PARAM_ROW_G,
+// _H, _I]: its projective row [g, h, i] (0, 0, 1 when affine); WARP_SCALE: an affine map's kernel scale on x and y;
+// params[WARP_PARAM_MAX_WIDENING]: a projective map's widening bound; WARP_BACKGROUND (working value); WARP_KERNEL (KERNEL_*).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;  // reshaped for bands of few rows (VulkanRun.launch)
 #include "common.glsl"
@@ -39,18 +39,18 @@ void main() {
     vec2 o = vec2(p) + 0.5;
     vec2 q = vec2(dot(WARP_AB, o) + WARP_C, dot(vec2(WARP_D, WARP_E), o) + WARP_F);
     vec2 scale = WARP_SCALE;
-    bool projective = params[0] != 0.0 || params[1] != 0.0 || params[2] != 1.0;
+    bool projective = params[WARP_PARAM_ROW_G] != 0.0 || params[WARP_PARAM_ROW_H] != 0.0 || params[WARP_PARAM_ROW_I] != 1.0;
     if (projective) {
-        float w = params[0] * o.x + params[1] * o.y + params[2];
+        float w = params[WARP_PARAM_ROW_G] * o.x + params[WARP_PARAM_ROW_H] * o.y + params[WARP_PARAM_ROW_I];
         if (!(w > 1e-12)) {
             store(p, WARP_BACKGROUND);
             return;
         }
         q /= w;
         // The Jacobian's rows: ∂x_in/∂(x, y) = ((a, b) − (g, h)·x_in) / w, the same for y_in with (d, e).
-        vec2 gh = vec2(params[0], params[1]);
+        vec2 gh = vec2(params[WARP_PARAM_ROW_G], params[WARP_PARAM_ROW_H]);
         vec2 rowX = (WARP_AB - gh * q.x) / w, rowY = (vec2(WARP_D, WARP_E) - gh * q.y) / w;
-        scale = clamp(vec2(length(rowX), length(rowY)), vec2(1.0), vec2(params[3]));
+        scale = clamp(vec2(length(rowX), length(rowY)), vec2(1.0), vec2(params[WARP_PARAM_MAX_WIDENING]));
     }
     int kernel = WARP_KERNEL;
     // Far outside the input every tap reads background; deciding it in float keeps int conversions defined.

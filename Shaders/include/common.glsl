@@ -1,9 +1,11 @@
 // Shared by every kernel: the push constants, the per-dispatch parameter block, the conversion tables and helpers.
-// Binding layout (one descriptor set layout for all kernels): 0 output, 1–3 inputs, 4 parameters, 5 tables.
+// Binding layout (one descriptor set layout for all kernels, KernelLayout.Slot): output, three inputs, parameters, tables.
 //
 // Images are processed in bands of rows (one band when they fit the device's buffers): a buffer holds rows
 // [first, first + count) of its image, and kernels address pixels by their row in the whole image, so results do
 // not depend on the banding.
+
+#include "kernel_constants.glsl"
 
 layout(push_constant) uniform Push {
     ivec4 size;    // output width, height; input 0 width, height (whole images)
@@ -16,16 +18,11 @@ layout(push_constant) uniform Push {
     vec4 f2;
 } pc;
 
-layout(std430, set = 0, binding = 4) readonly buffer Params { float params[]; };
+layout(std430, set = 0, binding = BINDING_PARAMS) readonly buffer Params { float params[]; };
 
-// Conversion tables, identical to the CPU backend's so both backends convert pixels bit for bit.
-layout(std430, set = 0, binding = 5) readonly buffer Tables { float tables[]; };
-const int DECODE8 = 0;          // 256 linear values of 8-bit codes
-const int UNIT8 = 256;          // 256 values code/255
-const int DECODE16 = 512;       // 65536 linear values of 16-bit codes
-const int ENCODE = 66048;       // 65537 encoded values on a 1/65536 linear grid (interpolated)
-const int ENCODE8 = 131585;     // 65537 8-bit codes on the same grid (nearest)
-const int ENCODE_STEPS = 65536;
+// Conversion tables, identical to the CPU backend's so both backends convert pixels bit for bit; their offsets
+// (DECODE8, UNIT8, DECODE16, ENCODE, ENCODE8) and ENCODE_STEPS come from ConversionTables.swift.
+layout(std430, set = 0, binding = BINDING_TABLES) readonly buffer Tables { float tables[]; };
 
 // Clamped to [0, 1] with NaN mapped to 0 (clamp() leaves NaN undefined, and these values become table indices).
 float unit(float v) { return v >= 0.0 ? min(v, 1.0) : 0.0; }

@@ -1,9 +1,9 @@
 // Working images: premultiplied RGBA (WORKING: float32 or packed halves), rows packed, each buffer holding a band of
 // its image's rows.
-layout(std430, set = 0, binding = 0) writeonly buffer Output { WORKING dst[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Input0 { WORKING src0[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Input1 { WORKING src1[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Input2 { WORKING src2[]; };
+layout(std430, set = 0, binding = BINDING_OUTPUT) writeonly buffer Output { WORKING dst[]; };
+layout(std430, set = 0, binding = BINDING_INPUT0) readonly buffer Input0 { WORKING src0[]; };
+layout(std430, set = 0, binding = BINDING_INPUT1) readonly buffer Input1 { WORKING src1[]; };
+layout(std430, set = 0, binding = BINDING_INPUT2) readonly buffer Input2 { WORKING src2[]; };
 
 // Pixel (x, y) of each input, y a row of the whole image that the band holds.
 vec4 pixel0(int x, int y) { return loadWorking(src0[(y - pc.rows.z) * pc.size.z + x]); }

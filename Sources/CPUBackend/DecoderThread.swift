@@ -1,7 +1,7 @@
 import FilterCore
 import Foundation
 
-/// Reads a source's rows ahead on a thread of its own, so decoding (libpng inflate, single-threaded) overlaps the
+/// Reads a source's rows ahead on a stage thread (`StageThreads`), so decoding (libpng inflate, single-threaded) overlaps the
 /// filters and the encoder. Chunks of about 512 KiB pass through a `BoundedQueue` of `depth − 1` while the reader
 /// uses one: at most `depth` (2) chunks are held, so memory stays bounded (three 1 MiB chunks cost a two-file
 /// thumbnail batch 10 MiB of peak memory and bought no speed). The first error is thrown to the reader; `stop()`
@@ -44,9 +44,7 @@ final class DecoderThread: ImageRowSource {
         chunkRows = max(1, (1 << 19) / max(1, rowBytes))
         chunks = BoundedQueue(depth: depth - 1)
         spare = BoundedQueue(depth: depth + 1)
-        let thread = Thread { [self] in self.read() }
-        thread.name = "filterrun decoder"
-        thread.start()
+        StageThreads.run { [self] in self.read() }
     }
 
     deinit {

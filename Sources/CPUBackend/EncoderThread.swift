@@ -1,7 +1,7 @@
 import FilterCore
 import Foundation
 
-/// Hands converted output strips to the sink (the PNG encoder) on a thread of its own, so compressing one strip
+/// Hands converted output strips to the sink (the PNG encoder) on a stage thread (`StageThreads`), so compressing one strip
 /// overlaps computing the next: deflate is single-threaded and was the largest stage of most renders. At most
 /// `depth` strips wait (a `BoundedQueue`), so memory stays bounded; the first error stops the writer and is thrown
 /// to the producer. Written strips' buffers are reused.
@@ -26,9 +26,7 @@ final class EncoderThread {
         self.sink = sink
         strips = BoundedQueue(depth: depth)
         spare = BoundedQueue(depth: depth + 1)
-        let thread = Thread { [self] in self.write() }
-        thread.name = "filterrun encoder"
-        thread.start()
+        StageThreads.run { [self] in self.write() }
     }
 
     deinit {

@@ -312,7 +312,8 @@ public struct RenderService: Sendable {
         defer { deadline.cancel() }
         let result: Result<Data, any Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
+                // A kept stage thread, not a new one a request (`StageThreads`).
+                StageThreads.run {
                     continuation.resume(returning: Result { try work(control) })
                 }
             }

@@ -3,7 +3,10 @@ import CVulkan
 /// The one descriptor-set layout and pipeline layout every kernel uses: binding 0 the output, 1–3 inputs,
 /// 4 the parameter block, 5 the conversion tables (all storage buffers), and `PushConstants`.
 final class KernelLayout {
-    static let bindings = 6
+    /// The slots, in binding order: their GLSL names (`BINDING_OUTPUT`…) are generated from these
+    /// (`KernelConstants.glsl`), so the shaders and `CommandBatch.dispatch` agree by construction.
+    enum Slot: String, CaseIterable { case output, input0, input1, input2, params, tables }
+    static let bindings = Slot.allCases.count
     let setLayout: VkDescriptorSetLayout
     let pipelineLayout: VkPipelineLayout
 
@@ -59,4 +62,9 @@ struct PushConstants {
     var f0 = SIMD4<Float>()
     var f1 = SIMD4<Float>()
     var f2 = SIMD4<Float>()
+}
+
+extension KernelLayout.Slot {
+    /// The slot's binding number.
+    var index: Int { Self.allCases.firstIndex(of: self)! }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The GLSL sources of Shaders/, embedded at build time, with `#include "x"` lines replaced by Shaders/include/x (or,
-/// for `kernel_constants.glsl`, by the constants Swift generates: `KernelConstants`) so every compiled source is
-/// self-contained (and its hash covers everything it uses).
+/// for `kernel_constants.glsl`, by the constants Swift generates: `KernelConstants`), includes within includes too,
+/// so every compiled source is self-contained (and its hash covers everything it uses). The generated constants
+/// guard themselves, so a kernel and its includes may each name them.
 enum ShaderLibrary {
     /// The expanded source of Shaders/`kernel`.comp (every kernel has its file: KernelInterfaceTests).
     static func source(_ kernel: Kernel) -> String {
@@ -22,7 +23,7 @@ enum ShaderLibrary {
             guard let included = ShaderSources.files["include/\(name)"] else {
                 preconditionFailure("no shader include \(name)")
             }
-            lines.append(Substring(included))
+            lines.append(Substring(expand(included)))
         }
         return lines.joined(separator: "\n")
     }

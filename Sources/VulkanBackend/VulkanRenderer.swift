@@ -316,7 +316,7 @@ final class VulkanRun {
             case .dispatch(let invocation):
                 work += invocation.work
                 var bindings = invocation.bindings
-                while bindings.count < 4 { bindings.append(nil) }
+                while bindings.count < KernelLayout.Slot.params.index { bindings.append(nil) }
                 if let paramsBuffer, !invocation.params.isEmpty {
                     bindings.append(CommandBatch.Binding(buffer: paramsBuffer, offset: invocation.paramsOffset * 4,
                                                          range: invocation.params.count * 4))

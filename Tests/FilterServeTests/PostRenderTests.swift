@@ -123,6 +123,34 @@ final class PostRenderTests: XCTestCase {
         }
     }
 
+    /// Renders run on kept stage threads: once the first renders have made them, rounds of requests at once make
+    /// no thread more, and never more than the renders at once × (the render, its decoder, its encoder).
+    func testRequestsMakeNoThreadsOnceWarm() async throws {
+        let service = try service { $0.allowRecipes = true; $0.concurrency = 2; $0.maxWaiting = 64 }
+        let before = StageThreads.threadsMade
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+            func round(_ count: Int) async throws {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<count {
+                        group.addTask {
+                            try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                                     body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
+                                XCTAssertEqual(response.status, .ok)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await round(8)
+            try await Task.sleep(for: .milliseconds(100))
+            let warm = StageThreads.threadsMade
+            XCTAssertLessThanOrEqual(warm - before, 2 * 3, "2 renders at once, each with a decoder and an encoder")
+            for _ in 0..<3 { try await round(8) }
+            XCTAssertLessThanOrEqual(StageThreads.threadsMade - warm, 1, "24 more requests made no thread (one may still be settling)")
+        }
+    }
+
     func testBadRequestsAreNamed() async throws {
         let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in

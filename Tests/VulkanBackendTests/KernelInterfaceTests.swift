@@ -160,6 +160,37 @@ final class KernelInterfaceTests: XCTestCase {
     }
 
     /// Codes follow each list's order and are distinct within a group.
+    /// Bindings, the conversion tables' offsets, the tiled kernels' group sizes and warp's parameter slots are
+    /// declared once in Swift and reach the shaders as generated names: no shader source writes one as a number,
+    /// and the generated values are Swift's.
+    func testSharedNumbersAreDeclaredOnceInSwift() throws {
+        for (name, text) in ShaderSources.files {
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                XCTAssertNil(line.range(of: #"binding = [0-9]"#, options: .regularExpression), "\(name): \(line)")
+                XCTAssertNil(line.range(of: #"const int (DECODE8|UNIT8|DECODE16|ENCODE|ENCODE8|ENCODE_STEPS) ="#,
+                                        options: .regularExpression), "\(name): \(line)")
+                if name.contains("tiled") {
+                    XCTAssertNil(line.range(of: #"local_size_[xy] = [0-9]"#, options: .regularExpression), "\(name): \(line)")
+                }
+                if name == "warp.comp" {
+                    XCTAssertNil(line.range(of: #"params\[[0-9]"#, options: .regularExpression), "\(name): \(line)")
+                }
+            }
+        }
+        let glsl = KernelConstants.glsl
+        for (slot, index) in zip(KernelLayout.Slot.allCases, 0...) {
+            XCTAssertTrue(glsl.contains("#define BINDING_\(KernelConstants.constantName(slot.rawValue)) \(index)\n"), "\(slot)")
+        }
+        var offset = 0
+        for part in ConversionTables.parts {
+            XCTAssertTrue(glsl.contains("const int \(part.name) = \(offset);"), part.name)
+            offset += part.values.count
+        }
+        XCTAssertEqual(offset, ConversionTables.values().count)
+        XCTAssertTrue(glsl.contains("#define ROW_TILE \(KernelConstants.rowTile)\n"))
+        XCTAssertTrue(glsl.contains("#define SQUARE_TILE \(KernelConstants.squareTile)\n"))
+    }
+
     func testEachGroupsCodesAreItsOrder() {
         XCTAssertEqual(BlendMode.allCases.map(\.kernelCode), (0..<Int32(BlendMode.allCases.count)).map { $0 })
         XCTAssertEqual(ResampleKernel.lanczos3.kernelCode, 3)

@@ -13,7 +13,8 @@ extension Primitives.SeparableConvolution: VulkanPrimitive {
         let tiles = encoder.tiling.separable(taps: max(horizontal.count, vertical.count))
         encoder.add(tiles ? .separableHorizontalTiled : .separableHorizontal, params: horizontal, into: temporary,
                     over: inputRows, push: first,
-                    groups: tiles ? ((encoder.node.width + 255) / 256, (inputRows.count + 15) / 16) : nil,
+                    groups: tiles ? ((encoder.node.width + KernelConstants.rowTile - 1) / KernelConstants.rowTile,
+                                    (inputRows.count + KernelConstants.squareTile - 1) / KernelConstants.squareTile) : nil,
                     perPixel: Double(horizontal.count))
         encoder.push.set(SeparableParameters(taps: vertical.count))
         encoder.add(tiles ? .separableVerticalTiled : .separableVertical, reading: [CommandBatch.Binding(buffer: temporary)],

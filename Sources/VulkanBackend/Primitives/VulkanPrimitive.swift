@@ -41,8 +41,12 @@ struct VulkanNodeEncoder {
     var tiling: VulkanRun.Tiling { run.tiling }
     /// Input samples read per output pixel: a dispatch's default cost (worked out once for the node's band).
     let taps: Double
-    /// Group counts for tiled kernels of 16×16 groups, which lay out their own invocations over the band.
-    var squareTiles: (x: Int, y: Int) { ((node.width + 15) / 16, (rows.count + 15) / 16) }
+    /// Group counts for tiled kernels of square groups (`KernelConstants.squareTile`), which lay out their own
+    /// invocations over the band.
+    var squareTiles: (x: Int, y: Int) {
+        let side = KernelConstants.squareTile
+        return ((node.width + side - 1) / side, (rows.count + side - 1) / side)
+    }
     /// The rows of the first input this band reads.
     var inputRows: Range<Int> { needed[node.inputs[0]]! }
     var label: String { "\(node.origin)\u{1F}\(node.op)" }

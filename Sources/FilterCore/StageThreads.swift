@@ -1,0 +1,46 @@
+import Foundation
+
+/// The process's threads for a render's blocking stages — a decoder reading ahead, an encoder writing behind, a
+/// server's render itself — kept and reused: a stage runs on an idle thread, and a thread is made only when every
+/// kept one is busy. So a server or a batch that renders continuously makes its threads once (at most the renders
+/// at once × the stages of one), instead of a decoder's, an encoder's and a render's thread for every request.
+/// The row work itself runs on `WorkerPool`.
+package enum StageThreads {
+    private static let condition = NSCondition()   // guards everything below
+    nonisolated(unsafe) private static var queue: [@Sendable () -> Void] = []
+    nonisolated(unsafe) private static var idle = 0
+    nonisolated(unsafe) private static var made = 0
+
+    /// Runs `body` on a kept thread (an idle one, or a new one when none is idle); returns at once.
+    package static func run(_ body: @escaping @Sendable () -> Void) {
+        condition.lock()
+        queue.append(body)
+        let spawn = queue.count > idle
+        if spawn { made += 1 }
+        condition.signal()
+        condition.unlock()
+        if spawn {
+            let thread = Thread { serve() }
+            thread.name = "filterrun stage"
+            thread.start()
+        }
+    }
+
+    /// Threads made so far (tests and metrics: under steady load it stops growing).
+    package static var threadsMade: Int { condition.withLock { made } }
+
+    /// Threads waiting for work now.
+    package static var idleThreads: Int { condition.withLock { idle } }
+
+    private static func serve() {
+        while true {
+            condition.lock()
+            idle += 1
+            while queue.isEmpty { condition.wait() }
+            idle -= 1
+            let work = queue.removeFirst()
+            condition.unlock()
+            work()
+        }
+    }
+}
