@@ -14,6 +14,7 @@ struct RegisteredCodec: @unchecked Sendable {
     let writesAnimations: Bool
     let animationWriterBytesPerPixel: Double
     let encoderTapsPerPixel: Double
+    let encoderTapsPerFrame: Double
     let previewedInBrowsers: Bool
     let takesQuality: Bool
     let effortRange: ClosedRange<Int>?
@@ -60,6 +61,7 @@ struct RegisteredCodec: @unchecked Sendable {
         writesAnimations = C.writesAnimations
         animationWriterBytesPerPixel = C.animationWriterBytesPerPixel
         encoderTapsPerPixel = C.encoderTapsPerPixel
+        encoderTapsPerFrame = C.encoderTapsPerFrame
         previewedInBrowsers = C.previewedInBrowsers
         takesQuality = C.takesQuality
         effortRange = C.effortRange

@@ -139,8 +139,10 @@ extension Renderer {
                                                  what: "its \(declared) frames, coded and held until the file is written,")
                     }
                     // Each frame is encoded too: once the output's size is known, its cost joins each frame's.
-                    frameWork += Double(result.width) * Double(result.height) * format.codec.encoderTapsPerPixel
-                    pixels += Double(result.width) * Double(result.height) * format.codec.encoderTapsPerPixel
+                    let encoding = Double(result.width) * Double(result.height) * format.codec.encoderTapsPerPixel
+                        + format.codec.encoderTapsPerFrame
+                    frameWork += encoding
+                    pixels += encoding
                     if let limit = options.maxWork, let declared = reader.declaredFrameCount, Double(declared) * frameWork > limit {
                         throw RenderError.reading(path, CodecError(kind: .tooLarge, path: path, message: "its \(declared) frames, "
                             + "written as a \(result.width)×\(result.height) animation, are more work than the limit "

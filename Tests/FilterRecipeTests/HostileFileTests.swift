@@ -79,6 +79,22 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(try Renderer(backend: .cpu, options: options).renderAnimation(thumbnail, inputs: ["main": input], output: output).frames, 4)
     }
 
+    /// AVIF's encoder costs each frame a fixed share beside its pixels (libaom's set-up: 10⁷ taps): four small
+    /// frames under a limit that WebP's encoder fits are refused as AVIF, before the first is written.
+    func testAnAVIFEncodersFramesCountTheirOwnWork() throws {
+        let input = Fixtures.path("gif/disposal_animated_48x32.gif")
+        var options = Renderer.Options()
+        options.maxWork = 3.5e7
+        let webp = try Renderer(backend: .cpu, options: options)
+            .renderAnimation(thumbnail, inputs: ["main": input], output: scratch.appendingPathComponent("small.webp").path)
+        XCTAssertEqual(webp.frames, 4)
+        let avif = scratch.appendingPathComponent("small.avif").path
+        let refused = failure { try Renderer(backend: .cpu, options: options).renderAnimation(thumbnail, inputs: ["main": input], output: avif) }
+        XCTAssertEqual(refused?.kind, .tooLarge)
+        XCTAssertTrue(refused?.message.contains("4 frames") ?? false, String(describing: refused))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: avif))
+    }
+
     /// A 64² TIFF declaring one 65536² tile made libtiff allocate 12 GB; the tile's size is counted from the header.
     func testATIFFTileIsCountedBeforeDecoding() throws {
         let refused = failure { try Renderer(backend: .cpu).render(thumbnail, inputs: ["main": hostile("tiff-tile-65536.tif")],

@@ -48,6 +48,8 @@ package protocol ImageCodec {
     /// Pixel-taps each output pixel of each frame costs its animation encoder, measured (BENCHMARKS.md, "Hostile
     /// files"), so `--max-work` bounds an animation's time.
     static var encoderTapsPerPixel: Double { get }
+    /// Pixel-taps each frame costs its animation encoder whatever its size (set-up, rate control), measured.
+    static var encoderTapsPerFrame: Double { get }
     /// Whether the playground previews in it: every current browser shows it in full colour.
     static var previewedInBrowsers: Bool { get }
     /// Whether its encoder takes a quality (1–100).
@@ -70,6 +72,7 @@ extension ImageCodec {
     package static func makeAnimationWriter(_ request: AnimationWriteRequest, options: WriteOptions) throws -> (any AnimationWriter)? { nil }
     package static var animationWriterBytesPerPixel: Double { 24 }
     package static var encoderTapsPerPixel: Double { 60 }
+    package static var encoderTapsPerFrame: Double { 0 }
     package static var previewedInBrowsers: Bool { false }
     package static var takesQuality: Bool { false }
     package static var effortRange: ClosedRange<Int>? { nil }
