@@ -45,22 +45,25 @@ final class LiveServerTests: XCTestCase {
     static let recipes = Fixtures.repository.appendingPathComponent("recipes").path
     static let samples = Fixtures.repository.appendingPathComponent("samples").path
 
-    /// filterserve started on a free port with `arguments` (and its output discarded), once it answers /healthz.
-    func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, base: String) {
+    /// filterserve started on a free port with `arguments` and `environment` added to this process's, once it answers
+    /// /healthz (within `seconds`); its standard error goes to `standardError` (discarded by default).
+    func startServer(_ arguments: [String], environment: [String: String] = [:], standardError: FileHandle = .nullDevice,
+                     seconds: Int = 10) throws -> (process: Process, port: Int, base: String) {
         let port = try freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["--port", String(port)] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError
         try process.run()
         let base = "http://127.0.0.1:\(port)"
         var ready = false
-        for _ in 0..<100 where !ready {
+        for _ in 0..<(seconds * 10) where !ready {
             ready = get(base + "/healthz")?.status == 200
             if !ready { Thread.sleep(forTimeInterval: 0.1) }
         }
-        XCTAssertTrue(ready, "the server answers /healthz within 10 s")
+        XCTAssertTrue(ready, "the server answers /healthz within \(seconds) s")
         return (process, port, base)
     }
 
@@ -85,27 +88,14 @@ final class LiveServerTests: XCTestCase {
     func testAutoOpensTheDeviceAtStartOnlyWhenAPresetPaysForIt() throws {
         for (profile, expected) in [("device-preferred", "device opened at start; at 4000×3000 it renders"),
                                     ("lavapipe-epyc-2core", "no preset is cheaper on the device")] {
-            let port = try freePort()
             let log = Fixtures.temporaryDirectory().appendingPathComponent("stderr.txt")
             FileManager.default.createFile(atPath: log.path, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.binary)
-            process.arguments = ["--port", String(port), "--allow-unsigned", "--presets", Self.recipes, "--sources",
-                                 Fixtures.path("photos"), "--backend", "auto"]
-            process.environment = ProcessInfo.processInfo.environment.merging([
-                "FILTERRUN_DEVICE": "llvmpipe",
-                "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/\(profile).json")]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try FileHandle(forWritingTo: log)
-            try process.run()
+            let (process, _, base) = try startServer(
+                ["--allow-unsigned", "--presets", Self.recipes, "--sources", Fixtures.path("photos"), "--backend", "auto"],
+                environment: ["FILTERRUN_DEVICE": "llvmpipe",
+                              "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/\(profile).json")],
+                standardError: try FileHandle(forWritingTo: log), seconds: 20)
             defer { if process.isRunning { process.terminate() } }
-            let base = "http://127.0.0.1:\(port)"
-            var ready = false
-            for _ in 0..<200 where !ready {
-                ready = get(base + "/healthz")?.status == 200
-                if !ready { Thread.sleep(forTimeInterval: 0.1) }
-            }
-            XCTAssertTrue(ready, "the server answers /healthz within 20 s")
             XCTAssertEqual(get(base + "/r/_/web-thumbnail/chelsea_451x300_rgb8.png", accept: "image/webp")?.status, 200)
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()

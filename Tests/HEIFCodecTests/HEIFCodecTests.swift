@@ -347,11 +347,13 @@ extension HEIFCodecTests {
             XCTAssertEqual(error?.kind, .corrupt, "\(name): \(String(describing: error))")
         }
         // Pictures larger than the image they make are refused before anything allocates for them: an overlay canvas
-        // libheif would allocate 4.7 GB for, an HEVC parameter set libde265 would allocate 1.6 GB for.
-        for (name, message) in [("overlay-canvas-38230x42105.heic", "holds a picture larger than its image"),
-                                ("sps-16384x16384.heic", "declares a picture larger than the image it codes")] {
+        // libheif would allocate 4.7 GB for, an HEVC parameter set libde265 would allocate 1.6 GB for. The parameter
+        // set is caught by our own check, or first by libheif's where its security update (1.15.1-1+deb12u2) has one.
+        for (name, messages) in [("overlay-canvas-38230x42105.heic", ["holds a picture larger than its image"]),
+                                 ("sps-16384x16384.heic", ["declares a picture larger than the image it codes",
+                                                           "holds a picture larger than its image"])] {
             let error = decodeError(try Data(contentsOf: URL(fileURLWithPath: fixture("hostile/" + name))), ext: "heic")
-            XCTAssertTrue(error?.message.contains(message) == true, "\(name): \(String(describing: error))")
+            XCTAssertTrue(messages.contains { error?.message.contains($0) == true }, "\(name): \(String(describing: error))")
         }
         // Sizes over the limits are refused before decoding.
         XCTAssertThrowsError(try HEIFDecoder(path: fixture("heic_q80_96x64.heic"), limits: DecodeLimits(maxPixels: 1000))) {
