@@ -1,5 +1,6 @@
 import FilterCore
 import Foundation
+import Synchronization
 import VulkanBackend
 
 /// The profiles `auto` prices plans with (`BackendChoice`): read from `FILTERRUN_DEVICE_PROFILE` (a recorded
@@ -21,6 +22,17 @@ enum DeviceProfiler {
     /// The recorded or cached profiles, without opening the device; nil when they must be measured. A recorded file
     /// that cannot be read is an error (a test or an operator asked for it).
     static func known() throws -> BackendProfiles? {
+        // Read once a process: every `auto` render asks (twice), and the drivers' fingerprint lists folders.
+        if case .some(let remembered) = remembered.withLock({ $0 }) { return remembered }
+        let found = try read()
+        remembered.withLock { $0 = .some(found) }
+        return found
+    }
+
+    /// What `known()` found in this process (nil: not looked yet).
+    private static let remembered = Mutex<BackendProfiles??>(nil)
+
+    private static func read() throws -> BackendProfiles? {
         if let path = ProcessInfo.processInfo.environment[recordedVariable], !path.isEmpty {
             do { return try BackendProfiles(json: Data(contentsOf: URL(fileURLWithPath: path))) } catch {
                 throw RenderError.device(.init(kind: .unavailable, message: "\(recordedVariable)=\(path): not a device "
@@ -38,6 +50,7 @@ enum DeviceProfiler {
         let context = try VulkanContext.shared()
         let measured = BackendProfiles(cpu: try measure(.cpu, name: "CPU (\(WorkerPool.width) cores)", openSeconds: 0),
                                        device: try measure(.vulkan, name: context.deviceName, openSeconds: openSeconds))
+        remembered.withLock { $0 = .some(measured) }
         if let json = try? measured.jsonData() {
             try? FileManager.default.createDirectory(at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? (key() + "\n" + String(decoding: json, as: UTF8.self)).write(to: cacheFile, atomically: true, encoding: .utf8)
