@@ -9,6 +9,10 @@
                                             repository), against heif-convert.
   scripts/conformance-corpora.py webp DIR   webmproject/libwebp-test-data (BSD-3-Clause), against dwebp.
 
+For AVIF and HEIC, libheif 1.23 is a further reference where pillow-heif (PyPI; its wheels bundle libheif 1.23
+with libde265) can be imported — `pip install --target DIR pillow-heif` and PYTHONPATH=DIR: it decodes the
+derivations (`iden`, `pred`, …) and brands Debian's libheif 1.15 refuses.
+
 A file decodes alike when both decoders give the same size and PSNR ≥ 35 dB (8-bit RGB, alpha over black); a
 file both refuse is "refused alike". Prints one line a file that differs, then the counts. Needs python3-pil.
 """
@@ -43,6 +47,22 @@ def run(command, timeout=120):
     except subprocess.TimeoutExpired:
         return False
 
+try:
+    import pillow_heif
+except ImportError:
+    pillow_heif = None
+
+
+def newer_libheif(path, out):
+    """The primary image by pillow-heif's libheif (1.23), 8-bit, written as PNG; False when it refuses."""
+    try:
+        heif = pillow_heif.open_heif(path, convert_hdr_to_8bit=True)
+        Image.frombytes(heif.mode, heif.size, bytes(heif.data), "raw", heif.mode, heif.stride).save(out)
+        return True
+    except Exception:
+        return False
+
+
 def references(kind, path, out):
     """The reference decodings that succeed. AVIF has two: avifdec 0.11 expands monochrome's range but ignores
     irot/imir/clap; libheif 1.15 applies them but leaves monochrome's limited range as is; each is right where the
@@ -55,10 +75,14 @@ def references(kind, path, out):
         target = command[-1]
         if run(command) and os.path.exists(target):
             made.append(target)
+    if pillow_heif and kind in ("avif", "heic") and newer_libheif(path, out + ".n.png"):
+        made.append(out + ".n.png")
     return made
 
 def main():
     kind, folder = sys.argv[1], sys.argv[2]
+    if kind in ("avif", "heic"):
+        print(f"references: {'libheif ' + pillow_heif.libheif_version() + ' (pillow-heif) and ' if pillow_heif else ''}Debian's tools")
     extension = {"avif": ".avif", "heic": (".heic", ".heif", ".hif"), "webp": ".webp"}[kind]
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(folder) for f in names if f.lower().endswith(extension))
     counts = {"alike": 0, "refused alike": 0, "differ": 0, "ours only": 0, "reference only": 0}

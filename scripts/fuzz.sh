@@ -8,12 +8,15 @@
 # ones through LD_LIBRARY_PATH, as filterrun loads libheif when first needed; libjxl likewise for FuzzJXL and
 # FuzzJXLAnimation (its C++ build takes minutes, once). libavif is not (its orig tarball is missing from the Debian
 # mirror here: 404), but FuzzAVIFSequence runs it over the instrumented dav1d.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_TARGETS="FuzzPNG" runs only those named
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_RUNS=N stops each target after N inputs instead
+# (no time limit: the count the hostile-file issue asks of the size paths); FUZZ_TARGETS="FuzzPNG" runs only those named
 # (FuzzSizesTIFF, FuzzSizesGIF and FuzzSizesWEBP run the size paths alone and are named to run). Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+# Each target stops after the time given or, with FUZZ_RUNS, after that many inputs.
+if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); budget="$FUZZ_RUNS runs"; else limit=(-max_total_time="$seconds"); budget="$seconds s"; fi
 targets="${FUZZ_TARGETS:-FuzzRecipe FuzzPNG FuzzJPEG FuzzWebP FuzzWebPAnimation FuzzTIFF FuzzHEIF FuzzAVIFSequence FuzzGIF FuzzJXL FuzzJXLAnimation}"
 # Whether a target named runs (the shared libraries only some targets load are built instrumented only for them).
 runs() { for t in "$@"; do case " $targets " in *" $t "*) return 0;; esac; done; return 1; }
@@ -159,31 +162,31 @@ cp Tests/Fixtures/webp/*.webp Fuzz/seeds/webp/* "$work/corpus-webpanim/" 2>/dev/
 run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
-    "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
+    "$bin/$target" "$corpus" "${limit[@]}" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
         | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ERROR|SUMMARY|timeout" || true
 }
-case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($seconds s)"
+case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($budget)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
-case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($seconds s, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"
+case " $targets " in *" FuzzPNG "*) echo "== FuzzPNG ($budget, libpng $([ -n "$libpng" ] && echo "instrumented" || echo "not instrumented"))"
 run FuzzPNG "$work/corpus-png" "$work/crashes-png" -max_len=65536;; esac
-case " $targets " in *" FuzzJPEG "*) echo "== FuzzJPEG ($seconds s)"
+case " $targets " in *" FuzzJPEG "*) echo "== FuzzJPEG ($budget)"
 run FuzzJPEG "$work/corpus-jpeg" "$work/crashes-jpeg" -max_len=65536;; esac
 instrumented() { [ -n "$1" ] && echo "instrumented" || echo "not instrumented"; }
-case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($seconds s, libwebp $(instrumented "$libwebp"))"
+case " $targets " in *" FuzzWebP "*) echo "== FuzzWebP ($budget, libwebp $(instrumented "$libwebp"))"
 run FuzzWebP "$work/corpus-webp" "$work/crashes-webp" -max_len=65536;; esac
-case " $targets " in *" FuzzWebPAnimation "*) echo "== FuzzWebPAnimation ($seconds s, libwebp $(instrumented "$libwebp"))"
+case " $targets " in *" FuzzWebPAnimation "*) echo "== FuzzWebPAnimation ($budget, libwebp $(instrumented "$libwebp"))"
 run FuzzWebPAnimation "$work/corpus-webpanim" "$work/crashes-webpanim" -max_len=65536;; esac
-case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($seconds s, libtiff $(instrumented "$libtiff"))"
+case " $targets " in *" FuzzTIFF "*) echo "== FuzzTIFF ($budget, libtiff $(instrumented "$libtiff"))"
 LD_LIBRARY_PATH="${libtiff:+$libtiff/lib:}${LD_LIBRARY_PATH:-}" run FuzzTIFF "$work/corpus-tiff" "$work/crashes-tiff" -max_len=65536;; esac
-case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($seconds s, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"), dav1d $(instrumented "$dav1d"))"
+case " $targets " in *" FuzzHEIF "*) echo "== FuzzHEIF ($budget, libheif $(instrumented "$libheif"), libde265 $(instrumented "$libde265"), dav1d $(instrumented "$dav1d"))"
 LD_LIBRARY_PATH="${libheif:+$libheif/lib:}${libde265:+$libde265/lib:}${dav1d:+$dav1d/lib:}${LD_LIBRARY_PATH:-}" run FuzzHEIF "$work/corpus-heif" "$work/crashes-heif" -max_len=65536;; esac
-case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($seconds s, libavif not instrumented, dav1d $(instrumented "$dav1d"))"
+case " $targets " in *" FuzzAVIFSequence "*) echo "== FuzzAVIFSequence ($budget, libavif not instrumented, dav1d $(instrumented "$dav1d"))"
 LD_LIBRARY_PATH="${dav1d:+$dav1d/lib:}${LD_LIBRARY_PATH:-}" run FuzzAVIFSequence "$work/corpus-avis" "$work/crashes-avis" -max_len=65536;; esac
-case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($seconds s, giflib $(instrumented "$giflib"))"
+case " $targets " in *" FuzzGIF "*) echo "== FuzzGIF ($budget, giflib $(instrumented "$giflib"))"
 run FuzzGIF "$work/corpus-gif" "$work/crashes-gif" -max_len=65536;; esac
-case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($seconds s, libjxl $(instrumented "$libjxl"))"
+case " $targets " in *" FuzzJXL "*) echo "== FuzzJXL ($budget, libjxl $(instrumented "$libjxl"))"
 LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXL "$work/corpus-jxl" "$work/crashes-jxl" -max_len=65536;; esac
-case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($seconds s, libjxl $(instrumented "$libjxl"))"
+case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($budget, libjxl $(instrumented "$libjxl"))"
 LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
 # The size paths alone (FuzzDeclaredSizes: headers, declared sizes, budgets; no pixel decoded), a corpus per
 # format so each format's headers are mutated from its own seeds and the hostile fixtures.
@@ -192,7 +195,7 @@ for format in tiff gif webp; do
   case " $targets " in *" $name "*)
     mkdir -p "$work/corpus-sizes-$format" "$work/crashes-sizes-$format"
     cp "$work/corpus-$format"/* Tests/Fixtures/hostile/*."${format:0:3}"* "$work/corpus-sizes-$format/" 2>/dev/null || true
-    echo "== $name: FuzzDeclaredSizes over $format ($seconds s)"
+    echo "== $name: FuzzDeclaredSizes over $format ($budget)"
     LD_LIBRARY_PATH="${libtiff:+$libtiff/lib:}${LD_LIBRARY_PATH:-}" run FuzzDeclaredSizes "$work/corpus-sizes-$format" \
       "$work/crashes-sizes-$format" -max_len=65536;;
   esac

@@ -53,13 +53,13 @@ def child(data, parent_body, parent_end, kind):
     raise KeyError(kind)
 
 
-def coded_primary(path):
-    """(item type, coded bytes, [property boxes]) of the primary image of a heif-enc output."""
+def coded_primary(path, item=None):
+    """(item type, coded bytes, [property boxes]) of the primary image of a heif-enc output (or of `item`)."""
     d = open(path, "rb").read()
     _, mb, me = child(d, 0, len(d), "meta")
     mb += 4  # FullBox
     _, pb, _ = child(d, mb, me, "pitm")
-    primary = struct.unpack(">H", d[pb + 4:pb + 6])[0]
+    primary = item or struct.unpack(">H", d[pb + 4:pb + 6])[0]
     # item types
     _, ib, ie = child(d, mb, me, "iinf")
     types = {}
@@ -115,6 +115,41 @@ def coded_primary(path):
     return types[primary], data[primary], [props[i - 1] for i in assoc[primary] if i > 0]
 
 
+def identities():
+    """Identity-derived items (iden, ISO/IEC 23008-12 §6.6.2.1), which libheif 1.15 neither decodes nor opens a
+    file holding, laid out as nokiatech's heif_conformance C008, C014 and C023 are: a primary identity whose clean
+    aperture and rotation apply in order to a hidden coded item; an identity (a mirror, then a half turn) over an
+    item with a rotation of its own, alone and with an alpha image whose auxl names the identity (refused: the alpha
+    image's own transforms make it the identity's size, which libheif 1.15 cannot be told); and a plain primary
+    beside hidden identities and a hidden grid of them. (MIAF forbids an identity of an identity: libheif 1.23 refuses one.)"""
+    kind, data, props = coded_primary(os.path.join(OUT, "heic_q80_96x64.heic"))
+    # clap: 48×40, its centre 6 right and 2 up of the picture's (−4/2) — then a quarter turn anticlockwise.
+    clap = box("clap", struct.pack(">IIIIiIiI", 48, 1, 40, 1, 6, 1, -4, 2))
+    irot = lambda turns: box("irot", bytes([turns]))
+    imir = lambda axis: box("imir", bytes([axis]))
+    write("heic_iden_clap_irot_40x48.heic", "heic",
+          [{"id": 1, "type": kind, "data": data, "props": props, "hidden": True},
+           {"id": 2, "type": "iden", "props": [ispe(96, 64), clap, irot(1)]}], 2, refs=[("dimg", 2, [1])])
+    alpha_file = os.path.join(OUT, "heic_alpha_96x64.heic")
+    kind, colour, colour_props = coded_primary(alpha_file)
+    _, alpha, alpha_props = coded_primary(alpha_file, 2)
+    write("heic_iden_mirror_64x96.heic", "heic",
+          [{"id": 1, "type": kind, "data": colour, "props": colour_props + [irot(1)], "hidden": True},
+           {"id": 2, "type": "iden", "props": [ispe(64, 96), imir(1), irot(2)]}], 2, refs=[("dimg", 2, [1])])
+    write("heic_iden_alpha_64x96.heic", "heic",
+          [{"id": 1, "type": kind, "data": colour, "props": colour_props + [irot(1)], "hidden": True},
+           {"id": 2, "type": kind, "data": alpha, "props": alpha_props + [irot(1)], "hidden": True},
+           {"id": 3, "type": "iden", "props": [ispe(64, 96), imir(1), irot(2)]}], 3,
+          refs=[("dimg", 3, [1]), ("auxl", 2, [3])])
+    grid = struct.pack(">BBBBHH", 0, 0, 0, 1, 96, 64)
+    write("heic_iden_beside_96x64.heic", "heic",
+          [{"id": 1, "type": kind, "data": data, "props": props},
+           {"id": 2, "type": "iden", "props": [ispe(96, 64), imir(0)], "hidden": True},
+           {"id": 3, "type": "iden", "props": [ispe(96, 64), irot(2)], "hidden": True},
+           {"id": 4, "type": "grid", "idat": (0, len(grid)), "props": [ispe(192, 64)], "hidden": True}], 1,
+          refs=[("dimg", 2, [1]), ("dimg", 3, [1]), ("dimg", 4, [2, 3])], idat=grid)
+
+
 # --- ISOBMFF writing ---------------------------------------------------------------------------------------------
 
 def box(kind, body):
@@ -155,13 +190,16 @@ def write(path, brand, items, primary, refs=(), idat=b""):
     def meta(mdat_start):
         entries, offset = b"", mdat_start + 8
         for it in items:
+            if "idat" not in it and "data" not in it:
+                continue
             if "idat" in it:
                 off, length = it["idat"]
                 entries += struct.pack(">HHHHII", it["id"], 1, 0, 1, off, length)
             else:
                 entries += struct.pack(">HHHHII", it["id"], 0, 0, 1, offset, len(it["data"]))
                 offset += len(it["data"])
-        iloc = full("iloc", 1, 0, bytes([0x44, 0x00]) + struct.pack(">H", len(items)) + entries)
+        located = sum(1 for it in items if "idat" in it or "data" in it)
+        iloc = full("iloc", 1, 0, bytes([0x44, 0x00]) + struct.pack(">H", located) + entries)
         body = (full("hdlr", 0, 0, struct.pack(">I4s12s", 0, b"pict", b"\0" * 12) + b"\0")
                 + full("pitm", 0, 0, struct.pack(">H", primary)) + iloc + iinf + iref
                 + (box("idat", idat) if idat else b"") + iprp)
@@ -259,6 +297,7 @@ def main():
            {"id": 2, "type": kind, "data": data, "props": props}], 2)
     light_levels()
     sequences()
+    identities()
 
 
 def sequences():

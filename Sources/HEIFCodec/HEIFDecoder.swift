@@ -6,7 +6,8 @@ import Foundation
 /// HEIF-family reader (libheif): HEIC (HEVC, through the system's libheif and whichever HEVC decoder it was built
 /// with) and AVIF (AV1). The primary image of a collection is read; grid (tiled) images are assembled by libheif;
 /// the `irot`/`imir`/`clap` transforms are applied by libheif while decoding, so the EXIF orientation a file may
-/// also carry is never applied on top (`metadata.orientation` is 1, as HEIF readers agree). 8-bit images give 8-bit
+/// also carry is never applied on top (`metadata.orientation` is 1, as HEIF readers agree). An identity-derived
+/// primary (`iden`) is read as the item it derives from, its own transforms applied here (`HEIFIdentityItems`). 8-bit images give 8-bit
 /// rows, 10- and 12-bit ones 16-bit rows (scaled to the full 16-bit range); alpha from the auxiliary alpha image,
 /// made straight when the file stores it premultiplied. Colour comes from the ICC profile, else the nclx code
 /// points. libheif decodes a whole picture, so the decoder holds the file and libheif's decoded image, which rows are
@@ -41,6 +42,10 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// The most pixels a picture coded for this image may have: its stored size ('ispe', before transforms and
     /// cropping) with a coding block's padding, within the pixel limit (padded too).
     private let codedPixelBound: Int
+    /// The picture libheif decodes (the primary's, or the item its identities derive from) and where the image's
+    /// pixels come from in it.
+    private let pictureSize: (width: Int, height: Int)
+    private let pixelMap: HEIFPixelMap
     private var decoded: Decoded?
     private var rowsRead = 0
     /// The primary image is coded as grey alone (AV1 `mono_chrome`, HEVC 4:0:0). libheif 1.15 turns such an image
@@ -51,12 +56,20 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// Reads from `fd` (owned and closed by the decoder, at its start); `name` is what messages call it.
     package init(descriptor fd: Int32, name path: String, limits: DecodeLimits) throws {
         self.path = path
-        let bytes = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        let stored = try WholePicture.readFile(fd, name: path, limit: limits.maxMemory)
+        let isAVIF = Self.isAVIF(stored)
+        let resolved: HEIFIdentityItems.Resolved?
+        do { resolved = try HEIFIdentityItems.resolve(stored) } catch {
+            let format = isAVIF ? "AVIF" : "HEIC"
+            throw error.unsupported
+                ? CodecError(kind: .unsupported, path: path, message: "\(error.message), which this \(format) reader does not decode")
+                : CodecError(kind: .corrupt, path: path, message: "corrupt \(format): \(error.message)")
+        }
+        let bytes = resolved?.bytes ?? stored
         // libheif reads from memory it does not copy, so the bytes live as long as the context.
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { file.copyMemory(from: $0) }
         self.file = file
-        let isAVIF = Self.isAVIF(bytes)
         if let feature = HEIFProperties.unsupportedPrimary(bytes) {
             file.deallocate()
             throw CodecError(kind: .unsupported, path: path, message: "\(feature), which the HEIF library here (libheif "
@@ -102,18 +115,28 @@ package final class HEIFDecoder: DescriptorDecoder {
                              + "which libheif 1.15 does not decode")
         }
         imageCount = Int(heif_context_get_number_of_top_level_images(context))
-        width = Int(heif_image_handle_get_width(handle))
-        height = Int(heif_image_handle_get_height(handle))
+        pictureSize = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+        var map: HEIFPixelMap? = HEIFPixelMap(width: pictureSize.width, height: pictureSize.height)
+        for transform in resolved?.transforms ?? [] { map = map?.applying(transform) }
+        guard let map else {
+            heif_image_handle_release(handle)
+            heif_context_free(context)
+            file.deallocate()
+            throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): its clean aperture ('clap') leaves no picture")
+        }
+        pixelMap = map
+        width = map.width
+        height = map.height
         let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
         bitDepth = depth
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
-        let stored = (Int(max(heif_image_handle_get_ispe_width(handle), 0)), Int(max(heif_image_handle_get_ispe_height(handle), 0)))
+        let ispe = (Int(max(heif_image_handle_get_ispe_width(handle), 0)), Int(max(heif_image_handle_get_ispe_height(handle), 0)))
         // Padding aside, a picture larger than the pixel limit is refused (a 'clap' may crop a huge one small).
-        codedPixelBound = min((stored.0 + 64) * (stored.1 + 64), max(limits.maxPixels, (width + 64) * (height + 64)))
+        codedPixelBound = min((ispe.0 + 64) * (ispe.1 + 64), max(limits.maxPixels, (pictureSize.width + 64) * (pictureSize.height + 64)))
         // No picture libheif composes for this image (an overlay canvas, an alpha image) is wider or taller than
         // the image: libheif checks canvases against this side limit, which was the pixel limit's while reading.
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(stored.0, stored.1, width, height) + 1))
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(ispe.0, ispe.1, pictureSize.width, pictureSize.height) + 1))
         format = PixelFormat.integer(channels: alpha ? 4 : 3, depth: depth > 8 ? 16 : 8)!
         var described = ImageMetadata(orientation: 1, iccProfile: Self.iccProfile(handle))
         described.codingPoints = Self.codingPoints(handle)
@@ -132,8 +155,9 @@ package final class HEIFDecoder: DescriptorDecoder {
         // The decoded planes (up to 3 samples a pixel, 2 bytes when deep) and libheif's RGB image, which rows are read from.
         // In floating point: the size is not yet checked, and the product could overflow an Int.
         let holding = { (pixels: Double) in pixels * Double(held + (depth > 8 ? 6 : 3)) + Double(fileBytes) }
-        decodingBytes = holding(Double(width) * Double(height))
-        try limits.checkWhole(path, format: formatName, width: width, height: height) { holding(Double($0)) }
+        // The decoded picture is what is held (a clean aperture crops it afterwards).
+        decodingBytes = holding(Double(pictureSize.width) * Double(pictureSize.height)) + Double(map.isIdentity ? 0 : width * held)
+        try limits.checkWhole(path, format: formatName, width: pictureSize.width, height: pictureSize.height) { holding(Double($0)) }
     }
 
     /// Whether an HEIC file's brands say it holds an image sequence (`msf1`, `hevs`: a track of pictures beside
@@ -146,7 +170,7 @@ package final class HEIFDecoder: DescriptorDecoder {
     }
 
     deinit {
-        if let decoded { heif_image_release(decoded.image) }
+        decoded?.release()
         heif_image_handle_release(handle)
         heif_context_free(context)
         file.deallocate()
@@ -162,7 +186,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         for i in 0..<count { copyRow(picture, rowsRead + i, into: destination + i * stride) }
         rowsRead += count
         guard rowsRead == height else { return }
-        heif_image_release(picture.image)
+        picture.release()
         decoded = nil
     }
 
@@ -172,6 +196,13 @@ package final class HEIFDecoder: DescriptorDecoder {
         let planes: [(start: UnsafePointer<UInt8>, stride: Int, bits: Int)]
         /// Output samples by grey code, for a limited-range monochrome image (its grey is each of R, G, B).
         var greyCodes: [UInt16]? = nil
+        /// A row of each plane gathered through the pixel map, when it moves pixels.
+        var gathered: UnsafeMutableRawPointer? = nil
+
+        func release() {
+            heif_image_release(image)
+            gathered?.deallocate()
+        }
     }
 
     /// The primary image decoded to planar RGB(A), transforms applied.
@@ -195,8 +226,9 @@ package final class HEIFDecoder: DescriptorDecoder {
             var stride: Int32 = 0
             let bits = Int(heif_image_get_bits_per_pixel_range(image, channel))
             guard let plane = heif_image_get_plane_readonly(image, channel, &stride),
-                  Int(heif_image_get_width(image, channel)) == width, Int(heif_image_get_height(image, channel)) == height,
-                  Int(stride) >= width * sampleBytes, (1...16).contains(bits), (bits > 8) == (sampleBytes == 2) else {
+                  Int(heif_image_get_width(image, channel)) == pictureSize.width,
+                  Int(heif_image_get_height(image, channel)) == pictureSize.height,
+                  Int(stride) >= pictureSize.width * sampleBytes, (1...16).contains(bits), (bits > 8) == (sampleBytes == 2) else {
                 heif_image_release(image)
                 throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): the decoded image is not the size and depth the file states")
             }
@@ -206,7 +238,9 @@ package final class HEIFDecoder: DescriptorDecoder {
         if monochrome, !Self.isFullRange(image, handle: handle), let bits = planes.first?.bits {
             greyCodes = Self.limitedRangeTable(bits: bits, outputDepth: format.depth)
         }
-        return Decoded(image: image, planes: planes, greyCodes: greyCodes)
+        let gathered = pixelMap.isIdentity ? nil
+            : UnsafeMutableRawPointer.allocate(byteCount: planes.count * width * sampleBytes, alignment: 16)
+        return Decoded(image: image, planes: planes, greyCodes: greyCodes, gathered: gathered)
     }
 
     /// Whether the decoded image's samples span the full range (the coded stream's flag, else the file's `colr`;
@@ -236,9 +270,10 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
     private func copyRow(_ picture: Decoded, _ y: Int, into row: UnsafeMutableRawPointer) {
         let channels = picture.planes.count
+        let rows = (0..<channels).map { rowOf(picture, plane: $0, y) }
         if let table = picture.greyCodes {
             // Grey in R, G and B through the range table; alpha (full range always) as the other paths read it.
-            let input = picture.planes[0].start + y * picture.planes[0].stride
+            let input = rows[0]
             for x in 0..<width {
                 let code = format.depth == 8 ? Int(input[x]) : Int(UnsafeRawPointer(input).assumingMemoryBound(to: UInt16.self)[x])
                 let value = table[min(code, table.count - 1)]
@@ -248,8 +283,7 @@ package final class HEIFDecoder: DescriptorDecoder {
                 }
             }
             guard channels == 4 else { return }
-            let alpha = picture.planes[3]
-            let a = alpha.start + y * alpha.stride, top = (1 << alpha.bits) - 1
+            let a = rows[3], top = (1 << picture.planes[3].bits) - 1
             for x in 0..<width {
                 if format.depth == 8 { row.storeBytes(of: a[x], toByteOffset: x * 4 + 3, as: UInt8.self) } else {
                     let v = min(Int(UnsafeRawPointer(a).assumingMemoryBound(to: UInt16.self)[x]), top)
@@ -264,8 +298,8 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         if format.depth == 8 {
             let output = row.assumingMemoryBound(to: UInt8.self)
-            for (c, plane) in picture.planes.enumerated() {
-                let input = plane.start + y * plane.stride
+            for c in 0..<channels {
+                let input = rows[c]
                 for x in 0..<width { output[x * channels + c] = input[x] }
             }
             if premultiplied { Self.unassociate(output, samples: width * channels, channels: channels) }
@@ -273,7 +307,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         let output = row.assumingMemoryBound(to: UInt16.self)
         for (c, plane) in picture.planes.enumerated() {
-            let input = UnsafeRawPointer(plane.start + y * plane.stride).assumingMemoryBound(to: UInt16.self)
+            let input = UnsafeRawPointer(rows[c]).assumingMemoryBound(to: UInt16.self)
             let top = (1 << plane.bits) - 1
             for x in 0..<width {
                 let v = min(Int(input[x]), top)
@@ -281,6 +315,21 @@ package final class HEIFDecoder: DescriptorDecoder {
             }
         }
         if premultiplied { Self.unassociate(output, samples: width * channels, channels: channels) }
+    }
+
+    /// Row `y` of the image in one plane: the decoded row itself, or its samples gathered through the pixel map.
+    private func rowOf(_ picture: Decoded, plane index: Int, _ y: Int) -> UnsafePointer<UInt8> {
+        let plane = picture.planes[index]
+        guard let gathered = picture.gathered else { return plane.start + y * plane.stride }
+        let sampleBytes = format.depth / 8, row = gathered + index * width * sampleBytes
+        let start = pixelMap.source(x: 0, y: y)
+        var at = start.y * plane.stride + start.x * sampleBytes
+        let step = pixelMap.stepX.y * plane.stride + pixelMap.stepX.x * sampleBytes
+        for x in 0..<width {
+            (row + x * sampleBytes).copyMemory(from: plane.start + at, byteCount: sampleBytes)
+            at += step
+        }
+        return UnsafePointer(row.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Premultiplied RGBA samples (8- or 16-bit) made straight, in place.

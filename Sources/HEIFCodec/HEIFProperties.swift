@@ -31,7 +31,8 @@ package enum HEIFProperties {
 
     /// What the primary item is that libheif 1.15 does not decode right, in words for a refusal; nil when none.
     /// A predictively coded item (a `pred` reference: its picture needs another item's) decodes to a flat grey
-    /// picture with no error, and an identity derivation (`iden`) is refused as corrupt.
+    /// picture with no error. (Identity derivations, which it refuses as corrupt, are resolved first:
+    /// `HEIFIdentityItems`.)
     package static func unsupportedPrimary(_ bytes: [UInt8]) -> String? {
         guard let (inside, primary) = primaryItem(bytes) else { return nil }
         if let iref = inside.first(where: { $0.kind == "iref" }), iref.body.count >= 4 {
@@ -40,17 +41,6 @@ package enum HEIFProperties {
                 if reference.body.count >= wide, number(bytes, reference.body.lowerBound, wide) == primary {
                     return "a predictively coded image (its primary item is coded against another: a 'pred' reference)"
                 }
-            }
-        }
-        if let iinf = inside.first(where: { $0.kind == "iinf" }), iinf.body.count >= 6 {
-            let countBytes = bytes[iinf.body.lowerBound] == 0 ? 2 : 4
-            for entry in children(bytes, (iinf.body.lowerBound + 4 + countBytes)..<iinf.body.upperBound) where entry.kind == "infe" {
-                let version = bytes[entry.body.lowerBound]
-                guard version >= 2 else { continue }
-                let idBytes = version == 2 ? 2 : 4, at = entry.body.lowerBound + 4
-                guard at + idBytes + 6 <= entry.body.upperBound, number(bytes, at, idBytes) == primary else { continue }
-                let type = String(decoding: bytes[(at + idBytes + 2)..<(at + idBytes + 6)], as: UTF8.self)
-                if type == "iden" { return "an identity-derived image (its primary item is an 'iden' of another)" }
             }
         }
         return nil
@@ -79,6 +69,8 @@ package enum HEIFProperties {
     struct Box {
         let kind: String
         let body: Range<Int>
+        /// Where the box's header starts.
+        let start: Int
     }
 
     /// The boxes laid end to end in `range` (32- and 64-bit sizes; size 0 runs to the end), stopping at the first
@@ -95,7 +87,7 @@ package enum HEIFProperties {
                 size = range.upperBound - at
             }
             guard size >= header, size <= range.upperBound - at else { break }
-            boxes.append(Box(kind: String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), body: (at + header)..<(at + size)))
+            boxes.append(Box(kind: String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), body: (at + header)..<(at + size), start: at))
             at += size
         }
         return boxes
