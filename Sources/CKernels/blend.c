@@ -83,6 +83,7 @@ size_t fr_blend_row_avx2(float *out, const float *source, const float *backdrop,
     FR_BLEND_CASE(FR_BLEND_EXCLUSION)
     FR_BLEND_CASE(FR_BLEND_ADD)
     FR_BLEND_CASE(FR_BLEND_SUBTRACT)
+    default: break;  // no loop here: the caller blends every pixel
     }
     return 0;
 }

@@ -52,11 +52,10 @@ final class PadStage: Stage {
 /// read the whole input, which is held whole (as samples where the plan keeps them: 3 bytes a pixel for a JPEG).
 final class ReorientStage: Stage {
     /// Maps an output pixel to the input pixel it copies.
-    enum Mapping { case flipHorizontal, flipVertical, rotate90, rotate180, rotate270, transpose }
-    let mapping: Mapping
+    let mapping: Reorientation
     let inputWidth: Int, inputHeight: Int
 
-    init(_ mapping: Mapping, input: Plan.Node, node: Plan.Node, stats: RenderStats) {
+    init(_ mapping: Reorientation, input: Plan.Node, node: Plan.Node, stats: RenderStats) {
         self.mapping = mapping
         inputWidth = input.width
         inputHeight = input.height

@@ -6,8 +6,6 @@ import FilterCore
 enum KernelConstants {
     /// Generators (Shaders/generate.comp).
     enum GeneratorKind: String, CaseIterable { case solid, linear, radial, checkerboard, text }
-    /// The flips and turns of Shaders/reorient.comp.
-    enum Reorientation: String, CaseIterable { case flipHorizontal, flipVertical, rotate90, rotate180, rotate270, transpose }
 
     /// Warp's parameter block (Shaders/warp.comp reads `params[WARP_PARAM_ROW_G]`…): the projective row and the
     /// widening bound, in this order.
@@ -89,6 +87,6 @@ extension KernelConstants.GeneratorKind {
     var kernelCode: Int32 { KernelConstants.code(self) }
 }
 
-extension KernelConstants.Reorientation {
+extension Reorientation {
     var kernelCode: Int32 { KernelConstants.code(self) }
 }

@@ -204,7 +204,7 @@ struct BoxReduceParameters: KernelParameters {
 
 /// Shaders/reorient.comp.
 struct ReorientParameters: KernelParameters {
-    var mapping: KernelConstants.Reorientation
+    var mapping: Reorientation
     static let prefix = "REORIENT"
     static let fields = [KernelField("MAPPING", "ints.x")]
     var values: [KernelValue] { [.int(mapping.kernelCode)] }

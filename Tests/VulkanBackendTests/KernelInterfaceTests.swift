@@ -191,6 +191,17 @@ final class KernelInterfaceTests: XCTestCase {
         XCTAssertTrue(glsl.contains("#define SQUARE_TILE \(KernelConstants.squareTile)\n"))
     }
 
+    /// The C kernels' blend modes (Sources/CKernels/include/blend.h) are Swift's table, name for name and code for
+    /// code, as the shaders' are: the block there is what this writes.
+    func testTheCBlendModesAreSwiftsTable() throws {
+        let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/CKernels/include/blend.h")
+        let text = try String(contentsOf: header, encoding: .utf8)
+        let expected = "enum fr_blend_mode {\n" + BlendMode.allCases.map {
+            "    FR_BLEND_\(KernelConstants.constantName($0.rawValue)) = \($0.kernelCode),\n"
+        }.joined() + "};"
+        XCTAssertTrue(text.contains(expected), "blend.h's enum should read:\n\(expected)")
+    }
+
     func testEachGroupsCodesAreItsOrder() {
         XCTAssertEqual(BlendMode.allCases.map(\.kernelCode), (0..<Int32(BlendMode.allCases.count)).map { $0 })
         XCTAssertEqual(ResampleKernel.lanczos3.kernelCode, 3)

@@ -5,9 +5,28 @@
 #define FR_BLEND_H
 #include <stddef.h>
 
+// Every mode, coded as Swift's `BlendMode` orders them (as the shaders' BLEND_* constants are): generated from
+// that one table, and KernelInterfaceTests.testTheCBlendModesAreSwiftsTable fails when this block differs from it.
+// This loop has the separable modes below; the others are Swift's alone.
 enum fr_blend_mode {
-    FR_BLEND_NORMAL, FR_BLEND_MULTIPLY, FR_BLEND_SCREEN, FR_BLEND_DARKEN, FR_BLEND_LIGHTEN, FR_BLEND_DIFFERENCE,
-    FR_BLEND_EXCLUSION, FR_BLEND_ADD, FR_BLEND_SUBTRACT
+    FR_BLEND_NORMAL = 0,
+    FR_BLEND_MULTIPLY = 1,
+    FR_BLEND_SCREEN = 2,
+    FR_BLEND_OVERLAY = 3,
+    FR_BLEND_SOFT_LIGHT = 4,
+    FR_BLEND_HARD_LIGHT = 5,
+    FR_BLEND_DARKEN = 6,
+    FR_BLEND_LIGHTEN = 7,
+    FR_BLEND_DIFFERENCE = 8,
+    FR_BLEND_EXCLUSION = 9,
+    FR_BLEND_ADD = 10,
+    FR_BLEND_SUBTRACT = 11,
+    FR_BLEND_COLOR_DODGE = 12,
+    FR_BLEND_COLOR_BURN = 13,
+    FR_BLEND_HUE = 14,
+    FR_BLEND_SATURATION = 15,
+    FR_BLEND_COLOR = 16,
+    FR_BLEND_LUMINOSITY = 17,
 };
 
 /// out[x] = composite(B, source[x] · opacity, backdrop[x]) for the first pixels of `count`, four floats each;

@@ -1,5 +1,5 @@
-/// The eight flips and quarter turns as signed permutation matrices acting on pixel axes, so chains of them compose
-/// by multiplication.
+/// The eight flips and quarter turns as signed permutation matrices acting on pixel axes (`Reorientation`'s, and
+/// the identity and anti-transpose, which no one primitive does), so chains of them compose by multiplication.
 struct Orientation: Equatable {
     /// Row-major 2×2: (x′, y′) = m·(x, y), up to the offsets that keep coordinates inside the image.
     var m: (Int, Int, Int, Int)
@@ -7,22 +7,12 @@ struct Orientation: Equatable {
     static func == (a: Orientation, b: Orientation) -> Bool { a.m == b.m }
 
     static let identity = Orientation(m: (1, 0, 0, 1))
-    static let flipHorizontal = Orientation(m: (-1, 0, 0, 1))
-    static let flipVertical = Orientation(m: (1, 0, 0, -1))
-    static let rotate90 = Orientation(m: (0, -1, 1, 0))
-    static let rotate180 = Orientation(m: (-1, 0, 0, -1))
-    static let rotate270 = Orientation(m: (0, 1, -1, 0))
-    static let transpose = Orientation(m: (0, 1, 1, 0))
 
     init(m: (Int, Int, Int, Int)) { self.m = m }
 
     init?(_ primitive: Primitive) {
-        switch primitive {
-        case .flip(let horizontal): self = horizontal ? .flipHorizontal : .flipVertical
-        case .rotate(let turns): self = [.rotate90, .rotate180, .rotate270][turns - 1]
-        case .transpose: self = .transpose
-        default: return nil
-        }
+        guard let mapping = Reorientation(primitive) else { return nil }
+        m = mapping.matrix
     }
 
     /// `self` applied after `first`.
@@ -32,17 +22,7 @@ struct Orientation: Equatable {
     }
 
     /// The single primitive doing this (nil for the identity and for the anti-transpose, which takes two).
-    var primitive: Primitive? {
-        switch self {
-        case .flipHorizontal: return .flip(horizontal: true)
-        case .flipVertical: return .flip(horizontal: false)
-        case .rotate90: return .rotate(quarterTurns: 1)
-        case .rotate180: return .rotate(quarterTurns: 2)
-        case .rotate270: return .rotate(quarterTurns: 3)
-        case .transpose: return .transpose
-        default: return nil
-        }
-    }
+    var primitive: Primitive? { Reorientation.allCases.first { $0.matrix == m }?.primitive }
 
     /// Whether width and height swap.
     var swapsAxes: Bool { m.0 == 0 }

@@ -11,22 +11,9 @@ extension Recipe {
         return inputs.filter(used.contains)
     }
 
-    /// The geometry that turns an image stored with EXIF orientation `value` upright (TIFF 6.0 / Exif 2.3:
-    /// 2 mirrored, 3 upside down, 4 mirrored upside down, 5 transposed, 6 needs a clockwise quarter turn,
-    /// 7 transversed, 8 needs an anticlockwise quarter turn).
+    /// The geometry that turns an image stored with EXIF orientation `value` upright (`Reorientation.uprighting`).
     package static func uprighting(_ value: Int) -> [Primitive] {
-        switch value {
-        case 2: return [.flip(horizontal: true)]
-        case 3: return [.rotate(quarterTurns: 2)]
-        case 4: return [.flip(horizontal: false)]
-        case 5: return [.transpose]
-        case 6: return [.rotate(quarterTurns: 1)]
-        // Transverse as an anticlockwise turn then a mirror: one step that holds the whole image (the turn) and one
-        // that streams (the mirror), where transpose + half turn held it twice (946 → 500 MiB on a 20 MP photo).
-        case 7: return [.rotate(quarterTurns: 3), .flip(horizontal: true)]
-        case 8: return [.rotate(quarterTurns: 3)]
-        default: return []
-        }
+        Reorientation.uprighting(exif: value).map(\.primitive)
     }
 
     /// Largest image any node may produce (the decoder's default limit too).

@@ -2,8 +2,8 @@ import FilterCore
 
 extension Primitives.Rotate: VulkanPrimitive {
     func encode(_ encoder: inout VulkanNodeEncoder) throws {
-        let mappings: [KernelConstants.Reorientation] = [.rotate90, .rotate180, .rotate270]
-        encoder.push.set(ReorientParameters(mapping: mappings[quarterTurns - 1]))
+        guard let mapping = Reorientation(quarterTurns: quarterTurns) else { throw PlanError("a rotation of \(quarterTurns) quarter turns") }
+        encoder.push.set(ReorientParameters(mapping: mapping))
         encoder.add(.reorient)
     }
 }
