@@ -64,11 +64,14 @@ struct SampleChain {
     let ops: [PointOp]
     let decoder: PixelConverter
     let folded: FoldedDecode?
+    /// The kernels of the steps left to run on each row.
+    private let rest: CPUPointOps
 
     init(_ ops: [PointOp], stored: PixelFormat, space: WorkingSpace) {
         self.ops = ops
         decoder = PixelConverter(format: stored, space: space)
         folded = FoldedDecode(ops, stored: stored, space: space)
+        rest = CPUPointOps(folded?.rest ?? ops)
     }
 
     /// Row `y` (`width` pixels at `source`) into working values at `out`.
@@ -78,7 +81,6 @@ struct SampleChain {
         } else {
             decoder.decode(source, into: UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), width: width)
         }
-        let rest = folded?.rest ?? ops
         if !rest.isEmpty { PointKernel.run(rest, from: out, to: out, y: y, width: width, height: height) }
     }
 }

@@ -5,18 +5,20 @@ import FilterCore
 /// while it is in cache, and it is premultiplied back.
 final class PointStage: Stage {
     let ops: [PointOp]
+    private let kernels: CPUPointOps
     /// Where the node reads its input's stored samples (`Plan.Node.readsSamples`): their conversion, with the
     /// chain's leading per-channel steps folded in where the samples allow.
     private let reading: SampleChain?
 
     init(_ ops: [PointOp], reading stored: PixelFormat?, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
         self.ops = ops
+        kernels = CPUPointOps(ops)
         reading = stored.map { SampleChain(ops, stored: $0, space: space) }
         super.init(node: node, stats: stats)
     }
 
     override func compute(_ rows: Range<Int>, inputs: [RowView], into output: UnsafeMutablePointer<Float>) throws {
-        let input = inputs[0], width = width, height = height, ops = ops, reading = reading
+        let input = inputs[0], width = width, height = height, kernels = kernels, reading = reading
         parallelRows(rows) { chunk in
             for y in chunk {
                 let out = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)
@@ -24,7 +26,7 @@ final class PointStage: Stage {
                 if let reading {
                     reading.run(input.bytes(y), into: out, y: y, width: width, height: height)
                 } else {
-                    PointKernel.run(ops, from: input.pixels(y), to: out, y: y, width: width, height: height)
+                    PointKernel.run(kernels, from: input.pixels(y), to: out, y: y, width: width, height: height)
                 }
             }
         }
@@ -120,8 +122,14 @@ final class TableStage: Stage {
 enum PointKernel {
     static let blocks = 16
 
-    /// Unpremultiplies row `y` of `source` into `out`, applies `ops`, premultiplies back (`source` may be `out`).
+    /// `run` for a chain used once (a table's entries): its kernels reached here.
     static func run(_ ops: [PointOp], from source: UnsafeMutablePointer<SIMD4<Float>>,
+                    to out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
+        run(CPUPointOps(ops), from: source, to: out, y: y, width: width, height: height)
+    }
+
+    /// Unpremultiplies row `y` of `source` into `out`, applies `ops`, premultiplies back (`source` may be `out`).
+    static func run(_ ops: CPUPointOps, from source: UnsafeMutablePointer<SIMD4<Float>>,
                     to out: UnsafeMutablePointer<SIMD4<Float>>, y: Int, width: Int, height: Int) {
         withUnsafeTemporaryAllocation(of: PixelBlock.self, capacity: blocks) { scratch in
             withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 8) { tail in
@@ -136,7 +144,7 @@ enum PointKernel {
                         block[full] = PixelBlock(unpremultiplying: tail.baseAddress!)
                     }
                     let count = full + (rest > 0 ? 1 : 0)
-                    for op in ops { op.apply(block, count: count, x: start, y: y, width: width, height: height) }
+                    for op in ops.kernels { op.apply(block, count: count, x: start, y: y, width: width, height: height) }
                     for i in 0..<full { block[i].storePremultiplied(out + start + 8 * i) }
                     if rest > 0 {
                         block[full].storePremultiplied(tail.baseAddress!)

@@ -14,6 +14,8 @@ class Stage {
     let stats: RenderStats
     /// Per-pixel steps the optimizer fused into this stage's store, applied to each strip while it is in cache.
     let post: [PointOp]
+    /// `post`'s kernels.
+    let postKernels: CPUPointOps
     /// How the rows are held (working floats or stored samples) and the bytes of one pixel.
     let representation: Representation
     let pixelBytes: Int
@@ -22,6 +24,7 @@ class Stage {
 
     init(node: Plan.Node, stats: RenderStats) {
         post = node.post
+        postKernels = CPUPointOps(node.post)
         width = node.width
         height = node.height
         origin = node.origin
@@ -135,7 +138,7 @@ class Stage {
     }
 
     private func applyPost(_ rows: Range<Int>, _ output: UnsafeMutablePointer<Float>) {
-        let post = post, width = width, height = height
+        let post = postKernels, width = width, height = height
         parallelRows(rows) { chunk in
             for y in chunk {
                 let row = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * width * 4)

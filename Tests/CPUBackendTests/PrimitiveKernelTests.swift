@@ -13,4 +13,12 @@ final class PrimitiveKernelTests: XCTestCase {
             XCTAssertTrue(primitive.descriptor is any CPUPrimitive, "\(name) has no CPU kernel")
         }
     }
+
+    func testEveryPointOperationHasACPUKernel() {
+        let kinds = ParameterSweep.pointOpsByKind()
+        XCTAssertEqual(kinds.count, 12, "kinds reached: \(kinds.keys.sorted())")
+        for (name, op) in kinds {
+            XCTAssertTrue(op.descriptor is any CPUPointOp, "\(name) has no CPU kernel")
+        }
+    }
 }

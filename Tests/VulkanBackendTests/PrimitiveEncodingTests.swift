@@ -17,4 +17,12 @@ final class PrimitiveEncodingTests: XCTestCase {
         XCTAssertTrue(VulkanRun.holdsTemporary(.boxBlur(radius: 2)))
         XCTAssertFalse(VulkanRun.holdsTemporary(.sobel))
     }
+
+    func testEveryPointOperationHasAVulkanKernel() {
+        let kinds = ParameterSweep.pointOpsByKind()
+        XCTAssertEqual(kinds.count, 12, "kinds reached: \(kinds.keys.sorted())")
+        for (name, op) in kinds {
+            XCTAssertTrue(op.descriptor is any VulkanPointOp, "\(name) has no Vulkan kernel")
+        }
+    }
 }
