@@ -204,8 +204,8 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     uint32_t next, encoded, ready[SLOTS];
-    int stop, started;
-    pthread_t threads[MAX_WORKERS];
+    // `started` workers were handed to the caller's threads; `running` of them have not yet returned.
+    int stop, started, running;
     double moving;
     JSAMPROW *rows_ptrs;
 } transcode_state;
@@ -224,7 +224,7 @@ static void fill_band(transcode_state *t, uint32_t m) {
     pthread_mutex_unlock(&t->lock);
 }
 
-static void *worker(void *arg) {
+static void worker(void *arg) {
     transcode_state *t = arg;
     for (;;) {
         pthread_mutex_lock(&t->lock);
@@ -244,18 +244,21 @@ static void *worker(void *arg) {
         pthread_cond_broadcast(&t->changed);
         pthread_mutex_unlock(&t->lock);
     }
-    return NULL;
+    pthread_mutex_lock(&t->lock);
+    t->running--;
+    pthread_cond_broadcast(&t->changed);
+    pthread_mutex_unlock(&t->lock);
 }
 
-// Stops and joins the workers, then frees everything: on every path out.
+// Stops the workers and waits for each to return, then frees everything: on every path out.
 static void free_state(transcode_state *t) {
     if (!t) return;
     if (t->started) {
         pthread_mutex_lock(&t->lock);
         t->stop = 1;
         pthread_cond_broadcast(&t->changed);
+        while (t->running > 0) pthread_cond_wait(&t->changed, &t->lock);
         pthread_mutex_unlock(&t->lock);
-        for (int i = 0; i < t->started; i++) pthread_join(t->threads[i], NULL);
     }
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->changed);
@@ -281,7 +284,8 @@ static void ycc(const float rgb[3], float out[3]) {
 static int stopped(const fr_jpeg_stop *stop) { return stop && stop->stop && stop->stop(stop->context); }
 
 static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_warp *warp,
-                     int workers, const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen) {
+                     int workers, const fr_jpeg_threads *threads, const fr_jpeg_stop *stop, double seconds[3],
+                     char *err, size_t errlen) {
     seconds[0] = seconds[1] = seconds[2] = 0;
     const double began = now();
     struct jpeg_decompress_struct *c = &r->cinfo;
@@ -387,11 +391,14 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
             if (!t->band[s][ci]) { free_state(t); snprintf(err, errlen, "out of memory"); return 3; }
         }
     }
-    // Without a worker thread the bands are filled in turn.
+    // Without threads to run workers on, the bands are filled in turn.
     workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
-    for (int i = 0; i < workers; i++) {
-        if (pthread_create((pthread_t *)&t->threads[t->started], NULL, worker, t) != 0) break;
+    for (int i = 0; threads && i < workers; i++) {
+        pthread_mutex_lock(&t->lock);
+        t->running++;
+        pthread_mutex_unlock(&t->lock);
         t->started++;
+        threads->run(worker, t, threads->context);
     }
     double waiting = 0;
     for (uint32_t m = 0; m < t->bands; m++) {
@@ -427,12 +434,14 @@ static int transcode(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *m
     return 0;
 }
 
-int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_stop *stop,
-                            double seconds[3], char *err, size_t errlen) {
-    return transcode(r, w, move, NULL, 1, stop, seconds, err, errlen);
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move,
+                            const fr_jpeg_threads *threads, const fr_jpeg_stop *stop, double seconds[3], char *err,
+                            size_t errlen) {
+    return transcode(r, w, move, NULL, 1, threads, stop, seconds, err, errlen);
 }
 
 int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
-                             const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen) {
-    return transcode(r, w, NULL, warp, workers, stop, seconds, err, errlen);
+                             const fr_jpeg_threads *threads, const fr_jpeg_stop *stop, double seconds[3], char *err,
+                             size_t errlen) {
+    return transcode(r, w, NULL, warp, workers, threads, stop, seconds, err, errlen);
 }

@@ -37,7 +37,9 @@ package enum JPEGPlaneMoves {
         var map = fr_jpeg_move(swap: move.swap ? 1 : 0, x0: move.x0, y0: move.y0, dx: Int32(move.dx), dy: Int32(move.dy),
                                width: UInt32(move.width), height: UInt32(move.height))
         return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
-            fr_jpeg_transcode_moved(reader, writer, &map, stop, seconds, message, length)
+            withUnsafePointer(to: Self.stageThreads) { threads in
+                fr_jpeg_transcode_moved(reader, writer, &map, threads, stop, seconds, message, length)
+            }
         }
     }
 
@@ -59,8 +61,18 @@ package enum JPEGPlaneMoves {
         request.width = UInt32(warp.width)
         request.height = UInt32(warp.height)
         return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
-            fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), stop, seconds, message, length)
+            withUnsafePointer(to: Self.stageThreads) { threads in
+                fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), threads, stop, seconds, message, length)
+            }
         }
+    }
+
+    /// The C transcodes' workers run on the process's kept stage threads (`StageThreads`), never threads of their own.
+    private static var stageThreads: fr_jpeg_threads {
+        fr_jpeg_threads(run: { body, argument, _ in
+            let job = TranscodeWorker(body: body, argument: argument)
+            StageThreads.run { job.body?(job.argument) }
+        }, context: nil)
     }
 
     /// Runs one of the C transcodes and turns its status into the reader's, the writer's or its own error; a
@@ -112,6 +124,12 @@ package enum JPEGPlaneMoves {
             throw CodecError(kind: .invalidRequest, path: encoder.path, message: String(cString: message))
         }
     }
+}
+
+/// A C worker handed to a stage thread: its function and argument (the transcode's state, which outlives it).
+private struct TranscodeWorker: @unchecked Sendable {
+    let body: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    let argument: UnsafeMutableRawPointer?
 }
 
 /// How a JPEG's planes are sampled: the luma plane's factors (1 or 2 each) over chroma planes of one sample a block.

@@ -2,40 +2,41 @@ import CPNGShim
 import FilterCore
 import Foundation
 
-/// Compression threads shared by every PNG encoder of the process (a batch's files share them, so a batch of N
-/// files never runs more than `WorkerPool.width` deflates at once). Its threads only ever wait for work, so an
-/// encoder waiting on them cannot deadlock.
+/// Compression work shared by every PNG encoder of the process, run on Dispatch's pool — the threads
+/// `WorkerPool`'s loops run on, so compressing takes no threads of its own — at most `WorkerPool.width` jobs at once
+/// (a batch's files share them, so a batch of N files never runs more deflates at once than a render uses cores).
+/// Jobs never wait on anything, so an encoder waiting on them cannot deadlock.
 final class DeflatePool: @unchecked Sendable {
     static let shared = DeflatePool(width: WorkerPool.width)
 
     let width: Int
-    private let condition = NSCondition()   // guards `queue` and `started`
+    private let lock = NSLock()   // guards `queue` and `running`
     private var queue: [() -> Void] = []
-    private var started = false
+    /// Dispatch work items taking jobs off `queue` now.
+    private var running = 0
 
     init(width: Int) { self.width = width }
 
     func submit(_ work: @escaping () -> Void) {
-        condition.lock()
-        if !started {
-            started = true
-            for index in 0..<width {
-                let thread = Thread { [unowned self] in self.serve() }
-                thread.name = "filterrun deflate \(index)"
-                thread.start()
-            }
-        }
+        lock.lock()
         queue.append(work)
-        condition.signal()
-        condition.unlock()
+        let start = running < width
+        if start { running += 1 }
+        lock.unlock()
+        if start { DispatchQueue.global().async { self.drain() } }
     }
 
-    private func serve() {
+    /// Runs jobs until none is left, then gives its thread back to Dispatch.
+    private func drain() {
         while true {
-            condition.lock()
-            while queue.isEmpty { condition.wait() }
+            lock.lock()
+            guard !queue.isEmpty else {
+                running -= 1
+                lock.unlock()
+                return
+            }
             let work = queue.removeFirst()
-            condition.unlock()
+            lock.unlock()
             work()
         }
     }

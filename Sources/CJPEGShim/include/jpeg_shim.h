@@ -111,15 +111,24 @@ typedef struct {
     void *context;
 } fr_jpeg_stop;
 
+/// Where a transcode's workers run: `run(body, arg, context)` starts body(arg) on one of the caller's threads (the
+/// process's kept stage threads) and returns at once; the transcode waits for every body to return.
+typedef struct {
+    void (*run)(void (*body)(void *), void *arg, void *context);
+    void *context;
+} fr_jpeg_threads;
+
 /// Decodes the whole file as its stored Y, Cb, Cr planes (no upsampling, no colour conversion), moves them by
 /// `move` and encodes them into `w` (opened by `fr_jpeg_writer_open_planes` at the moved size, its chroma at the
 /// input's sampling with the axes swapped when the move swaps them). Chroma samples of a move that does not keep
 /// their alignment (an odd crop offset, a flip of an odd length) are the mean of the two they fall between.
 /// 0 on success; 1 when reading failed (the reader's error), 2 when writing failed (the writer's), 3 when the
 /// layouts do not match or memory ran out (`err`), 4 when `stop` asked (may be NULL). `seconds`: the time spent
-/// reading, moving and writing.
-int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move, const fr_jpeg_stop *stop,
-                            double seconds[3], char *err, size_t errlen);
+/// reading, moving and writing. The planes are moved a band at a time by a worker on `threads` while this thread
+/// encodes the bands before (by this thread between bands when `threads` is NULL).
+int fr_jpeg_transcode_moved(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_move *move,
+                            const fr_jpeg_threads *threads, const fr_jpeg_stop *stop, double seconds[3], char *err,
+                            size_t errlen);
 
 /// An affine resampling (a rotation by any angle, a shear, an enlargement): the output pixel centred at (X, Y)
 /// (corner origin) reads the input around (m[0]·X + m[1]·Y + m[2], m[3]·X + m[4]·Y + m[5]) with `taps` per axis
@@ -132,7 +141,9 @@ typedef struct {
 } fr_jpeg_warp;
 
 /// As `fr_jpeg_transcode_moved`, each plane resampled on its own by `warp` at its own sampling (chroma at its
-/// sample centres) into an output of the input's sampling, by `workers` threads while this one encodes.
+/// sample centres) into an output of the input's sampling, by `workers` workers on `threads` while this thread
+/// encodes (by this thread alone, band after band, when `threads` is NULL).
 int fr_jpeg_transcode_warped(fr_jpeg_reader *r, fr_jpeg_writer *w, const fr_jpeg_warp *warp, int workers,
-                             const fr_jpeg_stop *stop, double seconds[3], char *err, size_t errlen);
+                             const fr_jpeg_threads *threads, const fr_jpeg_stop *stop, double seconds[3], char *err,
+                             size_t errlen);
 #endif
