@@ -64,10 +64,12 @@ fi
 # LD_LIBRARY_PATH as filterrun loads libtiff on first use (CLazyLibraries' trampolines carry libtiff's names, so a
 # static archive linked whole would define them twice).
 libtiff="$root/$work/libtiff-instrumented"
-if [ ! -f "$libtiff/lib/libtiff.so.6" ]; then
+# Rebuilt when its coverage ignore-list changes.
+if [ ! -f "$libtiff/lib/libtiff.so.6" ] || [ Fuzz/libtiff-coverage-ignore.txt -nt "$libtiff/lib/libtiff.so.6" ]; then
   rm -rf "$work/libtiff-build"
   command -v cmake >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"; $sudo apt-get install -y -qq cmake >/dev/null 2>&1; } || true
-  src=$(source_of tiff "tiff-*") && cmake -S "$src" -B "$work/libtiff-build" -DCMAKE_C_COMPILER=clang -DCMAKE_C_FLAGS="$cflags" \
+  src=$(source_of tiff "tiff-*") && cmake -S "$src" -B "$work/libtiff-build" -DCMAKE_C_COMPILER=clang \
+      -DCMAKE_C_FLAGS="$cflags -fsanitize-coverage-ignorelist=$root/Fuzz/libtiff-coverage-ignore.txt" \
       -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$libtiff" -DCMAKE_INSTALL_LIBDIR=lib -Dcxx=OFF -Dlzma=OFF -Dzstd=OFF \
       -Djbig=OFF -Dwebp=OFF -Dlerc=OFF -Dlibdeflate=OFF -Dtiff-tools=OFF -Dtiff-tests=OFF -Dtiff-docs=OFF \
       -Dtiff-contrib=OFF >/dev/null 2>&1 && cmake --build "$work/libtiff-build" -j"$(nproc)" >/dev/null 2>&1 \

@@ -10,8 +10,22 @@
 #include <tiffio.h>
 #include <zlib.h>
 
+// libtiff adds each tag it does not know to its field table and sorts the whole table again, so reading a
+// directory costs the square of its unknown tags: 4000 of them (a 48 KB file) took 1.4 s, and a decoder reads a
+// directory several times (the page, its pyramid's levels). Real files hold a few dozen tags (a DNG's first
+// directory about 100); a directory declaring more than this is refused before libtiff reads it.
+#define MAX_DIRECTORY_ENTRIES 512
+
+// What the header says, read by us: byte order, classic or BigTIFF, where the first directory is.
+typedef struct {
+    int valid, big_endian, big_tiff;
+    uint64_t first;
+} tiff_header;
+
 struct fr_tiff {
     TIFF *tiff;
+    int fd;
+    tiff_header header;
     /// libtiff's RGBA reader over the current directory, begun at the first band it reads.
     TIFFRGBAImage rgba;
     int rgba_open;
@@ -40,6 +54,64 @@ static int on_warning(TIFF *tiff, void *user, const char *module, const char *fo
     return 1;
 }
 
+// `size` bytes at `offset` of `fd` as an unsigned number in the header's byte order, without moving the file's
+// offset (libtiff's own reads are unaffected); 0 when they cannot be read.
+static int read_number(int fd, int big_endian, uint64_t offset, int size, uint64_t *value) {
+    uint8_t bytes[8];
+    if (size > 8 || offset > (uint64_t)INT64_MAX || pread(fd, bytes, (size_t)size, (off_t)offset) != size) return 0;
+    uint64_t v = 0;
+    for (int i = 0; i < size; i++) v |= (uint64_t)bytes[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+    *value = v;
+    return 1;
+}
+
+static tiff_header read_header(int fd) {
+    tiff_header h = {0};
+    uint8_t magic[4];
+    if (pread(fd, magic, 4, 0) != 4) return h;
+    if (magic[0] == 'I' && magic[1] == 'I') h.big_endian = 0;
+    else if (magic[0] == 'M' && magic[1] == 'M') h.big_endian = 1;
+    else return h;
+    uint64_t version = 0;
+    if (!read_number(fd, h.big_endian, 2, 2, &version) || (version != 42 && version != 43)) return h;
+    h.big_tiff = version == 43;
+    if (!read_number(fd, h.big_endian, h.big_tiff ? 8 : 4, h.big_tiff ? 8 : 4, &h.first)) return h;
+    h.valid = 1;
+    return h;
+}
+
+// The entries the directory at `offset` declares; -1 when they cannot be read.
+static long long directory_entries(int fd, const tiff_header *h, uint64_t offset) {
+    uint64_t count = 0;
+    if (!h->valid || !read_number(fd, h->big_endian, offset, h->big_tiff ? 8 : 2, &count)) return -1;
+    return count > (uint64_t)INT64_MAX ? INT64_MAX : (long long)count;
+}
+
+// Whether the directory at `offset` declares more entries than libtiff is let read; says so in `t->error`.
+static int too_many_entries(fr_tiff *t, uint64_t offset) {
+    if (offset == 0) return 0;  // no directory there: libtiff says so
+    const long long entries = directory_entries(t->fd, &t->header, offset);
+    if (entries <= MAX_DIRECTORY_ENTRIES) return 0;
+    snprintf(t->error, sizeof t->error, "a directory of %lld entries, over the %d this reader takes (libtiff's cost "
+             "grows with the square of a directory's unknown tags)", entries, MAX_DIRECTORY_ENTRIES);
+    return 1;
+}
+
+// Where page `page`'s directory starts, by the chain of next-directory offsets (0 when the chain is shorter).
+static uint64_t page_offset(fr_tiff *t, int page) {
+    const tiff_header *h = &t->header;
+    uint64_t offset = h->first;
+    for (int i = 0; i < page && offset; i++) {
+        const long long entries = directory_entries(t->fd, h, offset);
+        uint64_t next = 0;
+        if (entries < 0 || !read_number(t->fd, h->big_endian, offset + (h->big_tiff ? 8 + 20 * (uint64_t)entries
+                                                                     : 2 + 12 * (uint64_t)entries),
+                                        h->big_tiff ? 8 : 4, &next)) return 0;
+        offset = next;
+    }
+    return offset;
+}
+
 // Every file opens here, so libtiff's first call is made here (CLazyLibraries loads it on first use: most renders
 // read no TIFF). The codecs ask first (TIFFLibrary) and say what to install; this keeps an unloaded libtiff from
 // being called by any other way in.
@@ -51,6 +123,17 @@ static fr_tiff *open_with(int fd, const char *name, const char *mode, char *mess
     }
     fr_tiff *t = calloc(1, sizeof *t);
     if (!t) { snprintf(message, message_size, "out of memory"); close(fd); return NULL; }
+    t->fd = fd;
+    if (mode[0] == 'r') {
+        // libtiff reads the first directory while opening: its size is checked first.
+        t->header = read_header(fd);
+        if (t->header.valid && too_many_entries(t, t->header.first)) {
+            snprintf(message, message_size, "%s", t->error);
+            free(t);
+            close(fd);
+            return NULL;
+        }
+    }
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, t);
     TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, t);
@@ -119,6 +202,7 @@ int fr_tiff_select(fr_tiff *t, int page, fr_tiff_info *info) {
     memset(info, 0, sizeof *info);
     info->pages = TIFFNumberOfDirectories(t->tiff);
     end_rgba(t);
+    if (page > 0 && too_many_entries(t, page_offset(t, page))) return -1;
     if (!TIFFSetDirectory(t->tiff, (tdir_t)page)) return -1;
     describe(t, info);
     return 0;
@@ -148,19 +232,24 @@ int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity) {
     uint16_t subs = 0;
     uint64_t *offsets = NULL;
     if (TIFFGetField(tif, TIFFTAG_SUBIFD, &subs, &offsets) && subs > 0 && offsets) {
+        // As many as there may be levels: each is a directory read.
         uint64_t copy[64];
-        int n = subs < 64 ? subs : 64;
+        int n = subs < capacity ? subs : capacity;
+        n = n < 64 ? n : 64;
         memcpy(copy, offsets, (size_t)n * sizeof copy[0]);  // the field's storage goes with the directory
         for (int i = 0; i < n; i++) {
+            if (too_many_entries(t, copy[i])) continue;
             if (TIFFSetSubDirectory(tif, copy[i]) && is_reduced(tif)) count = add_level(tif, levels, count, capacity, copy[i], 0);
         }
     }
     // Pages after it that are reduced copies, up to the next full-resolution page (libvips --pyramid).
     if (count == 0) {
-        for (tdir_t next = (tdir_t)page + 1; count < capacity && TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
+        for (tdir_t next = (tdir_t)page + 1; count < capacity && !too_many_entries(t, page_offset(t, (int)next))
+             && TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
             count = add_level(tif, levels, count, capacity, TIFFCurrentDirOffset(tif), 1);
         }
     }
+    t->error[0] = 0;  // a level refused is no error of the page's
     TIFFSetDirectory(tif, (tdir_t)page);
     return count;
 }
@@ -170,7 +259,7 @@ int fr_tiff_select_level(fr_tiff *t, uint64_t offset, fr_tiff_info *info) {
     memset(info, 0, sizeof *info);
     info->pages = pages;
     end_rgba(t);
-    if (!TIFFSetSubDirectory(t->tiff, offset)) return -1;
+    if (too_many_entries(t, offset) || !TIFFSetSubDirectory(t->tiff, offset)) return -1;
     describe(t, info);
     return 0;
 }
