@@ -18,6 +18,12 @@ let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(
     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "keep-text-section-prefix"] + packedRelocations,
     .when(platforms: [.linux], configuration: .release))]
 
+// The library's modules, its C kernels and the tests' float64 references are compiled optimized in debug builds too:
+// unoptimized, their per-pixel loops were most of the suite's time (the reference checks 133 → 13 s). A debug build
+// is for tests here; the executables, the service and the tests themselves (but the CPU backend's) stay unoptimized.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedCInDebug: [CSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FilterRecipe",
     // MARK: - Public products
@@ -59,7 +65,7 @@ let package = Package(
                        providers: [.apt(["glslang-dev"])]),
         // libpng reports errors through longjmp, which Swift cannot catch: this shim owns every libpng call.
         // It also filters and deflates rows itself (parallel compression), so it links zlib.
-        .target(name: "CPNGShim", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CPNGShim", dependencies: ["CPNG"], cSettings: optimizedCInDebug, linkerSettings: [.linkedLibrary("z")]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp, its demuxer (ICC/EXIF chunks, animations) and muxer (writing ICCP); errors come back as codes.
@@ -86,31 +92,31 @@ let package = Package(
         // zlib checks a deflate strip's Adler-32, which libtiff's streaming inflate stops short of.
         .target(name: "CTIFFShim", dependencies: ["CTIFF", "CLazyLibraries"], linkerSettings: [.linkedLibrary("z")]),
         // libjpeg reports errors through error_exit, which must not return: this shim owns every libjpeg call.
-        .target(name: "CJPEGShim", dependencies: ["CJPEG", "CKernels"]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG", "CKernels"], cSettings: optimizedCInDebug),
         // renameat2 and the async-signal-safe registry of temporary output files.
         .target(name: "CFileShim"),
         // The convolutions' inner loops for AVX2 + FMA, chosen at run time (the build itself assumes only x86-64's
         // SSE2, or the target's baseline elsewhere).
-        .target(name: "CKernels"),
+        .target(name: "CKernels", cSettings: optimizedCInDebug),
 
         // MARK: - Implementation
         // Text set by Pango (HarfBuzz shaping, fontconfig fonts) and rasterised by FreeType or cairo, loaded on first use.
         .target(name: "CText", dependencies: ["CLazyLibraries"]),
-        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"]),
-        .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"]),
-        .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"]),
-        .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"]),
-        .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim", "CLazyLibraries"]),
-        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries", "CHEVCDecoder"]),
-        .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"]),
-        .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"]),
-        .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"]),
-        .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"]),
+        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"], swiftSettings: optimizedInDebug),
+        .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"], swiftSettings: optimizedInDebug),
+        .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"], swiftSettings: optimizedInDebug),
+        .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"], swiftSettings: optimizedInDebug),
+        .target(name: "TIFFCodec", dependencies: ["FilterCore", "CTIFFShim", "CLazyLibraries"], swiftSettings: optimizedInDebug),
+        .target(name: "HEIFCodec", dependencies: ["FilterCore", "CHEIF", "CAVIF", "CLazyLibraries", "CHEVCDecoder"], swiftSettings: optimizedInDebug),
+        .target(name: "GIFCodec", dependencies: ["FilterCore", "CGIF", "CImageQuant", "CLazyLibraries"], swiftSettings: optimizedInDebug),
+        .target(name: "JXLCodec", dependencies: ["FilterCore", "CJXL", "CLazyLibraries"], swiftSettings: optimizedInDebug),
+        .target(name: "ColourProfiles", dependencies: ["FilterCore", "CLCMS"], swiftSettings: optimizedInDebug),
+        .target(name: "CPUBackend", dependencies: ["FilterCore", "CKernels"], swiftSettings: optimizedInDebug),
         .target(name: "VulkanBackend", dependencies: ["FilterCore", "CVulkan", "CGlslang"],
-                plugins: ["EmbedShaders"]),
+                swiftSettings: optimizedInDebug, plugins: ["EmbedShaders"]),
         // The public module builds in the Swift 6 language mode (complete concurrency checking).
         .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "JXLCodec", "ColourProfiles"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+                swiftSettings: [.swiftLanguageMode(.v6)] + optimizedInDebug),
         .executableTarget(name: "filterrun", dependencies: [
             "FilterRecipe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -151,7 +157,7 @@ let package = Package(
 
         // MARK: - Tests
         .target(name: "TestSupport", dependencies: ["FilterCore", "PNGCodec", "JPEGCodec", "CPNG", "VulkanBackend"],
-                path: "Tests/TestSupport"),
+                path: "Tests/TestSupport", swiftSettings: optimizedInDebug),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "TestSupport"]),
@@ -160,7 +166,9 @@ let package = Package(
         .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "PNGCodec", "TestSupport"]),
         .testTarget(name: "JXLCodecTests", dependencies: ["JXLCodec", "PNGCodec", "TestSupport"]),
-        .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"]),
+        .testTarget(name: "CPUBackendTests", dependencies: ["CPUBackend", "FilterRecipe", "TestSupport"],
+                    // Its fixed-point checks compute their float64 references in the test file itself.
+                    swiftSettings: optimizedInDebug),
         .testTarget(name: "FilterRecipeTests", dependencies: ["FilterRecipe", "TestSupport", "GIFCodec", "WebPCodec", "JPEGCodec", "TIFFCodec", "HEIFCodec"]),
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterServeTests", dependencies: [
