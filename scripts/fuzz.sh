@@ -10,7 +10,8 @@
 # mirror here: 404), but FuzzAVIFSequence runs it over the instrumented dav1d.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] (default 60); FUZZ_RUNS=N stops each target after N inputs instead
 # (no time limit: the count the hostile-file issue asks of the size paths); FUZZ_TARGETS="FuzzPNG" runs only those named
-# (FuzzSizesTIFF, FuzzSizesGIF and FuzzSizesWEBP run the size paths alone and are named to run). Crashing inputs land in .build/fuzz/crashes-TARGET/;
+# (FuzzSizesTIFF, FuzzSizesGIF, FuzzSizesWEBP, FuzzSizesJXL and FuzzSizesHEIF run the size paths alone and are named
+# to run; the last two against the system's libjxl and libheif unless FuzzJXL or FuzzHEIF built instrumented ones). Crashing inputs land in .build/fuzz/crashes-TARGET/;
 # each one found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -192,7 +193,7 @@ case " $targets " in *" FuzzJXLAnimation "*) echo "== FuzzJXLAnimation ($budget,
 LD_LIBRARY_PATH="${libjxl:+$libjxl/lib:}${LD_LIBRARY_PATH:-}" run FuzzJXLAnimation "$work/corpus-jxlanim" "$work/crashes-jxlanim" -max_len=65536;; esac
 # The size paths alone (FuzzDeclaredSizes: headers, declared sizes, budgets; no pixel decoded), a corpus per
 # format so each format's headers are mutated from its own seeds and the hostile fixtures.
-for format in tiff gif webp; do
+for format in tiff gif webp jxl heif; do
   name="FuzzSizes$(echo "$format" | tr a-z A-Z)"
   case " $targets " in *" $name "*)
     mkdir -p "$work/corpus-sizes-$format" "$work/crashes-sizes-$format"
