@@ -119,6 +119,30 @@ final class HEIFIdentityItemTests: XCTestCase {
         XCTAssertNil(start.applying(clap(2, 1, 2, -100)), "an aperture wholly outside the picture leaves nothing")
     }
 
+    func testEveryComposedMapStaysInsideThePicture() {
+        // 2000 random chains of turns, mirrors and clean apertures on random sizes: every output corner (so every
+        // pixel: the map is affine) reads inside the decoded picture, as the row gather assumes.
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<2000 {
+            let (w, h) = (1 + Int(random.next() % 40), 1 + Int(random.next() % 40))
+            var map: HEIFPixelMap? = HEIFPixelMap(width: w, height: h)
+            for _ in 0..<(1 + Int(random.next() % 5)) {
+                let pick = Int(random.next() % 3), n = { Int(random.next() % 50) - 10 }
+                let transform: HEIFTransform = pick == 0 ? .rotation(quarterTurns: Int(random.next() % 4))
+                    : pick == 1 ? .mirror(leftRight: random.next() % 2 == 0)
+                    : .crop(CleanAperture(width: (max(1, n()), 1 + Int(random.next() % 3)), height: (max(1, n()), 1),
+                                          horizontalOffset: (n(), 1 + Int(random.next() % 4)), verticalOffset: (n(), 2)))
+                map = map?.applying(transform)
+            }
+            guard let map else { continue }
+            XCTAssertTrue(map.width >= 1 && map.height >= 1)
+            for (x, y) in [(0, 0), (map.width - 1, 0), (0, map.height - 1), (map.width - 1, map.height - 1)] {
+                let at = map.source(x: x, y: y)
+                XCTAssertTrue((0..<w).contains(at.x) && (0..<h).contains(at.y), "\(map) at (\(x), \(y)) reads \(at) of \(w)×\(h)")
+            }
+        }
+    }
+
     func testDamagedIdentityFilesAreErrorsNeverTraps() throws {
         // Every byte of the meta box stomped in turn and every truncation: decoded or refused with a CodecError.
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("heic_iden_clap_irot_40x48.heic"))))
