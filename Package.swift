@@ -21,8 +21,10 @@ let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(
 // The library's modules, its C kernels and the tests' float64 references are compiled optimized in debug builds too:
 // unoptimized, their per-pixel loops were most of the suite's time (the reference checks 133 → 13 s). A debug build
 // is for tests here; the executables, the service and the tests themselves (but the CPU backend's) stay unoptimized.
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-let optimizedCInDebug: [CSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+// FILTERRECIPE_DEBUG_UNOPTIMIZED=1 builds them as Swift's debug builds do, for stepping through them in a debugger.
+let unoptimizedDebug = Context.environment["FILTERRECIPE_DEBUG_UNOPTIMIZED"] == "1"
+let optimizedInDebug: [SwiftSetting] = unoptimizedDebug ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedCInDebug: [CSetting] = unoptimizedDebug ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 
 let package = Package(
     name: "FilterRecipe",
