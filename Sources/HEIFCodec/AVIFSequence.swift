@@ -74,17 +74,13 @@ package final class AVIFSequenceReader: AnimationReader {
         found.exif = exif.size > 0 ? Exif.tiffStructure(inPayload: Array(UnsafeBufferPointer(start: exif.data, count: exif.size))) : nil
         found.xmp = xmp.size > 0 ? Array(UnsafeBufferPointer(start: xmp.data, count: xmp.size)) : nil
         metadata = found
-        do {
-            try limits.checkWhole(path, format: "AVIF", width: width, height: height) { Double($0 * 8) + Double(bytes.count) }
-            if points.isHDR && iccProfile == nil {
-                throw CodecError(kind: .unsupported, path: path, message: "an HDR AVIF sequence (the BT.2100 "
-                                 + (points.transfer == 16 ? "PQ" : "HLG") + " curve); its frames are rendered as SDR only: "
-                                 + "render the first frame alone (without --frames all)")
-            }
-        } catch {
-            avifDecoderDestroy(decoder)
-            file.deallocate()
-            throw error
+        // Every stored property is set: from here a throw runs `deinit`, which destroys the decoder and frees the
+        // file (freeing them here too destroyed the decoder twice: a crash from any HDR AVIF opened as an animation).
+        try limits.checkWhole(path, format: "AVIF", width: width, height: height) { Double($0 * 8) + Double(bytes.count) }
+        if points.isHDR && iccProfile == nil {
+            throw CodecError(kind: .unsupported, path: path, message: "an HDR AVIF sequence (the BT.2100 "
+                             + (points.transfer == 16 ? "PQ" : "HLG") + " curve); its frames are rendered as SDR only: "
+                             + "render the first frame alone (without --frames all)")
         }
     }
 

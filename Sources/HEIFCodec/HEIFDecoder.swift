@@ -149,6 +149,10 @@ package final class HEIFDecoder: DescriptorDecoder {
         described.xmp = Self.metadataBlock(handle, type: "mime", contentType: "application/rdf+xml")
         metadata = described
         guard (1...16).contains(depth) else {
+            // Not yet whole (deinit will not run): what was opened is released here.
+            heif_image_handle_release(handle)
+            heif_context_free(context)
+            file.deallocate()
             throw CodecError(kind: .corrupt, path: path, message: "corrupt \(formatName): its image has no usable bit depth")
         }
         let held = format.bytesPerPixel, fileBytes = bytes.count

@@ -93,6 +93,25 @@ final class AVIFSequenceTests: XCTestCase {
         XCTAssertFalse(try HEIFDecoder(path: fixture("avif_q80_96x64.avif")).isSequence)
     }
 
+    /// Refusals after the reader is whole (HDR frames, a size over the limits) free the decoder once: freeing it in
+    /// the initializer as well as in `deinit` crashed on any HDR AVIF opened as an animation (found by
+    /// FuzzSizesHEIF). Run under the address checks of the fuzz build this is a double free; here a crash.
+    func testRefusalsAfterOpeningFreeTheDecoderOnce() throws {
+        for name in ["avif_pq_10bit_96x64.avif", "avif_hlg_10bit_96x64.avif", "avif_pq_clli4000_96x64.avif"] {
+            XCTAssertThrowsError(try reader(fixture(name)), name) { error in
+                XCTAssertEqual((error as? CodecError)?.kind, .unsupported, "\(error)")
+                XCTAssertTrue("\(error)".contains("HDR AVIF sequence"), "\(error)")
+            }
+        }
+        // Memory for the frames over the limit (the file itself within it): refused once the header is read.
+        let sequence = fixture("avif_sequence_4frames_96x64.avif")
+        var small = DecodeLimits()
+        small.maxMemory = (try FileManager.default.attributesOfItem(atPath: sequence)[.size] as? Int ?? 0) + 1000
+        XCTAssertThrowsError(try AVIFSequenceReader(descriptor: open(sequence, O_RDONLY), name: "small", limits: small)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .tooLarge, "\(error)")
+        }
+    }
+
     func testDamagedSequencesAreErrorsNeverTraps() throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("avif_sequence_4frames_96x64.avif")))
         var errors = 0
