@@ -166,7 +166,7 @@ run() {  # target corpus crashes extra-flags...
     local target=$1 corpus=$2 crashes=$3; shift 3
     # -timeout=10: an input that takes longer is reported (and saved) as a slow-input failure.
     "$bin/$target" "$corpus" "${limit[@]}" -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 "$@" 2>&1 \
-        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ERROR|SUMMARY|timeout" || true
+        | grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE|==[0-9]+== ?ERROR|DEADLYSIGNAL|SUMMARY|timeout" || true
 }
 case " $targets " in *" FuzzRecipe "*) echo "== FuzzRecipe ($budget)"
 run FuzzRecipe "$work/corpus-recipe" "$work/crashes-recipe" -max_len=4096 -dict=Fuzz/recipe.dict;; esac
