@@ -97,18 +97,21 @@ static int too_many_entries(fr_tiff *t, uint64_t offset) {
     return 1;
 }
 
+// Where the directory after the one at `offset` starts (0 at the chain's end or where it cannot be read).
+static uint64_t next_directory(fr_tiff *t, uint64_t offset) {
+    const tiff_header *h = &t->header;
+    const long long entries = offset ? directory_entries(t->fd, h, offset) : -1;
+    uint64_t next = 0;
+    if (entries < 0 || !read_number(t->fd, h->big_endian, offset + (h->big_tiff ? 8 + 20 * (uint64_t)entries
+                                                                 : 2 + 12 * (uint64_t)entries),
+                                    h->big_tiff ? 8 : 4, &next)) return 0;
+    return next;
+}
+
 // Where page `page`'s directory starts, by the chain of next-directory offsets (0 when the chain is shorter).
 static uint64_t page_offset(fr_tiff *t, int page) {
-    const tiff_header *h = &t->header;
-    uint64_t offset = h->first;
-    for (int i = 0; i < page && offset; i++) {
-        const long long entries = directory_entries(t->fd, h, offset);
-        uint64_t next = 0;
-        if (entries < 0 || !read_number(t->fd, h->big_endian, offset + (h->big_tiff ? 8 + 20 * (uint64_t)entries
-                                                                     : 2 + 12 * (uint64_t)entries),
-                                        h->big_tiff ? 8 : 4, &next)) return 0;
-        offset = next;
-    }
+    uint64_t offset = t->header.first;
+    for (int i = 0; i < page && offset; i++) offset = next_directory(t, offset);
     return offset;
 }
 
@@ -244,9 +247,12 @@ int fr_tiff_levels(fr_tiff *t, int page, fr_tiff_level *levels, int capacity) {
     }
     // Pages after it that are reduced copies, up to the next full-resolution page (libvips --pyramid).
     if (count == 0) {
-        for (tdir_t next = (tdir_t)page + 1; count < capacity && !too_many_entries(t, page_offset(t, (int)next))
+        // Each page's directory is checked before libtiff reads it, walking on from the page's own.
+        uint64_t offset = next_directory(t, page_offset(t, page));
+        for (tdir_t next = (tdir_t)page + 1; count < capacity && !too_many_entries(t, offset)
              && TIFFSetDirectory(tif, next) && is_reduced(tif); next++) {
             count = add_level(tif, levels, count, capacity, TIFFCurrentDirOffset(tif), 1);
+            offset = next_directory(t, offset);
         }
     }
     t->error[0] = 0;  // a level refused is no error of the page's
