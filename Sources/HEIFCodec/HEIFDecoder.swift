@@ -274,10 +274,11 @@ package final class HEIFDecoder: DescriptorDecoder {
     /// to the 16-bit range, rounded; premultiplied alpha made straight, as the other formats store it.
     private func copyRow(_ picture: Decoded, _ y: Int, into row: UnsafeMutableRawPointer) {
         let channels = picture.planes.count
-        let rows = (0..<channels).map { rowOf(picture, plane: $0, y) }
+        // Each plane's row is reached once a row (gathered through the pixel map where it moves pixels).
+        func source(_ plane: Int) -> UnsafePointer<UInt8> { rowOf(picture, plane: plane, y) }
         if let table = picture.greyCodes {
             // Grey in R, G and B through the range table; alpha (full range always) as the other paths read it.
-            let input = rows[0]
+            let input = source(0)
             for x in 0..<width {
                 let code = format.depth == 8 ? Int(input[x]) : Int(UnsafeRawPointer(input).assumingMemoryBound(to: UInt16.self)[x])
                 let value = table[min(code, table.count - 1)]
@@ -287,7 +288,7 @@ package final class HEIFDecoder: DescriptorDecoder {
                 }
             }
             guard channels == 4 else { return }
-            let a = rows[3], top = (1 << picture.planes[3].bits) - 1
+            let a = source(3), top = (1 << picture.planes[3].bits) - 1
             for x in 0..<width {
                 if format.depth == 8 { row.storeBytes(of: a[x], toByteOffset: x * 4 + 3, as: UInt8.self) } else {
                     let v = min(Int(UnsafeRawPointer(a).assumingMemoryBound(to: UInt16.self)[x]), top)
@@ -303,7 +304,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         if format.depth == 8 {
             let output = row.assumingMemoryBound(to: UInt8.self)
             for c in 0..<channels {
-                let input = rows[c]
+                let input = source(c)
                 for x in 0..<width { output[x * channels + c] = input[x] }
             }
             if premultiplied { Self.unassociate(output, samples: width * channels, channels: channels) }
@@ -311,7 +312,7 @@ package final class HEIFDecoder: DescriptorDecoder {
         }
         let output = row.assumingMemoryBound(to: UInt16.self)
         for (c, plane) in picture.planes.enumerated() {
-            let input = UnsafeRawPointer(rows[c]).assumingMemoryBound(to: UInt16.self)
+            let input = UnsafeRawPointer(source(c)).assumingMemoryBound(to: UInt16.self)
             let top = (1 << plane.bits) - 1
             for x in 0..<width {
                 let v = min(Int(input[x]), top)
