@@ -61,14 +61,12 @@ struct FoldedDecode {
 /// folds (`FoldedDecode`), else converted plainly, then the steps left run on the working values. What both a
 /// per-pixel node reading samples and one writing them do with each row.
 struct SampleChain {
-    let ops: [PointOp]
     let decoder: PixelConverter
     let folded: FoldedDecode?
     /// The kernels of the steps left to run on each row.
     private let rest: CPUPointOps
 
     init(_ ops: [PointOp], stored: PixelFormat, space: WorkingSpace) {
-        self.ops = ops
         decoder = PixelConverter(format: stored, space: space)
         folded = FoldedDecode(ops, stored: stored, space: space)
         rest = CPUPointOps(folded?.rest ?? ops)

@@ -4,14 +4,12 @@ import FilterCore
 /// A fused chain of per-pixel operations: each chunk of rows is unpremultiplied once, every operation runs over it
 /// while it is in cache, and it is premultiplied back.
 final class PointStage: Stage {
-    let ops: [PointOp]
     private let kernels: CPUPointOps
     /// Where the node reads its input's stored samples (`Plan.Node.readsSamples`): their conversion, with the
     /// chain's leading per-channel steps folded in where the samples allow.
     private let reading: SampleChain?
 
     init(_ ops: [PointOp], reading stored: PixelFormat?, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
-        self.ops = ops
         kernels = CPUPointOps(ops)
         reading = stored.map { SampleChain(ops, stored: $0, space: space) }
         super.init(node: node, stats: stats)
@@ -37,7 +35,6 @@ final class PointStage: Stage {
 /// values, taken through the chain and rounded while it is in cache — the working path's arithmetic, to the bit,
 /// without its strips of floats (16 bytes a pixel written and read back twice).
 final class SamplePointStage: Stage {
-    let ops: [PointOp]
     let encoder: PixelConverter
     /// Colour matrices and thresholds on opaque 8-bit grey or RGB (a grayscale, a sepia, a threshold): the C row
     /// loop takes the samples through them straight into working values (`fr_colour_steps8_row`, the same bits).
@@ -46,7 +43,6 @@ final class SamplePointStage: Stage {
     let chain: SampleChain
 
     init(_ ops: [PointOp], from stored: PixelFormat, space: WorkingSpace, node: Plan.Node, stats: RenderStats) {
-        self.ops = ops
         guard case .samples(let format, _) = node.representation else { preconditionFailure("a node held as samples") }
         encoder = PixelConverter(format: format, space: space)
         colourSteps = Self.colourSteps(ops, stored: stored, space: space)

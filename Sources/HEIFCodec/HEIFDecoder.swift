@@ -7,8 +7,8 @@ import Foundation
 /// with) and AVIF (AV1). The primary image of a collection is read; grid (tiled) images are assembled by libheif;
 /// the `irot`/`imir`/`clap` transforms are applied by libheif while decoding, so the EXIF orientation a file may
 /// also carry is never applied on top (`metadata.orientation` is 1, as HEIF readers agree). An identity-derived
-/// primary (`iden`) is read as the item it derives from, its own transforms applied here (`HEIFIdentityItems`). 8-bit images give 8-bit
-/// rows, 10- and 12-bit ones 16-bit rows (scaled to the full 16-bit range); alpha from the auxiliary alpha image,
+/// primary (`iden`) is read as the item it derives from, its own transforms applied here (`HEIFIdentityItems`).
+/// 8-bit images give 8-bit rows, 10- and 12-bit ones 16-bit rows (scaled to the full 16-bit range); alpha from the auxiliary alpha image,
 /// made straight when the file stores it premultiplied. Colour comes from the ICC profile, else the nclx code
 /// points. libheif decodes a whole picture, so the decoder holds the file and libheif's decoded image, which rows are
 /// read from; sizes over the limits are refused before anything is decoded.

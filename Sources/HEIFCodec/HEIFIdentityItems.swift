@@ -78,7 +78,9 @@ package enum HEIFIdentityItems {
                 if gone { leaving.insert(reference.from); grew = true }
             }
         }
-        guard !leaving.contains(source) && !references.contains(where: { $0.from == source && $0.kind == "dimg" && $0.to.contains { leaving.contains($0) } }) else {
+        // The source itself never leaves (it is no identity, and references from it are not followed above), but it
+        // may be built on items that do.
+        guard !references.contains(where: { $0.from == source && $0.kind == "dimg" && $0.to.contains { leaving.contains($0) } }) else {
             throw Refusal(unsupported: true, message: "a derived image built on identity-derived items (a grid of them)")
         }
 

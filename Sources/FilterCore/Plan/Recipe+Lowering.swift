@@ -11,11 +11,6 @@ extension Recipe {
         return inputs.filter(used.contains)
     }
 
-    /// The geometry that turns an image stored with EXIF orientation `value` upright (`Reorientation.uprighting`).
-    package static func uprighting(_ value: Int) -> [Primitive] {
-        Reorientation.uprighting(exif: value).map(\.primitive)
-    }
-
     /// Largest image any node may produce (the decoder's default limit too).
     package static let maxPixels = 1 << 28
 
@@ -66,10 +61,9 @@ extension Recipe {
                 var ref = builder.add(.source(name: name), [], width: size.width, height: size.height)
                 let orientation = orientations[name] ?? 1
                 builder.op = "orient (EXIF \(orientation))"
-                for step in Self.uprighting(orientation) {
+                for step in Reorientation.uprighting(exif: orientation) {
                     let (w, h) = builder.size(ref)
-                    let swaps = Orientation(step)?.swapsAxes ?? false
-                    ref = builder.add(step, [ref], width: swaps ? h : w, height: swaps ? w : h)
+                    ref = builder.add(step.primitive, [ref], width: step.swapsAxes ? h : w, height: step.swapsAxes ? w : h)
                 }
                 refs[name] = ref
                 return ref
