@@ -10,6 +10,8 @@ package struct BandSchedule {
     package let capacity: [Int]
     /// Bytes of one working pixel on the device: 16 (RGBA float32) or 8 (packed halves).
     package let pixelBytes: Int
+    /// Which stored sources are read from their samples and which results overwrite their inputs.
+    let buffers: BufferPlan
 
     /// `groups` is the device's maxComputeWorkGroupCount (x, y): kernels dispatch 16×16 groups over a node's
     /// width and the rows a band needs of it, so those must stay within it too. `workLimit` (pixel-taps) bounds one
@@ -17,8 +19,11 @@ package struct BandSchedule {
     /// `memoryLimit` is the device memory the working buffers may take at their peak: bands shrink until they fit
     /// (a blur of a photo larger than the device's free memory still renders).
     package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int),
-                 workLimit: Double = .infinity, memoryLimit: Int = .max, pixelBytes: Int = 16) throws {
+                 workLimit: Double = .infinity, memoryLimit: Int = .max, pixelBytes: Int = 16,
+                 sharing: Bool = true) throws {
         self.pixelBytes = pixelBytes
+        let buffers = BufferPlan(plan: plan, sourceRowBytes: sourceRowBytes, sharing: sharing)
+        self.buffers = buffers
         let output = plan.nodes[plan.output]
         // Kernels cover a node's width (16 a group) and, per band, its needed rows (16 a group); the horizontal
         // pass of a separable filter covers its input's rows, which are counted as that node's rows.
@@ -35,7 +40,8 @@ package struct BandSchedule {
         func overflowing(_ capacity: [Int]) -> Int? {
             plan.nodes.indices.first { i in
                 let node = plan.nodes[i]
-                if capacity[i] * node.width * pixelBytes > limit || capacity[i] > maxRows { return true }
+                if capacity[i] > maxRows { return true }
+                if !buffers.withoutBuffer.contains(i), capacity[i] * node.width * pixelBytes > limit { return true }
                 if case .source(let name) = node.primitive, let rowBytes = sourceRowBytes[name] {
                     return capacity[i] * rowBytes + alignment + 4 > limit
                 }
@@ -65,7 +71,7 @@ package struct BandSchedule {
             let needed = bands.map { plan.rowsNeeded(forOutput: $0) }
             let capacity = capacities(needed)
             let fits = overflowing(capacity) == nil
-                && Self.workingBytes(plan, capacity: capacity, pixelBytes: pixelBytes) <= memoryLimit
+                && Self.workingBytes(buffers, capacity: capacity, pixelBytes: pixelBytes) <= memoryLimit
             if fits || bandRows == 1 {
                 var chosen: Candidate = (bands, needed, capacity, heaviest(capacity))
                 if let previous, chosen.work > previous.work * 0.75 { chosen = previous }
@@ -83,28 +89,42 @@ package struct BandSchedule {
 }
 
 extension BandSchedule {
-    /// Device bytes the working buffers of a render will take at their peak: each node's buffer (sized for its
-    /// largest band) from a pool that gives a buffer back after its last consumer, as `VulkanRun` does; two-pass
-    /// primitives hold a second buffer while they run.
-    func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(plan, capacity: capacity, pixelBytes: pixelBytes) }
+    /// Device bytes the working buffers of a render will take at their peak, taken and given back as `VulkanRun`
+    /// does (`BufferPlan`); two-pass primitives hold a second buffer while they run.
+    func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(buffers, capacity: capacity, pixelBytes: pixelBytes) }
 
     /// The peak working bytes of bands holding at most `capacity[node]` rows of each node.
-    static func workingBytes(_ plan: Plan, capacity: [Int], pixelBytes: Int) -> Int {
-        let lastUse = plan.lastReaders(needed: capacity.map { $0 > 0 ? 0..<$0 : nil })
-        var free = [Int: Int](), live = 0, peak = 0
-        func take(_ bytes: Int) {
-            if let n = free[bytes], n > 0 { free[bytes] = n - 1 } else { live += bytes; peak = max(peak, live) }
-        }
-        func give(_ bytes: Int) { free[bytes, default: 0] += 1 }
-        func bytes(_ i: Int) -> Int { max(1, capacity[i]) * plan.nodes[i].width * pixelBytes }
-        for (i, node) in plan.nodes.enumerated() where capacity[i] > 0 {
-            take(bytes(i))
-            // Two-pass kernels hold a temporary shaped like their input's band between the passes.
-            if VulkanRun.holdsTemporary(node.primitive) {
-                take(bytes(node.inputs[0]))
-                give(bytes(node.inputs[0]))
+    static func workingBytes(_ buffers: BufferPlan, capacity: [Int], pixelBytes: Int) -> Int {
+        let plan = buffers.plan
+        let lastUse = buffers.lastWorkingReaders(needed: capacity.map { $0 > 0 ? 0..<$0 : nil })
+        var free = [Int](), live = 0, peak = 0
+        func take(_ bytes: Int) -> Int {
+            if let reused = free.indices.filter({ free[$0] >= bytes }).min(by: { free[$0] < free[$1] }) {
+                return free.remove(at: reused)
             }
-            for input in Set(node.inputs) where lastUse[input] == i && capacity[input] > 0 { give(bytes(input)) }
+            live += bytes
+            peak = max(peak, live)
+            return bytes
+        }
+        var held = [Int: Int]()  // each node's buffer size
+        let fused = buffers.fusedCombinations
+        for (i, node) in plan.nodes.enumerated() where capacity[i] > 0 {
+            // A fused blur's kernels store its combination's result; the combination itself takes nothing.
+            let result = buffers.fusedBlurs[i] ?? i
+            let stores = !fused.contains(i) && (!buffers.withoutBuffer.contains(i) || result != i)
+            if stores {
+                let bytes = max(1, capacity[result]) * plan.nodes[result].width * pixelBytes
+                let over = buffers.overwritable(i).first { lastUse[$0.input] == $0.reader && (held[$0.input] ?? 0) >= bytes }
+                held[result] = over.flatMap { held.removeValue(forKey: $0.input) } ?? take(bytes)
+            }
+            if stores, VulkanRun.holdsTemporary(node.primitive) {
+                // The temporary is shaped like the input's band and given back after the second pass.
+                let input = node.inputs[0]
+                free.append(take(max(1, capacity[input]) * plan.nodes[input].width * pixelBytes))
+            }
+            for input in Set(node.inputs) where lastUse[input] == i {
+                if let bytes = held.removeValue(forKey: input) { free.append(bytes) }
+            }
         }
         return peak
     }

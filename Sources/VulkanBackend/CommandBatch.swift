@@ -90,13 +90,14 @@ final class CommandBatch {
         vkCmdPipelineBarrier(commands, stages, stages, 0, 1, &barrier, 0, nil, 0, nil)
     }
 
-    /// Makes the readback copies visible to the host, which reads the mapped buffer after the fence.
+    /// Makes the readback's writes visible to the host, which reads the mapped buffer after the fence.
     func hostReadBarrier() {
         var barrier = VkMemoryBarrier()
         barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
-        barrier.srcAccessMask = UInt32(VK_ACCESS_TRANSFER_WRITE_BIT.rawValue)
+        // The readback is written by a copy, or by the pack kernel itself on unified memory.
+        barrier.srcAccessMask = UInt32(VK_ACCESS_TRANSFER_WRITE_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue)
         barrier.dstAccessMask = UInt32(VK_ACCESS_HOST_READ_BIT.rawValue)
-        vkCmdPipelineBarrier(commands, UInt32(VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue),
+        vkCmdPipelineBarrier(commands, UInt32(VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue),
                              UInt32(VK_PIPELINE_STAGE_HOST_BIT.rawValue), 0, 1, &barrier, 0, nil, 0, nil)
     }
 
@@ -105,6 +106,8 @@ final class CommandBatch {
         var buffer: DeviceBuffer
         var offset = 0
         var range: Int?
+        /// Set where the binding is an uploaded source read straight from its stored samples (`PackedSamples`).
+        var packed: PackedSamples? = nil
     }
 
     /// Records one dispatch; `bindings` are slots 0…5 of the kernel layout (nil slots get `filler`).

@@ -11,11 +11,18 @@ package enum VulkanRenderer {
     /// Renders `plan`; `sources` are host buffers of stored samples (or working rgba32f). The result is a host
     /// buffer of `format`, downloaded once, with every transfer counted in `ledger`. `bandLimit` lowers the
     /// device's buffer limit, `groupLimit` its work-group counts and `workLimit` the pixel-taps of one submit (tests
-    /// use them to force banding and several submits on small images).
+    /// use them to force banding and several submits on small images); `sharing: false` gives every node a working
+    /// buffer of its own (`BufferPlan`), the plain way, which tests compare with.
     package static func render(_ plan: Plan, sources: [String: PixelBuffer], format: PixelFormat,
                               stats: RenderStats = RenderStats(), ledger: TransferLedger = TransferLedger(),
                               bandLimit: Int? = nil, groupLimit: (x: Int, y: Int)? = nil,
-                              workLimit: Double? = nil, halfWorking: Bool? = nil, tiled: Bool? = nil) throws -> PixelBuffer {
+                              workLimit: Double? = nil, halfWorking: Bool? = nil, tiled: Bool? = nil,
+                              sharing: Bool = true) throws -> PixelBuffer {
+        // Stored samples are integer codes to the kernels (unpack.comp, images.glsl's packed reads); half floats are
+        // a device format the renderer refuses before this point.
+        if let name = sources.first(where: { $0.value.format == .rgba16f })?.key {
+            throw VulkanError(.failed, "source \"\(name)\" is rgba16f; give rgba32f or an integer format")
+        }
         let context = try VulkanContext.shared()
         let limit = min(context.limits.maxStorageBufferRange, bandLimit ?? .max)
         let device = context.limits.maxWorkGroupCount
@@ -28,7 +35,7 @@ package enum VulkanRenderer {
                                                            limit: limit, groups: groups, memory: memory)
         let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
                                 workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes, memory: memory,
-                                half: half, tiling: VulkanRun.Tiling(on: context, asked: tiled))
+                                half: half, tiling: VulkanRun.Tiling(on: context, asked: tiled), sharing: sharing)
         return try run.execute(sources: sources, format: format, ledger: ledger)
     }
 }
@@ -109,13 +116,16 @@ final class VulkanRun {
     }
     /// The buffer holding each node's rows in the band being planned.
     var results: [Int: DeviceBuffer] = [:]
-    private var free: [Int: [DeviceBuffer]] = [:]
+    /// The band's binding of each source its readers convert from its samples (`BandSchedule.packed`).
+    var packedInputs: [Int: CommandBatch.Binding] = [:]
+    private var free: [DeviceBuffer] = []
     private var owned = Set<ObjectIdentifier>()
 
     /// `sourceRowBytes`: each source's packed row (0 for working floats); `memory`: the device bytes working
     /// buffers may take (`memoryForWorkingBuffers`).
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
-         workLimit: Double, sourceRowBytes: [String: Int], memory: Int, half: Bool, tiling: Tiling) throws {
+         workLimit: Double, sourceRowBytes: [String: Int], memory: Int, half: Bool, tiling: Tiling,
+         sharing: Bool = true) throws {
         self.half = half
         self.tiling = tiling
         self.context = context
@@ -124,7 +134,8 @@ final class VulkanRun {
         self.workLimit = workLimit
         schedule = try BandSchedule(plan: plan, limit: limit, sourceRowBytes: sourceRowBytes,
                                     alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
-                                    workLimit: workLimit, memoryLimit: memory, pixelBytes: half ? 8 : 16)
+                                    workLimit: workLimit, memoryLimit: memory, pixelBytes: half ? 8 : 16,
+                                    sharing: sharing)
     }
 
     /// The device memory left for working buffers once the inputs, the output's band buffer and a margin for
@@ -201,26 +212,35 @@ final class VulkanRun {
     }
 
     /// `source` compiled for half-float working buffers (a different source, so a different cached kernel).
-    static func halved(_ source: String) -> String {
+    static func halved(_ source: String) -> String { defining("HALF_WORKING", in: source) }
+
+    /// `source` with `#define name` after its `#version` line.
+    static func defining(_ name: String, in source: String) -> String {
         guard let newline = source.firstIndex(of: "\n") else { return source }
-        return source[...newline] + "#define HALF_WORKING\n" + source[source.index(after: newline)...]
+        return source[...newline] + "#define \(name)\n" + source[source.index(after: newline)...]
     }
 
     // MARK: - Working buffers
 
-    /// A device buffer of `bytes`, reused from an earlier node or band when one is free.
+    /// A device buffer of at least `bytes`: the smallest free one large enough from an earlier node or band, or a
+    /// new one (`BandSchedule.workingBytes` counts the same way).
     func take(_ bytes: Int) throws -> DeviceBuffer {
-        if let reused = free[bytes]?.popLast() { return reused }
+        if let reused = free.indices.filter({ free[$0].byteCount >= bytes }).min(by: { free[$0].byteCount < free[$1].byteCount }) {
+            return free.remove(at: reused)
+        }
         let buffer = try DeviceBuffer(context, byteCount: bytes, kind: .device)
         owned.insert(ObjectIdentifier(buffer))
         stats.allocated(bytes)
         return buffer
     }
 
+    /// Whether `buffer` is one of the run's working buffers (not an upload).
+    func owns(_ buffer: DeviceBuffer) -> Bool { owned.contains(ObjectIdentifier(buffer)) }
+
     /// Returns a working buffer for reuse (the barriers between dispatches order the reuse).
     func give(_ buffer: DeviceBuffer) {
-        guard owned.contains(ObjectIdentifier(buffer)) else { return }
-        free[buffer.byteCount, default: []].append(buffer)
+        guard owns(buffer) else { return }
+        free.append(buffer)
     }
 
     /// A buffer for node `index`'s rows in any band.
@@ -244,13 +264,20 @@ final class VulkanRun {
         let outputBytes = output.width * output.height * format.bytesPerPixel
         let readback = try context.staging.take(context, bytes: Self.wordAligned(outputBytes), kind: .readback)
         let rowBytes = output.width * format.bytesPerPixel
-        let bandOutput = format == .rgba32f ? nil
+        // Where the readback buffer is device memory too (unified memory: integrated GPUs, lavapipe), a render of one
+        // band packs straight into it: no second buffer of the output's size, no copy. A discrete GPU packs into its
+        // own memory and copies across once (its shader writes to host memory would cross the bus a word at a time).
+        let packsIntoReadback = format != .rgba32f && schedule.bands.count == 1 && context.hostMemoryIsDeviceLocal
+            && readback.byteCount <= context.limits.maxStorageBufferRange
+        let bandOutput = format == .rgba32f || packsIntoReadback ? nil
             : try DeviceBuffer(context, byteCount: Self.wordAligned(schedule.capacity[plan.output] * rowBytes), kind: .device)
 
         for (b, band) in schedule.bands.enumerated() {
             try planBand(schedule.needed[b], uploads: uploads, formats: sources.mapValues(\.format))
             let result = results[plan.output]!
-            if let bandOutput {
+            if packsIntoReadback {
+                steps.append(.dispatch(pack(result, into: readback, rows: band, format: format)))
+            } else if let bandOutput {
                 steps.append(.dispatch(pack(result, into: bandOutput, rows: band, format: format)))
                 steps.append(.copy(from: bandOutput, to: readback, sourceOffset: 0, destinationOffset: band.lowerBound * rowBytes,
                                    bytes: band.count * rowBytes, label: "download"))
@@ -260,6 +287,7 @@ final class VulkanRun {
             }
             give(result)  // every other node's buffer went back after its last consumer
             results = [:]
+            packedInputs = [:]
         }
 
         // Compile (or fetch) every kernel before recording.
@@ -350,7 +378,7 @@ final class VulkanRun {
         context.staging.give(readback)
         for host in hosts.values { try host.detachDevice() }
         stats.transferSeconds += monotonicSeconds() - downloadStart
-        for (_, buffers) in free { for buffer in buffers { stats.released(buffer.byteCount) } }
+        for buffer in free { stats.released(buffer.byteCount) }
         return result
     }
 

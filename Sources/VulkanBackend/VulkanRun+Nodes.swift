@@ -4,11 +4,14 @@ import FilterCore
 extension VulkanRun {
     /// Plans every node the band needs, in topological order, freeing each buffer after its last consumer.
     func planBand(_ needed: [Range<Int>?], uploads: [String: DeviceBuffer], formats: [String: PixelFormat]) throws {
-        let lastUse = plan.lastReaders(needed: needed)
+        let lastUse = schedule.buffers.lastWorkingReaders(needed: needed)
         for (i, node) in plan.nodes.enumerated() {
             guard let rows = needed[i] else { continue }
-            try planNode(i, rows: rows, needed: needed, uploads: uploads, formats: formats)
-            for input in Set(node.inputs) where lastUse[input] == i { if let buffer = results[input] { give(buffer) } }
+            try planNode(i, rows: rows, needed: needed, lastUse: lastUse, uploads: uploads, formats: formats)
+            for input in Set(node.inputs) where lastUse[input] == i {
+                // An input the result was written over is the result's buffer now.
+                if let buffer = results[input], buffer !== results[i] { give(buffer) }
+            }
         }
     }
 
@@ -42,29 +45,89 @@ extension VulkanRun {
     }
 
     /// Encodes the node's band through its primitive's Vulkan encoding (Sources/VulkanBackend/Primitives).
-    private func planNode(_ index: Int, rows: Range<Int>, needed: [Range<Int>?], uploads: [String: DeviceBuffer],
-                          formats: [String: PixelFormat]) throws {
+    private func planNode(_ index: Int, rows: Range<Int>, needed: [Range<Int>?], lastUse: [Int],
+                          uploads: [String: DeviceBuffer], formats: [String: PixelFormat]) throws {
         let node = plan.nodes[index]
         guard let primitive = node.primitive.descriptor as? any VulkanPrimitive else {
             throw PlanError("node \(node.origin): the Vulkan backend has no kernel for \(node.op)")
         }
-        let inputs: [CommandBatch.Binding?] = node.inputs.map { results[$0].map { CommandBatch.Binding(buffer: $0) } }
-        let output = try working(index)
+        let buffers = schedule.buffers
+        // Computed by its blur's last pass, which also set its result.
+        if buffers.fusedCombinations.contains(index) { return }
+        if buffers.packed.contains(index) {
+            // Readers that read each pixel once convert the upload's samples themselves.
+            guard case .source(let name) = node.primitive, let format = formats[name], let upload = uploads[name] else {
+                throw PlanError("node \(node.origin): no upload for a source read from its samples")
+            }
+            packedInputs[index] = PackedSamples.binding(upload, format: format, width: node.width, rows: rows,
+                                                        alignment: context.limits.minStorageBufferOffsetAlignment)
+            if buffers.withoutBuffer.contains(index) { return }
+        }
+        let inputs: [CommandBatch.Binding?] = node.inputs.map { input in
+            buffers.readsSamples(index, input: input) ? packedInputs[input]
+                : results[input].map { CommandBatch.Binding(buffer: $0) }
+        }
+        // A fused blur's last pass stores its combination's result.
+        let combination = buffers.fusedBlurs[index]
+        let output = try resultBuffer(index, rows: combination.flatMap { needed[$0] } ?? rows, needed: needed,
+                                      lastUse: lastUse)
         results[index] = output
+        if let combination { results[combination] = output }
         var encoder = VulkanNodeEncoder(run: self, index: index, node: node, rows: rows, needed: needed, output: output,
                                         inputs: inputs, uploads: uploads, formats: formats,
                                         push: push(index, rows: rows, needed: needed),
                                         taps: WorkEstimate.taps(ofNode: index, in: plan))
         let before = steps.count
         try primitive.encode(&encoder)
+        if let combination { try fuseUnsharpCombine(combination, needed: needed) }
         // Per-pixel steps fused into the node's store go into its last kernel, parameters after the kernel's own.
-        if !node.post.isEmpty, steps.count > before, case .dispatch(var last)? = steps.last {
-            let post = PointKernelSource(node.post, parameterBase: last.params.count)
+        let steps = combination.map { plan.nodes[$0].post } ?? node.post
+        if !steps.isEmpty, self.steps.count > before, case .dispatch(var last)? = self.steps.last {
+            let post = PointKernelSource(steps, parameterBase: last.params.count)
             last.source = post.fused(into: last.source)
             last.fusedSteps = true
             last.params += post.params
-            steps[steps.count - 1] = .dispatch(last)
+            self.steps[self.steps.count - 1] = .dispatch(last)
         }
+    }
+
+    /// Makes the blur's last pass (reading its temporary alone) store unsharp masking's combination of the original,
+    /// read at each pixel as input 1, with the blur (`BufferPlan.fusedBlurs`; images.glsl's STORE_UNSHARP).
+    private func fuseUnsharpCombine(_ index: Int, needed: [Range<Int>?]) throws {
+        let node = plan.nodes[index], original = node.inputs[0]
+        guard let combine = node.primitive.descriptor as? Primitives.UnsharpCombine,
+              case .dispatch(var last)? = steps.last, last.bindings.count == 2, let rows = needed[original] else {
+            throw PlanError("node \(node.origin): unsharp masking's blur has no last pass to combine in")
+        }
+        let read = schedule.buffers.readsSamples(index, input: original) ? packedInputs[original]
+            : results[original].map { CommandBatch.Binding(buffer: $0) }
+        last.bindings.append(read)
+        let inputs = Array(last.bindings.dropFirst())
+        last.push.set(UnsharpParameters(amount: combine.amount, threshold: combine.threshold))
+        last.push.size2.x = Int32(plan.nodes[original].width)
+        last.push.size2.y = Int32(plan.nodes[original].height)
+        last.push.rows.w = Int32(rows.lowerBound)
+        PackedSamples.offsets(&last.push, inputs: inputs)
+        last.source = PackedSamples.reading(Self.defining("STORE_UNSHARP", in: last.source), inputs: inputs,
+                                            linear: plan.workingSpace == .linear)
+        last.work += Double(node.width * (needed[index]?.count ?? 0))
+        steps[steps.count - 1] = .dispatch(last)
+    }
+
+    /// The buffer the band that node `index`'s kernels compute is written to (`rows` of the result: the node's, or a
+    /// fused blur's combination's): an input's that it may overwrite (`BufferPlan.overwritable`), where the reader
+    /// named there is the input's last in this band, the buffer is large enough and, for a kernel reading the input
+    /// at its pixel, the input's band starts at the result's first row (so a pixel's index is the same in both);
+    /// else a working buffer.
+    private func resultBuffer(_ index: Int, rows: Range<Int>, needed: [Range<Int>?], lastUse: [Int]) throws -> DeviceBuffer {
+        let result = schedule.buffers.fusedBlurs[index] ?? index
+        let bytes = max(1, schedule.capacity[result]) * plan.nodes[result].width * schedule.pixelBytes
+        for (input, reader, atItsPixel) in schedule.buffers.overwritable(index) where lastUse[input] == reader {
+            guard let buffer = results[input], owns(buffer), buffer.byteCount >= bytes,
+                  !atItsPixel || needed[input]?.lowerBound == rows.lowerBound else { continue }
+            return buffer
+        }
+        return try working(result)
     }
 
     /// Packs a band of the output's working values into stored samples of `format`, one 32-bit word per invocation.

@@ -6,14 +6,32 @@ import FilterCore
 /// switch over the primitives.
 protocol VulkanPrimitive: PrimitiveDescriptor {
     /// Whether it runs as two passes with a temporary buffer shaped like its input's band between them (the band
-    /// schedule counts that buffer).
+    /// schedule counts that buffer). The second pass reads the temporary alone, so the node's result may take the
+    /// place of an input it is the last to read.
     var holdsTemporary: Bool { get }
+    /// How its kernels read their inputs, which decides where its result may go and how it reads a stored source.
+    var inputReads: InputReads { get }
     /// Appends the node's dispatches (or copies) for the band `encoder.rows`.
     func encode(_ encoder: inout VulkanNodeEncoder) throws
 }
 
+/// How a primitive's kernels read their inputs.
+enum InputReads {
+    /// Each invocation reads every input only at the pixel it writes, before writing it (per-pixel steps, blends,
+    /// unsharp's combination): its result may overwrite an input of its size it is the last to read, and it reads
+    /// a stored source's samples straight from the upload (one conversion a pixel, as unpacking would cost).
+    case atItsPixel
+    /// Each input pixel is read at most once, though not where it is written (crops, pads, turns, box reductions):
+    /// it reads a stored source's samples straight from the upload, but writes a buffer of its own.
+    case once
+    /// Pixels are read several times (neighbourhoods, resamples, warps): a stored source is unpacked into working
+    /// values first, so each sample is converted once.
+    case neighbourhood
+}
+
 extension VulkanPrimitive {
     var holdsTemporary: Bool { false }
+    var inputReads: InputReads { .neighbourhood }
 }
 
 /// One node's band being encoded: its buffers, its push constants (sizes and band rows filled in; the primitive
@@ -28,7 +46,8 @@ struct VulkanNodeEncoder {
     let needed: [Range<Int>?]
     /// The buffer the node's band is written to.
     let output: DeviceBuffer
-    /// Each input's band buffer, bound after the output.
+    /// Each input's band buffer, bound after the output (an uploaded source's samples where its readers convert
+    /// them: `PackedSamples`).
     let inputs: [CommandBatch.Binding?]
     /// The uploaded sources and their stored formats (read by sources only).
     let uploads: [String: DeviceBuffer]
@@ -73,9 +92,13 @@ struct VulkanNodeEncoder {
              groups: (x: Int, y: Int)? = nil, perPixel: Double? = nil) {
         let covered = covered ?? rows
         let launch = VulkanRun.launch(width: node.width, rows: covered.count)
+        let reads = reading ?? inputs
+        var push = given ?? push
+        PackedSamples.offsets(&push, inputs: reads)
         run.steps.append(.dispatch(VulkanRun.Invocation(
-            kernel: kernel, source: source ?? ShaderLibrary.source(kernel),
-            bindings: [CommandBatch.Binding(buffer: target ?? output)] + (reading ?? inputs), push: given ?? push,
+            kernel: kernel,
+            source: PackedSamples.reading(source ?? ShaderLibrary.source(kernel), inputs: reads, linear: space == .linear),
+            bindings: [CommandBatch.Binding(buffer: target ?? output)] + reads, push: push,
             params: params, groups: groups ?? launch.groups, label: label,
             work: Double(node.width * covered.count) * (perPixel ?? taps), shape: groups == nil ? launch.shape : nil)))
     }
