@@ -638,6 +638,7 @@ public struct Renderer: Sendable {
                 lines.append(String(format: "  %d band(s) of up to %d output rows; planned device memory for working "
                                     + "buffers %.1f MiB (reused after their last consumer)",
                                     planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))
+                lines += planned.sharing.map { "  " + $0 }
             }
         } else if let reason {
             lines.append("backend: " + reason.replacingOccurrences(of: "note: ", with: ""))

@@ -131,10 +131,10 @@ extension BandSchedule {
 }
 
 extension VulkanRenderer {
-    /// How a render of `plan` to `format` would run on this device: the number of bands, the most rows in one, and
-    /// the device bytes its working buffers would take at their peak (for `--explain`).
+    /// How a render of `plan` to `format` would run on this device: the number of bands, the most rows in one, the
+    /// device bytes its working buffers would take at their peak, and how buffers are shared (for `--explain`).
     package static func plan(_ plan: Plan, sourceRowBytes: [String: Int], sourceFormats: [String: PixelFormat],
-                             format: PixelFormat) throws -> (bands: Int, rows: Int, workingBytes: Int) {
+                             format: PixelFormat) throws -> (bands: Int, rows: Int, workingBytes: Int, sharing: [String]) {
         let context = try VulkanContext.shared()
         let sourceBytes = plan.nodes.reduce(0) { total, node in
             guard case .source(let name) = node.primitive else { return total }
@@ -149,6 +149,7 @@ extension VulkanRenderer {
                                         sourceRowBytes: sourceRowBytes, alignment: context.limits.minStorageBufferOffsetAlignment,
                                         groups: context.limits.maxWorkGroupCount, workLimit: context.submitWork,
                                         memoryLimit: memory, pixelBytes: half ? 8 : 16)
-        return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan))
+        return (schedule.bands.count, schedule.bands.map(\.count).max() ?? 0, schedule.plannedWorkingBytes(plan),
+                schedule.buffers.summary)
     }
 }

@@ -54,6 +54,18 @@ struct BufferPlan {
     /// The combinations whose blur's last pass computes them (`fusedBlurs`' values).
     var fusedCombinations: Set<Int> { Set(fusedBlurs.values) }
 
+    /// One line for each shared buffer, for `--explain`.
+    var summary: [String] {
+        let packedLines = packed.sorted().map { i in
+            "#\(i) read from its samples by the kernels that read each pixel once"
+                + (withoutBuffer.contains(i) ? "" : " (unpacked once for the rest)")
+        }
+        let fusedLines = fusedBlurs.sorted { $0.key < $1.key }.map { blur, combination in
+            "#\(combination) computed by #\(blur)'s last pass (the blur is never stored)"
+        }
+        return packedLines + fusedLines
+    }
+
     static func reads(_ node: Plan.Node) -> InputReads {
         (node.primitive.descriptor as? any VulkanPrimitive)?.inputReads ?? .neighbourhood
     }
