@@ -1,4 +1,5 @@
 import FilterCore
+import Foundation
 import FilterRecipe
 import TestSupport
 import VulkanBackend
@@ -43,9 +44,20 @@ final class BufferSharingTests: VulkanTestCase {
         XCTAssertEqual(d.worst, 0, "\(context): \(d)", file: file, line: line)
     }
 
+    /// Not under GPU-assisted validation (scripts/test.sh's second pass, where each kernel compiled is instrumented
+    /// and this class took 128 s at one parameter set a filter): every other Vulkan test already renders with shared
+    /// buffers, so the kernels that read samples or combine as they store are instrumented there; this class adds
+    /// the comparison with unshared renders, which the first pass made.
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try XCTSkipIf(ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_VALIDATION"] == "gpu-assisted",
+                      "compared in the first pass; its kernels are instrumented by the other Vulkan tests")
+    }
+
     func testEveryFilterGivesThePixelsOfUnsharedBuffers() throws {
         let small = try TestImages.small()
-        let mains = [small[0], small[3], ("grey+alpha 8", try Self.greyAlpha())]
+        // 16-bit RGB, and 8-bit grey with alpha; the second and third inputs are 8-bit RGBA and grey.
+        let mains = [small[3], ("grey+alpha 8", try Self.greyAlpha())]
         let others: [String: PixelBuffer] = ["other": try TestImages.overlay(), "mask": try TestImages.mask()]
         for id in FilterID.allCases {
             for (label, recipe) in ParameterSweep.recipes(for: id) {
@@ -58,8 +70,6 @@ final class BufferSharingTests: VulkanTestCase {
                     do {
                         let banded = try render(recipe, images, sharing: true, parts: 3)
                         assertSame(banded, unshared, "\(id) \(label) on \(name), in bands")
-                        let bandedUnshared = try render(recipe, images, sharing: false, parts: 3)
-                        assertSame(bandedUnshared, unshared, "\(id) \(label) on \(name), in bands, unshared")
                     } catch let error as VulkanError where error.kind == .tooLarge {
                         continue  // a limit this small leaves some node no room (BandingTests covers refusals)
                     }
