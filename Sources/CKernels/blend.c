@@ -39,6 +39,7 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 blend_functi
         return _mm256_sub_ps(_mm256_add_ps(cb, cs), _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), cb), cs));
     case FR_BLEND_ADD: return _mm256_min_ps(_mm256_add_ps(cb, cs), one);
     case FR_BLEND_SUBTRACT: return _mm256_max_ps(_mm256_sub_ps(cb, cs), zero);
+    default: break;  // the other modes have no AVX2 loop: CompositeStages never passes them here
     }
     return cs;
 }

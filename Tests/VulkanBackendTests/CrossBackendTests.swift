@@ -1,5 +1,6 @@
 import FilterCore
 import FilterRecipe
+import Foundation
 import TestSupport
 import XCTest
 
@@ -37,6 +38,10 @@ final class CrossBackendTests: VulkanTestCase {
     }
 
     func testEveryFilterMatchesTheCPUInSRGBSpace() throws {
+        // Not again under GPU-assisted validation (scripts/test.sh's second pass, 190 s here): its kernels address
+        // their buffers as the linear-light sweep's do and differ only in which conversion table they read.
+        try XCTSkipIf(ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_VALIDATION"] == "gpu-assisted",
+                      "the linear-light sweep instruments the same addressing")
         let images = try TestImages.small()
         for id in FilterID.allCases { try compare(id, space: .srgb, images: images) }
     }
