@@ -22,20 +22,49 @@ struct PackedSamples: Hashable {
                                     packed: PackedSamples(format: format, skip: start - offset))
     }
 
-    /// `source` compiled to read the packed inputs among `inputs` (slots 0…2 after the output): each one's format
-    /// as `PACKEDn` defines, the working space as `PACKED_LINEAR`. Sources with no packed input are returned as
-    /// they are, so they stay the same compiled kernel.
+    /// `source` compiled to read the packed inputs among `inputs` (slots 0…2 after the output): for each, `PACKEDn`
+    /// defined after `#version` (so images.glsl leaves out its working-value reader) and the reader written at
+    /// images.glsl's `@PACKED_READERS` marker. Sources with no packed input are returned as they are, so they stay
+    /// the same compiled kernel; a slot already read from samples is left as it is.
     static func reading(_ source: String, inputs: [CommandBatch.Binding?], linear: Bool) -> String {
-        var defines = [String]()
-        for (slot, binding) in inputs.enumerated() {
-            guard let format = binding?.packed?.format else { continue }
-            let unit = 1 / Float(format.bytesPerSample == 1 ? 255 : 65535)
-            defines += ["#define PACKED\(slot) \(format.channels)", "#define PACKED\(slot)_BYTES \(format.bytesPerSample)",
-                        "#define PACKED\(slot)_UNIT uintBitsToFloat(\(unit.bitPattern)u)"]
+        var defines = [String](), readers = [String]()
+        for (slot, binding) in inputs.prefix(3).enumerated() {
+            guard let format = binding?.packed?.format, !source.contains("#define PACKED\(slot)\n") else { continue }
+            defines.append("#define PACKED\(slot)")
+            readers.append(reader(slot: slot, format: format, linear: linear))
         }
-        guard !defines.isEmpty, let newline = source.firstIndex(of: "\n") else { return source }
-        defines.append("#define PACKED_LINEAR \(linear ? 1 : 0)")
-        return source[...newline] + defines.joined(separator: "\n") + "\n" + source[source.index(after: newline)...]
+        guard !defines.isEmpty, let newline = source.firstIndex(of: "\n"), let marker = source.range(of: readersMarker)
+        else { return source }
+        let defined = source[...newline] + defines.joined(separator: "\n") + "\n"
+        return defined + source[source.index(after: newline)..<marker.lowerBound] + readers.joined() + source[marker.lowerBound...]
+    }
+
+    /// images.glsl's line where the readers of packed inputs go.
+    static let readersMarker = "// @PACKED_READERS"
+
+    /// Input `slot`'s binding as words of `format`'s samples and its `pixel<slot>`, converting as unpack.comp does;
+    /// the push constants it reads are images.glsl's for that input (first row held, width, and the binding's byte
+    /// offset to that row in rows2).
+    static func reader(slot: Int, format: PixelFormat, linear: Bool) -> String {
+        let (held, width, skip) = [("pc.rows.z", "pc.size.z", "pc.rows2.y"), ("pc.rows.w", "pc.size2.x", "pc.rows2.z"),
+                                   ("pc.rows2.x", "pc.size2.z", "pc.rows2.w")][slot]
+        let channels = format.channels, bytes = format.bytesPerSample
+        let unit = "uintBitsToFloat(\((1 / Float(bytes == 1 ? 255 : 65535)).bitPattern)u)"
+        func sample(_ k: Int) -> String { "sample\(slot)(base + \(k))" }
+        let colour = channels > 2 ? "\(sample(0)), \(sample(1)), \(sample(2))" : "\(sample(0)), 0u, 0u"
+        let alpha = channels == 2 || channels == 4 ? sample(channels - 1) : "0u"
+        return """
+        layout(std430, set = 0, binding = BINDING_INPUT\(slot)) readonly buffer Input\(slot) { uint words\(slot)[]; };
+        uint sample\(slot)(int index) {
+            int byteOffset = \(skip) + index * \(bytes);
+            return storedSample(words\(slot)[byteOffset >> 2], byteOffset, \(bytes));
+        }
+        vec4 pixel\(slot)(int x, int y) {
+            int base = ((y - \(held)) * \(width) + x) * \(channels);
+            return storedPixel(\(colour), \(alpha), \(channels), \(bytes), \(linear), \(unit));
+        }
+
+        """
     }
 
     /// Sets the push constants' byte offsets (rows2.y, .z, .w for inputs 0, 1, 2) of the packed inputs among `inputs`.
