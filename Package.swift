@@ -23,8 +23,8 @@ let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(
 // is for tests here; the executables, the service and the tests themselves (but the CPU backend's) stay unoptimized.
 // FILTERRECIPE_DEBUG_UNOPTIMIZED=1 builds them as Swift's debug builds do, for stepping through them in a debugger.
 // Each such module is compiled whole (-wmo): in debug SwiftPM splits a module into batches, and optimized batches
-// each type-check and optimize much of the module again. Whole, the suite's build from a fresh clone took 351 s
-// instead of 462 s (10.6 instead of 14 CPU-minutes). Two code-generation threads keep one object file a source file,
+// each type-check and optimize much of the module again. Whole, `swift build --build-tests` from an empty .build took
+// 351 s against 462 s (10.6 against 14 CPU-minutes; BENCHMARKS.md). Two code-generation threads keep one object file a source file,
 // which the index store of a debug build needs ("index output filenames do not match input source files" without);
 // the driver notes that it ignores -enable-batch-mode.
 let unoptimizedDebug = Context.environment["FILTERRECIPE_DEBUG_UNOPTIMIZED"] == "1"
