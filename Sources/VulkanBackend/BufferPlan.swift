@@ -49,10 +49,11 @@ struct BufferPlan {
         self.packed = packed
         self.withoutBuffer = withoutBuffer
         fusedBlurs = fused
+        fusedCombinations = Set(fused.values)
     }
 
     /// The combinations whose blur's last pass computes them (`fusedBlurs`' values).
-    var fusedCombinations: Set<Int> { Set(fusedBlurs.values) }
+    let fusedCombinations: Set<Int>
 
     /// One line for each shared buffer, for `--explain`.
     var summary: [String] {
