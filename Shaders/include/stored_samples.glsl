@@ -11,9 +11,20 @@ uint storedSample(uint word, int byteOffset, int bytesPerSample) {
     return (word >> ((byteOffset & 2) * 8)) & 0xffffu;
 }
 
+// code / 255 rounded as a division rounds (the UNIT8 table's entries): the product with 1/255 is wrong for 126 of
+// the 256 codes, one correction step by a fused multiply-add makes every one exact. Cheaper than the table's load,
+// which a kernel reading a source's samples pays a tap.
+float unit8(uint code) {
+    precise float k = float(code);
+    precise float q = k * (1.0 / 255.0);
+    precise float e = fma(-q, 255.0, k);
+    precise float r = fma(e, 1.0 / 255.0, q);
+    return r;
+}
+
 // A colour code as a working value: linear light through the decoding table, or the code's fraction of its largest.
 float storedColour(uint code, int bytesPerSample, bool linear, float unit) {
-    if (bytesPerSample == 1) return tables[(linear ? DECODE8 : UNIT8) + int(code)];
+    if (bytesPerSample == 1) return linear ? tables[DECODE8 + int(code)] : unit8(code);
     return linear ? tables[DECODE16 + int(code)] : float(code) * unit;
 }
 
@@ -28,8 +39,11 @@ vec4 storedPixel(uint c0, uint c1, uint c2, uint alpha, int channels, int bytesP
     precise float a = hasAlpha ? float(alpha) * unit : tables[UNIT8 + 255];
     precise vec4 v;
     if (channels <= 2) {
+        // Grey's three channels each add a zero read from the tables (the first entries of UNIT8, DECODE8 and
+        // DECODE16): a compiler that knows a reader's red, green and blue are one value folds its arithmetic across
+        // them (a luma's three products into one), which moved Sobel and sharpening results by a code.
         float g = storedColour(c0, bytesPerSample, linear, unit);
-        v = vec4(g, g, g, 1.0);
+        v = vec4(g + tables[UNIT8], g + tables[DECODE8], g + tables[DECODE16], 1.0);
     } else {
         v = vec4(storedColour(c0, bytesPerSample, linear, unit), storedColour(c1, bytesPerSample, linear, unit),
                  storedColour(c2, bytesPerSample, linear, unit), 1.0);

@@ -29,14 +29,16 @@ struct BufferPlan {
     init(plan: Plan, sourceRowBytes: [String: Int], sharing: Bool = true) {
         self.plan = plan
         inPlace = sharing
+        let neighbourhoodsReadSamples = plan.workingSpace == .srgb
+        self.neighbourhoodsReadSamples = neighbourhoodsReadSamples
         var readers = [Int: [Int]]()
         for (i, node) in plan.nodes.enumerated() { for input in Set(node.inputs) { readers[input, default: []].append(i) } }
         var packed = Set<Int>(), withoutBuffer = Set<Int>(), fused = [Int: Int]()
         for (i, node) in plan.nodes.enumerated() where sharing && i != plan.output {
             if case .source(let name) = node.primitive, (sourceRowBytes[name] ?? 0) > 0 {
                 let reads = (readers[i] ?? []).map { Self.reads(plan.nodes[$0]) }
-                if reads.contains(where: { $0 != .neighbourhood }) { packed.insert(i) }
-                if !reads.contains(.neighbourhood) { withoutBuffer.insert(i) }
+                if reads.contains(where: { $0 != .neighbourhood }) || neighbourhoodsReadSamples { packed.insert(i) }
+                if !reads.contains(.neighbourhood) || neighbourhoodsReadSamples { withoutBuffer.insert(i) }
             }
             if node.primitive.descriptor is Primitives.SeparableConvolution, node.post.isEmpty,
                let only = readers[i], only.count == 1, plan.nodes[only[0]].primitive.descriptor is Primitives.UnsharpCombine,
@@ -58,7 +60,9 @@ struct BufferPlan {
     /// One line for each shared buffer, for `--explain`.
     var summary: [String] {
         let packedLines = packed.sorted().map { i in
-            "#\(i) read from its samples by the kernels that read each pixel once"
+            "#\(i) read from its samples by "
+                + (neighbourhoodsReadSamples ? "every kernel reading it (sRGB working values: the conversion is arithmetic)"
+                   : "the kernels that read each pixel once")
                 + (withoutBuffer.contains(i) ? "" : " (unpacked once for the rest)")
         }
         let fusedLines = fusedBlurs.sorted { $0.key < $1.key }.map { blur, combination in
@@ -73,8 +77,15 @@ struct BufferPlan {
 
     /// Whether node `index` reads `input` as the upload's samples rather than a working buffer.
     func readsSamples(_ index: Int, input: Int) -> Bool {
-        packed.contains(input) && Self.reads(plan.nodes[index]) != .neighbourhood
+        packed.contains(input) && (Self.reads(plan.nodes[index]) != .neighbourhood || neighbourhoodsReadSamples)
     }
+
+    /// Whether kernels that read each pixel several times also read a stored source from its samples. In sRGB
+    /// working values a sample's conversion is arithmetic (code ÷ 255 or × 1/65535), a few instructions a tap, and
+    /// the working copy it saves is the largest buffer of a thumbnail (3840×2160: 127 of 142 MiB; lavapipe's
+    /// resample pass took 0.30 s from the copy, 0.42–0.49 s from the samples). In linear light it is a table load a
+    /// channel, which doubled that pass (0.56 → 1.17 s), so linear light keeps the copy.
+    let neighbourhoodsReadSamples: Bool
 
     /// For the rows each node computes in a band, the last node to read each working buffer (reads of samples do
     /// not count; the output's is never given back).

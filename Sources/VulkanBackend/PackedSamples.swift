@@ -51,6 +51,7 @@ struct PackedSamples: Hashable {
         let channels = format.channels, bytes = format.bytesPerSample
         let unit = "uintBitsToFloat(\((1 / Float(bytes == 1 ? 255 : 65535)).bitPattern)u)"
         func sample(_ k: Int) -> String { "sample\(slot)(base + \(k))" }
+        if bytes == 1 { return byteReader(slot: slot, format: format, linear: linear) }
         let colour = channels > 2 ? "\(sample(0)), \(sample(1)), \(sample(2))" : "\(sample(0)), 0u, 0u"
         let alpha = channels == 2 || channels == 4 ? sample(channels - 1) : "0u"
         return """
@@ -62,6 +63,30 @@ struct PackedSamples: Hashable {
         vec4 pixel\(slot)(int x, int y) {
             int base = ((y - \(held)) * \(width) + x) * \(channels);
             return storedPixel(\(colour), \(alpha), \(channels), \(bytes), \(linear), \(unit));
+        }
+
+        """
+    }
+
+    /// `reader` for 8-bit samples: a pixel's 1–4 bytes lie in one word or straddle two, so it loads those (one or
+    /// two loads a pixel, where a load a sample took three or four) and takes each code from them.
+    static func byteReader(slot: Int, format: PixelFormat, linear: Bool) -> String {
+        let (held, width, skip) = [("pc.rows.z", "pc.size.z", "pc.rows2.y"), ("pc.rows.w", "pc.size2.x", "pc.rows2.z"),
+                                   ("pc.rows2.x", "pc.size2.z", "pc.rows2.w")][slot]
+        let channels = format.channels
+        func code(_ k: Int) -> String { "((codes >> \(8 * k)u) & 0xffu)" }
+        let colour = channels > 2 ? "\(code(0)), \(code(1)), \(code(2))" : "\(code(0)), 0u, 0u"
+        let alpha = channels == 2 || channels == 4 ? code(channels - 1) : "0u"
+        return """
+        layout(std430, set = 0, binding = BINDING_INPUT\(slot)) readonly buffer Input\(slot) { uint words\(slot)[]; };
+        vec4 pixel\(slot)(int x, int y) {
+            int byteOffset = \(skip) + ((y - \(held)) * \(width) + x) * \(channels);
+            int word = byteOffset >> 2;
+            uint shift = uint(byteOffset & 3) * 8u;
+            uint codes = words\(slot)[word] >> shift;
+            // The binding ends at the word holding the last sample: a pixel straddling two words has its second.
+            if (shift + \(8 * channels)u > 32u) codes |= words\(slot)[word + 1] << (32u - shift);
+            return storedPixel(\(colour), \(alpha), \(channels), 1, \(linear), uintBitsToFloat(\((1 / Float(255)).bitPattern)u));
         }
 
         """

@@ -6,7 +6,7 @@ import VulkanBackend
 import XCTest
 
 /// Renders that share buffers (`BufferPlan`: a stored source read from its samples by the kernels that read each
-/// pixel once, a result written over an input it was the last to read, unsharp masking's combination stored by its
+/// pixel once, and in sRGB working values by every kernel, a result written over an input it was the last to read, unsharp masking's combination stored by its
 /// blur's last pass) give the pixels of renders in which every node has a working buffer of its own: bit for bit
 /// with float32 working buffers, in bands too, and within one code with halves (which no longer round the source
 /// before its first reader). And they take less device memory: one buffer for a per-pixel recipe, two for a blur.
@@ -55,21 +55,32 @@ final class BufferSharingTests: VulkanTestCase {
     }
 
     func testEveryFilterGivesThePixelsOfUnsharedBuffers() throws {
+        try compareEveryFilter(space: .linear)
+    }
+
+    /// In sRGB working values every kernel reads a stored source from its samples, neighbourhoods and resamples too
+    /// (`BufferPlan.neighbourhoodsReadSamples`); each filter's defaults, whole and in bands.
+    func testEveryFilterGivesThePixelsOfUnsharedBuffersInSRGB() throws {
+        try compareEveryFilter(space: .srgb, defaultsOnly: true)
+    }
+
+    func compareEveryFilter(space: WorkingSpace, defaultsOnly: Bool = false) throws {
         let small = try TestImages.small()
         // 16-bit RGB, and 8-bit grey with alpha; the second and third inputs are 8-bit RGBA and grey.
-        let mains = [small[3], ("grey+alpha 8", try Self.greyAlpha())]
+        var mains = [small[3], ("grey+alpha 8", try Self.greyAlpha())]
+        if space == .srgb { mains.append(small[0]) }  // and 8-bit RGB, a photo's samples
         let others: [String: PixelBuffer] = ["other": try TestImages.overlay(), "mask": try TestImages.mask()]
         for id in FilterID.allCases {
-            for (label, recipe) in ParameterSweep.recipes(for: id) {
+            for (label, recipe) in ParameterSweep.recipes(for: id, space: space) where !defaultsOnly || label == "defaults" {
                 for (name, image) in mains {
                     let images = others.merging(["main": image]) { $1 }
                     guard let unshared = try? render(recipe, images, sharing: false) else { continue }
                     let shared = try render(recipe, images, sharing: true)
-                    assertSame(shared, unshared, "\(id) \(label) on \(name)")
+                    assertSame(shared, unshared, "\(id) \(label) on \(name), \(space)")
                     guard label == "defaults", !BandingTests.readWhole.contains(id) else { continue }
                     do {
                         let banded = try render(recipe, images, sharing: true, parts: 3)
-                        assertSame(banded, unshared, "\(id) \(label) on \(name), in bands")
+                        assertSame(banded, unshared, "\(id) \(label) on \(name), \(space), in bands")
                     } catch let error as VulkanError where error.kind == .tooLarge {
                         continue  // a limit this small leaves some node no room (BandingTests covers refusals)
                     }
@@ -114,6 +125,10 @@ final class BufferSharingTests: VulkanTestCase {
             if let (want, wantUnshared) = expected[name] {
                 XCTAssertEqual(shared.peakIntermediateBytes, want, name)
                 XCTAssertEqual(unshared.peakIntermediateBytes, wantUnshared, name)
+            }
+            if name == "web-thumbnail-srgb" {
+                // In sRGB the resample reads the source's samples: no working copy of the source at all.
+                XCTAssertLessThanOrEqual(shared.peakIntermediateBytes, unshared.peakIntermediateBytes - float32, name)
             }
         }
     }

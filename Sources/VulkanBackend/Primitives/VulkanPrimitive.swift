@@ -24,8 +24,9 @@ enum InputReads {
     /// Each input pixel is read at most once, though not where it is written (crops, pads, turns, box reductions):
     /// it reads a stored source's samples straight from the upload, but writes a buffer of its own.
     case once
-    /// Pixels are read several times (neighbourhoods, resamples, warps): a stored source is unpacked into working
-    /// values first, so each sample is converted once.
+    /// Pixels are read several times (neighbourhoods, resamples, warps): in linear light a stored source is unpacked
+    /// into working values first, so each sample goes through the decoding table once; in sRGB working values, where
+    /// the conversion is arithmetic, the kernel reads the samples too (`BufferPlan.neighbourhoodsReadSamples`).
     case neighbourhood
 }
 
