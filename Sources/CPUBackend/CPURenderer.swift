@@ -7,6 +7,17 @@ package enum CPURenderer {
     package static func render(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
                               format: PixelFormat, stats: RenderStats = RenderStats(), control: RenderControl? = nil,
                               keepSamples: Bool = true) throws {
+        try RenderLoad.run {
+            try renderCounted(plan, sources: sources, to: sink, format: format, stats: stats, control: control,
+                              keepSamples: keepSamples)
+        }
+    }
+
+    private static func renderCounted(_ plan: Plan, sources: [String: ImageRowSource], to sink: ImageRowSink,
+                                      format: PixelFormat, stats: RenderStats, control: RenderControl?,
+                                      keepSamples: Bool) throws {
+        // With a render on every core, this one keeps to its thread: it decodes, filters and encodes in turn.
+        let serial = RenderLoad.saturated
         let plan = keepSamples ? plan.choosingRepresentations(sources: sources.mapValues(\.sampleLayout), output: format) : plan
         // Files decode on threads of their own, ahead of the filters (buffers in memory need no help). A
         // colour-managed file's thread reads its stored rows; the source stage converts them on the workers. Rows
@@ -14,10 +25,11 @@ package enum CPURenderer {
         let firstRows = plan.firstRowsRead()
         let firstRow = Dictionary(plan.nodes.indices.compactMap { i in plan.nodes[i].primitive.sourceName.map { ($0, firstRows[i]) } },
                                   uniquingKeysWith: min)
-        var readers: [String: DecoderThread] = [:]
+        var readers: [String: DecoderThread] = [:], stored: [String: ImageRowSource] = [:]
         for (name, source) in sources where !(source is BufferRowSource) {
             guard let first = firstRow[name] else { continue }  // an input the plan does not read
-            readers[name] = DecoderThread((source as? ConvertingRowSource)?.storedRows ?? source, firstRow: first)
+            let rows = (source as? ConvertingRowSource)?.storedRows ?? source
+            if serial { stored[name] = rows } else { readers[name] = DecoderThread(rows, firstRow: first) }
         }
         defer {
             for reader in readers.values {
@@ -26,8 +38,8 @@ package enum CPURenderer {
             }
         }
         let conversions = sources.compactMapValues { $0 as? ConvertingRowSource }
-        var output = try buildStages(plan, sources: sources.merging(readers) { $1 }, conversions: conversions,
-                                     stats: stats)
+        var output = try buildStages(plan, sources: sources.merging(stored) { $1 }.merging(readers) { $1 },
+                                     conversions: conversions, stats: stats)
         // Samples already in the output's layout and encoding go to the encoder as they are; others are converted.
         var copies = false
         if case .samples(let stored, let name) = output.representation {
@@ -43,7 +55,7 @@ package enum CPURenderer {
         let strip = output.stripHeight
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
         defer { scratch.deallocate() }
-        let writer = EncoderThread(sink: sink)
+        let writer = EncoderThread(sink: sink, inline: serial)
         var y = 0
         do {
             while y < output.height {

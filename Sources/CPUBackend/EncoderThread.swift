@@ -22,11 +22,15 @@ final class EncoderThread {
     /// Seconds the writer spent in the sink (read after `finish()`).
     private(set) var busySeconds = 0.0
 
-    init(sink: ImageRowSink, depth: Int = 3) {
+    /// Writes on the caller's thread instead, each strip as it comes (`RenderLoad.saturated`: every core has a render).
+    private let inline: Bool
+
+    init(sink: ImageRowSink, depth: Int = 3, inline: Bool = false) {
         self.sink = sink
+        self.inline = inline
         strips = BoundedQueue(depth: depth)
         spare = BoundedQueue(depth: depth + 1)
-        StageThreads.run { [self] in self.write() }
+        if !inline { StageThreads.run { [self] in self.write() } }
     }
 
     deinit {
@@ -36,6 +40,12 @@ final class EncoderThread {
 
     /// Copies `count` rows into a queued buffer; blocks while `depth` strips are waiting; throws the writer's error.
     func write(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+        if inline {
+            guard !finished else { throw CodecError(kind: .invalidRequest, path: "", message: "the encoder is finished") }
+            let began = monotonicSeconds()
+            defer { busySeconds += monotonicSeconds() - began }
+            return try sink.writeRows(source, stride: stride, count: count)
+        }
         let bytes = stride * count
         var strip = spare.poll() ?? Strip(buffer: .allocate(byteCount: bytes, alignment: 64), capacity: bytes, stride: 0, count: 0)
         if strip.capacity < bytes {
@@ -58,6 +68,7 @@ final class EncoderThread {
 
     /// Waits until every queued strip is written; throws the writer's error if there was one.
     func finish() throws {
+        if inline { finished = true; return }
         if !finished {
             finished = true
             strips.close()

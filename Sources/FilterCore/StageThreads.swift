@@ -10,11 +10,13 @@ package enum StageThreads {
     nonisolated(unsafe) private static var queue: [@Sendable () -> Void] = []
     nonisolated(unsafe) private static var idle = 0
     nonisolated(unsafe) private static var made = 0
+    nonisolated(unsafe) private static var started = 0
 
     /// Runs `body` on a kept thread (an idle one, or a new one when none is idle); returns at once.
     package static func run(_ body: @escaping @Sendable () -> Void) {
         condition.lock()
         queue.append(body)
+        started += 1
         let spawn = queue.count > idle
         if spawn { made += 1 }
         condition.signal()
@@ -28,6 +30,9 @@ package enum StageThreads {
 
     /// Threads made so far (tests and metrics: under steady load it stops growing).
     package static var threadsMade: Int { condition.withLock { made } }
+
+    /// Stages run so far (tests: a render that keeps to its own thread, `RenderLoad.saturated`, runs none).
+    package static var stagesStarted: Int { condition.withLock { started } }
 
     /// Threads waiting for work now.
     package static var idleThreads: Int { condition.withLock { idle } }

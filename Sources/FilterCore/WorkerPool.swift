@@ -31,7 +31,8 @@ package enum WorkerPool {
         guard count > 0 else { return }
         let threads = max(1, width - helpers.load(ordering: .relaxed))
         let chunks = min(width * 4, max(1, count / max(1, minChunk)))
-        if chunks <= 1 || threads == 1 {
+        // With a render on every core (`RenderLoad.saturated`), the caller's core is all this loop gets.
+        if chunks <= 1 || threads == 1 || RenderLoad.saturated {
             body(range)
             return
         }

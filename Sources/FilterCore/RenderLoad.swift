@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+
+/// How many renders run in this process right now, so that a render knows whether the cores are its own. A render
+/// alone (a one-shot `filterrun`, an idle server) spreads over every core: its decoder reads ahead on a stage thread,
+/// its encoder writes behind on another, its row loops fan out on `WorkerPool`. Once as many renders run as there are
+/// cores (a batch's `--jobs`, a busy server), that fan-out only adds threads and hand-offs between them: every core
+/// already has a render. Then each render runs its stages one after another on its own thread — decode, filter rows,
+/// encode — and the process runs exactly one thread a core.
+package enum RenderLoad {
+    private static let running = Atomic<Int>(0)
+
+    /// Renders running now (those inside `run`).
+    package static var active: Int { running.load(ordering: .relaxed) }
+
+    /// Whether the process runs a render for every core (or more), so each should keep to its own thread.
+    /// `FILTERRUN_SERIAL_STAGES`: `never` keeps the fan-out under any load, `always` forces one thread a render
+    /// (benchmarks compare the two).
+    package static var saturated: Bool {
+        switch policy {
+        case .never: return false
+        case .always: return true
+        case .byLoad: return active >= WorkerPool.width
+        }
+    }
+
+    /// Runs `body` counted as a render.
+    package static func run<T>(_ body: () throws -> T) rethrows -> T {
+        running.add(1, ordering: .relaxed)
+        defer { running.subtract(1, ordering: .relaxed) }
+        return try body()
+    }
+
+    enum Policy { case byLoad, never, always }
+
+    static let policy: Policy = {
+        switch ProcessInfo.processInfo.environment["FILTERRUN_SERIAL_STAGES"] {
+        case "never": return .never
+        case "always": return .always
+        default: return .byLoad
+        }
+    }()
+}
