@@ -57,7 +57,7 @@ final class WebPBoxStream {
             munmap(planes, length)
             throw CodecError(kind: .unsupported, path: path, message: "the WebP library's version does not match its headers")
         }
-        config.options.use_threads = 1
+        config.options.use_threads = RenderLoad.saturated ? 0 : 1  // a thread an image, not under load
         config.output.colorspace = MODE_YUV
         config.output.is_external_memory = 1
         let base = planes.assumingMemoryBound(to: UInt8.self)

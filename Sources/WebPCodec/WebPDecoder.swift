@@ -133,7 +133,7 @@ package final class WebPDecoder: DescriptorDecoder {
         let status: VP8StatusCode = out.withUnsafeMutableBufferPointer { target in
             config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
             // Lossy pictures filter on a second thread while the first decodes (libwebp's own parallelism).
-            config.options.use_threads = 1
+            config.options.use_threads = RenderLoad.saturated ? 0 : 1  // a thread an image, not under load
             if width != storedWidth || height != storedHeight {
                 config.options.use_scaling = 1
                 config.options.scaled_width = Int32(width)

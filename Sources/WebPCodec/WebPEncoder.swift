@@ -77,7 +77,9 @@ package final class WebPEncoder: WholePictureEncoder {
         config.near_lossless = Int32(options.nearLossless)
         // Lossless keeps the colour of fully transparent pixels too (they are data to a compositing pipeline).
         config.exact = options.lossless ? 1 : 0
-        config.thread_level = 1
+        // libwebp's second thread (analysis and alpha beside the main pass) is made for each encode: worth it for a
+        // render alone, not where every core already has a render (`RenderLoad.saturated`).
+        config.thread_level = RenderLoad.saturated ? 0 : 1
         picture.width = Int32(width)
         picture.height = Int32(height)
         picture.use_argb = options.lossless ? 1 : 0

@@ -151,6 +151,34 @@ final class PostRenderTests: XCTestCase {
         }
     }
 
+    /// With a render in flight for every core, each keeps to its thread (`RenderLoad.saturated`): a request starts
+    /// its render's one stage, not a decoder's and an encoder's beside it. Only the first renders of a round, which
+    /// start before the cores fill, may fan out.
+    func testRendersUnderLoadKeepToTheirThreads() async throws {
+        let width = WorkerPool.width
+        try XCTSkipIf(width < 2, "one core: every render is saturated")
+        let service = try service { $0.allowRecipes = true; $0.concurrency = width; $0.maxWaiting = 16 * width }
+        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+            let requests = 6 * width
+            let before = StageThreads.stagesStarted
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<requests {
+                    group.addTask {
+                        try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                                 body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
+                            XCTAssertEqual(response.status, .ok)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let stages = StageThreads.stagesStarted - before
+            // Fanned out, each request would start three (its render, a decoder, an encoder).
+            XCTAssertGreaterThanOrEqual(stages, requests, "each request's render is a stage")
+            XCTAssertLessThanOrEqual(stages, requests + 2 * width, "\(requests) requests started \(stages) stages")
+        }
+    }
+
     func testBadRequestsAreNamed() async throws {
         let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in
