@@ -67,6 +67,8 @@ end
 LUA
 # Resident memory of every process of a server (thumbor forks one per core), by its command line.
 rss() { { pgrep -f "$1" || true; } | xargs -r ps -o rss= -p | awk '{s += $1} END {printf "%d", s / 1024}'; }
+# Peak resident (VmHWM) summed over the matching processes, MiB.
+peak() { for p in $(pgrep -f "$1" || true); do grep VmHWM "/proc/$p/status" 2>/dev/null || true; done | awk '{s += $2} END {printf "%d", s / 1024}'; }
 curl -sf -o /dev/null "http://127.0.0.1:18181/r/_/thumb400/$first?format=webp" || { echo "filterserve did not answer" >&2; exit 1; }
 curl -sf -o /dev/null "http://127.0.0.1:18282/unsafe/fit-in/400x400/filters:format(webp)/$first" || { echo "thumbor did not answer" >&2; exit 1; }
 # Fidelity: each server's thumbnail of the first photo, as PNG (lossless, so the shrink alone is measured), against
@@ -104,4 +106,4 @@ for format in $FORMATS; do
   done
 done
 echo
-echo "RSS after one request each: filterserve ${before[filterserve]} MiB, thumbor (all processes) ${before[thumbor]} MiB; after the runs: $(rss "filterserve --port 18181") and $(rss "thumbor --port 18282") MiB"
+echo "RSS after one request each: filterserve ${before[filterserve]} MiB, thumbor (all processes) ${before[thumbor]} MiB; after the runs: $(rss "filterserve --port 18181") and $(rss "thumbor --port 18282") MiB; peak over the runs (VmHWM): $(peak "filterserve --port 18181") and $(peak "thumbor --port 18282") MiB"
