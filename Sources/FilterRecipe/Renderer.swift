@@ -157,7 +157,7 @@ public struct Renderer: Sendable {
     func priced(_ plan: Plan, tentative: Backend) throws -> (backend: Backend, choice: BackendChoice?) {
         guard backend == .auto, tentative == .vulkan, let profiles = try DeviceProfiler.known() else { return (tentative, nil) }
         let choice = BackendChoice(plan: plan, profiles: profiles, deviceOpen: VulkanContext.isOpen, renders: sharedRenders)
-        return (choice.usesDevice ? .vulkan : .cpu, choice)
+        return (choice.usesDevice || choice.usesSplit ? .vulkan : .cpu, choice)
     }
 
     /// For a long-lived process (a server): under `auto`, opens the device now when any of `recipes`, over a
@@ -334,6 +334,26 @@ public struct Renderer: Sendable {
             } else if case .source(let name) = node.primitive, node.post.isEmpty, decoders[name]!.format == format {
                 backendName = .cpu  // the decoded rows are copied as they are
                 try CPURenderer.copyRows(from: decoders[name]!, to: encoder, stats: stats, control: control)
+            } else if backendName == .vulkan, let split = choice.flatMap({ $0.usesSplit ? $0.split?.plan : nil }) {
+                // The first part on the CPU, streaming its inputs; the rest on the device.
+                let firstNames = Set(split.first.nodes.compactMap(\.primitive.sourceName))
+                let decoding = monotonicSeconds()
+                let restSources = try Self.decodeWhole(decoders.filter { !firstNames.contains($0.key) }, ledger: ledger,
+                                                       stats: stats)
+                if !restSources.isEmpty { stats.stage("decode", since: decoding) }
+                let result = try Self.renderSplit(split, firstSources: decoders.filter { firstNames.contains($0.key) },
+                                                  restSources: restSources, format: format, stats: stats, ledger: ledger,
+                                                  control: control, fallBack: backend == .auto, warnings: &warnings)
+                try control?.check()
+                let writing = monotonicSeconds()
+                try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
+                control?.report(rowsDone: result.height, of: result.height)
+                stats.encodeSeconds += monotonicSeconds() - writing
+                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                                        ledger: ledger, warnings: warnings, decoders: decoders)
+                stats.stage("encode", since: writing)
+                report.stages = stats.stages
+                return report
             } else if backendName == .vulkan {
                 try control?.check()
                 let decoding = monotonicSeconds()
@@ -659,7 +679,17 @@ public struct Renderer: Sendable {
         let plan = try self.plan(recipe, images: images)
         try checkCost(of: plan, recipe: recipe)
         let chosen = format ?? outputFormat(plan: plan, recipe: recipe, inputFormats: images.mapValues(\.format))
-        if try priced(plan, tentative: backendName).backend == .vulkan {
+        let (placed, choice) = try priced(plan, tentative: backendName)
+        if placed == .vulkan, let split = choice.flatMap({ $0.usesSplit ? $0.split?.plan : nil }) {
+            let firstNames = Set(split.first.nodes.compactMap(\.primitive.sourceName))
+            let used = images.filter { recipe.usedInputs.contains($0.key) }
+            var warnings = [String]()
+            return try Self.renderSplit(split, firstSources: used.filter { firstNames.contains($0.key) }.mapValues { BufferRowSource($0) },
+                                        restSources: used.filter { !firstNames.contains($0.key) }, format: chosen,
+                                        stats: RenderStats(), ledger: TransferLedger(), control: nil, fallBack: backend == .auto,
+                                        warnings: &warnings)
+        }
+        if placed == .vulkan {
             do {
                 return try VulkanRenderer.render(plan, sources: images.filter { recipe.usedInputs.contains($0.key) },
                                                  format: chosen)

@@ -27,6 +27,28 @@ extension FilterRunTests {
         XCTAssertEqual(try PNGDecoder.decode(path: path("out.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
     }
 
+    /// Where a cut is priced cheapest (`PlanSplit`; here a made-up device whose transfers are dear), `auto` shrinks
+    /// on the CPU and filters the rest on the device: the stages say so, one upload carries the shrunk image, and the
+    /// pixels are the CPU's within a code.
+    func testAutoRendersACutPlanWhereTheCutIsCheapest() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let recipe = try write("cut.json", #"{"version": 1, "steps": [{"op": "resize", "width": 112}, {"op": "gaussianBlur", "sigma": 30}, {"op": "vignette"}]}"#)
+        let environment = ["FILTERRUN_DEVICE": "llvmpipe", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/cut-preferred.json")]
+        let explained = try run([recipe, photo, path("x.png"), "--explain"], environment: environment)
+        XCTAssertTrue(explained.stdout.contains("rendering on the CPU up to 0, then the device"), explained.stdout + explained.stderr)
+        let cut = try run([recipe, photo, path("cut.png"), "--stats=json"], environment: environment)
+        XCTAssertEqual(cut.code, 0, cut.stderr)
+        let stats = try statsJSON(cut.stderr)
+        XCTAssertEqual(stats["backend"] as? String, "vulkan")
+        XCTAssertEqual((stats["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["render", "device", "encode"])
+        XCTAssertEqual(stats["uploads"] as? Int, 1)
+        XCTAssertEqual(stats["bytesUploaded"] as? Int, 112 * 75 * 16, "the shrunk image's working values, not the photo")
+        XCTAssertEqual(try run([recipe, photo, path("cpu.png"), "--backend", "cpu"]).code, 0)
+        let a = try PNGDecoder.decode(path: path("cut.png")), b = try PNGDecoder.decode(path: path("cpu.png"))
+        let d = Difference.between(try b.samples(), try a.samples(), width: b.width, channels: b.format.channels)
+        XCTAssertLessThanOrEqual(d.worst, 1, "\(d)")
+    }
+
     /// `auto` remembers that the only Vulkan device is a software one, so later runs do not load it; a change to the
     /// installed drivers or the driver-selecting environment makes it look again.
     func testAutoRemembersASoftwareOnlyMachineUntilTheDriversChange() throws {

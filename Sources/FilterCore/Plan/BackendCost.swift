@@ -70,21 +70,45 @@ package struct BackendProfiles: Codable, Sendable, Equatable {
 }
 
 /// `auto`'s choice for one plan: both backends priced from the plan's nodes (pixels and pixel-taps, as the work
-/// limit counts them) and the profiles; the cheaper one renders. Only a device found cheaper is ever opened.
+/// limit counts them) and the profiles, and each cut of the plan with its first part on the CPU and the rest on the
+/// device (`PlanSplit`); the cheapest renders. Only a device found cheaper, whole or for the rest, is ever opened.
 package struct BackendChoice: Sendable {
     package var cpu: BackendProfile.Seconds
     package var device: BackendProfile.Seconds
     package var deviceName: String
-    /// True when the device is the cheaper.
-    package var usesDevice: Bool { device.total < cpu.total }
+    /// The cheapest cut, priced: its first part on the CPU, the rest on the device (nil when the plan has no cut).
+    package var split: Split?
+    /// True when the whole plan is cheapest on the device.
+    package var usesDevice: Bool { device.total < cpu.total && !usesSplit }
+    /// True when the cheapest is the cut: the CPU's part, then the device's.
+    package var usesSplit: Bool { split.map { $0.total < min(cpu.total, device.total) } ?? false }
+
+    /// A cut and what each part costs.
+    package struct Split: Sendable {
+        package var plan: PlanSplit
+        package var cpu: BackendProfile.Seconds
+        package var device: BackendProfile.Seconds
+        package var total: Double { cpu.total + device.total }
+    }
 
     package init(plan: Plan, profiles: BackendProfiles, deviceOpen: Bool, renders: Int) {
+        func price(_ profile: BackendProfile, _ work: Work, opened: Bool) -> BackendProfile.Seconds {
+            profile.seconds(pixels: work.pixels, extraTaps: work.extraTaps, nodes: work.nodes, opened: opened,
+                            renders: renders)
+        }
         let work = Work(plan)
-        cpu = profiles.cpu.seconds(pixels: work.pixels, extraTaps: work.extraTaps, nodes: work.nodes, opened: true,
-                                   renders: renders)
-        device = profiles.device.seconds(pixels: work.pixels, extraTaps: work.extraTaps, nodes: work.nodes,
-                                         opened: deviceOpen, renders: renders)
+        cpu = price(profiles.cpu, work, opened: true)
+        device = price(profiles.device, work, opened: deviceOpen)
         deviceName = profiles.device.name
+        split = PlanSplit.all(plan).map { cut in
+            // The first part's result goes up as float32 working values, four times a stored RGB(A) photo's bytes
+            // a pixel, which the device profile's pixel price (measured on stored sources) counts once.
+            var rest = Work(cut.rest)
+            let node = cut.rest.nodes[0]
+            rest.pixels += 3 * Double(node.width) * Double(node.height)
+            return Split(plan: cut, cpu: price(profiles.cpu, Work(cut.first), opened: true),
+                         device: price(profiles.device, rest, opened: deviceOpen))
+        }.min { $0.total < $1.total }
     }
 
     /// What a plan is priced by: every node's pixels, its pixel-taps beyond the first (as the work limit counts
@@ -111,7 +135,14 @@ package struct BackendChoice: Sendable {
         let parts = [device.opening > 0 ? "opening \(ms(device.opening))" : nil,
                      device.firstUse > 0 ? "kernels' first use \(ms(device.firstUse))" : nil,
                      "work and transfers \(ms(device.work))"].compactMap { $0 }
+        let cut = split.map { split -> String in
+            let node = split.plan.first.nodes[split.plan.first.output]
+            return ", the CPU up to \(node.origin) (\(node.op)) then \(deviceName) ≈ \(ms(split.total)) (\(ms(split.cpu.total)) + "
+                + "\(ms(split.device.total)))"
+        } ?? ""
+        let placement = usesSplit ? "the CPU up to \(split!.plan.first.nodes[split!.plan.first.output].origin), then the device"
+            : usesDevice ? "the device" : "the CPU"
         return "auto by cost: CPU ≈ \(ms(cpu.total)), \(deviceName) ≈ \(ms(device.total)) (" + parts.joined(separator: ", ")
-            + "); rendering on " + (usesDevice ? "the device" : "the CPU") + " (decoding and encoding are on the CPU either way)"
+            + ")\(cut); rendering on \(placement) (decoding and encoding are on the CPU either way)"
     }
 }
