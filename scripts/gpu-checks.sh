@@ -36,6 +36,13 @@ want device && {
   $fr recipes/vintage.json "${jpegs[0]}" /tmp/fr/auto.jpg --force --backend auto --verbose --stats 2>&1 | head -40
   echo "auto's device profile (measured by the run above, once):"
   tail -n +2 /tmp/fr/cache/filterrun/auto-backend-profiles.json
+  # A shrink then a heavy middle: whether auto cuts the plan there (the CPU's shrink, the device's blur), and the
+  # cut's time end to end against each backend whole.
+  printf '%s\n' '{"version": 1, "steps": [{"op": "resize", "width": 1500}, {"op": "gaussianBlur", "sigma": 30}, {"op": "vignette"}]}' > /tmp/fr/cut.json
+  $fr /tmp/fr/cut.json "${jpegs[0]}" /tmp/fr/cut.jpg --force --explain 2>&1 | head -1
+  for backend in auto cpu vulkan; do
+    /usr/bin/time -f "cut recipe, $backend: %e s" $fr /tmp/fr/cut.json "${jpegs[0]}" /tmp/fr/cut.jpg --force --backend $backend 2>&1 | tail -1
+  done
 } > "$out/device.txt" 2>&1
 want device && { log "device"; cat "$out/device.txt" >> "$out/summary.txt"; }
 
