@@ -92,23 +92,36 @@ package enum CPURenderer {
     /// layout), with reading and writing on their own threads so inflate and deflate overlap.
     package static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
                                 control: RenderControl? = nil) throws {
-        let reader = DecoderThread(source)
-        let writer = EncoderThread(sink: sink)
+        try RenderLoad.run { try copyRowsCounted(from: source, to: sink, stats: stats, control: control) }
+    }
+
+    private static func copyRowsCounted(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
+                                        control: RenderControl?) throws {
+        // With a render on every core, read and write in turn on this thread (`RenderLoad.saturated`).
+        let serial = RenderLoad.saturated
+        let reader: DecoderThread? = serial ? nil : DecoderThread(source)
+        let rows: ImageRowSource = reader ?? source
+        let writer = EncoderThread(sink: sink, inline: serial)
         let rowBytes = source.width * source.format.bytesPerPixel
         let strip = max(1, (1 << 20) / rowBytes)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: strip * rowBytes, alignment: 64)
+        let began = monotonicSeconds()
         defer {
             buffer.deallocate()
-            reader.stop()
-            stats.decodeSeconds += reader.busySeconds
+            if let reader {
+                reader.stop()
+                stats.decodeSeconds += reader.busySeconds
+            } else {
+                stats.decodeSeconds += monotonicSeconds() - began - writer.busySeconds
+            }
         }
         do {
-            while reader.nextRow < reader.height {
+            while rows.nextRow < rows.height {
                 try control?.check()
-                let count = min(strip, reader.height - reader.nextRow)
-                try reader.readRows(into: buffer, stride: rowBytes, count: count)
+                let count = min(strip, rows.height - rows.nextRow)
+                try rows.readRows(into: buffer, stride: rowBytes, count: count)
                 try writer.write(buffer, stride: rowBytes, count: count)
-                control?.report(rowsDone: reader.nextRow, of: reader.height)
+                control?.report(rowsDone: rows.nextRow, of: rows.height)
             }
             try writer.finish()
         } catch {
