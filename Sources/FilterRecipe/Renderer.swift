@@ -317,6 +317,19 @@ public struct Renderer: Sendable {
                 } ?? written
             }
             if profile != nil || hdr != nil || floats { format = .rgba32f }
+            // A device's result, held whole, to the encoder.
+            func encodeWhole(_ result: PixelBuffer) throws -> RenderReport {
+                try control?.check()
+                let writing = monotonicSeconds()
+                try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
+                control?.report(rowsDone: result.height, of: result.height)
+                stats.encodeSeconds += monotonicSeconds() - writing
+                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                                        ledger: ledger, warnings: warnings, decoders: decoders)
+                stats.stage("encode", since: writing)
+                report.stages = stats.stages
+                return report
+            }
             if let onPlanes, let jpeg = written as? JPEGEncoder {
                 backendName = .cpu  // the codec moves the planes
                 let seconds: (decoding: Double, moving: Double, encoding: Double)
@@ -344,16 +357,7 @@ public struct Renderer: Sendable {
                 let result = try Self.renderSplit(split, firstSources: decoders.filter { firstNames.contains($0.key) },
                                                   restSources: restSources, format: format, stats: stats, ledger: ledger,
                                                   control: control, fallBack: backend == .auto, warnings: &warnings)
-                try control?.check()
-                let writing = monotonicSeconds()
-                try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
-                control?.report(rowsDone: result.height, of: result.height)
-                stats.encodeSeconds += monotonicSeconds() - writing
-                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
-                                        ledger: ledger, warnings: warnings, decoders: decoders)
-                stats.stage("encode", since: writing)
-                report.stages = stats.stages
-                return report
+                return try encodeWhole(result)
             } else if backendName == .vulkan {
                 try control?.check()
                 let decoding = monotonicSeconds()
@@ -373,16 +377,7 @@ public struct Renderer: Sendable {
                     return try finish(encoder, began: began, backend: backendName, node: node, format: format,
                                       stats: stats, ledger: ledger, warnings: warnings, decoders: decoders)
                 }
-                try control?.check()
-                let writing = monotonicSeconds()
-                try encoder.writeRows(try result.hostBytes(), stride: result.rowStride, count: result.height)
-                control?.report(rowsDone: result.height, of: result.height)
-                stats.encodeSeconds += monotonicSeconds() - writing
-                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
-                                        ledger: ledger, warnings: warnings, decoders: decoders)
-                stats.stage("encode", since: writing)
-                report.stages = stats.stages
-                return report
+                return try encodeWhole(result)
             } else {
                 let rendering = monotonicSeconds()
                 try CPURenderer.render(plan, sources: decoders, to: encoder, format: format, stats: stats, control: control)
