@@ -37,7 +37,7 @@ final class SaturatedRenderTests: XCTestCase {
 
     func testASaturatedRenderKeepsToItsThreadAndGivesTheSameBytes() throws {
         try XCTSkipIf(WorkerPool.width < 2, "one core: every render is saturated")
-        XCTAssertEqual(RenderLoad.active, 0)
+        let active = RenderLoad.active
         for recipe in recipes {
             for input in inputs {
                 for format in ["png", "jpg", "webp"] {
@@ -49,6 +49,6 @@ final class SaturatedRenderTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(RenderLoad.active, 0, "every render is counted out")
+        XCTAssertEqual(RenderLoad.active, active, "every render is counted out")
     }
 }
