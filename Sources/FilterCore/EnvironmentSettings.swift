@@ -1,7 +1,8 @@
 import Foundation
 
-/// The numeric `FILTERRUN_*` environment variables, parsed strictly: a value that is not a whole number in range is
-/// an error naming the variable, never silently ignored or taken literally.
+/// The numeric and word-valued `FILTERRUN_*` environment variables, parsed strictly: a value that is not a whole
+/// number in range, or not one of the words a variable takes, is an error naming the variable, never silently ignored
+/// or taken literally.
 package enum EnvironmentSettings {
     package struct Invalid: Error, CustomStringConvertible, Sendable {
         package let name: String
@@ -29,9 +30,33 @@ package enum EnvironmentSettings {
         return value
     }
 
-    /// Checks every numeric variable (the command line does this before any work).
+    /// A word-valued variable set to a word it does not take.
+    package struct InvalidWord: Error, CustomStringConvertible, Sendable {
+        package let name: String
+        package let value: String
+        package let words: [String]
+        package var description: String {
+            "environment variable \(name)=\"\(value)\" must be " + words.map { "\"\($0)\"" }.joined(separator: " or ")
+        }
+    }
+
+    /// Every word-valued variable and the words it takes (unset or empty: the default).
+    package static let words: [(name: String, words: [String])] = [
+        ("FILTERRUN_SERIAL_STAGES", ["never", "always"]),
+    ]
+
+    /// The variable's word, nil when unset or empty; throws when set to a word it does not take.
+    package static func word(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        let accepted = words.first { $0.name == name }?.words ?? []
+        guard accepted.contains(text) else { throw InvalidWord(name: name, value: text, words: accepted) }
+        return text
+    }
+
+    /// Checks every numeric and word-valued variable (the command line does this before any work).
     package static func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         for (name, range) in integers { _ = try integer(name, in: range, environment: environment) }
+        for (name, _) in words { _ = try word(name, environment: environment) }
     }
 
     static func range(of name: String) -> ClosedRange<Int> { integers.first { $0.name == name }!.range }

@@ -33,8 +33,10 @@ package enum RenderLoad {
 
     enum Policy { case byLoad, never, always }
 
+    /// By load unless `FILTERRUN_SERIAL_STAGES` says otherwise (a word it does not take is reported by the command
+    /// line's check of the environment, `EnvironmentSettings.validate`, and read here as unset).
     static let policy: Policy = {
-        switch ProcessInfo.processInfo.environment["FILTERRUN_SERIAL_STAGES"] {
+        switch (try? EnvironmentSettings.word("FILTERRUN_SERIAL_STAGES")) ?? nil {
         case "never": return .never
         case "always": return .always
         default: return .byLoad

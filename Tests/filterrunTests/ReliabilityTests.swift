@@ -235,7 +235,13 @@ extension FilterRunTests {
             XCTAssertEqual(r.code, 2)
             XCTAssertTrue(r.stderr.contains("FILTERRUN_VULKAN_MEMORY_LIMIT"), r.stderr)
         }
+        // So are word-valued ones.
+        r = try run([vignetteRecipe, photo, path("o.png")], environment: ["FILTERRUN_SERIAL_STAGES": "sometimes"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains(#"FILTERRUN_SERIAL_STAGES="sometimes" must be "never" or "always""#), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("o.png")))
+        XCTAssertEqual(try run([vignetteRecipe, photo, path("o.png")], environment: ["FILTERRUN_SERIAL_STAGES": "always"]).code, 0)
+        try FileManager.default.removeItem(atPath: path("o.png"))
     }
 
     func testTallImagesUpToThePixelLimitDecode() throws {
