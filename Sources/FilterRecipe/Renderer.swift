@@ -335,10 +335,15 @@ public struct Renderer: Sendable {
                 let seconds: (decoding: Double, moving: Double, encoding: Double)
                 switch onPlanes.work {
                 case .move(let move):
-                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, move, into: jpeg, control: control)
+                    seconds = try RenderLoad.run {
+                        try JPEGPlaneMoves.transcode(onPlanes.decoder, move, into: jpeg, control: control)
+                    }
                 case .warp(let warp):
-                    seconds = try JPEGPlaneMoves.transcode(onPlanes.decoder, warp, workers: WorkerPool.width, into: jpeg,
-                                                           control: control)
+                    // Counted as a render; with one on every core already, its bands are resampled on this thread.
+                    seconds = try RenderLoad.run {
+                        try JPEGPlaneMoves.transcode(onPlanes.decoder, warp, workers: RenderLoad.saturated ? 0 : WorkerPool.width,
+                                                     into: jpeg, control: control)
+                    }
                 }
                 stats.decodeSeconds += seconds.decoding
                 stats.encodeSeconds += seconds.encoding

@@ -38,15 +38,18 @@ package enum JPEGPlaneMoves {
                                width: UInt32(move.width), height: UInt32(move.height))
         return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
             withUnsafePointer(to: Self.stageThreads) { threads in
-                fr_jpeg_transcode_moved(reader, writer, &map, threads, stop, seconds, message, length)
+                // Moving overlaps decoding on a stage thread, unless every core already has a render.
+                fr_jpeg_transcode_moved(reader, writer, &map, RenderLoad.saturated ? nil : threads, stop, seconds, message,
+                                        length)
             }
         }
     }
 
     /// Decodes the whole of `decoder` as planes, resamples each by `warp` on `workers` threads and writes them to
     /// `encoder` (opened with `planes` at the output's size and the layout `layout(of:warp:)` answered): the bands
-    /// are resampled while the encoder compresses the ones before. Returns the seconds spent decoding, resampling
-    /// (summed over the threads) and encoding.
+    /// are resampled while the encoder compresses the ones before. `workers` 0 resamples each band in turn on the
+    /// caller's thread (a process with a render on every core, `RenderLoad.saturated`). Returns the seconds spent
+    /// decoding, resampling (summed over the threads) and encoding.
     @discardableResult
     package static func transcode(_ decoder: JPEGDecoder, _ warp: SampleWarp, workers: Int, into encoder: JPEGEncoder,
                                   control: RenderControl? = nil) throws -> (decoding: Double, moving: Double, encoding: Double) {
@@ -62,7 +65,8 @@ package enum JPEGPlaneMoves {
         request.height = UInt32(warp.height)
         return try run(decoder, encoder, control) { reader, writer, stop, seconds, message, length in
             withUnsafePointer(to: Self.stageThreads) { threads in
-                fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), threads, stop, seconds, message, length)
+                fr_jpeg_transcode_warped(reader, writer, &request, Int32(max(1, workers)), workers > 0 ? threads : nil, stop,
+                                         seconds, message, length)
             }
         }
     }

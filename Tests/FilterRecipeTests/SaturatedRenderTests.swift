@@ -15,9 +15,16 @@ final class SaturatedRenderTests: XCTestCase {
         Recipe.chain([]),  // the decoded rows copied to the encoder as they are
     ]
     let inputs = ["photos/chelsea_451x300_rgb8.png", "jpeg/baseline_420.jpg", "photos/kleiber_crop_320x240_rgb16.png"]
+    /// JPEG to JPEG on the file's planes: a quarter turn moves them, a small rotation resamples them in bands.
+    let planeRecipes: [Recipe] = {
+        var small = Recipe.chain([(.rotate, ["degrees": 7, "background": .numbers([0, 0, 0])])])
+        small.workingSpace = .srgb  // resampled on the planes in sRGB only
+        return [Recipe.chain([(.rotate, ["degrees": "90"])]), small]
+    }()
 
-    /// Renders to a file and returns its bytes and the stage threads' jobs it started.
-    func render(_ recipe: Recipe, _ input: String, to format: String, saturated: Bool) throws -> (Data, stages: Int) {
+    /// Renders to a file and returns its bytes, the stage threads' jobs it started and its nodes' operations.
+    func render(_ recipe: Recipe, _ input: String, to format: String, saturated: Bool) throws
+        -> (Data, stages: Int, ops: [String]) {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("saturated-\(UUID().uuidString).\(format)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -28,11 +35,12 @@ final class SaturatedRenderTests: XCTestCase {
             if others == 0 { return try body() }
             try RenderLoad.run { try holding(others - 1, body) }
         }
+        var ops = [String]()
         try holding(saturated ? WorkerPool.width - 1 : 0) {
             if saturated { XCTAssertFalse(RenderLoad.saturated, "one core is still this render's to take") }
-            _ = try renderer.render(recipe, inputs: ["main": Fixtures.path(input)], output: output)
+            ops = try renderer.render(recipe, inputs: ["main": Fixtures.path(input)], output: output).nodes.map(\.op)
         }
-        return (try Data(contentsOf: URL(fileURLWithPath: output)), StageThreads.stagesStarted - before)
+        return (try Data(contentsOf: URL(fileURLWithPath: output)), StageThreads.stagesStarted - before, ops)
     }
 
     func testASaturatedRenderKeepsToItsThreadAndGivesTheSameBytes() throws {
@@ -48,6 +56,14 @@ final class SaturatedRenderTests: XCTestCase {
                     XCTAssertEqual(saturated.stages, 0, "\(input) → \(format): saturated, it starts no stage")
                 }
             }
+        }
+        for recipe in planeRecipes {
+            let alone = try render(recipe, "jpeg/baseline_420.jpg", to: "jpg", saturated: false)
+            let saturated = try render(recipe, "jpeg/baseline_420.jpg", to: "jpg", saturated: true)
+            XCTAssertTrue(alone.ops.contains { $0.hasSuffix("(JPEG planes)") }, "\(alone.ops)")
+            XCTAssertEqual(saturated.0, alone.0, "on the planes: the same bytes")
+            XCTAssertGreaterThan(alone.stages, 0, "on the planes, alone: the bands are worked on stages")
+            XCTAssertEqual(saturated.stages, 0, "on the planes, saturated: no stage")
         }
         XCTAssertEqual(RenderLoad.active, active, "every render is counted out")
     }
