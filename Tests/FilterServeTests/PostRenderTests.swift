@@ -123,25 +123,28 @@ final class PostRenderTests: XCTestCase {
         }
     }
 
+    /// `count` renders of the photo posted at once, each answered 200.
+    func renderAtOnce(_ count: Int, _ client: some TestClientProtocol) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await client.execute(uri: "/render", method: .post, headers: self.headers,
+                                             body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
+                        XCTAssertEqual(response.status, .ok)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     /// Renders run on kept stage threads: once the first renders have made them, rounds of requests at once make
     /// no thread more, and never more than the renders at once × (the render, its decoder, its encoder).
     func testRequestsMakeNoThreadsOnceWarm() async throws {
         let service = try service { $0.allowRecipes = true; $0.concurrency = 2; $0.maxWaiting = 64 }
         let before = StageThreads.threadsMade
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in
-            func round(_ count: Int) async throws {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<count {
-                        group.addTask {
-                            try await client.execute(uri: "/render", method: .post, headers: self.headers,
-                                                     body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
-                                XCTAssertEqual(response.status, .ok)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            }
+            func round(_ count: Int) async throws { try await self.renderAtOnce(count, client) }
             try await round(8)
             try await Task.sleep(for: .milliseconds(100))
             let warm = StageThreads.threadsMade
@@ -175,17 +178,7 @@ final class PostRenderTests: XCTestCase {
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in
             let requests = 6 * width
             let before = StageThreads.stagesStarted
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<requests {
-                    group.addTask {
-                        try await client.execute(uri: "/render", method: .post, headers: self.headers,
-                                                 body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
-                            XCTAssertEqual(response.status, .ok)
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
+            try await self.renderAtOnce(requests, client)
             let stages = StageThreads.stagesStarted - before
             // Fanned out, each request would start three (its render, a decoder, an encoder).
             XCTAssertGreaterThanOrEqual(stages, requests, "each request's render is a stage")
