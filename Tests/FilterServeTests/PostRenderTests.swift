@@ -138,19 +138,27 @@ final class PostRenderTests: XCTestCase {
         }
     }
 
-    /// Renders run on kept stage threads: once the first renders have made them, rounds of requests at once make
-    /// no thread more, and never more than the renders at once × (the render, its decoder, its encoder).
+    /// Renders run on kept stage threads: with as many kept as the renders at once could use together (2 × the
+    /// render, its decoder, its encoder), rounds of requests at once make no thread more. Whether a render uses its
+    /// decoder's and encoder's stages depends on the load when it starts (`RenderLoad`), so the pool is filled to
+    /// that bound first rather than by a first round, whose renders may have overlapped less than later ones.
     func testRequestsMakeNoThreadsOnceWarm() async throws {
         let service = try service { $0.allowRecipes = true; $0.concurrency = 2; $0.maxWaiting = 64 }
         let before = StageThreads.threadsMade
+        let holding = DispatchGroup(), release = DispatchSemaphore(value: 0)
+        for _ in 0..<(2 * 3) {
+            holding.enter()
+            StageThreads.run { holding.leave(); release.wait() }
+        }
+        holding.wait()
+        for _ in 0..<(2 * 3) { release.signal() }
+        let deadline = Date().addingTimeInterval(5)
+        while StageThreads.idleThreads < StageThreads.threadsMade, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        let warm = StageThreads.threadsMade
+        XCTAssertLessThanOrEqual(warm - before, 2 * 3, "at most six more kept threads")
         try await Application(router: service.router(), logger: .quiet).test(.router) { client in
-            func round(_ count: Int) async throws { try await self.renderAtOnce(count, client) }
-            try await round(8)
-            try await Task.sleep(for: .milliseconds(100))
-            let warm = StageThreads.threadsMade
-            XCTAssertLessThanOrEqual(warm - before, 2 * 3, "2 renders at once, each with a decoder and an encoder")
-            for _ in 0..<3 { try await round(8) }
-            XCTAssertLessThanOrEqual(StageThreads.threadsMade - warm, 1, "24 more requests made no thread (one may still be settling)")
+            for _ in 0..<4 { try await self.renderAtOnce(8, client) }
+            XCTAssertLessThanOrEqual(StageThreads.threadsMade - warm, 1, "32 requests made no thread (one may still be settling)")
         }
     }
 
