@@ -19,7 +19,8 @@ package enum CPURenderer {
         // With a render on every core, this one keeps to its thread: it decodes, filters and encodes in turn.
         let serial = RenderLoad.saturated
         let plan = keepSamples ? plan.choosingRepresentations(sources: sources.mapValues(\.sampleLayout), output: format) : plan
-        // Files decode on threads of their own, ahead of the filters (buffers in memory need no help). A
+        // Files decode on threads of their own, ahead of the filters (buffers in memory need no help), unless every
+        // core already has a render: then the source stages read them in turn on this thread. A
         // colour-managed file's thread reads its stored rows; the source stage converts them on the workers. Rows
         // above every crop of a source are passed over, not decoded (libjpeg-turbo skips their transforms).
         let firstRows = plan.firstRowsRead()
@@ -89,7 +90,8 @@ package enum CPURenderer {
     }
 
     /// Copies stored rows from `source` to `sink` unchanged (a plan without filters whose output keeps the input's
-    /// layout), with reading and writing on their own threads so inflate and deflate overlap.
+    /// layout), with reading and writing on their own threads so inflate and deflate overlap (in turn on the caller's
+    /// thread while every core has a render).
     package static func copyRows(from source: ImageRowSource, to sink: ImageRowSink, stats: RenderStats,
                                 control: RenderControl? = nil) throws {
         try RenderLoad.run { try copyRowsCounted(from: source, to: sink, stats: stats, control: control) }
