@@ -43,23 +43,24 @@ let package = Package(
     ],
     // The HTTP service (FilterServe, filterserve) and its packages are the trait "Server", on by default here. An app
     // that depends on the library alone turns it off (`.package(url: …, from: …, traits: [])`) and resolves none of
-    // Hummingbird, SwiftNIO, swift-crypto, Prometheus, AsyncHTTPClient or swift-log (Examples/Consumer does, and
-    // scripts/test.sh checks what it resolves).
+    // Hummingbird, SwiftNIO, Prometheus or swift-log (Examples/Consumer does, and scripts/test.sh checks what it
+    // resolves).
     traits: [
-        .trait(name: "Server", description: "filterserve, the HTTP service, with Hummingbird, SwiftNIO, swift-crypto, "
-               + "swift-prometheus, AsyncHTTPClient and swift-log"),
+        .trait(name: "Server", description: "filterserve, the HTTP service, with Hummingbird, SwiftNIO, swift-prometheus "
+               + "and swift-log (and the system's libcurl and libcrypto)"),
         .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target FilterRecipe` (the DocC catalog in Sources/FilterRecipe).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // The HTTP service only (FilterServe, filterserve): the library and the CLI depend on none of these.
+        // The HTTP service only (FilterServe, filterserve): the library and the CLI depend on none of these. Its
+        // digests and origin fetches use the system's libcrypto and libcurl (COriginFetch, CLibCrypto) rather than
+        // swift-crypto and AsyncHTTPClient: those each compile their own copy of BoringSSL, which was 4½ of the 10
+        // minutes a fresh clone took to build on two cores (BENCHMARKS.md).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -135,14 +136,16 @@ let package = Package(
         ], swiftSettings: staticRuntimeBuild, linkerSettings: staticRuntimeLink),
 
         // MARK: - The HTTP service
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "COriginFetch", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "FilterServe", dependencies: [
             "FilterRecipe", "FilterCore",
             .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
-            .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+            .target(name: "CLibCrypto", condition: .when(traits: ["Server"])),
+            .target(name: "COriginFetch", condition: .when(traits: ["Server"])),
             .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
-            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "filterserve", dependencies: [
@@ -181,7 +184,8 @@ let package = Package(
         .testTarget(name: "VulkanBackendTests", dependencies: ["VulkanBackend", "FilterRecipe", "TestSupport"]),
         .testTarget(name: "FilterServeTests", dependencies: [
             "FilterServe", "FilterRecipe", "TestSupport", "PNGCodec",
-            .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+            .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         ]),
         .testTarget(name: "filterrunTests", dependencies: ["TestSupport", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "FilterCore"]),

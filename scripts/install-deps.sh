@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages FilterRecipe builds and tests with, when any is missing (Debian/Ubuntu).
 set -euo pipefail
-packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libde265-dev libgif-dev libjxl-dev libimagequant-dev libavif-dev pkg-config libpangocairo-1.0-0 fonts-dejavu-core)
+packages=(libvulkan-dev glslang-dev glslang-tools mesa-vulkan-drivers libpng-dev libjpeg62-turbo-dev liblcms2-dev libwebp-dev libtiff-dev libheif-dev libde265-dev libgif-dev libjxl-dev libimagequant-dev libavif-dev libcurl4-openssl-dev libssl-dev pkg-config libpangocairo-1.0-0 fonts-dejavu-core)
+# filterserve fetches origins with libcurl and signs URLs with libcrypto (OpenSSL).
 # The test suite runs the Vulkan tests under Khronos validation.
 # dwebp, webpmux (the webp package) and tiffcp (libtiff-tools) are the independent tools the codecs' tests use;
 # djxl/cjxl (libjxl-tools), heif-convert and heif-enc (libheif-examples) decode and encode HEIC/AVIF independently of our code;

@@ -1,19 +1,19 @@
-import AsyncHTTPClient
-import Crypto
+import COriginFetch
 import FilterRecipe
 import Foundation
-import NIOCore
+import Synchronization
 
 /// Fetches sources from the configured HTTP(S) origins: a URL's source `@NAME/PATH…` is PATH under origin NAME's
 /// base URL. Only named origins are reached, never a URL a request spells out; every address a host resolves to
 /// must be public (`AddressPolicy`) unless private origins are allowed, and the connection goes to the address
 /// that was checked (the name is pinned, so a second lookup cannot rebind it); redirects are followed by hand, at
-/// most three, and only within the origin's base; the body is bounded while it streams.
+/// most three, and only within the origin's base; the body is bounded while it streams. The exchange itself is
+/// libcurl's (`COriginFetch`), on a thread of Dispatch's pool, never the server's.
 struct OriginFetcher: Sendable {
     let origins: [String: URL]
     let allowPrivate: Bool
     let maxBytes: Int
-    let timeout: TimeAmount
+    let timeout: Duration
     static let maxRedirects = 3
 
     init(_ configuration: ServeConfiguration) throws {
@@ -29,7 +29,7 @@ struct OriginFetcher: Sendable {
         self.origins = origins
         allowPrivate = configuration.allowPrivateOrigins
         maxBytes = configuration.maxSourceBytes
-        timeout = .seconds(Int64(configuration.originTimeoutSeconds))
+        timeout = .seconds(configuration.originTimeoutSeconds)
     }
 
     /// The bytes at `path` under origin `name`, and a validator of them (their SHA-256) for the response's ETag.
@@ -40,7 +40,7 @@ struct OriginFetcher: Sendable {
         }
         let encoded = path.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segment) ?? "" }
         var url = URL(string: base.absoluteString + encoded.joined(separator: "/"))
-        let deadline = ContinuousClock.now + .seconds(timeout.nanoseconds / 1_000_000_000)
+        let deadline = ContinuousClock.now + timeout
         for hop in 0...Self.maxRedirects {
             // What is checked is what is asked for: the path's segments percent-decoded, then written again.
             guard let asked = url, let target = Self.canonical(asked, within: base), let host = target.host else {
@@ -50,8 +50,7 @@ struct OriginFetcher: Sendable {
             let address = try await vetted(host, origin: name)
             switch try await get(target, host: host, address: address, deadline: deadline, origin: name) {
             case .body(let data):
-                let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-                return (data, String(digest.prefix(32)))
+                return (data, String(Digests.hex(Digests.sha256(data)).prefix(32)))
             case .redirect(let location):
                 url = URL(string: location, relativeTo: target)?.absoluteURL
             case .status(let code) where code == 404 || code == 410:
@@ -63,46 +62,46 @@ struct OriginFetcher: Sendable {
         throw ServeError(.badGateway, "origin \(name) redirected more than \(Self.maxRedirects) times")
     }
 
-    private enum Answer { case body(Data), redirect(String), status(Int) }
+    enum Answer { case body(Data), redirect(String), status(Int) }
 
     /// One GET of `url`, connected to `address` (the checked address of `host`), over by `deadline` (the whole
     /// fetch's, redirects and a trickled body included: a read timeout alone lets a byte every few seconds go on).
-    private func get(_ url: URL, host: String, address: String, deadline: ContinuousClock.Instant, origin name: String) async throws -> Answer {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(5), read: timeout))
-        configuration.dnsOverride = [host: address]
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let seconds = timeout.nanoseconds / 1_000_000_000
-            let answer = try await Deadline.run(until: deadline, ServeError(.gatewayTimeout, "origin \(name) took longer than \(seconds) s")) {
-                try await exchange(client, url)
+    /// A cancelled request (its client hung up) stops the transfer.
+    func get(_ url: URL, host: String, address: String, deadline: ContinuousClock.Instant, origin name: String) async throws -> Answer {
+        let late = ServeError(.gatewayTimeout, "origin \(name) took longer than \(timeout.components.seconds) s")
+        let left = deadline - .now
+        guard left > .zero else { throw late }
+        let milliseconds = Int(left / .milliseconds(1)) + 1
+        let port = url.port ?? Self.defaultPort(url)
+        // A literal address has no lookup to pin; a name is pinned to the address that was checked.
+        let literal = host.hasPrefix("[") || host.allSatisfy { $0.isNumber || $0 == "." }
+        let pin = literal ? nil : "\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address)
+        let transfer = OriginTransfer()
+        let agent = "filterserve/\(FilterRecipeVersion.current)"
+        let limit = maxBytes
+        let (outcome, answer) = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: transfer.run(url.absoluteString, pin: pin, agent: agent,
+                                                                milliseconds: milliseconds, limit: limit))
+                }
             }
-            try await client.shutdown()
-            return answer
-        } catch {
-            try? await client.shutdown()
-            if let served = error as? ServeError { throw served }
-            if error is NIOTooManyBytesError {
-                throw ServeError(.contentTooLarge, "the source is over \(maxBytes) bytes")
-            }
-            throw ServeError(.badGateway, "the origin could not be read: \(error)")
+        } onCancel: {
+            transfer.cancel()
         }
-    }
-
-    private func exchange(_ client: HTTPClient, _ url: URL) async throws -> Answer {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: "filterserve/\(FilterRecipeVersion.current)")
-        let response = try await client.execute(request, timeout: timeout)
-        let code = Int(response.status.code)
-        if [301, 302, 303, 307, 308].contains(code), let location = response.headers.first(name: "location") {
-            return .redirect(location)
+        switch outcome {
+        case ORIGIN_FETCH_ANSWERED: break
+        case ORIGIN_FETCH_TIMED_OUT: throw late
+        case ORIGIN_FETCH_CANCELLED: throw CancellationError()
+        default: throw ServeError(.badGateway, "the origin could not be read: \(answer.message)")
         }
-        guard code == 200 else { return .status(code) }
-        // A declared length over the limit is refused before any of the body is read.
-        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBytes {
-            throw ServeError(.contentTooLarge, "the source is over \(maxBytes) bytes (\(length))")
+        if answer.overLimit {
+            let declared = answer.declaredLength > maxBytes ? " (\(answer.declaredLength))" : ""
+            throw ServeError(.contentTooLarge, "the source is over \(maxBytes) bytes\(declared)")
         }
-        return .body(Data(buffer: try await response.body.collect(upTo: maxBytes)))
+        if [301, 302, 303, 307, 308].contains(answer.status), !answer.location.isEmpty { return .redirect(answer.location) }
+        guard answer.status == 200 else { return .status(answer.status) }
+        return .body(transfer.body)
     }
 
     /// The first address `host` resolves to, if every one it resolves to may be reached; else 403 (or 502 when it
@@ -154,4 +153,52 @@ struct OriginFetcher: Sendable {
         set.remove("/")
         return set
     }()
+}
+
+/// One libcurl transfer's state, shared with its C callbacks: the body as it streams and whether it is still wanted.
+private final class OriginTransfer: @unchecked Sendable {
+    /// Written by the transfer's thread only, read after it returns.
+    private(set) var body = Data()
+    private let cancelled = Atomic<Bool>(false)
+
+    struct Answer {
+        var status = 0
+        var declaredLength = -1
+        var overLimit = false
+        var location = ""
+        var message = ""
+    }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Runs the transfer on the calling thread (it blocks until the answer, the limit or the deadline).
+    func run(_ url: String, pin: String?, agent: String, milliseconds: Int, limit: Int) -> (origin_fetch_outcome, Answer) {
+        var raw = origin_fetch_answer()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let onBody: origin_fetch_body = { context, bytes, count in
+            let transfer = Unmanaged<OriginTransfer>.fromOpaque(context!).takeUnretainedValue()
+            if let bytes, count > 0 { transfer.body.append(bytes, count: count) }
+            return 0
+        }
+        let isCancelled: origin_fetch_cancelled = { context in
+            Unmanaged<OriginTransfer>.fromOpaque(context!).takeUnretainedValue().cancelled.load(ordering: .relaxed) ? 1 : 0
+        }
+        let outcome = withExtendedLifetime(self) {
+            origin_fetch_get(url, pin, agent, milliseconds, min(5_000, milliseconds), Int64(limit), onBody, isCancelled, context, &raw)
+        }
+        var answer = Answer()
+        answer.status = raw.status
+        answer.declaredLength = Int(raw.declared_length)
+        answer.overLimit = raw.over_limit != 0
+        answer.location = Self.text(&raw.location)
+        answer.message = Self.text(&raw.message)
+        return (outcome, answer)
+    }
+
+    /// A NUL-terminated C array as text.
+    private static func text<T>(_ field: inout T) -> String {
+        withUnsafeBytes(of: &field) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
 }

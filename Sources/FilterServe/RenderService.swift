@@ -1,4 +1,3 @@
-import Crypto
 import FilterCore
 import FilterRecipe
 import Foundation
@@ -384,7 +383,7 @@ public struct RenderService: Sendable {
     /// modification time, a fetched source's digest).
     func etag(payload: String, format: ImageFileFormat, validators: [String]) throws -> String {
         let text = ([payload, format.rawValue] + validators).joined(separator: "\u{0}")
-        return "\"" + SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined().prefix(32) + "\""
+        return "\"" + Digests.sha256Hex(text).prefix(32) + "\""
     }
 
     /// A file's size and modification time.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Rendered answers kept on disk, bounded in bytes and evicted least recently used, so that a URL asked for again
@@ -50,7 +49,7 @@ final class ResultCache: @unchecked Sendable {
 
     /// The file name of `key`'s entry.
     private static func name(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined() + ".entry"
+        Digests.sha256Hex(key) + ".entry"
     }
 
     /// The answer stored under `key`, marked as used now; nil when there is none (or it cannot be read).

@@ -1,15 +1,13 @@
-import Crypto
 import Foundation
 
 /// Signs and checks render URLs: HMAC-SHA256 over the canonical payload (`PRESET/SOURCE`, then `?format=F` when the
 /// URL names a format), written base64url without padding. Every configured key is tried, so keys rotate without
-/// breaking URLs signed with the previous one; the comparison is constant-time (Crypto's).
+/// breaking URLs signed with the previous one; the comparison is constant-time (libcrypto's, `Digests`).
 public struct URLSigner: Sendable {
-    private let secrets: [Data]
-    private var keys: [SymmetricKey] { secrets.map { SymmetricKey(data: $0) } }
+    private let keys: [[UInt8]]
 
     public init(secrets: [String]) {
-        self.secrets = secrets.map { Data($0.utf8) }
+        keys = secrets.map { Array($0.utf8) }
     }
 
     /// What a URL signs.
@@ -29,8 +27,7 @@ public struct URLSigner: Sendable {
     /// The signature of `payload` with the first (newest) key.
     public func signature(for payload: String) -> String? {
         guard let key = keys.first else { return nil }
-        let code = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
-        return Self.base64url(Data(code))
+        return Self.base64url(Data(Digests.hmacSHA256(key: key, message: payload.utf8)))
     }
 
     /// Whether `signature` signs `payload` with any key. Only the canonical spelling is accepted — 43 characters of
@@ -39,7 +36,8 @@ public struct URLSigner: Sendable {
     public func verify(_ signature: String, payload: String) -> Bool {
         guard signature.utf8.count == 43, let code = Self.decode(signature), code.count == 32,
               Self.base64url(code) == signature else { return false }
-        return keys.contains { HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(payload.utf8), using: $0) }
+        let given = Array(code)
+        return keys.contains { Digests.equalInConstantTime(Digests.hmacSHA256(key: $0, message: payload.utf8), given) }
     }
 
     /// The path of a signed render URL (the part after the host).

@@ -4,7 +4,6 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import TestSupport
 import XCTest
@@ -20,8 +19,8 @@ final class HostileRequestTests: XCTestCase {
         try testService(keys: ["secret"], change)
     }
 
-    func test(_ service: RenderService, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in try await body(client) }
+    func test(_ service: RenderService, _ body: @escaping @Sendable (ServeClient) async throws -> Void) async throws {
+        try await RouterClient.run(service.router()) { client in try await body(client) }
     }
 
     /// A form of text parts in the order given, then an optional image part and the closing boundary.

@@ -3,7 +3,6 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import TestSupport
 import XCTest
@@ -49,6 +48,20 @@ final class OriginTests: XCTestCase {
         router.get("img/big.png") { _, _ in
             Response(status: .ok, headers: [.contentLength: "900000000"], body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         }
+        router.get("img/slow.png") { _, _ in
+            try await Task.sleep(for: .seconds(5))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+        }
+        router.get("img/trickle.png") { _, _ in
+            // A byte at a time, each well within any read timeout: only the whole fetch's deadline ends it.
+            Response(status: .ok, body: ResponseBody { writer in
+                for byte in photo.prefix(40) {
+                    try await writer.write(ByteBuffer(bytes: [byte]))
+                    try await Task.sleep(for: .milliseconds(150))
+                }
+                try await writer.finish(nil)
+            })
+        }
         router.get("img/endless.png") { _, _ in
             // No length declared: a stream that outgrows the limit.
             Response(status: .ok, body: ResponseBody { writer in
@@ -70,15 +83,15 @@ final class OriginTests: XCTestCase {
         return try RenderService(settings)
     }
 
-    func get(_ service: RenderService, _ path: String, _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+    func get(_ service: RenderService, _ path: String, _ check: @escaping @Sendable (RouterResponse) throws -> Void) async throws {
+        try await RouterClient.run(service.router()) { client in
             try await client.execute(uri: path, method: .get) { try check($0) }
         }
     }
 
     func testOriginsAreFetchedWithinTheirLimits() async throws {
-        try await Application(router: originRouter(), logger: .quiet).test(.live) { origin in
-            let base = "http://127.0.0.1:\(origin.port!)/img/"
+        try await withLiveServer(originRouter()) { port in
+            let base = "http://127.0.0.1:\(port)/img/"
             let open = try self.service(origin: base) { $0.allowPrivateOrigins = true }
             try await self.get(open, "/r/_/web-thumbnail/@local/chelsea.png?format=png") { response in
                 XCTAssertEqual(response.status, .ok, String(buffer: response.body))
@@ -116,6 +129,46 @@ final class OriginTests: XCTestCase {
                     XCTAssertTrue(String(buffer: response.body).contains("private or reserved address"), String(buffer: response.body))
                 }
             }
+        }
+    }
+
+    /// The whole fetch is over by the origin timeout, whether the origin answers late or trickles its body.
+    func testSlowOriginsTimeOut() async throws {
+        try await withLiveServer(originRouter()) { port in
+            let open = try self.service(origin: "http://127.0.0.1:\(port)/img/") {
+                $0.allowPrivateOrigins = true
+                $0.originTimeoutSeconds = 1
+            }
+            for name in ["slow.png", "trickle.png"] {
+                let began = ContinuousClock.now
+                try await self.get(open, "/r/_/web-thumbnail/@local/\(name)?format=png") { response in
+                    XCTAssertEqual(response.status, .gatewayTimeout, name)
+                    XCTAssertTrue(String(buffer: response.body).contains("took longer than 1 s"), String(buffer: response.body))
+                }
+                XCTAssertLessThan(ContinuousClock.now - began, .seconds(3), name)
+            }
+        }
+    }
+
+    /// The connection goes to the address that was checked: a name that no resolver knows is reached at the address
+    /// it was pinned to, so a second lookup (a rebinding resolver's) never happens. A proxy named in the
+    /// environment is not taken either: it would connect somewhere else.
+    func testTheCheckedAddressIsTheOneReached() async throws {
+        try await withLiveServer(originRouter()) { port in
+            let host = "origin.filterserve-test.invalid"
+            let base = URL(string: "http://\(host):\(port)/img/")!
+            let fetcher = try OriginFetcher(ServeConfiguration())
+            setenv("http_proxy", "http://127.0.0.1:9", 1)
+            setenv("ALL_PROXY", "http://127.0.0.1:9", 1)
+            defer { unsetenv("http_proxy"); unsetenv("ALL_PROXY") }
+            let answer = try await fetcher.get(base.appendingPathComponent("chelsea.png"), host: host, address: "127.0.0.1",
+                                               deadline: .now + .seconds(5), origin: "test")
+            guard case .body(let data) = answer else { return XCTFail("\(answer)") }
+            XCTAssertEqual(data, self.photo)
+            let moved = try await fetcher.get(base.appendingPathComponent("moved.png"), host: host, address: "127.0.0.1",
+                                              deadline: .now + .seconds(5), origin: "test")
+            guard case .redirect(let location) = moved else { return XCTFail("\(moved)") }
+            XCTAssertEqual(location, "http://\(host):\(port)/img/chelsea.png", "the Location, resolved against the URL asked for")
         }
     }
 

@@ -4,7 +4,6 @@ import FilterRecipe
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import PNGCodec
 import TestSupport
@@ -43,16 +42,16 @@ final class PostRenderTests: XCTestCase {
     }
 
     func testFreeRecipesOnlyWhenAllowed() async throws {
-        let refused = Application(router: try service().router(), logger: .quiet)
-        try await refused.test(.router) { client in
+        let refused = try service().router()
+        try await RouterClient.run(refused) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe], image: self.photo)) { response in
                 XCTAssertEqual(response.status, .forbidden)
                 XCTAssertTrue(String(buffer: response.body).contains("signed recipes"))
             }
         }
-        let allowed = Application(router: try service { $0.allowRecipes = true }.router(), logger: .quiet)
-        try await allowed.test(.router) { client in
+        let allowed = try service { $0.allowRecipes = true }.router()
+        try await RouterClient.run(allowed) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe, "format": "png"], image: self.photo)) { response in
                 XCTAssertEqual(response.status, .ok, String(buffer: response.body))
@@ -73,7 +72,7 @@ final class PostRenderTests: XCTestCase {
         let canonical = String(decoding: try Recipe(json: Data(recipe.utf8)).jsonData(), as: UTF8.self)
         let signature = try XCTUnwrap(service.signer.signature(for: URLSigner.recipePayload(canonical)))
         let other = #"{"version": 1, "steps": [{"op": "resize", "width": 4000}]}"#
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe, "signature": signature, "format": "jpeg"], image: self.photo)) { response in
                 XCTAssertEqual(response.status, .ok, String(buffer: response.body))
@@ -98,7 +97,7 @@ final class PostRenderTests: XCTestCase {
         let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
         XCTAssertGreaterThanOrEqual(paths.count, 16)
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             for path in paths {
                 let file = folder.appendingPathComponent(path).path
                 let canonical = String(decoding: try Recipe(contentsOfFile: file).jsonData(), as: UTF8.self)
@@ -124,7 +123,7 @@ final class PostRenderTests: XCTestCase {
     }
 
     /// `count` renders of the photo posted at once, each answered 200.
-    func renderAtOnce(_ count: Int, _ client: some TestClientProtocol) async throws {
+    func renderAtOnce(_ count: Int, _ client: ServeClient) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<count {
                 group.addTask {
@@ -156,7 +155,7 @@ final class PostRenderTests: XCTestCase {
         while StageThreads.idleThreads < StageThreads.threadsMade, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
         let warm = StageThreads.threadsMade
         XCTAssertLessThanOrEqual(warm - before, 2 * 3, "at most six more kept threads")
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             for _ in 0..<4 { try await self.renderAtOnce(8, client) }
             XCTAssertLessThanOrEqual(StageThreads.threadsMade - warm, 1, "32 requests made no thread (one may still be settling)")
         }
@@ -183,7 +182,7 @@ final class PostRenderTests: XCTestCase {
             for _ in 1..<width { release.signal() }
             done.wait()  // counted out before the next test
         }
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             let requests = 6 * width
             let before = StageThreads.stagesStarted
             try await self.renderAtOnce(requests, client)
@@ -196,7 +195,7 @@ final class PostRenderTests: XCTestCase {
 
     func testBadRequestsAreNamed() async throws {
         let service = try service { $0.allowRecipes = true; $0.maxUploadBytes = 50_000 }
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             let cases: [(HTTPFields, ByteBuffer, HTTPResponse.Status, String)] = [
                 (self.headers, self.form(["recipe": #"{"version": 1, "steps": [{"op": "blur"}]}"#, "source": "chelsea_451x300_rgb8.png"]),
                  .badRequest, "steps[0].op"),
@@ -231,7 +230,7 @@ final class PostRenderTests: XCTestCase {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: bombPath))
         XCTAssertLessThan(bytes.count, 1 << 20, "60 MB of pixels in under a megabyte")
         let service = try service { $0.allowRecipes = true }
-        try await Application(router: service.router(), logger: .quiet).test(.router) { client in
+        try await RouterClient.run(service.router()) { client in
             try await client.execute(uri: "/render", method: .post, headers: self.headers,
                                      body: self.form(["recipe": self.recipe], image: bytes)) { response in
                 XCTAssertEqual(response.status, .contentTooLarge, String(buffer: response.body))

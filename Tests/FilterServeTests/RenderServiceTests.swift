@@ -5,7 +5,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import HummingbirdTesting
 import TestSupport
 import XCTest
 
@@ -18,9 +17,9 @@ final class RenderServiceTests: XCTestCase {
         try testService(keys: ["new-secret", "old-secret"], change)
     }
 
-    func test(_ service: RenderService, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: service.router(), logger: .quiet)
-        try await app.test(.router) { client in try await body(client) }
+    func test(_ service: RenderService, _ body: @escaping @Sendable (ServeClient) async throws -> Void) async throws {
+        let app = service.router()
+        try await RouterClient.run(app) { client in try await body(client) }
     }
 
     /// The size of an encoded image, read back through the engine.
