@@ -73,8 +73,9 @@ struct OriginFetcher: Sendable {
         guard left > .zero else { throw late }
         let milliseconds = Int(left / .milliseconds(1)) + 1
         let port = url.port ?? Self.defaultPort(url)
-        // A literal address has no lookup to pin; a name is pinned to the address that was checked.
-        let literal = host.hasPrefix("[") || host.allSatisfy { $0.isNumber || $0 == "." }
+        // A literal address has no lookup to pin (an IPv6 one holds colons, which no name does); a name is pinned
+        // to the address that was checked.
+        let literal = host.contains(":") || host.hasPrefix("[") || host.allSatisfy { $0.isNumber || $0 == "." }
         let pin = literal ? nil : "\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address)
         let transfer = OriginTransfer()
         let agent = "filterserve/\(FilterRecipeVersion.current)"
