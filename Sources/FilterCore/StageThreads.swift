@@ -6,46 +6,17 @@ import Foundation
 /// at once × the stages of one), instead of a decoder's, an encoder's and a render's thread for every request.
 /// The row work itself runs on `WorkerPool`.
 package enum StageThreads {
-    private static let condition = NSCondition()   // guards everything below
-    nonisolated(unsafe) private static var queue: [@Sendable () -> Void] = []
-    nonisolated(unsafe) private static var idle = 0
-    nonisolated(unsafe) private static var made = 0
-    nonisolated(unsafe) private static var started = 0
+    private static let pool = KeptThreads(name: "filterrun stage")
 
     /// Runs `body` on a kept thread (an idle one, or a new one when none is idle); returns at once.
-    package static func run(_ body: @escaping @Sendable () -> Void) {
-        condition.lock()
-        queue.append(body)
-        started += 1
-        let spawn = queue.count > idle
-        if spawn { made += 1 }
-        condition.signal()
-        condition.unlock()
-        if spawn {
-            let thread = Thread { serve() }
-            thread.name = "filterrun stage"
-            thread.start()
-        }
-    }
+    package static func run(_ body: @escaping @Sendable () -> Void) { pool.run(body) }
 
     /// Threads made so far (tests and metrics: under steady load it stops growing).
-    package static var threadsMade: Int { condition.withLock { made } }
+    package static var threadsMade: Int { pool.threadsMade }
 
     /// Stages run so far (tests: a render that keeps to its own thread, `RenderLoad.saturated`, runs none).
-    package static var stagesStarted: Int { condition.withLock { started } }
+    package static var stagesStarted: Int { pool.jobsStarted }
 
     /// Threads waiting for work now.
-    package static var idleThreads: Int { condition.withLock { idle } }
-
-    private static func serve() {
-        while true {
-            condition.lock()
-            idle += 1
-            while queue.isEmpty { condition.wait() }
-            idle -= 1
-            let work = queue.removeFirst()
-            condition.unlock()
-            work()
-        }
-    }
+    package static var idleThreads: Int { pool.idleThreads }
 }

@@ -1,4 +1,5 @@
 import COriginFetch
+import FilterCore
 import FilterRecipe
 import Foundation
 import Synchronization
@@ -8,13 +9,16 @@ import Synchronization
 /// must be public (`AddressPolicy`) unless private origins are allowed, and the connection goes to the address
 /// that was checked (the name is pinned, so a second lookup cannot rebind it); redirects are followed by hand, at
 /// most three, and only within the origin's base; the body is bounded while it streams. The exchange itself is
-/// libcurl's (`COriginFetch`), on a thread of Dispatch's pool, never the server's.
+/// libcurl's (`COriginFetch`), and like the lookup it blocks its thread: both run on `threads`, never the server's.
 struct OriginFetcher: Sendable {
     let origins: [String: URL]
     let allowPrivate: Bool
     let maxBytes: Int
     let timeout: Duration
     static let maxRedirects = 3
+    /// The threads lookups and transfers block: at most 32 at once, kept. Past that a fetch waits its turn, its
+    /// deadline running, so a flood of slow origins holds 32 threads rather than one a request.
+    static let threads = KeptThreads(name: "filterserve origin", limit: 32)
 
     init(_ configuration: ServeConfiguration) throws {
         var origins = [String: URL]()
@@ -69,9 +73,6 @@ struct OriginFetcher: Sendable {
     /// A cancelled request (its client hung up) stops the transfer.
     func get(_ url: URL, host: String, address: String, deadline: ContinuousClock.Instant, origin name: String) async throws -> Answer {
         let late = ServeError(.gatewayTimeout, "origin \(name) took longer than \(timeout.components.seconds) s")
-        let left = deadline - .now
-        guard left > .zero else { throw late }
-        let milliseconds = Int(left / .milliseconds(1)) + 1
         let port = url.port ?? Self.defaultPort(url)
         // A literal address has no lookup to pin (an IPv6 one holds colons, which no name does); a name is pinned
         // to the address that was checked.
@@ -82,9 +83,9 @@ struct OriginFetcher: Sendable {
         let limit = maxBytes
         let (outcome, answer) = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                Self.threads.run {
                     continuation.resume(returning: transfer.run(url.absoluteString, pin: pin, agent: agent,
-                                                                milliseconds: milliseconds, limit: limit))
+                                                                deadline: deadline, limit: limit))
                 }
             }
         } onCancel: {
@@ -110,7 +111,7 @@ struct OriginFetcher: Sendable {
     private func vetted(_ host: String, origin name: String) async throws -> String {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let addresses = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: AddressPolicy.resolve(bare)) }
+            Self.threads.run { continuation.resume(returning: AddressPolicy.resolve(bare)) }
         }
         guard let first = addresses.first else { throw ServeError(.badGateway, "origin \(name)'s host does not resolve") }
         if !allowPrivate, let blocked = addresses.first(where: { !AddressPolicy.isPublic($0.bytes) }) {
@@ -172,8 +173,13 @@ private final class OriginTransfer: @unchecked Sendable {
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
-    /// Runs the transfer on the calling thread (it blocks until the answer, the limit or the deadline).
-    func run(_ url: String, pin: String?, agent: String, milliseconds: Int, limit: Int) -> (origin_fetch_outcome, Answer) {
+    /// Runs the transfer on the calling thread (it blocks until the answer, the limit or the deadline); one that
+    /// waited for its thread past the deadline, or was cancelled meanwhile, does not start.
+    func run(_ url: String, pin: String?, agent: String, deadline: ContinuousClock.Instant, limit: Int) -> (origin_fetch_outcome, Answer) {
+        let left = deadline - .now
+        if cancelled.load(ordering: .relaxed) { return (ORIGIN_FETCH_CANCELLED, Answer()) }
+        guard left > .zero else { return (ORIGIN_FETCH_TIMED_OUT, Answer()) }
+        let milliseconds = Int(left / .milliseconds(1)) + 1
         var raw = origin_fetch_answer()
         let context = Unmanaged.passUnretained(self).toOpaque()
         let onBody: origin_fetch_body = { context, bytes, count in

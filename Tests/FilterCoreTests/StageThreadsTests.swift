@@ -32,6 +32,37 @@ final class StageThreadsTests: XCTestCase {
         XCTAssertLessThanOrEqual(StageThreads.threadsMade, made + 4, "eight at once add at most four to four kept")
     }
 
+    /// A bounded pool (filterserve's origin threads) never holds more threads than its limit: jobs past it wait
+    /// their turn, in order, and every one runs.
+    func testABoundedPoolMakesNoMoreThanItsLimit() {
+        final class Tally: @unchecked Sendable {
+            let lock = NSLock()
+            var running = 0, most = 0, order = [Int]()
+        }
+        let pool = KeptThreads(name: "bounded test", limit: 2)
+        let tally = Tally()
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for job in 0..<6 {
+            done.enter()
+            pool.run {
+                tally.lock.withLock { tally.running += 1; tally.most = max(tally.most, tally.running); tally.order.append(job) }
+                release.wait()
+                tally.lock.withLock { tally.running -= 1 }
+                done.leave()
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(tally.lock.withLock { tally.running }, 2, "two jobs run, four wait")
+        for _ in 0..<6 { release.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "every job ran")
+        XCTAssertEqual(tally.most, 2)
+        XCTAssertEqual(pool.threadsMade, 2)
+        XCTAssertEqual(Array(tally.order.prefix(2)).sorted(), [0, 1])
+        XCTAssertEqual(Array(tally.order.dropFirst(2)), [2, 3, 4, 5], "the waiting jobs in the order they came")
+        XCTAssertEqual(pool.jobsStarted, 6)
+    }
+
     /// No render makes a thread of its own, in Swift or in our C: threads are made only here and by the benchmarking
     /// tool (the PNG encoder's deflates run on Dispatch's pool, beside `WorkerPool`'s loops; the JPEG plane
     /// transcodes hand their workers to these threads).
@@ -39,12 +70,12 @@ final class StageThreadsTests: XCTestCase {
         let sources = Fixtures.repository.appendingPathComponent("Sources")
         let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
             .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".c") }
-        let allowed: Set = ["FilterCore/StageThreads.swift"]
+        let allowed: Set = ["FilterCore/KeptThreads.swift"]
         for file in files where !allowed.contains(file) && !file.hasPrefix("filterbench/") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for pattern in [#"[^A-Za-z]Thread \{"#, #"Thread\.detachNewThread"#, #"Thread\(block"#, "pthread_create"] {
                 XCTAssertNil(text.range(of: pattern, options: .regularExpression),
-                             "\(file) makes a thread (\(pattern)); run the stage on StageThreads")
+                             "\(file) makes a thread (\(pattern)); run the stage on StageThreads (or another KeptThreads)")
             }
         }
     }
