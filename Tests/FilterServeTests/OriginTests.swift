@@ -172,6 +172,27 @@ final class OriginTests: XCTestCase {
         }
     }
 
+    /// A request given up (its client hung up) stops its transfer: libcurl is asked at least once a second.
+    func testACancelledFetchStopsItsTransfer() async throws {
+        try await withLiveServer(originRouter()) { port in
+            let fetcher = try OriginFetcher(ServeConfiguration())
+            let url = URL(string: "http://127.0.0.1:\(port)/img/slow.png")!
+            let began = ContinuousClock.now
+            let fetch = Task {
+                try await fetcher.get(url, host: "127.0.0.1", address: "127.0.0.1", deadline: .now + .seconds(30), origin: "test")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            fetch.cancel()
+            do {
+                let answer = try await fetch.value
+                XCTFail("a cancelled fetch answered \(answer)")
+            } catch {
+                XCTAssertTrue(error is CancellationError, "\(error)")
+            }
+            XCTAssertLessThan(ContinuousClock.now - began, .seconds(3), "stopped long before the origin's 5 s")
+        }
+    }
+
     func testOriginsMustBeWellFormed() {
         for bad in ["ftp://example.com/", "http:///nohost", "http://user@example.com/", "http://example.com/?q=1"] {
             XCTAssertThrowsError(try service(origin: bad), bad)
