@@ -22,7 +22,7 @@ mkdir -p .build && rm -rf .build/test-venv && ln -s "$venv" .build/test-venv
 export FILTERRUN_VULKAN_VALIDATION=1
 swift build --build-tests
 root=$PWD
-scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
+scratch=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
 status=0
 if [ "$#" -gt 0 ]; then
     swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log" || status=1
