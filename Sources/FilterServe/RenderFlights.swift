@@ -61,4 +61,12 @@ struct ServerTiming: Sendable {
         [("queue", queue), ("decode", decode), ("filter", filter), ("encode", encode), ("total", total)]
             .map { String(format: "%@;dur=%.1f", $0.0, $0.1 * 1000) }.joined(separator: ", ")
     }
+
+    /// `entries` led by the origin fetch's time when the source came from an origin. The fetch is the request's
+    /// own (requests that share a render each fetched, or found the flight while fetching), so it is not in the
+    /// shared `ServerTiming`.
+    static func header(fetch seconds: Double?, _ entries: String) -> String {
+        guard let seconds else { return entries }
+        return String(format: "fetch;desc=\"origin\";dur=%.1f, ", seconds * 1000) + entries
+    }
 }

@@ -122,10 +122,13 @@ public struct RenderService: Sendable {
         }
         // A source is a file under the sources folder, or `@ORIGIN/PATH` fetched from a configured origin.
         let input: ImageInput, validator: String
+        var fetchSeconds: Double?
         if let first = sourceParts.first, first.hasPrefix("@") {
+            let fetchBegan = ContinuousClock.now
             let fetched = try await whileConnected(context) {
                 try await fetcher.fetch(origin: String(first.dropFirst()), path: Array(sourceParts.dropFirst()))
             }
+            fetchSeconds = (ContinuousClock.now - fetchBegan) / .seconds(1)
             input = .encoded(fetched.data, name: source)
             validator = fetched.validator
         } else {
@@ -159,7 +162,7 @@ public struct RenderService: Sendable {
             metrics.cacheHits.increment()
             metrics.bytesOut.increment(by: Int64(data.count))
             headers[.contentType] = fileFormat.mediaType
-            headers[HTTPField.Name("Server-Timing")!] = "cache;desc=\"result cache\""
+            headers[HTTPField.Name("Server-Timing")!] = ServerTiming.header(fetch: fetchSeconds, "cache;desc=\"result cache\"")
             headers[.contentLength] = String(data.count)
             return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))
         }
@@ -196,7 +199,7 @@ public struct RenderService: Sendable {
         let data = rendered.data
         metrics.bytesOut.increment(by: Int64(data.count))
         headers[.contentType] = fileFormat.mediaType
-        headers[HTTPField.Name("Server-Timing")!] = rendered.timing.header
+        headers[HTTPField.Name("Server-Timing")!] = ServerTiming.header(fetch: fetchSeconds, rendered.timing.header)
         headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers,
                         body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -97,6 +97,9 @@ final class OriginTests: XCTestCase {
                 XCTAssertEqual(response.status, .ok, String(buffer: response.body))
                 XCTAssertEqual(response.headers[.contentType], "image/png")
                 XCTAssertNotNil(response.headers[.eTag])
+                let timing = response.headers[HTTPField.Name("Server-Timing")!] ?? ""
+                XCTAssertTrue(timing.hasPrefix("fetch;desc=\"origin\";dur="), timing)
+                XCTAssertTrue(timing.contains("decode;dur="), timing)
             }
             try await self.get(open, "/r/_/web-thumbnail/@local/moved.png?format=png") { response in
                 XCTAssertEqual(response.status, .ok, "a redirect within the origin is followed")
