@@ -128,7 +128,11 @@ origin_fetch_outcome origin_fetch_get(const char *url, const char *pin, const ch
     transfer t = { handle, answer, max_bytes, 0, body, cancelled, context, 0 };
     char error[CURL_ERROR_SIZE] = { 0 };
     curl_easy_setopt(handle, CURLOPT_URL, url);
+#if LIBCURL_VERSION_NUM >= 0x075500  // 7.85: protocols by name; the bit mask before it
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
     curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
     // A proxy named in the environment would connect elsewhere than the checked address.
     curl_easy_setopt(handle, CURLOPT_PROXY, "");
