@@ -4,11 +4,11 @@ import Foundation
 /// SHA-256 and HMAC-SHA256 from the system's libcrypto (OpenSSL): the service's ETags, cache entry names and source
 /// validators, and its signed URLs.
 enum Digests {
-    /// The SHA-256 of `bytes`.
-    static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    /// The SHA-256 of `bytes`, read in place (a fetched source of many megabytes is not copied).
+    static func sha256(_ bytes: some ContiguousBytes) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let done = Array(bytes).withUnsafeBytes { input in
+        let done = bytes.withUnsafeBytes { input in
             EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
         }
         precondition(done == 1 && length == 32, "libcrypto's SHA-256 failed")
