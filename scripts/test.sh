@@ -28,7 +28,7 @@ if [ "$#" -gt 0 ]; then
     swift test --skip-build "$@" 2>&1 | tee "$scratch/test.log" || status=1
 else
     # The whole suite runs the test bundle itself, in two processes at once: alone it keeps less than one core
-    # busy (324 s of CPU in 365 s), as much of it waits on the filterrun and filterserve processes it starts. Those
+    # busy (342 s of CPU in 365 s), as much of it waits on the filterrun and filterserve processes it starts. Those
     # two modules' tests run beside all the others (`swift test` would hold SwiftPM's lock on .build for each).
     xctest="$(swift build --show-bin-path)/FilterRecipePackageTests.xctest"
     tests=$("$xctest" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z]+/' | cut -d/ -f1 | sort -u)
