@@ -21,11 +21,11 @@ public final class TransferLedger: @unchecked Sendable {
 
     package var snapshot: Counts { lock.withLock { counts } }
 
-    func recordUpload(bytes: Int) {
+    package func recordUpload(bytes: Int) {
         lock.withLock { counts.uploads += 1; counts.bytesUploaded += bytes }
     }
 
-    func recordDownload(bytes: Int) {
+    package func recordDownload(bytes: Int) {
         lock.withLock { counts.downloads += 1; counts.bytesDownloaded += bytes }
     }
 }

@@ -17,10 +17,11 @@ package struct BandSchedule {
     /// width and the rows a band needs of it, so those must stay within it too. `workLimit` (pixel-taps) bounds one
     /// node's dispatch in a band, so that a submit can be cut before a driver's watchdog would end it.
     /// `memoryLimit` is the device memory the working buffers may take at their peak: bands shrink until they fit
-    /// (a blur of a photo larger than the device's free memory still renders).
+    /// (a blur of a photo larger than the device's free memory still renders). `maxBandRows` starts the bands at
+    /// that height at most (a streamed render's bands, `VulkanRenderer.renderStreaming`).
     package init(plan: Plan, limit: Int, sourceRowBytes: [String: Int], alignment: Int, groups: (x: Int, y: Int),
                  workLimit: Double = .infinity, memoryLimit: Int = .max, pixelBytes: Int = 16,
-                 sharing: Bool = true) throws {
+                 sharing: Bool = true, maxBandRows: Int? = nil) throws {
         self.pixelBytes = pixelBytes
         let buffers = BufferPlan(plan: plan, sourceRowBytes: sourceRowBytes, sharing: sharing)
         self.buffers = buffers
@@ -65,7 +66,7 @@ package struct BandSchedule {
             plan.nodes.indices.map { Double(capacity[$0]) * Double(plan.nodes[$0].width) * taps[$0] }.max() ?? 0
         }
         typealias Candidate = (bands: [Range<Int>], needed: [[Range<Int>?]], capacity: [Int], work: Double)
-        var bandRows = output.height, previous: Candidate?
+        var bandRows = max(1, min(output.height, maxBandRows ?? .max)), previous: Candidate?
         while true {
             let bands = stride(from: 0, to: output.height, by: bandRows).map { $0..<min(output.height, $0 + bandRows) }
             let needed = bands.map { plan.rowsNeeded(forOutput: $0) }

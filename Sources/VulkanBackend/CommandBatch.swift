@@ -58,6 +58,13 @@ final class CommandBatch {
     }
 
     deinit {
+        // A batch dropped while the device runs it (a render that failed on the host meanwhile) is waited for
+        // before what it uses is destroyed.
+        if let pending {
+            var waiting: VkFence? = pending
+            _ = vkWaitForFences(context.device, 1, &waiting, VkBool32(VK_TRUE), UInt64.max)
+            vkDestroyFence(context.device, pending, nil)
+        }
         for pool in descriptorPools { vkDestroyDescriptorPool(context.device, pool, nil) }
         if let queries { vkDestroyQueryPool(context.device, queries, nil) }
         vkDestroyCommandPool(context.device, pool, nil)
@@ -150,15 +157,24 @@ final class CommandBatch {
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, UInt32(marks.count))
     }
 
+    /// The fence of a submitted batch not yet waited for.
+    private var pending: VkFence?
+
     /// Submits, waits for completion, and returns the device seconds of each marked stretch.
     func submitAndWait() throws -> [(label: String, seconds: Double)] {
+        try submit()
+        return try wait()
+    }
+
+    /// Submits the batch to the queue without waiting (`wait` collects it): the host goes on with other work, such
+    /// as reading the next band's rows, while the device runs it.
+    func submit() throws {
         try check(vkEndCommandBuffer(commands), "vkEndCommandBuffer")
         let device = context.device
         var fenceInfo = VkFenceCreateInfo()
         fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
         var fence: VkFence?
         try check(vkCreateFence(device, &fenceInfo, nil, &fence), "vkCreateFence")
-        defer { vkDestroyFence(device, fence, nil) }
         var submit = VkSubmitInfo()
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
         submit.commandBufferCount = 1
@@ -169,13 +185,24 @@ final class CommandBatch {
             defer { context.lock.unlock() }
             return vkQueueSubmit(context.queue, 1, &submit, fence)
         }
-        let waited = submitted == VK_SUCCESS ? vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max) : submitted
-        if waited == VK_ERROR_DEVICE_LOST {
-            context.markLost()
-            throw VulkanError(.failed, "the Vulkan device \(context.deviceName) was lost during the render (driver reset "
-                + "or timeout); Vulkan is off for the rest of this process")
+        guard submitted == VK_SUCCESS else {
+            vkDestroyFence(device, fence, nil)
+            try lost(submitted)
+            try check(submitted, "vkQueueSubmit")
+            return
         }
-        try check(submitted, "vkQueueSubmit")
+        pending = fence
+    }
+
+    /// Waits for the submitted batch, releases what it held, and returns the device seconds of each marked stretch.
+    func wait() throws -> [(label: String, seconds: Double)] {
+        guard let fence = pending else { throw VulkanError(.failed, "a command batch was waited for before its submit") }
+        let device = context.device
+        var waiting: VkFence? = fence
+        let waited = vkWaitForFences(device, 1, &waiting, VkBool32(VK_TRUE), UInt64.max)
+        vkDestroyFence(device, fence, nil)
+        pending = nil
+        try lost(waited)
         try check(waited, "vkWaitForFences")
         keepAlive.removeAll()
         for buffer in borrowed { context.staging.give(buffer) }
@@ -188,6 +215,14 @@ final class CommandBatch {
         return marks.enumerated().map { i, label in
             (label, Double(ticks[i + 1] &- ticks[i]) * period * 1e-9)
         }
+    }
+
+    /// A lost device turns Vulkan off for the process.
+    private func lost(_ result: VkResult) throws {
+        guard result == VK_ERROR_DEVICE_LOST else { return }
+        context.markLost()
+        throw VulkanError(.failed, "the Vulkan device \(context.deviceName) was lost during the render (driver reset "
+            + "or timeout); Vulkan is off for the rest of this process")
     }
 
     private func allocateSet() throws -> VkDescriptorSet {

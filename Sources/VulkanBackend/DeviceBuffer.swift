@@ -62,7 +62,8 @@ final class DeviceBuffer {
         let hostVisible = UInt32(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
         do {
             piece = try context.allocate(bytes: allocationSize, alignment: max(Int(requirements.alignment), atom), type: type,
-                                         mapped: kind != .device || context.memoryFlags(type) & hostVisible == hostVisible)
+                                         mapped: kind != .device
+                                             || (!context.simulatesDiscreteMemory && context.memoryFlags(type) & hostVisible == hostVisible))
         } catch {
             vkDestroyBuffer(device, buffer, nil)
             throw error

@@ -85,6 +85,7 @@ extension VulkanContext {
 
     /// Whether host-visible memory (staging and readback buffers) comes out of a device-local heap: unified memory.
     var hostMemoryIsDeviceLocal: Bool {
+        if simulatesDiscreteMemory { return false }
         let hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
         guard let type = memoryType(bits: ~0, choices: [hostVisible]) else { return true }
         return heapLedger.heaps[heap(of: type)].deviceLocal

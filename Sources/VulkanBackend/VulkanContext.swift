@@ -39,6 +39,10 @@ package final class VulkanContext: @unchecked Sendable {
     /// Test hook (`FILTERRUN_VULKAN_NONCOHERENT_READBACK=1`): readback memory is treated as not host-coherent, so
     /// its invalidation runs on devices (lavapipe) whose host-visible memory is all coherent.
     let simulateNonCoherentReadback = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_NONCOHERENT_READBACK"] == "1"
+    /// Test hook (`FILTERRUN_VULKAN_DISCRETE=1`, or set by a test): device-local buffers are not mapped and host
+    /// memory counts as apart from the device's, so the paths of a discrete GPU (staged uploads, results packed in
+    /// device memory and copied across) run on unified memory (lavapipe). Buffers made earlier keep their mapping.
+    package var simulatesDiscreteMemory = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_DISCRETE"] == "1"
     let memoryBudget: Int
     /// Pixel-taps recorded into one submit before it is sent and waited on (`FILTERRUN_VULKAN_SUBMIT_WORK` for
     /// tests). Drivers end submits that run for seconds (desktop watchdogs ~2 s, amdgpu ~10 s); the default is

@@ -118,6 +118,9 @@ final class VulkanRun {
     var results: [Int: DeviceBuffer] = [:]
     /// The band's binding of each source its readers convert from its samples (`BandSchedule.packed`).
     var packedInputs: [Int: CommandBatch.Binding] = [:]
+    /// The source row each upload starts at: 0 where sources go up whole, the band's first row where they go up a
+    /// band at a time (`executeStreaming`).
+    var uploadFirstRows: [String: Int] = [:]
     private var free: [DeviceBuffer] = []
     private var owned = Set<ObjectIdentifier>()
 
@@ -125,7 +128,7 @@ final class VulkanRun {
     /// buffers may take (`memoryForWorkingBuffers`).
     init(context: VulkanContext, plan: Plan, stats: RenderStats, limit: Int, groups: (x: Int, y: Int),
          workLimit: Double, sourceRowBytes: [String: Int], memory: Int, half: Bool, tiling: Tiling,
-         sharing: Bool = true) throws {
+         sharing: Bool = true, maxBandRows: Int? = nil) throws {
         self.half = half
         self.tiling = tiling
         self.context = context
@@ -135,7 +138,7 @@ final class VulkanRun {
         schedule = try BandSchedule(plan: plan, limit: limit, sourceRowBytes: sourceRowBytes,
                                     alignment: context.limits.minStorageBufferOffsetAlignment, groups: groups,
                                     workLimit: workLimit, memoryLimit: memory, pixelBytes: half ? 8 : 16,
-                                    sharing: sharing)
+                                    sharing: sharing, maxBandRows: maxBandRows)
     }
 
     /// The device memory left for working buffers once the inputs, the output's band buffer and a margin for
@@ -220,6 +223,12 @@ final class VulkanRun {
         return source[...newline] + "#define \(name)\n" + source[source.index(after: newline)...]
     }
 
+    /// `rows` of source `name` as rows of its upload.
+    func uploadRows(_ name: String, _ rows: Range<Int>) -> Range<Int> {
+        let first = uploadFirstRows[name] ?? 0
+        return (rows.lowerBound - first)..<(rows.upperBound - first)
+    }
+
     // MARK: - Working buffers
 
     /// A device buffer of at least `bytes`: the smallest free one large enough from an earlier node or band, or a
@@ -241,6 +250,11 @@ final class VulkanRun {
     func give(_ buffer: DeviceBuffer) {
         guard owns(buffer) else { return }
         free.append(buffer)
+    }
+
+    /// Counts the working buffers out of the render's statistics at its end.
+    func releaseWorking() {
+        for buffer in free { stats.released(buffer.byteCount) }
     }
 
     /// A buffer for node `index`'s rows in any band.
@@ -290,7 +304,39 @@ final class VulkanRun {
             packedInputs = [:]
         }
 
-        // Compile (or fetch) every kernel before recording.
+        let pipelines = try compilePipelines()
+        let timed = stats.timeDeviceSteps
+        var batch = try CommandBatch(context, timestamps: timed ? steps.count + 2 : 0)
+        let transferStart = monotonicSeconds()
+        for (name, host) in hosts {
+            host.attach(device: VulkanStorage(uploads[name]!, batch: batch))
+            try host.prepareDevice()
+        }
+        stats.transferSeconds += monotonicSeconds() - transferStart
+        let paramsBuffer = try uploadParameters(batch)
+        batch.barrier()
+        batch.mark("upload")
+        try record(steps.indices, pipelines: pipelines, parameters: paramsBuffer, into: &batch, timed: timed)
+        batch.hostReadBarrier()
+        let result = PixelBuffer(width: output.width, height: output.height, format: format, ledger: ledger)
+        let storage = VulkanStorage(readback, batch: batch)
+        storage.readback = readback
+        result.attach(device: storage)
+        result.deviceWasWritten()
+
+        for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
+        stats.submits += 1
+        let downloadStart = monotonicSeconds()
+        try result.detachDevice()
+        context.staging.give(readback)
+        for host in hosts.values { try host.detachDevice() }
+        stats.transferSeconds += monotonicSeconds() - downloadStart
+        releaseWorking()
+        return result
+    }
+
+    /// Every step's kernel compiled (or fetched from the caches) before recording; nil for copies.
+    func compilePipelines() throws -> [VkPipeline?] {
         let compileStart = monotonicSeconds(), counters = ShaderCompiler.counters
         var pipelines: [VkPipeline?] = []
         for step in steps {
@@ -306,29 +352,26 @@ final class VulkanRun {
         stats.compileSeconds += monotonicSeconds() - compileStart
         stats.kernelsCompiled += ShaderCompiler.counters.compiled - counters.compiled
         stats.kernelsFromDiskCache += ShaderCompiler.counters.diskHits - counters.diskHits
+        return pipelines
+    }
 
-        let timed = stats.timeDeviceSteps
-        var batch = try CommandBatch(context, timestamps: timed ? steps.count + 2 : 0)
-        let transferStart = monotonicSeconds()
-        for (name, host) in hosts {
-            host.attach(device: VulkanStorage(uploads[name]!, batch: batch))
-            try host.prepareDevice()
-        }
-        stats.transferSeconds += monotonicSeconds() - transferStart
-        let paramsBuffer = try uploadParameters(batch)
-        batch.barrier()
-        batch.mark("upload")
+    /// Records `steps[range]` into `batch`. Past `workLimit` pixel-taps what is recorded is submitted and waited
+    /// for, and `batch` is a new command buffer for the rest.
+    func record(_ range: Range<Int>, pipelines: [VkPipeline?], parameters: DeviceBuffer?, into batch: inout CommandBatch,
+                timed: Bool) throws {
         var work = 0.0
         // Barriers only where a step touches what an earlier one since the last barrier wrote, or writes what it
         // touched; timed renders keep one after every step so each timestamp closes its own step.
         var hazards = Hazards()
-        for (index, (step, pipeline)) in zip(steps, pipelines).enumerated() {
+        for index in range {
+            let step = steps[index]
             if work >= workLimit {
                 // Bounded submits: what is recorded runs now, and the next command buffer opens with a barrier,
                 // which orders it after everything submitted before on this queue.
                 for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
                 stats.submits += 1
-                batch = try CommandBatch(context, timestamps: timed ? steps.count - index + 2 : 0)
+                batch = try CommandBatch(context, timestamps: timed ? range.upperBound - index + 2 : 0)
+                if let parameters { batch.retain(parameters) }
                 batch.barrier()
                 hazards = Hazards()
                 work = 0
@@ -345,14 +388,14 @@ final class VulkanRun {
                 work += invocation.work
                 var bindings = invocation.bindings
                 while bindings.count < KernelLayout.Slot.params.index { bindings.append(nil) }
-                if let paramsBuffer, !invocation.params.isEmpty {
-                    bindings.append(CommandBatch.Binding(buffer: paramsBuffer, offset: invocation.paramsOffset * 4,
+                if let parameters, !invocation.params.isEmpty {
+                    bindings.append(CommandBatch.Binding(buffer: parameters, offset: invocation.paramsOffset * 4,
                                                          range: invocation.params.count * 4))
                 } else {
                     bindings.append(nil)
                 }
                 bindings.append(CommandBatch.Binding(buffer: context.tables))
-                try batch.dispatch(pipeline!, bindings: bindings, filler: context.tables, push: invocation.push,
+                try batch.dispatch(pipelines[index]!, bindings: bindings, filler: context.tables, push: invocation.push,
                                    groups: invocation.groups)
             case let .copy(from, to, sourceOffset, destinationOffset, bytes, _):
                 batch.copy(from: from, to: to, sourceOffset: sourceOffset, destinationOffset: destinationOffset, bytes: bytes)
@@ -364,25 +407,9 @@ final class VulkanRun {
                 batch.mark(step.label)
             }
         }
-        batch.hostReadBarrier()
-        let result = PixelBuffer(width: output.width, height: output.height, format: format, ledger: ledger)
-        let storage = VulkanStorage(readback, batch: batch)
-        storage.readback = readback
-        result.attach(device: storage)
-        result.deviceWasWritten()
-
-        for (label, seconds) in try batch.submitAndWait() { record(label, seconds) }
-        stats.submits += 1
-        let downloadStart = monotonicSeconds()
-        try result.detachDevice()
-        context.staging.give(readback)
-        for host in hosts.values { try host.detachDevice() }
-        stats.transferSeconds += monotonicSeconds() - downloadStart
-        for buffer in free { stats.released(buffer.byteCount) }
-        return result
     }
 
-    private func record(_ label: String, _ seconds: Double) {
+    func record(_ label: String, _ seconds: Double) {
         if label == "upload" || label == "download" { stats.transferSeconds += seconds; return }
         let parts = label.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
         stats.addTime(id: parts[0], op: parts.count > 1 ? parts[1] : parts[0], backend: .vulkan, seconds: seconds)
@@ -390,7 +417,7 @@ final class VulkanRun {
 
     /// The parameter block of every invocation in one device buffer, each at an aligned offset (identical blocks,
     /// such as one node's in several bands, stored once).
-    private func uploadParameters(_ batch: CommandBatch) throws -> DeviceBuffer? {
+    func uploadParameters(_ batch: CommandBatch) throws -> DeviceBuffer? {
         let alignment = max(1, context.limits.minStorageBufferOffsetAlignment / 4)
         var block = [Float](), offsets = [[Float]: Int]()
         for i in steps.indices {

@@ -59,8 +59,8 @@ extension VulkanRun {
             guard case .source(let name) = node.primitive, let format = formats[name], let upload = uploads[name] else {
                 throw PlanError("node \(node.origin): no upload for a source read from its samples")
             }
-            packedInputs[index] = PackedSamples.binding(upload, format: format, width: node.width, rows: rows,
-                                                        alignment: context.limits.minStorageBufferOffsetAlignment)
+            packedInputs[index] = PackedSamples.binding(upload, format: format, width: node.width,
+                                                        rows: uploadRows(name, rows), alignment: context.limits.minStorageBufferOffsetAlignment)
             if buffers.withoutBuffer.contains(index) { return }
         }
         let inputs: [CommandBatch.Binding?] = node.inputs.map { input in

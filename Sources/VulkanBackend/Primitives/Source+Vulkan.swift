@@ -10,10 +10,12 @@ extension Primitives.Source: VulkanPrimitive {
         let rowBytes = encoder.node.width * format.bytesPerPixel
         if format == .rgba32f {
             // Working values already: copy the band's rows.
-            encoder.copy(from: upload, sourceOffset: rows.lowerBound * rowBytes, bytes: rows.count * rowBytes)
+            encoder.copy(from: upload, sourceOffset: encoder.run.uploadRows(name, rows).lowerBound * rowBytes,
+                         bytes: rows.count * rowBytes)
             return
         }
-        let binding = PackedSamples.binding(upload, format: format, width: encoder.node.width, rows: rows,
+        let binding = PackedSamples.binding(upload, format: format, width: encoder.node.width,
+                                            rows: encoder.run.uploadRows(name, rows),
                                             alignment: encoder.run.context.limits.minStorageBufferOffsetAlignment)
         encoder.push.set(UnpackParameters(channels: format.channels, bytesPerSample: format.bytesPerSample,
                                           linear: encoder.space == .linear,
