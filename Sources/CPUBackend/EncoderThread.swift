@@ -5,7 +5,7 @@ import Foundation
 /// overlaps computing the next: deflate is single-threaded and was the largest stage of most renders. At most
 /// `depth` strips wait (a `BoundedQueue`), so memory stays bounded; the first error stops the writer and is thrown
 /// to the producer. Written strips' buffers are reused.
-final class EncoderThread {
+package final class EncoderThread {
     private struct Strip {
         var buffer: UnsafeMutableRawPointer
         var capacity: Int
@@ -20,14 +20,17 @@ final class EncoderThread {
     private let ended = DispatchSemaphore(value: 0)
     private var finished = false
     /// Seconds the writer spent in the sink (read after `finish()`).
-    private(set) var busySeconds = 0.0
+    package private(set) var busySeconds = 0.0
+    /// Where each strip's writing is laid out as an `encode` stage (a streamed device render's timeline).
+    private let stats: RenderStats?
 
     /// Writes on the caller's thread instead, each strip as it comes (`RenderLoad.saturated`: every core has a render).
     private let inline: Bool
 
-    init(sink: ImageRowSink, depth: Int = 3, inline: Bool = false) {
+    package init(sink: ImageRowSink, depth: Int = 3, inline: Bool = false, stages: RenderStats? = nil) {
         self.sink = sink
         self.inline = inline
+        stats = stages
         strips = BoundedQueue(depth: depth)
         spare = BoundedQueue(depth: depth + 1)
         if !inline { StageThreads.run { [self] in self.write() } }
@@ -39,11 +42,14 @@ final class EncoderThread {
     }
 
     /// Copies `count` rows into a queued buffer; blocks while `depth` strips are waiting; throws the writer's error.
-    func write(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
+    package func write(_ source: UnsafeRawPointer, stride: Int, count: Int) throws {
         if inline {
             guard !finished else { throw CodecError(kind: .invalidRequest, path: "", message: "the encoder is finished") }
             let began = monotonicSeconds()
-            defer { busySeconds += monotonicSeconds() - began }
+            defer {
+                busySeconds += monotonicSeconds() - began
+                stats?.stage("encode", since: began)
+            }
             return try sink.writeRows(source, stride: stride, count: count)
         }
         let bytes = stride * count
@@ -67,7 +73,7 @@ final class EncoderThread {
     }
 
     /// Waits until every queued strip is written; throws the writer's error if there was one.
-    func finish() throws {
+    package func finish() throws {
         if inline { finished = true; return }
         if !finished {
             finished = true
@@ -94,6 +100,7 @@ final class EncoderThread {
                 return
             }
             busySeconds += monotonicSeconds() - began
+            stats?.stage("encode", since: began)
             if !spare.offer(strip) { strip.buffer.deallocate() }
         }
     }

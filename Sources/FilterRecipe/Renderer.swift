@@ -363,6 +363,14 @@ public struct Renderer: Sendable {
                                                   restSources: restSources, format: format, stats: stats, ledger: ledger,
                                                   control: control, fallBack: backend == .auto, warnings: &warnings)
                 return try encodeWhole(result)
+            } else if backendName == .vulkan, let bandRows = Self.deviceBandRows(plan),
+                      try Self.streamOnDevice(plan, decoders: decoders, to: encoder, format: format, bandRows: bandRows,
+                                              stats: stats, ledger: ledger, control: control) {
+                // Decoded, rendered and encoded a band at a time, overlapping.
+                var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
+                                        ledger: ledger, warnings: warnings, decoders: decoders)
+                report.stages = stats.stages
+                return report
             } else if backendName == .vulkan {
                 try control?.check()
                 let decoding = monotonicSeconds()

@@ -190,11 +190,9 @@ extension VulkanRun {
             try readback.invalidateForHost()
             stats.transferSeconds += monotonicSeconds() - waiting
             stats.stage("device", since: slots[index].submitted)
-            let encoding = monotonicSeconds()
+            // The encoder's time is the caller's to count (it may write on a thread of its own).
             try deliver(readback.mapped!, rowBytes, band.count)
             ledger.recordDownload(bytes: band.count * rowBytes)
-            stats.encodeSeconds += monotonicSeconds() - encoding
-            stats.stage("encode", since: encoding)
         }
 
         for (b, _) in schedule.bands.enumerated() {
