@@ -5,14 +5,15 @@
 # filterbench --agreement (every recipe and catalogue filter on CPU and Vulkan, 8-bit, RGBA, 16-bit); and JPEG-to-JPEG
 # renders of every recipe on each backend and `auto`, end to end (process start, decode, render, encode), median of
 # RUNS; batches of every recipe (the photos copied to 24 files) on each backend and `auto`, with the stages summed
-# against the wall time (the overlap); the device profile `auto` measured and what it chose for each recipe.
+# against the wall time (the overlap); the device profile `auto` measured and what it chose for each recipe; each
+# recipe on the device streamed band by band (the default) against whole (FILTERRUN_VULKAN_STREAM_ROWS=0).
 # Results go to $OUT (the device tool brings them back), or /tmp/gpu-out elsewhere. CHECKS names the sections to run
-# (default: device bench agreement e2e batch, about 6 minutes; also tiled and agreement32 — agreement32 is the agreement with float32 working
+# (default: device bench agreement streaming e2e batch, about 7 minutes; also tiled and agreement32 — agreement32 is the agreement with float32 working
 # buffers throughout, FILTERRUN_VULKAN_FLOAT32=1, to tell half-float storage from the device's arithmetic).
 # Usage: [CHECKS="..."] bash scripts/gpu-checks.sh [RUNS] (default 5; 3 keeps the default checks near 6 minutes)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/gpu-out}; runs=${1:-5}; checks=" ${CHECKS:-device bench agreement e2e batch} "
+out=${OUT:-/tmp/gpu-out}; runs=${1:-5}; checks=" ${CHECKS:-device bench agreement streaming e2e batch} "
 want() { [[ $checks == *" $1 "* ]]; }
 export XDG_CACHE_HOME=/tmp/fr/cache
 mkdir -p "$out" /tmp/fr
@@ -103,6 +104,28 @@ print("%s=%.2fs overlap=%.2f ran=%s" % (sys.argv[2], s["seconds"], s["stageSecon
     done
     echo "$line"
   done 2>&1 | tee "$out/batch.txt" >> "$out/summary.txt"
+fi
+
+if want streaming; then
+  log "device renders streamed band by band against whole, JPEG to JPEG, $(basename "${jpegs[0]}"), median of 3, wall s and peak MiB"
+  for r in $(ls recipes/*.json | grep -v schema.json); do
+    mapfile -t extra < <(extras "$r" "${jpegs[0]}")
+    line="$(basename "$r" .json)"
+    for rows in "" 0; do
+      times=() peak=0
+      for i in 1 2 3; do
+        FILTERRUN_VULKAN_STREAM_ROWS=$rows /usr/bin/time -f "%e %M" -o /tmp/fr/stream.time timeout 60 $fr "$r" "${jpegs[0]}" \
+          "/tmp/fr/stream$rows.jpg" --backend vulkan --force "${extra[@]}" > /dev/null 2>&1 || { times=(fail); break; }
+        read -r seconds kib < /tmp/fr/stream.time
+        times+=("$seconds") peak=$kib
+      done
+      median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+      label=streamed; [ -n "$rows" ] && label=whole
+      line="$line $label ${median}s $((peak / 1024))MiB"
+    done
+    cmp -s /tmp/fr/stream.jpg /tmp/fr/stream0.jpg && line="$line same" || line="$line DIFFERENT"
+    echo "$line"
+  done 2>&1 | tee "$out/streaming.txt" >> "$out/summary.txt"
 fi
 
 want e2e || { log "done"; exit 0; }

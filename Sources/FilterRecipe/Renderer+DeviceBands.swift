@@ -9,15 +9,16 @@ extension Renderer {
     /// costs a submit and the rows its neighbourhoods read again. From a megapixel of input or output (a photo's
     /// thumbnail streams its photo), about four bands of at least 16 output rows; `FILTERRUN_VULKAN_STREAM_ROWS` sets
     /// the rows (0: always whole).
-    static func deviceBandRows(_ plan: Plan) -> Int? {
-        if let asked = EnvironmentSettings.lenient("FILTERRUN_VULKAN_STREAM_ROWS") { return asked == 0 ? nil : asked }
+    /// `repeatedWork`: the most of the render the bands may compute again (10 %; none asked where the rows were).
+    static func deviceBands(_ plan: Plan) -> (rows: Int, repeatedWork: Double?)? {
+        if let asked = EnvironmentSettings.lenient("FILTERRUN_VULKAN_STREAM_ROWS") { return asked == 0 ? nil : (asked, nil) }
         let output = plan.nodes[plan.output]
         let pixels = plan.nodes.map { node in
             if case .source = node.primitive { return node.width * node.height }
             return 0
         }.reduce(output.width * output.height, max)
         guard pixels >= 1 << 20 else { return nil }
-        return max(16, ((output.height + 3) / 4 + 15) / 16 * 16)
+        return (max(16, ((output.height + 3) / 4 + 15) / 16 * 16), 0.1)
     }
 
     /// Renders `plan` on the device a band at a time from the decoders to the encoder: while the device runs a band,
@@ -25,7 +26,8 @@ extension Renderer {
     /// every core has a render). False where the plan does not stream, or where the device refused it before any row
     /// was read: the whole render then decides (and `auto` may fall back to the CPU).
     static func streamOnDevice(_ plan: Plan, decoders: [String: any ImageDecoder], to encoder: any ImageEncoder,
-                               format: PixelFormat, bandRows: Int, stats: RenderStats, ledger: TransferLedger,
+                               format: PixelFormat, bands: (rows: Int, repeatedWork: Double?), stats: RenderStats,
+                               ledger: TransferLedger,
                                control: RenderControl?) throws -> Bool {
         let firstRows = decoders.mapValues(\.nextRow)
         let writer = EncoderThread(sink: encoder, inline: RenderLoad.saturated, stages: stats)
@@ -34,8 +36,8 @@ extension Renderer {
         let streamed: Bool
         do {
             streamed = try VulkanRenderer.renderStreaming(
-                plan, sources: decoders.mapValues { $0 as any ImageRowSource }, format: format, bandRows: bandRows,
-                stats: stats, ledger: ledger, check: { try control?.check() }
+                plan, sources: decoders.mapValues { $0 as any ImageRowSource }, format: format, bandRows: bands.rows,
+                repeatedWork: bands.repeatedWork, stats: stats, ledger: ledger, check: { try control?.check() }
             ) { rows, stride, count in
                 try writer.write(rows, stride: stride, count: count)
                 delivered += count
@@ -51,5 +53,19 @@ extension Renderer {
         }
         stats.encodeSeconds += writer.busySeconds
         return streamed
+    }
+
+    /// The `--explain` line on streaming: the bands a device render streams in, or why it renders whole.
+    static func explainStreaming(_ plan: Plan, decoders: [String: any ImageDecoder], format: PixelFormat) -> String {
+        guard let bands = deviceBands(plan) else {
+            return "rendered whole: under a megapixel in and out, or FILTERRUN_VULKAN_STREAM_ROWS=0"
+        }
+        let sources = decoders.mapValues { ($0.width, $0.height, $0.format) }
+        guard let streamed = try? VulkanRenderer.streamedBands(plan, sources: sources, format: format, bandRows: bands.rows,
+                                                               repeatedWork: bands.repeatedWork) else {
+            return "rendered whole: a node reads its input whole, or bands would compute over a tenth of the render again"
+        }
+        return "streamed in \(streamed.bands) bands of up to \(streamed.rows) output rows: the decoder reads a band while "
+            + "the device renders the one before and the encoder writes behind"
     }
 }

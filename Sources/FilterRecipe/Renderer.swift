@@ -363,8 +363,8 @@ public struct Renderer: Sendable {
                                                   restSources: restSources, format: format, stats: stats, ledger: ledger,
                                                   control: control, fallBack: backend == .auto, warnings: &warnings)
                 return try encodeWhole(result)
-            } else if backendName == .vulkan, let bandRows = Self.deviceBandRows(plan),
-                      try Self.streamOnDevice(plan, decoders: decoders, to: encoder, format: format, bandRows: bandRows,
+            } else if backendName == .vulkan, let bands = Self.deviceBands(plan),
+                      try Self.streamOnDevice(plan, decoders: decoders, to: encoder, format: format, bands: bands,
                                               stats: stats, ledger: ledger, control: control) {
                 // Decoded, rendered and encoded a band at a time, overlapping.
                 var report = try finish(encoder, began: began, backend: backendName, node: node, format: format, stats: stats,
@@ -668,6 +668,7 @@ public struct Renderer: Sendable {
                                     planned.bands, planned.rows, Double(planned.workingBytes) / 1_048_576))
                 lines += planned.sharing.map { "  " + $0 }
             }
+            lines.append("  " + Self.explainStreaming(plan, decoders: decoders, format: format))
         } else if let reason {
             lines.append("backend: " + reason.replacingOccurrences(of: "note: ", with: ""))
         }

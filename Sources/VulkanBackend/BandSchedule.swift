@@ -90,6 +90,23 @@ package struct BandSchedule {
 }
 
 extension BandSchedule {
+    /// The work the bands do beyond one whole pass, as a fraction of it: the rows each band computes again because
+    /// a neighbourhood below or above reads them (pixel-taps, `WorkEstimate`). A node's taps are counted over the
+    /// larger of its rows and each input's, since a window's first pass (a separable blur's horizontal one) covers
+    /// the input rows the band reads. 0 for one band.
+    func repeatedWork(_ plan: Plan) -> Double {
+        var whole = 0.0, banded = 0.0
+        for (i, node) in plan.nodes.enumerated() {
+            let taps = WorkEstimate.taps(ofNode: i, in: plan)
+            func pixels(_ rows: (Int) -> Int) -> Double {
+                Double(([i] + node.inputs).map { plan.nodes[$0].width * rows($0) }.max() ?? 0)
+            }
+            whole += taps * pixels { plan.nodes[$0].height }
+            for band in needed where band[i] != nil { banded += taps * pixels { band[$0]?.count ?? 0 } }
+        }
+        return whole > 0 ? banded / whole - 1 : 0
+    }
+
     /// Device bytes the working buffers of a render will take at their peak, taken and given back as `VulkanRun`
     /// does (`BufferPlan`); two-pass primitives hold a second buffer while they run.
     func plannedWorkingBytes(_ plan: Plan) -> Int { Self.workingBytes(buffers, capacity: capacity, pixelBytes: pixelBytes) }

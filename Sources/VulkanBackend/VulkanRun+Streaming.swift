@@ -12,14 +12,39 @@ extension VulkanRenderer {
     /// Returns false, having read nothing, where the plan does not stream: fewer than two bands, or a source whose
     /// rows the bands would not read top to bottom (a node that reads its input whole, such as a quarter turn).
     /// `deliver(rows, stride, count)` gets the bands in order; `check` runs before each band (cancellation).
+    /// `repeatedWork`: where the bands would compute more than this fraction of the render again (the rows a tall
+    /// neighbourhood reads above and below each band), they are made taller, down to one (not streamed); nil keeps
+    /// `bandRows` as asked.
     package static func renderStreaming(_ plan: Plan, sources: [String: any ImageRowSource], format: PixelFormat,
-                                        bandRows: Int, stats: RenderStats = RenderStats(),
+                                        bandRows: Int, repeatedWork: Double? = nil, stats: RenderStats = RenderStats(),
                                         ledger: TransferLedger = TransferLedger(), workLimit: Double? = nil,
                                         check: () throws -> Void = {},
                                         deliver: (UnsafeRawPointer, Int, Int) throws -> Void) throws -> Bool {
         if let name = sources.first(where: { $0.value.format == .rgba16f })?.key {
             throw VulkanError(.failed, "source \"\(name)\" is rgba16f; give rgba32f or an integer format")
         }
+        let run = try streamedRun(plan, sources: sources.mapValues { ($0.width, $0.height, $0.format) }, format: format,
+                                  bandRows: bandRows, repeatedWork: repeatedWork, stats: stats, workLimit: workLimit)
+        guard let read = run.streamedSources(sources) else { return false }
+        try run.executeStreaming(read, format: format, ledger: ledger, check: check, deliver: deliver)
+        return true
+    }
+
+    /// How a streamed render of `plan` would run (for `--explain`): its bands and the most output rows in one, or
+    /// nil where it would render whole.
+    package static func streamedBands(_ plan: Plan, sources: [String: (width: Int, height: Int, format: PixelFormat)],
+                                      format: PixelFormat, bandRows: Int, repeatedWork: Double?) throws -> (bands: Int, rows: Int)? {
+        let run = try streamedRun(plan, sources: sources, format: format, bandRows: bandRows, repeatedWork: repeatedWork,
+                                  stats: RenderStats(), workLimit: nil)
+        guard run.streams(firstRows: sources.mapValues { _ in 0 }) else { return nil }
+        return (run.schedule.bands.count, run.schedule.bands.map(\.count).max() ?? 0)
+    }
+
+    /// The run of a streamed render: bands of `bandRows`, made taller while they would repeat more than
+    /// `repeatedWork` of the render.
+    private static func streamedRun(_ plan: Plan, sources: [String: (width: Int, height: Int, format: PixelFormat)],
+                                    format: PixelFormat, bandRows: Int, repeatedWork: Double?, stats: RenderStats,
+                                    workLimit: Double?) throws -> VulkanRun {
         let context = try VulkanContext.shared()
         let limit = context.limits.maxStorageBufferRange
         let groups = context.limits.maxWorkGroupCount
@@ -33,13 +58,17 @@ extension VulkanRenderer {
         let half = VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes,
                                         sourceFormats: sources.mapValues(\.format), format: format, limit: limit,
                                         groups: groups, memory: memory)
-        let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
-                                workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes,
-                                memory: memory, half: half, tiling: VulkanRun.Tiling(on: context, asked: nil),
-                                maxBandRows: bandRows)
-        guard let read = run.streamedSources(sources) else { return false }
-        try run.executeStreaming(read, format: format, ledger: ledger, check: check, deliver: deliver)
-        return true
+        var rows = bandRows
+        while true {
+            let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
+                                    workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes,
+                                    memory: memory, half: half, tiling: VulkanRun.Tiling(on: context, asked: nil),
+                                    maxBandRows: rows)
+            guard let most = repeatedWork, run.schedule.bands.count > 1, run.schedule.repeatedWork(plan) > most else {
+                return run
+            }
+            rows *= 2
+        }
     }
 }
 
@@ -82,26 +111,34 @@ extension VulkanRun {
         }
     }
 
-    /// The plan's sources as band-at-a-time readers, or nil where the render does not stream: one band, a source
-    /// node a band does not read, two nodes of one source, or bands whose rows of a source do not move down.
-    func streamedSources(_ sources: [String: any ImageRowSource]) -> [StreamedSource]? {
-        guard schedule.bands.count > 1 else { return nil }
-        var streamed: [StreamedSource] = []
+    /// Whether the render streams: more than one band, each source node read by every band, no source read by two
+    /// nodes, and bands whose rows of each source move down from `firstRows` (the next row its decoder gives).
+    func streams(firstRows: [String: Int]) -> Bool {
+        guard schedule.bands.count > 1 else { return false }
+        var seen = Set<String>()
         for (index, node) in plan.nodes.enumerated() {
             guard case .source(let name) = node.primitive else { continue }
-            guard let rows = sources[name], !streamed.contains(where: { $0.name == name }) else { return nil }
+            guard let first = firstRows[name], seen.insert(name).inserted else { return false }
             var previous: Range<Int>? = nil
             for band in schedule.needed {
-                guard let needed = band[index], needed.lowerBound >= rows.nextRow,
+                guard let needed = band[index], needed.lowerBound >= first,
                       previous.map({ needed.lowerBound >= $0.lowerBound && needed.upperBound >= $0.upperBound }) ?? true
-                else { return nil }
+                else { return false }
                 previous = needed
             }
             // A source all of whose rows every band needs gains nothing from bands.
-            if schedule.needed[0][index]!.count >= node.height { return nil }
-            streamed.append(StreamedSource(name: name, node: index, rows: rows, capacity: schedule.capacity[index]))
+            if schedule.needed[0][index]!.count >= node.height { return false }
         }
-        return streamed.isEmpty ? nil : streamed
+        return !seen.isEmpty
+    }
+
+    /// The plan's sources as band-at-a-time readers, or nil where the render does not stream (`streams`).
+    func streamedSources(_ sources: [String: any ImageRowSource]) -> [StreamedSource]? {
+        guard streams(firstRows: sources.mapValues(\.nextRow)) else { return nil }
+        return plan.nodes.enumerated().compactMap { index, node in
+            guard case .source(let name) = node.primitive else { return nil }
+            return StreamedSource(name: name, node: index, rows: sources[name]!, capacity: schedule.capacity[index])
+        }
     }
 
     /// The buffers one band in flight uses: its sources' uploads (and their staging where the device's memory is not

@@ -98,6 +98,24 @@ final class StreamedRenderTests: VulkanTestCase {
         XCTAssertLessThanOrEqual(decodes[1].start + decodes[1].seconds, devices[0].start + devices[0].seconds)
     }
 
+    /// Bands grow where they would compute too much of the render again: a per-pixel chain keeps the bands asked
+    /// for, a wide blur's bands (each reading 3σ rows above and below) grow until they repeat at most a tenth, and a
+    /// quarter turn, which reads its input whole, does not stream.
+    func testBandsGrowWhereTheyWouldRepeatTooMuchWork() throws {
+        let source: [String: (width: Int, height: Int, format: PixelFormat)] = ["main": (64, 800, .rgb8)]
+        func bands(_ steps: [(FilterID, [String: ParamValue])], repeated: Double?) throws -> (bands: Int, rows: Int)? {
+            let plan = try Recipe.chain(steps).plan(inputSizes: ["main": (64, 800)])
+            return try VulkanRenderer.streamedBands(plan, sources: source, format: .rgb8, bandRows: 64, repeatedWork: repeated)
+        }
+        XCTAssertEqual(try bands([(.vignette, [:]), (.sepia, [:])], repeated: 0.1)?.bands, 13)
+        let asked = try XCTUnwrap(try bands([(.gaussianBlur, ["sigma": 12])], repeated: nil))
+        XCTAssertEqual(asked.bands, 13, "as asked, the blur's 36-row reach repeats more than half the work")
+        let grown = try XCTUnwrap(try bands([(.gaussianBlur, ["sigma": 12])], repeated: 0.1))
+        XCTAssertLessThan(grown.bands, 13)
+        XCTAssertGreaterThan(grown.bands, 1)
+        XCTAssertNil(try bands([(.rotate, ["degrees": 90])], repeated: 0.1))
+    }
+
     /// A discrete GPU's paths (uploads staged and copied, results packed in device memory and copied to the
     /// readback), simulated on unified memory, give the pixels of unified memory's, whole and streamed.
     func testDiscreteMemoryPathsGiveTheSamePixels() throws {

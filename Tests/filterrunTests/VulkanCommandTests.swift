@@ -376,3 +376,38 @@ extension FilterRunTests {
         XCTAssertGreaterThan(sums[2]!.stages, sums[2]!.wall * 1.1, "two jobs: \(sums[2]!)")
     }
 }
+
+extension FilterRunTests {
+    /// A device render streamed band by band (forced here on a small photo with `FILTERRUN_VULKAN_STREAM_ROWS`; by
+    /// default from a megapixel) writes the file the whole render writes, at 8 and 16 bits; its stages show the
+    /// decoder and the device taking turns, a band at a time. A file that fails part way through leaves no output.
+    func testDeviceRendersStreamBandByBandWithTheWholeRendersFile() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        let streaming = ["FILTERRUN_VULKAN_STREAM_ROWS": "48"], whole = ["FILTERRUN_VULKAN_STREAM_ROWS": "0"]
+        let photos = [photo, Fixtures.path("photos/kleiber_crop_320x240_rgb16.png")]
+        for (recipe, input) in [("vintage", photos[0]), ("print-sharpen", photos[0]), ("web-thumbnail", photos[0]),
+                                ("vignette", photos[1])] {
+            let file = recipes.appendingPathComponent("\(recipe).json").path
+            let s = try run([file, input, path("s.png"), "--backend", "vulkan", "--stats=json", "--force"], environment: streaming)
+            XCTAssertEqual(s.code, 0, s.stderr)
+            let w = try run([file, input, path("w.png"), "--backend", "vulkan", "--stats=json", "--force"], environment: whole)
+            XCTAssertEqual(w.code, 0, w.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("s.png"))),
+                           try Data(contentsOf: URL(fileURLWithPath: path("w.png"))), "\(recipe): the same file")
+            let stages = (try statsJSON(s.stderr)["stages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            XCTAssertGreaterThan(stages.filter { $0 == "decode" }.count, 1, "\(recipe): \(stages)")
+            XCTAssertEqual(stages.filter { $0 == "decode" }.count, stages.filter { $0 == "device" }.count, "\(recipe): \(stages)")
+            let wholeStages = (try statsJSON(w.stderr)["stages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            XCTAssertEqual(wholeStages, ["decode", "device", "encode"], recipe)
+        }
+        // The photo cut short: the decoder fails in a later band, after earlier bands went to the encoder.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: path("short.png")))
+        let folder = scratch.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let failed = try run([vignette, path("short.png"), folder.appendingPathComponent("x.png").path, "--backend", "vulkan"],
+                             environment: streaming)
+        XCTAssertNotEqual(failed.code, 0, failed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "no output, no temporary")
+    }
+}
