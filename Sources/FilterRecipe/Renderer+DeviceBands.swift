@@ -68,4 +68,18 @@ extension Renderer {
         return "streamed in \(streamed.bands) bands of up to \(streamed.rows) output rows: the decoder reads a band while "
             + "the device renders the one before and the encoder writes behind"
     }
+
+    /// Runs `attempt` (a render into a fresh output); where the device was lost part way through under `auto` — a
+    /// streamed render has read rows and written some by then, so it cannot fall back in place — runs it again, which
+    /// renders on the CPU (a lost device retires Vulkan for the process), with one warning.
+    func againOnTheCPU(_ attempt: () throws -> RenderReport) throws -> RenderReport {
+        do {
+            return try attempt()
+        } catch RenderError.device(let failure) where backend == .auto && VulkanContext.isOpen
+                    && (try? VulkanContext.shared()) == nil {
+            var report = try attempt()
+            report.warnings.insert("warning: Vulkan render failed (\(failure)); rendered again on the CPU", at: 0)
+            return report
+        }
+    }
 }

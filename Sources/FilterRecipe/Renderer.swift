@@ -210,17 +210,19 @@ public struct Renderer: Sendable {
             guard case .file(let path) = source, Self.sameFile(path, output) else { continue }
             throw RenderError.output(OutputError(.isInput, path: output, "is the input \"\(name)\"; refusing to overwrite an input"))
         }
-        let file: OutputFile
-        do { file = try OutputFile(path: output, replace: options.replaceExisting) }
-        catch let error as OutputError { throw RenderError.output(error) }
-        // Removed now on every error path, not when the last reference goes (an encoder thread may hold one).
-        defer { file.abandon() }
-        guard let fileFormat = options.fileFormat ?? ImageFileFormat.from(extensionOf: output) else {
-            throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
-                + "name; end it in " + ImageFileFormat.writtenCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
-                + ", or set \(SettingName.fileFormat)"))
+        return try againOnTheCPU {
+            let file: OutputFile
+            do { file = try OutputFile(path: output, replace: options.replaceExisting) }
+            catch let error as OutputError { throw RenderError.output(error) }
+            // Removed now on every error path, not when the last reference goes (an encoder thread may hold one).
+            defer { file.abandon() }
+            guard let fileFormat = options.fileFormat ?? ImageFileFormat.from(extensionOf: output) else {
+                throw RenderError.output(OutputError(.unknownFormat, path: output, "cannot tell the output format from the "
+                    + "name; end it in " + ImageFileFormat.writtenCases.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", ")
+                    + ", or set \(SettingName.fileFormat)"))
+            }
+            return try render(recipe, inputs: sources, to: file, as: fileFormat, control: control)
         }
-        return try render(recipe, inputs: sources, to: file, as: fileFormat, control: control)
     }
 
     /// Renders encoded images (PNG or JPEG bytes, told by their contents) to encoded bytes in `format`, without
@@ -234,11 +236,16 @@ public struct Renderer: Sendable {
     /// Renders inputs that are files or encoded bytes to encoded bytes in `format` (for a pipe or a response body).
     public func render(_ recipe: Recipe, sources: [String: ImageInput], as format: ImageFileFormat,
                        control: RenderControl? = nil) throws -> (data: Data, report: RenderReport) {
-        let file: OutputFile
-        do { file = try OutputFile(inMemoryNamed: "output") } catch let error as OutputError { throw RenderError.output(error) }
-        defer { file.abandon() }
-        let report = try render(recipe, inputs: sources, to: file, as: format, control: control)
-        do { return (try file.contents(), report) } catch let error as OutputError { throw RenderError.output(error) }
+        var data = Data()
+        let report = try againOnTheCPU {
+            let file: OutputFile
+            do { file = try OutputFile(inMemoryNamed: "output") } catch let error as OutputError { throw RenderError.output(error) }
+            defer { file.abandon() }
+            let report = try render(recipe, inputs: sources, to: file, as: format, control: control)
+            do { data = try file.contents() } catch let error as OutputError { throw RenderError.output(error) }
+            return report
+        }
+        return (data, report)
     }
 
     /// Decodes and renders `recipe` from files into memory as `format` (the orientation, profile and decode-time

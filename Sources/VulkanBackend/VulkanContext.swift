@@ -34,8 +34,18 @@ package final class VulkanContext: @unchecked Sendable {
     var memoryBlocks: [MemoryBlock] = []
     /// Set when the driver reported the device lost: nothing recorded for it runs again, so the context is retired.
     private var lost = false
-    /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=1`): the first submit reports the device lost.
-    let simulateDeviceLoss = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS"] == "1"
+    /// Test hook (`FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS=N`): the Nth submit of the process, and every one after it,
+    /// reports the device lost (1: the first, the conversion tables' upload; a larger N, part way through a render).
+    private let simulatedLossAt = Int(ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS"] ?? "") ?? 0
+    private var submitsMade = 0
+    /// Counts a submit; true where the test hook says this one finds the device lost.
+    var simulateDeviceLoss: Bool {
+        guard simulatedLossAt > 0 else { return false }
+        return lock.withLock {
+            submitsMade += 1
+            return submitsMade >= simulatedLossAt
+        }
+    }
     /// Test hook (`FILTERRUN_VULKAN_NONCOHERENT_READBACK=1`): readback memory is treated as not host-coherent, so
     /// its invalidation runs on devices (lavapipe) whose host-visible memory is all coherent.
     let simulateNonCoherentReadback = ProcessInfo.processInfo.environment["FILTERRUN_VULKAN_NONCOHERENT_READBACK"] == "1"

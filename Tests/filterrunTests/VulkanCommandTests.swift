@@ -411,3 +411,26 @@ extension FilterRunTests {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "no output, no temporary")
     }
 }
+
+extension FilterRunTests {
+    /// A device lost part way through a streamed render (a band's submit, after earlier bands were written) under
+    /// `auto`: the file is rendered again on the CPU, with one warning and the CPU's pixels; under `vulkan` it fails
+    /// with exit 4 and writes nothing.
+    func testADeviceLostPartWayThroughAStreamedRenderRendersAgainOnTheCPU() throws {
+        guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
+        // The process's fourth submit: after the conversion tables' and bands 1 and 2 of 7 (rows delivered).
+        let lost = ["FILTERRUN_VULKAN_SIMULATE_DEVICE_LOSS": "4", "FILTERRUN_DEVICE": "llvmpipe",
+                    "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json"),
+                    "FILTERRUN_VULKAN_STREAM_ROWS": "48"]
+        let auto = try run([vignette, photo, path("auto.png"), "--backend", "auto", "--stats=json"], environment: lost)
+        XCTAssertEqual(auto.code, 0, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("rendered again on the CPU"), auto.stderr)
+        XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
+        XCTAssertEqual(try run([vignette, photo, path("cpu.png"), "--backend", "cpu"]).code, 0)
+        XCTAssertEqual(try PixelDigest.packedBytes(PNGDecoder.decode(path: path("auto.png"))),
+                       try PixelDigest.packedBytes(PNGDecoder.decode(path: path("cpu.png"))))
+        let vulkan = try run([vignette, photo, path("vulkan.png"), "--backend", "vulkan"], environment: lost)
+        XCTAssertEqual(vulkan.code, 4, vulkan.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("vulkan.png")))
+    }
+}
