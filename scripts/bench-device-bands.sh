@@ -27,6 +27,6 @@ for recipe in recipes/*.json; do
   cmp -s "$work/whole.jpg" "$work/streamed.jpg" || { echo "$name: streamed output differs from whole" >&2; exit 1; }
   tw=$(cut -d' ' -f1 "$work/w" | summary); ts=$(cut -d' ' -f1 "$work/s" | summary)
   mw=$(cut -d' ' -f2 "$work/w" | summary); ms=$(cut -d' ' -f2 "$work/s" | summary)
-  printf "| %s | %s | %s | %s× | %s | %s |\n" "$name" "$tw" "$ts" \
+  printf "| %s | %s | %s | %s× | %.0f | %.0f |\n" "$name" "$tw" "$ts" \
     "$(awk -v x="${ts%% *}" -v y="${tw%% *}" 'BEGIN {printf "%.2f", x / y}')" "${mw%% *}" "${ms%% *}"
 done

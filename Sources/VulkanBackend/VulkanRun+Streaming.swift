@@ -64,7 +64,9 @@ extension VulkanRenderer {
                                     workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes,
                                     memory: memory, half: half, tiling: VulkanRun.Tiling(on: context, asked: nil),
                                     maxBandRows: rows)
-            guard let most = repeatedWork, run.schedule.bands.count > 1, run.schedule.repeatedWork(plan) > most else {
+            // Bands no taller than the output are the ones the device's limits cut (a whole render's too).
+            guard let most = repeatedWork, run.schedule.bands.count > 1, rows < plan.nodes[plan.output].height,
+                  run.schedule.repeatedWork(plan) > most else {
                 return run
             }
             rows *= 2

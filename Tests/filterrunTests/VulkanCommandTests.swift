@@ -88,7 +88,9 @@ extension FilterRunTests {
     func testAllocationFailureFallsBackUnderAutoAndFailsCleanlyUnderVulkan() throws {
         guard try hasVulkan() else { throw XCTSkip("no Vulkan device") }
         // Room for the device's tables, not for the enlarged result's 9 MB readback (working buffers would band).
-        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "3000000", "FILTERRUN_DEVICE": "0", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json")]
+        // Rendered whole: streamed, the render holds two bands of the result and fits (below).
+        let tiny = ["FILTERRUN_VULKAN_MEMORY_LIMIT": "3000000", "FILTERRUN_DEVICE": "0", "FILTERRUN_DEVICE_PROFILE": Fixtures.path("device-profiles/device-preferred.json"),
+                    "FILTERRUN_VULKAN_STREAM_ROWS": "0"]
         let vignette = try write("big.json", #"{"version": 1, "steps": [{"op": "resize", "width": 2000}, {"op": "vignette"}]}"#)
         let forced = try run([vignette, photo, path("forced.png"), "--backend", "vulkan"], environment: tiny)
         XCTAssertEqual(forced.code, 4, forced.stderr)
@@ -102,6 +104,14 @@ extension FilterRunTests {
         XCTAssertEqual(try statsJSON(auto.stderr)["backend"] as? String, "cpu")
         XCTAssertEqual(try run([vignette, photo, path("cpu.png"), "--backend", "cpu"]).code, 0)
         XCTAssertEqual(try PNGDecoder.decode(path: path("auto.png")).samples(), try PNGDecoder.decode(path: path("cpu.png")).samples())
+
+        var streaming = tiny
+        streaming["FILTERRUN_VULKAN_STREAM_ROWS"] = nil
+        let streamed = try run([vignette, photo, path("streamed.png"), "--backend", "vulkan"], environment: streaming)
+        XCTAssertEqual(streamed.code, 0, "streamed, the render fits the same budget: \(streamed.stderr)")
+        let a = try PNGDecoder.decode(path: path("streamed.png")), b = try PNGDecoder.decode(path: path("cpu.png"))
+        let d = Difference.between(try b.samples(), try a.samples(), width: b.width, channels: b.format.channels)
+        XCTAssertLessThanOrEqual(d.worst, 1, "\(d)")
     }
 
     /// A device with too little free memory for whole-image working buffers renders in bands that fit (the
