@@ -2,7 +2,8 @@
 """Shrink on load by fidelity: each photo as a quality-90 JPEG (4:2:0 and 4:4:4), resized to several widths with
 Lanczos 3 at each fidelity, against the same resize of the full decode (--fidelity exact). Prints the decode
 factor each fidelity chose and the PSNR of its 8-bit result (RGB, every pixel) in dB.
-Usage: scripts/measure-fidelity.py FILTERRUN [--space linear|srgb] PHOTO.png...
+`--progressive` writes the JPEGs progressive (at 1/8 they are read from their DC scans alone).
+Usage: scripts/measure-fidelity.py FILTERRUN [--space linear|srgb] [--progressive] PHOTO.png...
 (needs cjpeg/djpeg from libjpeg-turbo-progs)."""
 import json, math, os, subprocess, sys, tempfile
 from png_rows import read_png
@@ -13,6 +14,9 @@ space = "linear"
 if args and args[0] == "--space":
     space = args[1]
     args = args[2:]
+progressive = bool(args) and args[0] == "--progressive"
+if progressive:
+    args = args[1:]
 photos = args
 work = tempfile.mkdtemp()
 
@@ -28,7 +32,7 @@ def run(*command):
 
 empty = os.path.join(work, "empty.json")
 json.dump({"version": 1, "steps": []}, open(empty, "w"))
-print(f"working space {space}")
+print(f"working space {space}" + (", progressive JPEGs" if progressive else ""))
 print("| photo | sampling | width | high: factor | high: dB | fast: factor | fast: dB |")
 print("|---|---|---|---|---|---|---|")
 worst = {"high": float("inf"), "fast": float("inf")}
@@ -40,7 +44,7 @@ for photo in photos:
     run("djpeg", "-pnm", "-outfile", ppm, master)
     for label, sample in (("4:2:0", "2x2"), ("4:4:4", "1x1")):
         jpeg = os.path.join(work, f"{name}-{sample}.jpg")
-        run("cjpeg", "-quality", "90", "-sample", sample, "-outfile", jpeg, ppm)
+        run("cjpeg", "-quality", "90", "-sample", sample, *(["-progressive"] if progressive else []), "-outfile", jpeg, ppm)
         for width in (256, 400, 800, 1600):
             recipe = os.path.join(work, f"w{width}.json")
             json.dump({"version": 1, "workingSpace": space,

@@ -40,6 +40,13 @@ package final class JPEGDecoder: ImageDecoder {
     private var cmykRow: [UInt8] = []
     /// Rows are inks (0 = no ink) rather than RGB: see `deliverInks()`.
     private var deliveringInks = false
+    /// The DCT reduction asked for (`reduce(by:)`).
+    private var reduction = 1
+    /// A progressive file at 1/8 is read from its DC scans alone (`fr_jpeg_reader_dc_image`): its 1/8 image, made at
+    /// the first row. False reads it through libjpeg's full decode (tests compare the two).
+    package var readsDCScansOnly = true
+    private var dcImage: [UInt8]?
+    private var dcTried = false
 
     package convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
         try self.init(path: path, limits: DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory))
@@ -186,7 +193,25 @@ package final class JPEGDecoder: ImageDecoder {
         guard fr_jpeg_reader_scale(reader, Int32(8 / factor), &w, &h) == 0 else { throw failure() }
         width = Int(w)
         height = Int(h)
+        reduction = factor
     }
+
+    /// The 1/8 image of a progressive file from its DC scans, made on first use; nil where that path does not apply
+    /// (libjpeg then decodes, as for any other file).
+    private func dcRows() -> [UInt8]? {
+        guard !dcTried else { return dcImage }
+        dcTried = true
+        guard readsDCScansOnly, isProgressive, reduction == 8, nextRow == 0, !deliveringInks, colorSpace == 1 || colorSpace == 3,
+              let reader else { return nil }
+        let rowBytes = width * format.bytesPerPixel
+        var image = [UInt8](repeating: 0, count: rowBytes * height)
+        let made = image.withUnsafeMutableBufferPointer { fr_jpeg_reader_dc_image(reader, $0.baseAddress!, rowBytes) }
+        if made == 0 { dcImage = image }
+        return dcImage
+    }
+
+    /// Whether the rows come from the DC scans (`readsDCScansOnly`); set once the first row was read.
+    package var readFromDCScans: Bool { dcImage != nil }
 
     func failure() -> CodecError {
         guard let reader else { return CodecError(kind: .invalidRequest, path: path, message: "decoder is closed") }
@@ -252,6 +277,16 @@ package final class JPEGDecoder: ImageDecoder {
                              message: "rows \(nextRow)..<\(nextRow + count) are past the image height \(height)")
         }
         guard count > 0 else { return }
+        if let image = dcRows() {
+            let rowBytes = width * format.bytesPerPixel
+            image.withUnsafeBytes { bytes in
+                for i in 0..<count {
+                    (destination + i * stride).copyMemory(from: bytes.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
+                }
+            }
+            nextRow += count
+            return
+        }
         if colorSpace != 4 {
             guard fr_jpeg_reader_rows(reader, destination.assumingMemoryBound(to: UInt8.self), stride, UInt32(count)) == 0
             else { throw failure() }
@@ -281,6 +316,10 @@ package final class JPEGDecoder: ImageDecoder {
                              message: "rows \(nextRow)..<\(nextRow + count) are past the image height \(height)")
         }
         guard count > 0 else { return }
+        if dcRows() != nil {
+            nextRow += count
+            return
+        }
         guard fr_jpeg_reader_skip(reader, UInt32(count)) == 0 else { throw failure() }
         nextRow += count
     }

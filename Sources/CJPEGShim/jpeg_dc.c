@@ -1,0 +1,373 @@
+// A progressive JPEG read at 1/8 from its DC scans alone. At 1/8 each 8×8 block becomes one pixel, its DC value;
+// libjpeg still decodes every AC scan into a buffer of all the coefficients first (four times a baseline file's
+// time). Here the DC scans (the first, and the refinements of its low bits) are decoded and the AC scans' data is
+// passed over to the next marker, unread. Luma is libjpeg's 1/8 exactly (its 1×1 inverse DCT is the DC value); chroma
+// comes from each chroma block's DC too and is upsampled (libjpeg's scaled decode makes subsampled chroma from 2×2
+// of its coefficients). Anything this path does not take — another process, a table or restart it cannot follow,
+// data that ends or breaks before the end marker — returns nonzero with the reader untouched, and libjpeg decodes
+// the file as before, with its messages.
+#include "jpeg_shim_internal.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+    int defined;
+    int32_t maxcode[18];  // largest code of each length, -1 where none
+    int32_t valoff[17];   // index into vals of a code of that length, less the code
+    uint8_t vals[256];
+} dc_table;
+
+typedef struct {
+    const uint8_t *p, *end;
+    uint64_t buf;   // bits from the top
+    int bits;
+    int marker;     // a marker (or the end) was reached: zeros are fed from there
+    int fake;       // how many of the buffer's lowest bits are those zeros
+} bit_reader;
+
+typedef struct {
+    int id, h, v, quant;
+    int wb, hb;     // the component's blocks
+    int pw, ph;     // blocks stored (whole MCUs)
+    int16_t *dc;
+    int pred;
+    int al;         // the low bits still missing (-1 before the first DC scan)
+} dc_component;
+
+static int table_from(dc_table *t, const uint8_t *bits16, const uint8_t *vals, int count) {
+    memset(t, 0, sizeof *t);
+    int code = 0, k = 0;
+    for (int l = 1; l <= 16; l++) {
+        int n = bits16[l - 1];
+        t->valoff[l] = k - code;
+        code += n;
+        k += n;
+        if (code > (1 << l)) return 1;  // more codes of this length than fit: not a prefix code
+        t->maxcode[l] = n ? code - 1 : -1;
+        code <<= 1;
+    }
+    if (k > count || k > 256) return 1;
+    t->maxcode[17] = 0x7fffffff;
+    memcpy(t->vals, vals, (size_t)k);
+    t->defined = 1;
+    return 0;
+}
+
+static void fill(bit_reader *b) {
+    while (b->bits <= 56) {
+        uint32_t c = 0;
+        if (!b->marker && b->p < b->end) {
+            c = *b->p;
+            if (c == 0xFF) {
+                if (b->p + 1 < b->end && b->p[1] == 0) {
+                    b->p += 2;
+                } else {
+                    b->marker = 1;  // left at the marker's 0xFF
+                    c = 0;
+                }
+            } else {
+                b->p++;
+            }
+        } else {
+            b->marker = 1;
+        }
+        if (b->marker) b->fake += 8;
+        b->buf |= (uint64_t)c << (56 - b->bits);
+        b->bits += 8;
+    }
+}
+
+// Whether bits past the scan's data (the zeros fed after its marker) were taken: the data ended early.
+static int overran(const bit_reader *b) { return b->bits < b->fake; }
+
+// One symbol, or -1 for a code the table does not have (or one made of the zeros after a marker).
+static int decode(bit_reader *b, const dc_table *t) {
+    if (b->bits < 16) fill(b);
+    for (int l = 1; l <= 16; l++) {
+        int32_t code = (int32_t)(b->buf >> (64 - l));
+        if (code <= t->maxcode[l]) {
+            b->buf <<= l;
+            b->bits -= l;
+            return t->vals[(code + t->valoff[l]) & 0xFF];
+        }
+    }
+    return -1;
+}
+
+static int bits_of(bit_reader *b, int n) {
+    if (n == 0) return 0;
+    if (b->bits < n) fill(b);
+    int v = (int)(b->buf >> (64 - n));
+    b->buf <<= n;
+    b->bits -= n;
+    return v;
+}
+
+// Starts reading scan data at p.
+static void reader_at(bit_reader *b, const uint8_t *p, const uint8_t *end) {
+    b->p = p; b->end = end; b->buf = 0; b->bits = 0; b->marker = 0; b->fake = 0;
+}
+
+// Where the data after the bits taken continues: the next marker, or NULL where the scan overran its data or more
+// than the last byte's padding is left (libjpeg would warn of extraneous bytes).
+static const uint8_t *marker_after(const bit_reader *b) {
+    if (overran(b)) return NULL;
+    int unread = (b->bits - b->fake) / 8;  // whole data bytes fetched and not taken
+    if (unread > 0) return NULL;
+    const uint8_t *p = b->p;
+    if (p + 1 < b->end && p[0] == 0xFF && p[1] != 0) return p;
+    return NULL;
+}
+
+// The next marker at or after p in AC scan data (stuffed zeros and restarts are part of the data), or NULL.
+static const uint8_t *skip_scan(const uint8_t *p, const uint8_t *end) {
+    while (p + 1 < end) {
+        const uint8_t *ff = memchr(p, 0xFF, (size_t)(end - p - 1));
+        if (!ff) return NULL;
+        uint8_t m = ff[1];
+        if (m == 0 || (m >= 0xD0 && m <= 0xD7) || m == 0xFF) { p = ff + 1; continue; }
+        return ff;
+    }
+    return NULL;
+}
+
+typedef struct {
+    dc_component comp[4];
+    int ncomp, hmax, vmax, mcux, mcuy;
+    dc_table tables[4];
+    int restart;
+} dc_state;
+
+// Decodes one DC scan (first pass or refinement) starting at p; returns where its marker is, or NULL.
+static const uint8_t *dc_scan(dc_state *s, const uint8_t *p, const uint8_t *end, int n, const int *which,
+                              const int *td, int ah, int al) {
+    bit_reader b;
+    reader_at(&b, p, end);
+    for (int i = 0; i < n; i++) s->comp[which[i]].pred = 0;
+    long mcus = n == 1 ? (long)s->comp[which[0]].wb * s->comp[which[0]].hb : (long)s->mcux * s->mcuy;
+    int expected_rst = 0;
+    for (long m = 0; m < mcus; m++) {
+        if (s->restart && m > 0 && m % s->restart == 0) {
+            // The restart marker: the bits left in the byte are padding.
+            const uint8_t *at = marker_after(&b);
+            if (!at || at[1] != 0xD0 + expected_rst) return NULL;
+            expected_rst = (expected_rst + 1) & 7;
+            reader_at(&b, at + 2, end);
+            for (int i = 0; i < n; i++) s->comp[which[i]].pred = 0;
+        }
+        for (int i = 0; i < n; i++) {
+            dc_component *c = &s->comp[which[i]];
+            int bw = n == 1 ? 1 : c->h, bh = n == 1 ? 1 : c->v;
+            long bx0 = n == 1 ? m % c->wb : (m % s->mcux) * c->h;
+            long by0 = n == 1 ? m / c->wb : (m / s->mcux) * c->v;
+            for (int by = 0; by < bh; by++) {
+                for (int bx = 0; bx < bw; bx++) {
+                    int16_t *dc = &c->dc[(by0 + by) * c->pw + bx0 + bx];
+                    if (ah == 0) {
+                        int t = decode(&b, &s->tables[td[i]]);
+                        if (t < 0 || t > 11) return NULL;
+                        int diff = bits_of(&b, t);
+                        if (t && diff < (1 << (t - 1))) diff += (-1 << t) + 1;
+                        c->pred += diff;
+                        if (c->pred < -32768 || c->pred > 32767) return NULL;
+                        *dc = (int16_t)(c->pred * (1 << al));
+                    } else if (bits_of(&b, 1)) {
+                        *dc = (int16_t)(*dc | (1 << al));
+                    }
+                    if (overran(&b)) return NULL;
+                }
+            }
+        }
+    }
+    return marker_after(&b);
+}
+
+static int u16(const uint8_t *p) { return p[0] << 8 | p[1]; }
+
+static uint8_t clamp255(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+// A component's 1/8 samples: each block's DC through libjpeg's 1×1 inverse DCT (dequantised, descaled by 8).
+static uint8_t *samples_of(const dc_component *c) {
+    uint8_t *plane = malloc((size_t)c->wb * c->hb);
+    if (!plane) return NULL;
+    for (int y = 0; y < c->hb; y++)
+        for (int x = 0; x < c->wb; x++) {
+            int v = c->dc[(size_t)y * c->pw + x] * c->quant;
+            plane[(size_t)y * c->wb + x] = clamp255(((v + 4) >> 3) + 128);
+        }
+    return plane;
+}
+
+// The value at output column x, row y of a plane `rx`, `ry` times coarser: libjpeg's fancy upsampling weights
+// (3/4 of the nearer sample, 1/4 of the other, on each axis) where the plane is coarser, the sample itself where not.
+static int upsampled(const uint8_t *plane, int w, int h, int rx, int ry, int x, int y) {
+    int x0 = x / rx, y0 = y / ry;
+    if (x0 >= w) x0 = w - 1;
+    if (y0 >= h) y0 = h - 1;
+    int x1 = x0, y1 = y0;
+    if (rx == 2) x1 = (x & 1) ? (x0 + 1 < w ? x0 + 1 : x0) : (x0 > 0 ? x0 - 1 : 0);
+    if (ry == 2) y1 = (y & 1) ? (y0 + 1 < h ? y0 + 1 : y0) : (y0 > 0 ? y0 - 1 : 0);
+    int wx = rx == 2 ? 3 : 4, wy = ry == 2 ? 3 : 4;  // in quarters
+    int a = plane[(size_t)y0 * w + x0], b = plane[(size_t)y0 * w + x1];
+    int c = plane[(size_t)y1 * w + x0], d = plane[(size_t)y1 * w + x1];
+    int v = wy * (wx * a + (4 - wx) * b) + (4 - wy) * (wx * c + (4 - wx) * d);
+    return (v + 8) >> 4;
+}
+
+int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
+    j_decompress_ptr c = &r->cinfo;
+    if (r->started || !c->progressive_mode || c->arith_code || c->data_precision != 8) return 1;
+    if (c->scale_num != 1 || c->scale_denom != 8 || r->limits.fail_on >= FR_FAIL_WARNING) return 1;
+    int grey = c->jpeg_color_space == JCS_GRAYSCALE && c->num_components == 1;
+    if (!grey && !(c->jpeg_color_space == JCS_YCbCr && c->num_components == 3)) return 1;
+    if (c->output_width != (c->image_width + 7) / 8 || c->output_height != (c->image_height + 7) / 8) return 1;
+
+    dc_state s;
+    memset(&s, 0, sizeof s);
+    s.ncomp = c->num_components;
+    s.hmax = c->max_h_samp_factor;
+    s.vmax = c->max_v_samp_factor;
+    s.mcux = (int)((c->image_width + 8 * s.hmax - 1) / (8 * s.hmax));
+    s.mcuy = (int)((c->image_height + 8 * s.vmax - 1) / (8 * s.vmax));
+    s.restart = (int)c->restart_interval;
+    for (int i = 0; i < s.ncomp; i++) {
+        jpeg_component_info *ci = &c->comp_info[i];
+        dc_component *d = &s.comp[i];
+        d->id = ci->component_id;
+        d->h = ci->h_samp_factor;
+        d->v = ci->v_samp_factor;
+        // Luma at full resolution; chroma at it or half of it on each axis.
+        int rx = s.hmax / d->h, ry = s.vmax / d->v;
+        if (s.hmax % d->h || s.vmax % d->v || rx > 2 || ry > 2 || (i == 0 && (rx != 1 || ry != 1))) return 1;
+        JQUANT_TBL *q = ci->quant_tbl_no >= 0 && ci->quant_tbl_no < NUM_QUANT_TBLS ? c->quant_tbl_ptrs[ci->quant_tbl_no] : NULL;
+        if (!q) return 1;
+        d->quant = q->quantval[0];
+        long cw = ((long)c->image_width * d->h + s.hmax - 1) / s.hmax, ch = ((long)c->image_height * d->v + s.vmax - 1) / s.vmax;
+        d->wb = (int)((cw + 7) / 8);
+        d->hb = (int)((ch + 7) / 8);
+        d->pw = s.mcux * d->h;
+        d->ph = s.mcuy * d->v;
+        d->al = -1;
+    }
+    for (int t = 0; t < 4; t++) {
+        JHUFF_TBL *h = c->dc_huff_tbl_ptrs[t];
+        if (h && table_from(&s.tables[t], h->bits + 1, h->huffval, 256)) return 1;
+    }
+
+    // The rest of the file from the first scan's data: what libjpeg's source holds, then the file after it.
+    struct stat info;
+    long position = ftell(r->file);
+    if (position < 0 || fstat(fileno(r->file), &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < position) return 1;
+    size_t held = c->src->bytes_in_buffer, rest = (size_t)(info.st_size - position);
+    if (rest > ((size_t)1 << 30)) return 1;
+    uint8_t *data = malloc(held + rest + 2);
+    int status = 1;
+    uint8_t *planes[4] = {0};
+    for (int i = 0; i < s.ncomp; i++) {
+        s.comp[i].dc = calloc((size_t)s.comp[i].pw * s.comp[i].ph, sizeof(int16_t));
+        if (!s.comp[i].dc) goto done;
+    }
+    if (!data) goto done;
+    memcpy(data, c->src->next_input_byte, held);
+    if (fread(data + held, 1, rest, r->file) != rest) goto done;
+    const uint8_t *p = data, *end = data + held + rest;
+
+    // The first scan's header was read by libjpeg.
+    int n = c->comps_in_scan, which[4], td[4];
+    for (int i = 0; i < n; i++) {
+        which[i] = c->cur_comp_info[i]->component_index;
+        td[i] = c->cur_comp_info[i]->dc_tbl_no;
+    }
+    int ss = c->Ss, se = c->Se, ah = c->Ah, al = c->Al, scans = 1;
+    while (1) {
+        if (ss == 0) {
+            if (se != 0 || al > 13) goto done;
+            for (int i = 0; i < n; i++) {
+                dc_component *d = &s.comp[which[i]];
+                // A first pass once; each refinement takes the next low bit.
+                if (ah == 0 ? d->al != -1 : (d->al != ah || al != ah - 1)) goto done;
+                if (ah == 0 && (td[i] < 0 || td[i] > 3 || !s.tables[td[i]].defined)) goto done;
+            }
+            p = dc_scan(&s, p, end, n, which, td, ah, al);
+            if (!p) goto done;
+            for (int i = 0; i < n; i++) s.comp[which[i]].al = al;
+        } else {
+            p = skip_scan(p, end);
+            if (!p) goto done;
+        }
+        // Markers up to the next scan or the end.
+        while (1) {
+            while (p + 1 < end && p[0] == 0xFF && p[1] == 0xFF) p++;
+            if (p + 1 >= end || p[0] != 0xFF) goto done;
+            int m = p[1];
+            p += 2;
+            if (m == 0xD9) goto finished;
+            if (p + 2 > end) goto done;
+            int length = u16(p);
+            if (length < 2 || p + length > end) goto done;
+            const uint8_t *seg = p + 2, *segend = p + length;
+            p = segend;
+            if (m == 0xC4) {  // DHT: DC tables are kept, AC tables are not needed
+                while (seg < segend) {
+                    if (segend - seg < 17) goto done;
+                    int cls = seg[0] >> 4, slot = seg[0] & 15, count = 0;
+                    for (int l = 0; l < 16; l++) count += seg[1 + l];
+                    if (cls > 1 || slot > 3 || segend - seg < 17 + count) goto done;
+                    if (cls == 0 && table_from(&s.tables[slot], seg + 1, seg + 17, count)) goto done;
+                    seg += 17 + count;
+                }
+            } else if (m == 0xDD) {  // DRI
+                if (length != 4) goto done;
+                s.restart = u16(seg);
+            } else if (m == 0xDA) {  // SOS
+                if (++scans > r->limits.max_scans && r->limits.max_scans > 0) goto done;
+                if (segend - seg < 1) goto done;
+                n = seg[0];
+                if (n < 1 || n > s.ncomp || segend - seg != 1 + 2 * n + 3) goto done;
+                for (int i = 0; i < n; i++) {
+                    int id = seg[1 + 2 * i], found = -1;
+                    for (int k = 0; k < s.ncomp; k++) if (s.comp[k].id == id) found = k;
+                    if (found < 0) goto done;
+                    which[i] = found;
+                    td[i] = seg[2 + 2 * i] >> 4;
+                }
+                const uint8_t *tail = seg + 1 + 2 * n;
+                ss = tail[0]; se = tail[1]; ah = tail[2] >> 4; al = tail[2] & 15;
+                if (ss > 63 || se > 63 || (ss > 0 && n != 1)) goto done;
+                break;
+            } else if (m == 0xFE || (m >= 0xE0 && m <= 0xEF)) {
+                // comments and application data
+            } else {
+                goto done;  // DQT, DNL, a second frame…: libjpeg's to handle
+            }
+        }
+    }
+finished:
+    for (int i = 0; i < s.ncomp; i++) if (s.comp[i].al != 0) goto done;  // a DC bit never came
+    for (int i = 0; i < s.ncomp; i++) if (!(planes[i] = samples_of(&s.comp[i]))) goto done;
+    {
+        int w = (int)c->output_width, h = (int)c->output_height;
+        for (int y = 0; y < h; y++) {
+            uint8_t *row = out + (size_t)y * stride;
+            for (int x = 0; x < w; x++) {
+                int yy = upsampled(planes[0], s.comp[0].wb, s.comp[0].hb, 1, 1, x, y);
+                if (grey) { row[x] = (uint8_t)yy; continue; }
+                int rx1 = s.hmax / s.comp[1].h, ry1 = s.vmax / s.comp[1].v;
+                int rx2 = s.hmax / s.comp[2].h, ry2 = s.vmax / s.comp[2].v;
+                int cb = upsampled(planes[1], s.comp[1].wb, s.comp[1].hb, rx1, ry1, x, y) - 128;
+                int cr = upsampled(planes[2], s.comp[2].wb, s.comp[2].hb, rx2, ry2, x, y) - 128;
+                // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded.
+                row[3 * x] = clamp255(yy + ((91881 * cr + 32768) >> 16));
+                row[3 * x + 1] = clamp255(yy - ((22554 * cb + 46802 * cr - 32768) >> 16));
+                row[3 * x + 2] = clamp255(yy + ((116130 * cb + 32768) >> 16));
+            }
+        }
+    }
+    status = 0;
+done:
+    for (int i = 0; i < s.ncomp; i++) { free(s.comp[i].dc); free(planes[i]); }
+    free(data);
+    if (status) fseek(r->file, position, SEEK_SET);  // libjpeg reads on from where it was
+    return status;
+}

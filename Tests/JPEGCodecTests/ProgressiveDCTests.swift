@@ -1,0 +1,134 @@
+import FilterCore
+import Foundation
+import JPEGCodec
+import TestSupport
+import XCTest
+
+/// A progressive JPEG read at 1/8 from its DC scans alone (`fr_jpeg_reader_dc_image`): grey is libjpeg's 1/8 decode
+/// bit for bit (its 1×1 inverse DCT is the DC value); colour differs from libjpeg's only in chroma, which comes from
+/// each chroma block's DC where libjpeg's scaled decode takes 2×2 of its coefficients. Everything else — other
+/// scales, baseline files, `--fail-on warning`, and any file that ends or breaks before its end marker — is libjpeg's
+/// decode as before, with its messages.
+final class ProgressiveDCTests: XCTestCase {
+    struct Failed: Error, Equatable { let message: String }
+
+    func fixture(_ name: String) -> String { Fixtures.path("jpeg/" + name) }
+
+    /// The decode at 1/8 with the DC path on or off: its pixels (whole), whether they came from the DC scans, and the
+    /// decoder's warnings; or the error.
+    func eighth(_ path: String, dcScans: Bool, failOn: FailOn = .error) -> Result<(PixelBuffer, Bool, [String]), Failed> {
+        do {
+            var limits = DecodeLimits(maxPixels: 1 << 28, maxMemory: 1 << 30)
+            limits.failOn = failOn
+            let decoder = try JPEGDecoder(path: path, limits: limits)
+            decoder.readsDCScansOnly = dcScans
+            try decoder.reduce(by: 8)
+            let image = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
+            let base = try image.mutableHostBytes()
+            while decoder.nextRow < decoder.height {
+                let count = min(5, decoder.height - decoder.nextRow)
+                try decoder.readRows(into: base + decoder.nextRow * image.rowStride, stride: image.rowStride, count: count)
+            }
+            return .success((image, decoder.readFromDCScans, decoder.fileWarnings))
+        } catch {
+            return .failure(Failed(message: "\(error)"))
+        }
+    }
+
+    func testGreyIsLibjpegsEighthExactly() throws {
+        let dc = try eighth(fixture("progressive_grey_451x300.jpg"), dcScans: true).get()
+        let full = try eighth(fixture("progressive_grey_451x300.jpg"), dcScans: false).get()
+        XCTAssertTrue(dc.1, "read from the DC scans")
+        XCTAssertFalse(full.1)
+        XCTAssertEqual(dc.0.width, 57)
+        XCTAssertEqual(dc.0.height, 38)
+        XCTAssertEqual(try dc.0.samples(), try full.0.samples())
+    }
+
+    /// Colour at 4:2:0 (with restart markers, and with each component's DC in scans of its own refined twice), 4:4:4
+    /// and 4:2:2: within 1 code of libjpeg's eighth where chroma is at full resolution (the two Y'CbCr conversions
+    /// round apart), and where it is subsampled 1.4–1.7 codes apart on average and up to 28 at colour edges (chroma's
+    /// detail inside a block is what libjpeg's 2×2 keeps and the DC drops).
+    func testColourIsLibjpegsEighthButForChroma() throws {
+        let cases: [(String, Double, Double)] = [
+            ("progressive_444_451x300.jpg", 0.5, 1), ("progressive_420_restart_451x300.jpg", 2.5, 40),
+            ("progressive_420_dc_apart_451x300.jpg", 2.5, 40), ("progressive_422.jpg", 2, 20),
+        ]
+        for (name, worstMean, worst) in cases {
+            let dc = try eighth(fixture(name), dcScans: true).get()
+            let full = try eighth(fixture(name), dcScans: false).get()
+            XCTAssertTrue(dc.1, "\(name): read from the DC scans")
+            XCTAssertEqual(dc.0.width, full.0.width, name)
+            XCTAssertEqual(dc.0.height, full.0.height, name)
+            let a = try dc.0.samples(), b = try full.0.samples()
+            var total = 0.0
+            for (x, y) in zip(a, b) { total += abs(Double(x) - Double(y)) }
+            let mean = total / Double(a.count)
+            let d = Difference.between(b, a, width: full.0.width, channels: 3)
+            XCTAssertLessThanOrEqual(mean, worstMean, "\(name): mean difference \(mean)")
+            XCTAssertLessThanOrEqual(d.worst, worst, "\(name): \(d)")
+            XCTAssertTrue(dc.2.isEmpty, "\(name): \(dc.2)")
+        }
+    }
+
+    /// Other scales, baseline files and `--fail-on warning` (which must see every scan's data) keep libjpeg's decode.
+    func testOnlyProgressiveEighthsTakeTheDCPath() throws {
+        XCTAssertFalse(try eighth(fixture("baseline_420.jpg"), dcScans: true).get().1, "baseline")
+        XCTAssertFalse(try eighth(fixture("progressive_444_451x300.jpg"), dcScans: true, failOn: FailOn.warning).get().1, "fail-on warning")
+        let decoder = try JPEGDecoder(path: fixture("progressive_444_451x300.jpg"))
+        try decoder.reduce(by: 4)
+        _ = try decoder.readAll()
+        XCTAssertFalse(decoder.readFromDCScans, "a quarter needs AC coefficients")
+    }
+
+    /// A file cut anywhere — in a DC scan, between scans, in the AC scans, before the end marker — decodes (or fails)
+    /// exactly as libjpeg decodes it, with the same warnings: the DC path takes only files it reads to their end.
+    func testACutFileIsLibjpegsToDecode() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture("progressive_420_dc_apart_451x300.jpg")))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dc-cut-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for cut in [bytes.count - 1, bytes.count - 2, bytes.count * 19 / 20, bytes.count * 3 / 4, bytes.count / 2,
+                    bytes.count / 4, bytes.count / 8, 700] {
+            let path = folder.appendingPathComponent("cut\(cut).jpg").path
+            try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+            let dc = eighth(path, dcScans: true), full = eighth(path, dcScans: false)
+            switch (dc, full) {
+            case (.success(let a), .success(let b)):
+                XCTAssertFalse(a.1, "cut at \(cut): not from the DC scans")
+                XCTAssertEqual(try a.0.samples(), try b.0.samples(), "cut at \(cut)")
+                XCTAssertEqual(a.2, b.2, "cut at \(cut)")
+            case (.failure(let a), .failure(let b)):
+                XCTAssertEqual(a, b, "cut at \(cut)")
+            default:
+                XCTFail("cut at \(cut): \(dc) against \(full)")
+            }
+        }
+    }
+
+    /// Damage anywhere in the file (a byte changed, 400 seeded places, three files) never crashes or hangs the DC
+    /// path; where it takes the file, it gives an image of the right size.
+    func testDamagedFilesNeverCrashTheDCPath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dc-damage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SplitMix64(seed: 55)
+        var taken = 0
+        for name in ["progressive_420_restart_451x300.jpg", "progressive_420_dc_apart_451x300.jpg", "progressive_grey_451x300.jpg"] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+            for i in 0..<400 {
+                var damaged = bytes
+                let at = Int(random.next() % UInt64(bytes.count))
+                damaged[at] = UInt8(truncatingIfNeeded: random.next())
+                let path = folder.appendingPathComponent("\(i).jpg").path
+                try Data(damaged).write(to: URL(fileURLWithPath: path))
+                if case .success(let result) = eighth(path, dcScans: true), result.1 {
+                    taken += 1
+                    XCTAssertEqual(result.0.width, 57)
+                    XCTAssertEqual(result.0.height, 38)
+                }
+            }
+        }
+        XCTAssertGreaterThan(taken, 100, "most changes fall in AC data, which the DC path passes over")
+    }
+}
