@@ -357,9 +357,10 @@ finished:
                 int rx2 = s.hmax / s.comp[2].h, ry2 = s.vmax / s.comp[2].v;
                 int cb = upsampled(planes[1], s.comp[1].wb, s.comp[1].hb, rx1, ry1, x, y) - 128;
                 int cr = upsampled(planes[2], s.comp[2].wb, s.comp[2].hb, rx2, ry2, x, y) - 128;
-                // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded.
+                // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded as libjpeg rounds (jdcolor.c's tables: the
+                // green term's half added before the shift), so full-resolution chroma gives its pixels exactly.
                 row[3 * x] = clamp255(yy + ((91881 * cr + 32768) >> 16));
-                row[3 * x + 1] = clamp255(yy - ((22554 * cb + 46802 * cr - 32768) >> 16));
+                row[3 * x + 1] = clamp255(yy + ((32768 - 22554 * cb - 46802 * cr) >> 16));
                 row[3 * x + 2] = clamp255(yy + ((116130 * cb + 32768) >> 16));
             }
         }
