@@ -11,11 +11,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+enum { LOOKAHEAD = 9 };
+
 typedef struct {
     int defined;
     int32_t maxcode[18];  // largest code of each length, -1 where none
     int32_t valoff[17];   // index into vals of a code of that length, less the code
     uint8_t vals[256];
+    uint16_t look[1 << LOOKAHEAD];  // the next LOOKAHEAD bits: the code's length << 8 | its symbol; 0 for a longer code
 } dc_table;
 
 typedef struct {
@@ -50,6 +53,17 @@ static int table_from(dc_table *t, const uint8_t *bits16, const uint8_t *vals, i
     if (k > count || k > 256) return 1;
     t->maxcode[17] = 0x7fffffff;
     memcpy(t->vals, vals, (size_t)k);
+    // Codes of up to LOOKAHEAD bits, looked up whole.
+    code = 0;
+    k = 0;
+    for (int l = 1; l <= 16; l++) {
+        for (int i = 0; i < bits16[l - 1]; i++, code++, k++) {
+            if (l > LOOKAHEAD) continue;
+            int spare = LOOKAHEAD - l;
+            for (int j = 0; j < (1 << spare); j++) t->look[(code << spare) | j] = (uint16_t)(l << 8 | t->vals[k]);
+        }
+        code <<= 1;
+    }
     t->defined = 1;
     return 0;
 }
@@ -83,8 +97,15 @@ static int overran(const bit_reader *b) { return b->bits < b->fake; }
 
 // One symbol, or -1 for a code the table does not have (or one made of the zeros after a marker).
 static int decode(bit_reader *b, const dc_table *t) {
-    if (b->bits < 16) fill(b);
-    for (int l = 1; l <= 16; l++) {
+    if (b->bits < 32) fill(b);
+    uint16_t hit = t->look[b->buf >> (64 - LOOKAHEAD)];
+    if (hit) {
+        int l = hit >> 8;
+        b->buf <<= l;
+        b->bits -= l;
+        return hit & 0xFF;
+    }
+    for (int l = LOOKAHEAD + 1; l <= 16; l++) {
         int32_t code = (int32_t)(b->buf >> (64 - l));
         if (code <= t->maxcode[l]) {
             b->buf <<= l;
@@ -97,7 +118,7 @@ static int decode(bit_reader *b, const dc_table *t) {
 
 static int bits_of(bit_reader *b, int n) {
     if (n == 0) return 0;
-    if (b->bits < n) fill(b);
+    if (b->bits < 32) fill(b);
     int v = (int)(b->buf >> (64 - n));
     b->buf <<= n;
     b->bits -= n;
@@ -145,39 +166,49 @@ static const uint8_t *dc_scan(dc_state *s, const uint8_t *p, const uint8_t *end,
     bit_reader b;
     reader_at(&b, p, end);
     for (int i = 0; i < n; i++) s->comp[which[i]].pred = 0;
-    long mcus = n == 1 ? (long)s->comp[which[0]].wb * s->comp[which[0]].hb : (long)s->mcux * s->mcuy;
-    int expected_rst = 0;
-    for (long m = 0; m < mcus; m++) {
-        if (s->restart && m > 0 && m % s->restart == 0) {
-            // The restart marker: the bits left in the byte are padding.
-            const uint8_t *at = marker_after(&b);
-            if (!at || at[1] != 0xD0 + expected_rst) return NULL;
-            expected_rst = (expected_rst + 1) & 7;
-            reader_at(&b, at + 2, end);
-            for (int i = 0; i < n; i++) s->comp[which[i]].pred = 0;
-        }
-        for (int i = 0; i < n; i++) {
-            dc_component *c = &s->comp[which[i]];
-            int bw = n == 1 ? 1 : c->h, bh = n == 1 ? 1 : c->v;
-            long bx0 = n == 1 ? m % c->wb : (m % s->mcux) * c->h;
-            long by0 = n == 1 ? m / c->wb : (m / s->mcux) * c->v;
-            for (int by = 0; by < bh; by++) {
-                for (int bx = 0; bx < bw; bx++) {
-                    int16_t *dc = &c->dc[(by0 + by) * c->pw + bx0 + bx];
-                    if (ah == 0) {
-                        int t = decode(&b, &s->tables[td[i]]);
-                        if (t < 0 || t > 11) return NULL;
-                        int diff = bits_of(&b, t);
-                        if (t && diff < (1 << (t - 1))) diff += (-1 << t) + 1;
-                        c->pred += diff;
-                        if (c->pred < -32768 || c->pred > 32767) return NULL;
-                        *dc = (int16_t)(c->pred * (1 << al));
-                    } else if (bits_of(&b, 1)) {
-                        *dc = (int16_t)(*dc | (1 << al));
+    // A scan of one component runs over its own blocks; one of several over whole MCUs.
+    int rows = n == 1 ? s->comp[which[0]].hb : s->mcuy, cols = n == 1 ? s->comp[which[0]].wb : s->mcux;
+    int expected_rst = 0, left = s->restart;
+    for (int my = 0; my < rows; my++) {
+        for (int mx = 0; mx < cols; mx++) {
+            if (s->restart) {
+                if (left == 0) {
+                    // The restart marker: the bits left in the byte are padding.
+                    const uint8_t *at = marker_after(&b);
+                    if (!at || at[1] != 0xD0 + expected_rst) return NULL;
+                    expected_rst = (expected_rst + 1) & 7;
+                    reader_at(&b, at + 2, end);
+                    for (int i = 0; i < n; i++) s->comp[which[i]].pred = 0;
+                    left = s->restart;
+                }
+                left--;
+            }
+            for (int i = 0; i < n; i++) {
+                dc_component *c = &s->comp[which[i]];
+                int bw = n == 1 ? 1 : c->h, bh = n == 1 ? 1 : c->v;
+                int bx0 = n == 1 ? mx : mx * c->h, by0 = n == 1 ? my : my * c->v;
+                const dc_table *table = &s->tables[td[i]];
+                for (int by = 0; by < bh; by++) {
+                    int16_t *dc = &c->dc[(size_t)(by0 + by) * c->pw + bx0];
+                    for (int bx = 0; bx < bw; bx++) {
+                        if (ah == 0) {
+                            int t = decode(&b, table);
+                            if (t < 0 || t > 11) return NULL;
+                            int diff = bits_of(&b, t);
+                            if (t && diff < (1 << (t - 1))) diff += (-1 << t) + 1;
+                            c->pred += diff;
+                            if (c->pred < -32768 || c->pred > 32767) return NULL;
+                            int v = c->pred * (1 << al);
+                            if (v < -32768 || v > 32767) return NULL;
+                            dc[bx] = (int16_t)v;
+                        } else {
+                            // The next bit of the value, unconditionally (a branch on it mispredicts half the time).
+                            dc[bx] = (int16_t)(dc[bx] | (bits_of(&b, 1) << al));
+                        }
                     }
-                    if (overran(&b)) return NULL;
                 }
             }
+            if (overran(&b)) return NULL;
         }
     }
     return marker_after(&b);
@@ -199,20 +230,29 @@ static uint8_t *samples_of(const dc_component *c) {
     return plane;
 }
 
-// The value at output column x, row y of a plane `rx`, `ry` times coarser: libjpeg's fancy upsampling weights
-// (3/4 of the nearer sample, 1/4 of the other, on each axis) where the plane is coarser, the sample itself where not.
-static int upsampled(const uint8_t *plane, int w, int h, int rx, int ry, int x, int y) {
-    int x0 = x / rx, y0 = y / ry;
-    if (x0 >= w) x0 = w - 1;
-    if (y0 >= h) y0 = h - 1;
-    int x1 = x0, y1 = y0;
-    if (rx == 2) x1 = (x & 1) ? (x0 + 1 < w ? x0 + 1 : x0) : (x0 > 0 ? x0 - 1 : 0);
-    if (ry == 2) y1 = (y & 1) ? (y0 + 1 < h ? y0 + 1 : y0) : (y0 > 0 ? y0 - 1 : 0);
-    int wx = rx == 2 ? 3 : 4, wy = ry == 2 ? 3 : 4;  // in quarters
-    int a = plane[(size_t)y0 * w + x0], b = plane[(size_t)y0 * w + x1];
-    int c = plane[(size_t)y1 * w + x0], d = plane[(size_t)y1 * w + x1];
-    int v = wy * (wx * a + (4 - wx) * b) + (4 - wy) * (wx * c + (4 - wx) * d);
-    return (v + 8) >> 4;
+// A plane `rx`, `ry` (1 or 2) times coarser than the output, brought to the output's `w` × `h`: libjpeg's fancy
+// upsampling weights where coarser (3/4 of the nearer sample and 1/4 of the other on each axis, the edges repeated),
+// the samples themselves where not. `columns` holds 3 ints a column.
+static void upsample(const uint8_t *plane, int pw, int ph, int rx, int ry, uint8_t *out, int w, int h, int *columns) {
+    for (int x = 0; x < w; x++) {
+        int x0 = x / rx < pw ? x / rx : pw - 1, x1 = x0;
+        if (rx == 2) x1 = (x & 1) ? (x0 + 1 < pw ? x0 + 1 : x0) : (x0 > 0 ? x0 - 1 : 0);
+        columns[3 * x] = x0;
+        columns[3 * x + 1] = x1;
+        columns[3 * x + 2] = rx == 2 ? 3 : 4;  // quarters of the nearer column
+    }
+    for (int y = 0; y < h; y++) {
+        int y0 = y / ry < ph ? y / ry : ph - 1, y1 = y0;
+        if (ry == 2) y1 = (y & 1) ? (y0 + 1 < ph ? y0 + 1 : y0) : (y0 > 0 ? y0 - 1 : 0);
+        int wy = ry == 2 ? 3 : 4;
+        const uint8_t *near = plane + (size_t)y0 * pw, *far = plane + (size_t)y1 * pw;
+        uint8_t *row = out + (size_t)y * w;
+        for (int x = 0; x < w; x++) {
+            int a = columns[3 * x], b = columns[3 * x + 1], wx = columns[3 * x + 2];
+            int v = wy * (wx * near[a] + (4 - wx) * near[b]) + (4 - wy) * (wx * far[a] + (4 - wx) * far[b]);
+            row[x] = (uint8_t)((v + 8) >> 4);
+        }
+    }
 }
 
 int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
@@ -348,21 +388,30 @@ finished:
     for (int i = 0; i < s.ncomp; i++) if (!(planes[i] = samples_of(&s.comp[i]))) goto done;
     {
         int w = (int)c->output_width, h = (int)c->output_height;
-        for (int y = 0; y < h; y++) {
-            uint8_t *row = out + (size_t)y * stride;
-            for (int x = 0; x < w; x++) {
-                int yy = upsampled(planes[0], s.comp[0].wb, s.comp[0].hb, 1, 1, x, y);
-                if (grey) { row[x] = (uint8_t)yy; continue; }
-                int rx1 = s.hmax / s.comp[1].h, ry1 = s.vmax / s.comp[1].v;
-                int rx2 = s.hmax / s.comp[2].h, ry2 = s.vmax / s.comp[2].v;
-                int cb = upsampled(planes[1], s.comp[1].wb, s.comp[1].hb, rx1, ry1, x, y) - 128;
-                int cr = upsampled(planes[2], s.comp[2].wb, s.comp[2].hb, rx2, ry2, x, y) - 128;
-                // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded as libjpeg rounds (jdcolor.c's tables: the
-                // green term's half added before the shift), so full-resolution chroma gives its pixels exactly.
-                row[3 * x] = clamp255(yy + ((91881 * cr + 32768) >> 16));
-                row[3 * x + 1] = clamp255(yy + ((32768 - 22554 * cb - 46802 * cr) >> 16));
-                row[3 * x + 2] = clamp255(yy + ((116130 * cb + 32768) >> 16));
+        if (grey) {
+            for (int y = 0; y < h; y++) memcpy(out + (size_t)y * stride, planes[0] + (size_t)y * s.comp[0].wb, (size_t)w);
+        } else {
+            uint8_t *full = malloc((size_t)w * h * 2);
+            int *columns = malloc(sizeof(int) * 3 * (size_t)w);
+            if (!full || !columns) { free(full); free(columns); goto done; }
+            for (int i = 1; i < 3; i++)
+                upsample(planes[i], s.comp[i].wb, s.comp[i].hb, s.hmax / s.comp[i].h, s.vmax / s.comp[i].v,
+                         full + (size_t)(i - 1) * w * h, w, h, columns);
+            for (int y = 0; y < h; y++) {
+                const uint8_t *luma = planes[0] + (size_t)y * s.comp[0].wb;
+                const uint8_t *blue = full + (size_t)y * w, *red = full + (size_t)w * h + (size_t)y * w;
+                uint8_t *row = out + (size_t)y * stride;
+                for (int x = 0; x < w; x++) {
+                    int yy = luma[x], cb = blue[x] - 128, cr = red[x] - 128;
+                    // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded as libjpeg rounds (jdcolor.c's tables:
+                    // the green term's half added before the shift), so full-resolution chroma gives its pixels exactly.
+                    row[3 * x] = clamp255(yy + ((91881 * cr + 32768) >> 16));
+                    row[3 * x + 1] = clamp255(yy + ((32768 - 22554 * cb - 46802 * cr) >> 16));
+                    row[3 * x + 2] = clamp255(yy + ((116130 * cb + 32768) >> 16));
+                }
             }
+            free(full);
+            free(columns);
         }
     }
     status = 0;
