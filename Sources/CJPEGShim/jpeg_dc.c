@@ -300,7 +300,10 @@ int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
     long position = ftell(r->file);
     if (position < 0 || fstat(fileno(r->file), &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < position) return 1;
     size_t held = c->src->bytes_in_buffer, rest = (size_t)(info.st_size - position);
-    if (rest > ((size_t)1 << 30)) return 1;
+    // The rest is read whole: no more than the samples it codes (a megabyte spare), and the memory limit; a larger
+    // file (junk after the image, say) is libjpeg's, which reads only up to the end marker.
+    size_t samples = (size_t)c->image_width * c->image_height * (size_t)c->num_components + ((size_t)1 << 20);
+    if (rest > samples || rest > r->limits.max_memory) return 1;
     uint8_t *data = malloc(held + rest + 2);
     int status = 1;
     uint8_t *planes[4] = {0};

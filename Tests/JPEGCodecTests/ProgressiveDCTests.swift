@@ -75,6 +75,17 @@ final class ProgressiveDCTests: XCTestCase {
     func testOnlyProgressiveEighthsTakeTheDCPath() throws {
         XCTAssertFalse(try eighth(fixture("baseline_420.jpg"), dcScans: true).get().1, "baseline")
         XCTAssertFalse(try eighth(fixture("progressive_444_451x300.jpg"), dcScans: true, failOn: FailOn.warning).get().1, "fail-on warning")
+        // Megabytes after the end marker: the path reads the rest of a file whole, so a file far larger than the
+        // samples it codes is left to libjpeg, which stops at the marker.
+        var padded = try Data(contentsOf: URL(fileURLWithPath: fixture("progressive_444_451x300.jpg")))
+        let plain = try eighth(fixture("progressive_444_451x300.jpg"), dcScans: false).get()
+        padded.append(Data(repeating: 0x5A, count: 3 << 20))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("padded-\(UUID().uuidString).jpg").path
+        try padded.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let long = try eighth(path, dcScans: true).get()
+        XCTAssertFalse(long.1, "a file of 3 MiB more than its samples")
+        XCTAssertEqual(try long.0.samples(), try plain.0.samples())
         let decoder = try JPEGDecoder(path: fixture("progressive_444_451x300.jpg"))
         try decoder.reduce(by: 4)
         _ = try decoder.readAll()
