@@ -49,23 +49,28 @@ extension VulkanRenderer {
         let limit = context.limits.maxStorageBufferRange
         let groups = context.limits.maxWorkGroupCount
         let sourceRowBytes = sources.mapValues { $0.format == .rgba32f ? 0 : $0.width * $0.format.bytesPerPixel }
-        // Counted as if whole: a band-sized figure would let working buffers take memory the sources need when the
-        // schedule falls back to fewer, larger bands.
-        let memory = VulkanRun.memoryForWorkingBuffers(context, output: plan.nodes[plan.output], format: format,
-                                                       sourceBytes: sources.values.reduce(0) {
-                                                           $0 + $1.width * $1.height * $1.format.bytesPerPixel
-                                                       })
-        let half = VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes,
-                                        sourceFormats: sources.mapValues(\.format), format: format, limit: limit,
-                                        groups: groups, memory: memory)
-        var rows = bandRows
+        let output = plan.nodes[plan.output]
+        // What a band holds besides its working buffers: two slots of its sources' rows and its result's, a band's
+        // rows taken as the output's share of each source with half as much again for the rows neighbourhoods read
+        // around it. They take at most half the device memory left; working buffers get the rest.
+        let sourceBytesPerRow = sources.values.reduce(0) { $0 + $1.width * $1.height * $1.format.bytesPerPixel }
+            / max(1, output.height)
+        let slotBytesPerRow = 2 * (output.width * format.bytesPerPixel + sourceBytesPerRow) * 3 / 2
+        let available = max(0, context.availableMemory - (1 << 20))
+        let fitting = max(1, available / 2 / max(1, slotBytesPerRow))
+        var rows = max(1, min(bandRows, fitting))
         while true {
+            let memory = max(0, available - min(rows, output.height) * slotBytesPerRow)
+            let half = VulkanRun.usesHalves(context, plan: plan, sourceRowBytes: sourceRowBytes,
+                                            sourceFormats: sources.mapValues(\.format), format: format, limit: limit,
+                                            groups: groups, memory: memory)
             let run = try VulkanRun(context: context, plan: plan, stats: stats, limit: limit, groups: groups,
                                     workLimit: workLimit ?? context.submitWork, sourceRowBytes: sourceRowBytes,
                                     memory: memory, half: half, tiling: VulkanRun.Tiling(on: context, asked: nil),
                                     maxBandRows: rows)
-            // Bands no taller than the output are the ones the device's limits cut (a whole render's too).
-            guard let most = repeatedWork, run.schedule.bands.count > 1, rows < plan.nodes[plan.output].height,
+            // Taller bands where these would repeat too much work, while the taller slots still fit; bands no taller
+            // than the output are the ones the device's limits cut (a whole render's too).
+            guard let most = repeatedWork, run.schedule.bands.count > 1, rows < output.height, rows * 2 <= fitting,
                   run.schedule.repeatedWork(plan) > most else {
                 return run
             }
