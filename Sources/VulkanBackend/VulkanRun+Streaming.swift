@@ -225,14 +225,15 @@ extension VulkanRun {
         /// Waits for the band in `slot` and hands its rows on.
         func finish(_ index: Int) throws {
             guard let batch = slots[index].batch else { return }
-            let waiting = monotonicSeconds()
             let marks = try batch.wait()
             slots[index].batch = nil
             for (label, seconds) in marks { record(label, seconds) }
             let band = schedule.bands[slots[index].band]
             let readback = slots[index].readback
+            // The wait was the device's time (its stage); the transfer is the host's side of the readback.
+            let invalidating = monotonicSeconds()
             try readback.invalidateForHost()
-            stats.transferSeconds += monotonicSeconds() - waiting
+            stats.transferSeconds += monotonicSeconds() - invalidating
             stats.stage("device", since: slots[index].submitted)
             // The encoder's time is the caller's to count (it may write on a thread of its own).
             try deliver(readback.mapped!, rowBytes, band.count)
