@@ -52,9 +52,22 @@ final class StageThreadsTests: XCTestCase {
                 done.leave()
             }
         }
+        // A loaded machine may be slow to start the two; once they run, a third would show within the pause.
+        let started = Date().addingTimeInterval(10)
+        while tally.lock.withLock({ tally.running }) < 2, Date() < started { Thread.sleep(forTimeInterval: 0.001) }
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertEqual(tally.lock.withLock { tally.running }, 2, "two jobs run, four wait")
-        for _ in 0..<6 { release.signal() }
+        // One job ends at a time, and the next waits to be seen starting: two threads freed together would
+        // race to record their jobs, so the order they came in shows only when one is freed at a time.
+        for started in 3...6 {
+            release.signal()
+            let deadline = Date().addingTimeInterval(10)
+            while tally.lock.withLock({ tally.order.count }) < started, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+        }
+        release.signal()
+        release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "every job ran")
         XCTAssertEqual(tally.most, 2)
         XCTAssertEqual(pool.threadsMade, 2)
