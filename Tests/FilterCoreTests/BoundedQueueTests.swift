@@ -18,6 +18,9 @@ final class BoundedQueueTests: XCTestCase {
             queue.close()
         }
         producer.start()
+        // A loaded machine may be slow to start the producer; once it has put two, a third would show in the pause.
+        let deadline = Date().addingTimeInterval(10)
+        while high.value < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
         Thread.sleep(forTimeInterval: 0.05)
         // Nothing taken yet: the producer has queued two and waits to put the third.
         XCTAssertEqual(high.value, 1)
