@@ -6,7 +6,7 @@
 // of its coefficients). Anything this path does not take — another process, a table or restart it cannot follow,
 // data that ends or breaks before the end marker — returns nonzero with the reader untouched, and libjpeg decodes
 // the file as before, with its messages.
-#include "jpeg_shim_internal.h"
+#include "jpeg_dc_internal.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,14 +29,6 @@ typedef struct {
     int fake;       // how many of the buffer's lowest bits are those zeros
 } bit_reader;
 
-typedef struct {
-    int id, h, v, quant;
-    int wb, hb;     // the component's blocks
-    int pw, ph;     // blocks stored (whole MCUs)
-    int16_t *dc;
-    int pred;
-    int al;         // the low bits still missing (-1 before the first DC scan)
-} dc_component;
 
 static int table_from(dc_table *t, const uint8_t *bits16, const uint8_t *vals, int count) {
     memset(t, 0, sizeof *t);
@@ -257,7 +249,7 @@ static void upsample(const uint8_t *plane, int pw, int ph, int rx, int ry, uint8
 
 int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
     j_decompress_ptr c = &r->cinfo;
-    if (r->started || !c->progressive_mode || c->arith_code || c->data_precision != 8) return 1;
+    if (r->started || c->arith_code || c->data_precision != 8) return 1;
     if (c->scale_num != 1 || c->scale_denom != 8 || r->limits.fail_on >= FR_FAIL_WARNING) return 1;
     int grey = c->jpeg_color_space == JCS_GRAYSCALE && c->num_components == 1;
     if (!grey && !(c->jpeg_color_space == JCS_YCbCr && c->num_components == 3)) return 1;
@@ -315,6 +307,13 @@ int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
     memcpy(data, c->src->next_input_byte, held);
     if (fread(data + held, 1, rest, r->file) != rest) goto done;
     const uint8_t *p = data, *end = data + held + rest;
+
+    if (!c->progressive_mode) {
+        // A baseline file's one scan: every AC code is passed over (jpeg_dc_baseline.c).
+        if (baseline_dc_scan(c, s.comp, s.mcux, s.mcuy, p, end)) goto done;
+        for (int i = 0; i < s.ncomp; i++) s.comp[i].al = 0;
+        goto finished;
+    }
 
     // The first scan's header was read by libjpeg.
     int n = c->comps_in_scan, which[4], td[4];

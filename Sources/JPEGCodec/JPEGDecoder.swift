@@ -42,10 +42,17 @@ package final class JPEGDecoder: ImageDecoder {
     private var deliveringInks = false
     /// The DCT reduction asked for (`reduce(by:)`).
     private var reduction = 1
-    /// A progressive file at 1/8 is read from its DC scans alone (`fr_jpeg_reader_dc_image`): its 1/8 image, made at
-    /// the first row. False reads it through libjpeg's full decode (tests compare the two).
+    /// A file at 1/8 is read from its DC coefficients alone (`fr_jpeg_reader_dc_image`): a progressive file's DC scans,
+    /// a baseline file's scan with its AC codes passed over; its 1/8 image, made at the first row. False reads it
+    /// through libjpeg's decode (tests compare the two).
     package var readsDCScansOnly = true
     private var dcImage: [UInt8]?
+    /// Baseline scans of at least this many bytes are read at 1/8 from three places at once (jpeg_dc_baseline.c);
+    /// tests lower it to take that way on small files. Process-wide.
+    package static var dcLaneBytes: Int {
+        get { fr_jpeg_dc_lane_bytes_now() }
+        set { fr_jpeg_dc_set_lane_bytes(newValue) }
+    }
     private var dcTried = false
 
     package convenience init(path: String, maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30) throws {
@@ -196,12 +203,12 @@ package final class JPEGDecoder: ImageDecoder {
         reduction = factor
     }
 
-    /// The 1/8 image of a progressive file from its DC scans, made on first use; nil where that path does not apply
+    /// The 1/8 image from the DC coefficients, made on first use; nil where that path does not apply
     /// (libjpeg then decodes, as for any other file).
     private func dcRows() -> [UInt8]? {
         guard !dcTried else { return dcImage }
         dcTried = true
-        guard readsDCScansOnly, isProgressive, reduction == 8, nextRow == 0, !deliveringInks, colorSpace == 1 || colorSpace == 3,
+        guard readsDCScansOnly, reduction == 8, nextRow == 0, !deliveringInks, colorSpace == 1 || colorSpace == 3,
               let reader else { return nil }
         let rowBytes = width * format.bytesPerPixel
         var image = [UInt8](repeating: 0, count: rowBytes * height)

@@ -71,9 +71,9 @@ final class ProgressiveDCTests: XCTestCase {
         }
     }
 
-    /// Other scales, baseline files and `--fail-on warning` (which must see every scan's data) keep libjpeg's decode.
-    func testOnlyProgressiveEighthsTakeTheDCPath() throws {
-        XCTAssertFalse(try eighth(fixture("baseline_420.jpg"), dcScans: true).get().1, "baseline")
+    /// Other scales and `--fail-on warning` (which must see every scan's data) keep libjpeg's decode (baseline files:
+    /// BaselineDCTests).
+    func testOnlyEighthsTakeTheDCPath() throws {
         XCTAssertFalse(try eighth(fixture("progressive_444_451x300.jpg"), dcScans: true, failOn: FailOn.warning).get().1, "fail-on warning")
         // Megabytes after the end marker: the path reads the rest of a file whole, so a file far larger than the
         // samples it codes is left to libjpeg, which stops at the marker.

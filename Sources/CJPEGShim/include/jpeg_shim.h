@@ -47,10 +47,16 @@ double fr_jpeg_reader_coefficient_bytes(const fr_jpeg_reader *r);
 int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *height);
 /// Reads the next `count` rows (1 or 3 or 4 bytes a pixel per color_space) into `dst`. 0 on success.
 int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count);
-/// A progressive file set to 1/8 (`fr_jpeg_reader_scale` with 1), before any row: its whole 1/8 image (grey, or RGB)
-/// from the DC scans alone, the AC scans passed over unread, into `out` (rows `stride` apart). 0 on success; nonzero
-/// where the file is not one this path takes, with the reader as it was (then read rows as usual). See jpeg_dc.c.
+/// A file set to 1/8 (`fr_jpeg_reader_scale` with 1), before any row: its whole 1/8 image (grey, or RGB) from its DC
+/// coefficients alone — a progressive file's DC scans, the AC scans passed over unread; a baseline file's one scan,
+/// its AC codes passed over without their values — into `out` (rows `stride` apart). 0 on success; nonzero where the
+/// file is not one this path takes, with the reader as it was (then read rows as usual). See jpeg_dc.c and
+/// jpeg_dc_baseline.c.
 int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride);
+/// Baseline scans smaller than this many bytes are read in one pass at 1/8, larger ones from three places at once;
+/// tests lower it to take the second way on small files.
+void fr_jpeg_dc_set_lane_bytes(size_t bytes);
+size_t fr_jpeg_dc_lane_bytes_now(void);
 /// Passes over the next `count` output rows without making them (libjpeg-turbo's jpeg_skip_scanlines: their data is
 /// entropy-decoded, but not transformed, upsampled or converted); 0 on success.
 int fr_jpeg_reader_skip(fr_jpeg_reader *r, uint32_t count);

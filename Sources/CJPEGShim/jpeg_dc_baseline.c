@@ -1,0 +1,397 @@
+// A baseline JPEG's DC coefficients, for its 1/8 image, read faster than libjpeg reads the whole scan.
+//
+// A baseline scan interleaves every coefficient of every block in one Huffman-coded stream, so the DC values cannot be
+// reached without passing over each AC code: the time is the entropy decoder's, each code's table lookup waiting on
+// the shift of the one before. Three things shorten it here.
+//  - The stuffed zeros are taken out first (one memchr pass), so a code is read with one unaligned load at its bit
+//    position, with no check for markers.
+//  - AC codes are passed over without their values: one table entry consumes up to LOOK bits' worth of codes and
+//    their extra bits at once. Only where each block begins is kept; its DC value is read from there at the end.
+//  - The stream is decoded from LANES places at once, interleaved in one loop, so that the core overlaps the lanes'
+//    dependency chains. Only the first lane starts where the scan starts; the others start at a byte part way
+//    through, in a guessed state (the first block of an MCU), and decode what may be garbage until their codes fall
+//    into step with the stream's, which a Huffman code does within a few codes. Once lane i has decoded to where
+//    lane i + 1 began, it goes on until it reaches a block start that lane i + 1 also began, in the same place of
+//    the MCU: from there the two decode the same bits in the same state, so lane i + 1's blocks on are the stream's.
+//    A lane that never falls into step is decoded through by the lane before it.
+// DC values are differences from the previous block of the component, so they are read and summed once every block's
+// place is known. Anything irregular in the blocks that count — a code the table does not have, data ending early,
+// more than padding after the last block, a marker other than the end — returns nonzero, and libjpeg decodes the
+// file with its own messages.
+#include "jpeg_dc_internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    LOOK = 12,        // bits looked up at once
+    LANES = 3,        // the gain levels off past three on the cores measured (BENCHMARKS.md)
+    PADDING = 1024,   // zero bytes after the data: a lane finishing its last block may read past the end
+};
+
+static _Atomic size_t lane_bytes = 96 * 1024;
+
+void fr_jpeg_dc_set_lane_bytes(size_t bytes) { lane_bytes = bytes; }
+size_t fr_jpeg_dc_lane_bytes_now(void) { return lane_bytes; }
+
+// A table entry (0: look the code up the slow way). An AC entry holds one code and, where more whole codes with their
+// extra bits fit in LOOK bits, the run of them: bits 0-4 the run's bits, 5-11 how far it moves along the block (64
+// where it ends it), 12-17 how far the run moves before its last code (the run is taken only where that stays inside
+// the block), 18-22 and 23-29 the first code's bits and move alone. A DC entry: bits and move (1) in both places, the
+// size of the difference's value in bits 12-17.
+#define ENTRY(ctot, cadv, cneed, stot, sadv) \
+    ((uint32_t)(ctot) | (uint32_t)(cadv) << 5 | (uint32_t)(cneed) << 12 | (uint32_t)(stot) << 18 | (uint32_t)(sadv) << 23 | 1u << 30)
+
+typedef struct {
+    uint32_t fast[1 << LOOK];
+    int32_t maxcode[18];   // largest code of each length, -1 where none
+    int32_t valoff[17];
+    uint8_t vals[256];
+    int ac;
+} lane_table;
+
+typedef struct {
+    uint64_t pos;          // bit position in the unstuffed data
+    int k;                 // 0 before a block's DC code, then the coefficient reached
+    int blk;               // the block's place in the MCU
+    uint32_t n;            // blocks begun
+    int64_t last_error;    // the block of the lane's last undecodable code, -1 for none
+    uint32_t *start;       // each block's first bit (its DC code's), `n` of them and one spare
+} lane;
+
+typedef struct {
+    const lane_table *table[2 * 10];  // a block place's AC table, then its DC table
+    uint8_t next[10];                 // the place after each
+    uint8_t component[10];
+    uint8_t row[10], column[10];      // the place's block within its component's part of the MCU
+    int places;
+    uint32_t capacity;
+} lane_plan;
+
+static int lane_table_from(lane_table *t, const JHUFF_TBL *h, int ac) {
+    memset(t, 0, sizeof *t);
+    t->ac = ac;
+    int code = 0, k = 0;
+    for (int l = 1; l <= 16; l++) {
+        int n = h->bits[l];
+        t->valoff[l] = k - code;
+        code += n;
+        k += n;
+        if (code > (1 << l)) return 1;  // not a prefix code
+        t->maxcode[l] = n ? code - 1 : -1;
+        code <<= 1;
+    }
+    if (k > 256) return 1;
+    t->maxcode[17] = 0x7fffffff;
+    memcpy(t->vals, h->huffval, (size_t)k);
+    // Each LOOK-bit pattern's first code: length << 8 | symbol.
+    static _Thread_local uint16_t single[1 << LOOK];
+    memset(single, 0, sizeof single);
+    code = 0;
+    k = 0;
+    for (int l = 1; l <= 16; l++) {
+        for (int i = 0; i < h->bits[l]; i++, code++, k++) {
+            if (l > LOOK) continue;
+            int spare = LOOK - l;
+            for (int j = 0; j < (1 << spare); j++) single[(code << spare) | j] = (uint16_t)(l << 8 | t->vals[k]);
+        }
+        code <<= 1;
+    }
+    for (uint32_t bits = 0; bits < (1u << LOOK); bits++) {
+        if (!single[bits]) continue;
+        int l = single[bits] >> 8, symbol = single[bits] & 0xFF, s = symbol & 15, r = symbol >> 4;
+        if (l + s > LOOK) continue;
+        if (!ac) {
+            if (symbol > 15) continue;  // no such DC size: the slow way refuses it
+            t->fast[bits] = ENTRY(l + s, 1, s, l + s, 1);
+            continue;
+        }
+        int move = s ? r + 1 : (r == 15 ? 16 : 64);
+        int total = l + s, moved = move, before = 0;
+        while (moved < 64) {
+            int left = LOOK - total;
+            uint16_t next = single[(bits << total) & ((1u << LOOK) - 1)];
+            if (!next || (next >> 8) > left) break;
+            int l2 = next >> 8, s2 = next & 15, r2 = (next & 0xFF) >> 4;
+            if (l2 + s2 > left) break;
+            int move2 = s2 ? r2 + 1 : (r2 == 15 ? 16 : 64);
+            before = moved;
+            total += l2 + s2;
+            moved = move2 == 64 ? 64 : moved + move2;
+            if (moved > 64) moved = 64;
+        }
+        // `before` < 64 always: a run is taken only where the block is still open before its last code.
+        t->fast[bits] = ENTRY(total, moved, before, l + s, move);
+    }
+    return 0;
+}
+
+// The entry for a code longer than LOOK bits (or whose extra bits run past them), or 0 for a code the table lacks.
+static uint32_t slow_entry(const lane_table *t, uint64_t w) {
+    int l = 1;
+    int32_t code = (int32_t)(w >> 63);
+    while (l <= 16 && code > t->maxcode[l]) {
+        l++;
+        code = (int32_t)(w >> (64 - l));
+    }
+    if (l > 16) return 0;
+    int symbol = t->vals[(code + t->valoff[l]) & 0xFF], s = symbol & 15, r = symbol >> 4;
+    if (!t->ac) return symbol > 15 ? 0 : ENTRY(l + s, 1, s, l + s, 1);
+    int move = s ? r + 1 : (r == 15 ? 16 : 64);
+    return ENTRY(l + s, move, 0, l + s, move);
+}
+
+static inline uint64_t peek(const uint8_t *data, uint64_t pos) {
+    uint64_t w;
+    memcpy(&w, data + (pos >> 3), 8);
+    return __builtin_bswap64(w) << (pos & 7);
+}
+
+// One code (or a run of AC codes) of one lane, with no branch but for codes the table does not hold whole and runs
+// that would cross the block's end. Only where each block begins is kept (its DC value is read from there once the
+// blocks are lined up): every step writes the next block's start, and a DC step moves on past it.
+#define STEP(pos, k, blk, n, start, lane_)                                                                     \
+    do {                                                                                                       \
+        uint64_t w_ = peek(data, pos);                                                                          \
+        int dc_ = (k) == 0;                                                                                    \
+        const lane_table *t_ = plan->table[(blk) * 2 + dc_];                                                   \
+        uint32_t e_ = t_->fast[w_ >> (64 - LOOK)];                                                             \
+        if (__builtin_expect(!e_, 0)) {                                                                        \
+            e_ = slow_entry(t_, w_);                                                                           \
+            if (!e_) { (lane_)->last_error = (n); e_ = ENTRY(1, 64, 0, 1, 64); }                               \
+        }                                                                                                      \
+        int tot_ = (int)(e_ & 31), adv_ = (int)(e_ >> 5) & 127;                                                \
+        if (__builtin_expect((k) + (int)((e_ >> 12) & 63) >= 64, 0)) {                                         \
+            tot_ = (int)(e_ >> 18) & 31;                                                                       \
+            adv_ = (int)(e_ >> 23) & 127;                                                                      \
+        }                                                                                                      \
+        start[n] = (uint32_t)(pos);                                                                            \
+        (n) += (uint32_t)dc_;                                                                                  \
+        (pos) += (uint64_t)tot_;                                                                               \
+        int moved_ = (k) + adv_;                                                                               \
+        int open_ = -(moved_ < 64);                                                                            \
+        int next_ = plan->next[blk];                                                                           \
+        (k) = moved_ & open_;                                                                                  \
+        (blk) = ((blk) & open_) | (next_ & ~open_);                                                            \
+    } while (0)
+
+#define LANE_IN(i)                                                                                             \
+    uint64_t pos##i = L[i].pos;                                                                                \
+    int k##i = L[i].k, blk##i = L[i].blk;                                                                      \
+    uint32_t n##i = L[i].n;                                                                                    \
+    uint32_t *start##i = L[i].start;
+#define LANE_OUT(i) L[i].pos = pos##i; L[i].k = k##i; L[i].blk = blk##i; L[i].n = n##i;
+#define LANE_STEP(i) STEP(pos##i, k##i, blk##i, n##i, start##i, &L[i])
+
+// One lane, on to the first block start at or past `stop` (or until it holds `capacity` blocks).
+static void run_one(lane *L, const uint8_t *data, const lane_plan *plan, uint64_t stop) {
+    LANE_IN(0)
+    uint32_t capacity = plan->capacity;
+    while ((pos0 < stop || k0) && n0 < capacity) LANE_STEP(0);
+    LANE_OUT(0)
+}
+
+// Three lanes in step, until the first of them reaches its stop; each is then finished alone (`run_one`). A step
+// begins at most one block a lane, so the capacity is checked once for as many steps as it has room for.
+__attribute__((noinline)) static void run_three(lane *L, const uint8_t *data, const lane_plan *plan, const uint64_t *stop) {
+    LANE_IN(0) LANE_IN(1) LANE_IN(2)
+    uint64_t stop0 = stop[0], stop1 = stop[1], stop2 = stop[2];
+    for (;;) {
+        uint32_t most = n0 > n1 ? n0 : n1;
+        most = most > n2 ? most : n2;
+        if (most >= plan->capacity) break;
+        uint32_t room = plan->capacity - most;
+        while (room-- && pos0 < stop0 && pos1 < stop1 && pos2 < stop2) {
+            LANE_STEP(0);
+            LANE_STEP(1);
+            LANE_STEP(2);
+        }
+        if (pos0 >= stop0 || pos1 >= stop1 || pos2 >= stop2) break;
+    }
+    LANE_OUT(0) LANE_OUT(1) LANE_OUT(2)
+}
+
+// A block's DC difference, from its DC code at `pos` (which the scan decoded: the entry exists).
+static int dc_difference(const lane_table *t, const uint8_t *data, uint64_t pos) {
+    uint64_t w = peek(data, pos);
+    uint32_t e = t->fast[w >> (64 - LOOK)];
+    if (!e) e = slow_entry(t, w);
+    int s = (int)(e >> 12) & 15, l = (int)(e & 31) - s;
+    if (s == 0) return 0;
+    int v = (int)((w << l) >> (64 - s));
+    return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
+}
+
+// Lane `t`, which holds the stream's blocks, decodes on until it reaches a block start lane `s` also began, in the same
+// place of the MCU (`s` began in the first place): the index of that block in `s`, or -1 where `t` passed `stop`
+// first.
+static int64_t line_up(lane *t, const lane *s, const uint8_t *data, const lane_plan *plan, uint64_t stop) {
+    uint32_t j = 0;
+    lane *L = t;
+    LANE_IN(0)
+    int64_t found = -1;
+    while (n0 < plan->capacity) {
+        if (k0 == 0) {
+            while (j < s->n && s->start[j] < pos0) j++;
+            if (j < s->n && s->start[j] == pos0 && (int)(j % (uint32_t)plan->places) == blk0) { found = j; break; }
+            if (pos0 >= stop) break;
+        }
+        LANE_STEP(0);
+    }
+    LANE_OUT(0)
+    return found;
+}
+
+// The data up to the first marker, its stuffed zeros taken out, PADDING zero bytes after; *marker the marker's code
+// (0 where the data reaches `end` without one).
+static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, int *marker) {
+    uint8_t *out = malloc((size_t)(end - p) + PADDING);
+    if (!out) return NULL;
+    size_t m = 0;
+    *marker = 0;
+    while (p < end) {
+        const uint8_t *ff = memchr(p, 0xFF, (size_t)(end - p));
+        size_t run = ff ? (size_t)(ff - p) : (size_t)(end - p);
+        memcpy(out + m, p, run);
+        m += run;
+        p += run;
+        if (!ff) break;
+        if (p + 1 < end && p[1] == 0) {
+            out[m++] = 0xFF;
+            p += 2;
+            continue;
+        }
+        while (p + 1 < end && p[1] == 0xFF) p++;  // fill bytes before a marker
+        *marker = p + 1 < end ? p[1] : 0;
+        break;
+    }
+    memset(out + m, 0, PADDING);
+    *size = m;
+    return out;
+}
+
+int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy, const uint8_t *data0, const uint8_t *end) {
+    if (c->comps_in_scan != c->num_components || c->restart_interval != 0 || c->Ss != 0 || c->Se != 63 || c->Ah || c->Al) return 1;
+    lane_plan plan;
+    memset(&plan, 0, sizeof plan);
+    lane_table *tables = malloc(sizeof(lane_table) * 2 * (size_t)c->comps_in_scan);
+    if (!tables) return 1;
+    int status = 1;
+    uint8_t *data = NULL;
+    lane L[LANES];
+    memset(L, 0, sizeof L);
+    int single = c->comps_in_scan == 1;
+    for (int i = 0; i < c->comps_in_scan; i++) {
+        jpeg_component_info *ci = c->cur_comp_info[i];
+        JHUFF_TBL *dc = ci->dc_tbl_no >= 0 && ci->dc_tbl_no < NUM_HUFF_TBLS ? c->dc_huff_tbl_ptrs[ci->dc_tbl_no] : NULL;
+        JHUFF_TBL *ac = ci->ac_tbl_no >= 0 && ci->ac_tbl_no < NUM_HUFF_TBLS ? c->ac_huff_tbl_ptrs[ci->ac_tbl_no] : NULL;
+        if (!dc || !ac || lane_table_from(&tables[2 * i], ac, 1) || lane_table_from(&tables[2 * i + 1], dc, 0)) goto done;
+        int index = ci->component_index;
+        if (index < 0 || index >= c->num_components) goto done;
+        // Interleaved, an MCU holds h × v blocks of each component, row by row; a scan of one component runs
+        // over its own blocks one at a time, whatever its sampling.
+        int across = single ? 1 : ci->h_samp_factor, down = single ? 1 : ci->v_samp_factor;
+        for (int b = 0; b < across * down; b++) {
+            if (plan.places == 10) goto done;
+            plan.table[2 * plan.places] = &tables[2 * i];
+            plan.table[2 * plan.places + 1] = &tables[2 * i + 1];
+            plan.component[plan.places] = (uint8_t)index;
+            plan.row[plan.places] = (uint8_t)(b / across);
+            plan.column[plan.places] = (uint8_t)(b % across);
+            plan.places++;
+        }
+    }
+    if (single) {
+        const dc_component *only = &comp[c->cur_comp_info[0]->component_index];
+        mcux = only->wb;
+        mcuy = only->hb;
+    }
+    for (int b = 0; b < plan.places; b++) plan.next[b] = (uint8_t)(b + 1 == plan.places ? 0 : b + 1);
+    uint64_t total = (uint64_t)mcux * (uint64_t)mcuy * (uint64_t)plan.places;
+    if (total == 0 || total > 0x7FFFFFF0u - 64) goto done;
+    plan.capacity = (uint32_t)total + 64;
+
+    size_t size;
+    int marker;
+    data = unstuffed(data0, end, &size, &marker);
+    // One scan, then the end; block starts are kept as 32-bit bit positions.
+    if (!data || marker != 0xD9 || size > (1u << 29) - PADDING) goto done;
+    uint64_t bits = (uint64_t)size * 8;
+
+    int lanes = size >= lane_bytes ? LANES : 1;
+    uint64_t stop[LANES];
+    for (int i = 0; i < lanes; i++) {
+        L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
+        if (!L[i].start) goto done;
+        L[i].pos = (uint64_t)(size / (size_t)lanes * (size_t)i) * 8;
+        L[i].last_error = -1;
+    }
+    for (int i = 0; i < lanes; i++) stop[i] = i + 1 < lanes ? L[i + 1].pos : bits;
+
+    if (lanes == LANES) run_three(L, data, &plan, stop);
+    for (int i = 0; i < lanes; i++) run_one(&L[i], data, &plan, stop[i]);
+
+    // Which records are the stream's: lane `from[i]`'s from record `first[i]`, in order.
+    int held = 0, order[LANES];
+    uint32_t first[LANES];
+    order[0] = 0;
+    first[0] = 0;
+    held = 1;
+    for (int next = 1; next < lanes; next++) {
+        lane *t = &L[order[held - 1]];
+        int64_t j = line_up(t, &L[next], data, &plan, stop[next]);
+        if (j < 0) {
+            // Never in step: the lane before decodes through this one's part too.
+            run_one(t, data, &plan, stop[next]);
+            continue;
+        }
+        order[held] = next;
+        first[held] = (uint32_t)j;
+        held++;
+    }
+    uint64_t blocks = 0;
+    for (int i = 0; i < held; i++) {
+        const lane *l = &L[order[i]];
+        if (l->n >= plan.capacity) goto done;
+        if (l->last_error >= (int64_t)first[i]) goto done;  // an undecodable code among the stream's blocks
+        // A lane that has been lined up with the next one ends where that one's records begin.
+        blocks += l->n - first[i];
+    }
+    // The scan's data ends with its last block, but for the last byte's padding (decoded, it starts a block more).
+    const lane *last = &L[order[held - 1]];
+    if (blocks == total) {
+        if (last->pos != bits) goto done;
+    } else if (blocks == total + 1) {
+        uint64_t began = last->start[last->n - 1];
+        if (bits - began >= 8 || began > bits) goto done;
+    } else {
+        goto done;
+    }
+
+    // The DC differences read and summed in block order, into each component's plane.
+    int pred[4] = {0, 0, 0, 0};
+    uint64_t b = 0;
+    int mx = 0, my = 0, placeIn = 0;
+    for (int i = 0; i < held && b < total; i++) {
+        const lane *l = &L[order[i]];
+        for (uint32_t r = first[i]; r < l->n && b < total; r++, b++) {
+            int ci = plan.component[placeIn];
+            dc_component *d = &comp[ci];
+            pred[ci] += dc_difference(plan.table[2 * placeIn + 1], data, l->start[r]);
+            if (pred[ci] < -32768 || pred[ci] > 32767) goto done;
+            int down = single ? 1 : d->v, across = single ? 1 : d->h;
+            d->dc[(size_t)(my * down + plan.row[placeIn]) * (size_t)d->pw + (size_t)(mx * across + plan.column[placeIn])] =
+                (int16_t)pred[ci];
+            if (++placeIn == plan.places) {
+                placeIn = 0;
+                if (++mx == mcux) { mx = 0; my++; }
+            }
+        }
+    }
+    if (b != total) goto done;
+    status = 0;
+done:
+    for (int i = 0; i < LANES; i++) free(L[i].start);
+    free(data);
+    free(tables);
+    return status;
+}

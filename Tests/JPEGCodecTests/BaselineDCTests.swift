@@ -1,0 +1,151 @@
+import FilterCore
+import Foundation
+import JPEGCodec
+import TestSupport
+import XCTest
+
+/// A baseline JPEG read at 1/8 from its DC coefficients (`jpeg_dc_baseline.c`): its one scan decoded with the AC codes
+/// passed over without their values, in one pass or from three places at once. Grey and 4:4:4 are libjpeg's 1/8
+/// decode bit for bit; subsampled chroma comes from each chroma block's DC (libjpeg's scaled decode takes 2×2 of its
+/// coefficients). Files with restart markers, several scans, `--fail-on warning`, and any scan that breaks or ends
+/// early are libjpeg's to decode, with its messages.
+final class BaselineDCTests: XCTestCase {
+    struct Failed: Error, Equatable { let message: String }
+
+    func fixture(_ name: String) -> String { Fixtures.path("jpeg/" + name) }
+
+    /// Runs `body` with scans of at least `bytes` read from three places (0: every file).
+    func withLanes<T>(from bytes: Int, _ body: () throws -> T) rethrows -> T {
+        let was = JPEGDecoder.dcLaneBytes
+        JPEGDecoder.dcLaneBytes = bytes
+        defer { JPEGDecoder.dcLaneBytes = was }
+        return try body()
+    }
+
+    /// The decode at 1/8 with the DC path on or off: pixels, whether they came from the DC path, warnings; or the error.
+    func eighth(_ path: String, dc: Bool, failOn: FailOn = .error) -> Result<(PixelBuffer, Bool, [String]), Failed> {
+        do {
+            var limits = DecodeLimits(maxPixels: 1 << 28, maxMemory: 1 << 30)
+            limits.failOn = failOn
+            let decoder = try JPEGDecoder(path: path, limits: limits)
+            decoder.readsDCScansOnly = dc
+            try decoder.reduce(by: 8)
+            let image = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
+            let base = try image.mutableHostBytes()
+            while decoder.nextRow < decoder.height {
+                let count = min(7, decoder.height - decoder.nextRow)
+                try decoder.readRows(into: base + decoder.nextRow * image.rowStride, stride: image.rowStride, count: count)
+            }
+            return .success((image, decoder.readFromDCScans, decoder.fileWarnings))
+        } catch {
+            return .failure(Failed(message: "\(error)"))
+        }
+    }
+
+    /// Grey and 4:4:4 give libjpeg's eighth exactly, 4:2:0 but for chroma; one pass and three lanes give the same.
+    func testBaselineEighthsAreLibjpegsButForSubsampledChroma() throws {
+        let cases: [(String, Double, Double)] = [
+            ("baseline_grey_451x300.jpg", 0, 0), ("baseline_444_451x300.jpg", 0, 0),
+            ("baseline_420_451x300.jpg", 2.5, 40), ("baseline_420.jpg", 3, 40), ("grey.jpg", 0, 0),
+        ]
+        for (name, worstMean, worst) in cases {
+            let full = try eighth(fixture(name), dc: false).get()
+            let one = try withLanes(from: Int.max) { try eighth(fixture(name), dc: true).get() }
+            let three = try withLanes(from: 0) { try eighth(fixture(name), dc: true).get() }
+            XCTAssertTrue(one.1, "\(name): read from the DC coefficients")
+            XCTAssertTrue(three.1, "\(name): read from three places")
+            XCTAssertFalse(full.1)
+            XCTAssertEqual(one.0.width, full.0.width, name)
+            XCTAssertEqual(one.0.height, full.0.height, name)
+            let a = try one.0.samples(), b = try full.0.samples()
+            XCTAssertEqual(a, try three.0.samples(), "\(name): three lanes give one pass's pixels")
+            var total = 0.0
+            for (x, y) in zip(a, b) { total += abs(Double(x) - Double(y)) }
+            let mean = total / Double(a.count)
+            let d = Difference.between(b, a, width: full.0.width, channels: full.0.format.channels)
+            XCTAssertLessThanOrEqual(mean, worstMean, "\(name): mean difference \(mean)")
+            XCTAssertLessThanOrEqual(d.worst, worst, "\(name): \(d)")
+            XCTAssertTrue(one.2.isEmpty, "\(name): \(one.2)")
+        }
+    }
+
+    /// Restart markers, components in scans of their own, `--fail-on warning` and other scales keep libjpeg's decode.
+    func testOnlyOneInterleavedScanWithoutRestartsTakesThePath() throws {
+        for name in ["restart_444.jpg", "baseline_420_three_scans_451x300.jpg"] {
+            let dc = try withLanes(from: 0) { try eighth(fixture(name), dc: true).get() }
+            let full = try eighth(fixture(name), dc: false).get()
+            XCTAssertFalse(dc.1, name)
+            XCTAssertEqual(try dc.0.samples(), try full.0.samples(), name)
+        }
+        XCTAssertFalse(try eighth(fixture("baseline_444_451x300.jpg"), dc: true, failOn: .warning).get().1, "fail-on warning")
+        let decoder = try JPEGDecoder(path: fixture("baseline_444_451x300.jpg"))
+        try decoder.reduce(by: 4)
+        _ = try decoder.readAll()
+        XCTAssertFalse(decoder.readFromDCScans, "a quarter needs AC coefficients")
+    }
+
+    /// A file cut anywhere decodes (or fails) exactly as libjpeg decodes it, with the same warnings, in one pass or
+    /// three: the path takes only scans it reads to their end marker.
+    func testACutFileIsLibjpegsToDecode() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture("baseline_420_451x300.jpg")))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bdc-cut-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for cut in [bytes.count - 1, bytes.count - 2, bytes.count - 3, bytes.count * 19 / 20, bytes.count / 2,
+                    bytes.count / 8, 700] {
+            let path = folder.appendingPathComponent("cut\(cut).jpg").path
+            try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+            let full = eighth(path, dc: false)
+            for lanes in [0, Int.max] {
+                let dc = withLanes(from: lanes) { eighth(path, dc: true) }
+                switch (dc, full) {
+                case (.success(let a), .success(let b)):
+                    XCTAssertFalse(a.1, "cut at \(cut): not from the DC path")
+                    XCTAssertEqual(try a.0.samples(), try b.0.samples(), "cut at \(cut)")
+                    XCTAssertEqual(a.2, b.2, "cut at \(cut)")
+                case (.failure(let a), .failure(let b)):
+                    XCTAssertEqual(a, b, "cut at \(cut)")
+                default:
+                    XCTFail("cut at \(cut): \(dc) against \(full)")
+                }
+            }
+        }
+    }
+
+    /// Damage anywhere (a byte changed, 300 seeded places, three files, one pass and three lanes) never crashes or
+    /// hangs the path. Where it takes a file, libjpeg decodes the same file without a warning (the path refuses every
+    /// code it cannot decode) and its luma is libjpeg's exactly.
+    func testDamagedFilesNeverCrashThePath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bdc-damage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SplitMix64(seed: 54)
+        var taken = 0, refused = 0
+        for name in ["baseline_420_451x300.jpg", "baseline_grey_451x300.jpg", "baseline_444_451x300.jpg"] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+            for i in 0..<300 {
+                var damaged = bytes
+                let at = Int(random.next() % UInt64(bytes.count))
+                damaged[at] = UInt8(truncatingIfNeeded: random.next())
+                let path = folder.appendingPathComponent("\(i).jpg").path
+                try Data(damaged).write(to: URL(fileURLWithPath: path))
+                let lanes = i % 2 == 0 ? 0 : Int.max
+                guard case .success(let result) = withLanes(from: lanes, { eighth(path, dc: true) }), result.1 else {
+                    refused += 1
+                    continue
+                }
+                taken += 1
+                guard case .success(let plain) = eighth(path, dc: false) else {
+                    XCTFail("\(name) damaged at \(at): the DC path took a file libjpeg refuses")
+                    continue
+                }
+                XCTAssertTrue(plain.2.isEmpty, "\(name) damaged at \(at): libjpeg warned \(plain.2), the DC path took it")
+                if name != "baseline_420_451x300.jpg" {
+                    XCTAssertEqual(try result.0.samples(), try plain.0.samples(), "\(name) damaged at \(at)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(taken, 100, "damage to AC data that still decodes is taken")
+        XCTAssertGreaterThan(refused, 10, "undecodable damage is left to libjpeg")
+    }
+}
