@@ -224,25 +224,33 @@ static uint8_t *samples_of(const dc_component *c) {
 
 // A plane `rx`, `ry` (1 or 2) times coarser than the output, brought to the output's `w` × `h`: libjpeg's fancy
 // upsampling weights where coarser (3/4 of the nearer sample and 1/4 of the other on each axis, the edges repeated),
-// the samples themselves where not. `columns` holds 3 ints a column.
-static void upsample(const uint8_t *plane, int pw, int ph, int rx, int ry, uint8_t *out, int w, int h, int *columns) {
-    for (int x = 0; x < w; x++) {
-        int x0 = x / rx < pw ? x / rx : pw - 1, x1 = x0;
-        if (rx == 2) x1 = (x & 1) ? (x0 + 1 < pw ? x0 + 1 : x0) : (x0 > 0 ? x0 - 1 : 0);
-        columns[3 * x] = x0;
-        columns[3 * x + 1] = x1;
-        columns[3 * x + 2] = rx == 2 ? 3 : 4;  // quarters of the nearer column
-    }
+// the samples themselves where not. Separable: each output row blends two plane rows (`blend`, 4 × the samples),
+// then neighbouring columns; the loops are plain enough for the compiler's vectors. `blend` holds pw + 2 ints.
+static void upsample(const uint8_t *plane, int pw, int ph, int rx, int ry, uint8_t *out, int w, int h, int *blend) {
+    int *t = blend + 1;  // t[-1] and t[pw] repeat the edges
     for (int y = 0; y < h; y++) {
         int y0 = y / ry < ph ? y / ry : ph - 1, y1 = y0;
         if (ry == 2) y1 = (y & 1) ? (y0 + 1 < ph ? y0 + 1 : y0) : (y0 > 0 ? y0 - 1 : 0);
         int wy = ry == 2 ? 3 : 4;
         const uint8_t *near = plane + (size_t)y0 * pw, *far = plane + (size_t)y1 * pw;
+        for (int i = 0; i < pw; i++) t[i] = wy * near[i] + (4 - wy) * far[i];
+        t[-1] = t[0];
+        t[pw] = t[pw - 1];
         uint8_t *row = out + (size_t)y * w;
-        for (int x = 0; x < w; x++) {
-            int a = columns[3 * x], b = columns[3 * x + 1], wx = columns[3 * x + 2];
-            int v = wy * (wx * near[a] + (4 - wx) * near[b]) + (4 - wy) * (wx * far[a] + (4 - wx) * far[b]);
-            row[x] = (uint8_t)((v + 8) >> 4);
+        if (rx == 1) {
+            for (int x = 0; x < w; x++) row[x] = (uint8_t)((4 * t[x < pw ? x : pw - 1] + 8) >> 4);
+        } else {
+            // Output column 2i takes 3/4 of column i and 1/4 of column i − 1; 2i + 1 the same with column i + 1.
+            int pairs = w / 2;
+            for (int i = 0; i < pairs; i++) {
+                int j = i < pw ? i : pw - 1;
+                row[2 * i] = (uint8_t)((3 * t[j] + t[j - 1] + 8) >> 4);
+                row[2 * i + 1] = (uint8_t)((3 * t[j] + (j + 1 < pw ? t[j + 1] : t[j]) + 8) >> 4);
+            }
+            if (w & 1) {
+                int j = pairs < pw ? pairs : pw - 1;
+                row[w - 1] = (uint8_t)((3 * t[j] + t[j - 1] + 8) >> 4);
+            }
         }
     }
 }
@@ -394,7 +402,7 @@ finished:
             for (int y = 0; y < h; y++) memcpy(out + (size_t)y * stride, planes[0] + (size_t)y * s.comp[0].wb, (size_t)w);
         } else {
             uint8_t *full = malloc((size_t)w * h * 2);
-            int *columns = malloc(sizeof(int) * 3 * (size_t)w);
+            int *columns = malloc(sizeof(int) * ((size_t)s.comp[1].wb + (size_t)s.comp[2].wb + 4));
             if (!full || !columns) { free(full); free(columns); goto done; }
             for (int i = 1; i < 3; i++)
                 upsample(planes[i], s.comp[i].wb, s.comp[i].hb, s.hmax / s.comp[i].h, s.vmax / s.comp[i].v,
@@ -407,9 +415,12 @@ finished:
                     int yy = luma[x], cb = blue[x] - 128, cr = red[x] - 128;
                     // JFIF's Y'CbCr to R'G'B' in 16-bit fixed point, rounded as libjpeg rounds (jdcolor.c's tables:
                     // the green term's half added before the shift), so full-resolution chroma gives its pixels exactly.
-                    row[3 * x] = clamp255(yy + ((91881 * cr + 32768) >> 16));
-                    row[3 * x + 1] = clamp255(yy + ((32768 - 22554 * cb - 46802 * cr) >> 16));
-                    row[3 * x + 2] = clamp255(yy + ((116130 * cb + 32768) >> 16));
+                    int r = yy + ((91881 * cr + 32768) >> 16);
+                    int g = yy + ((32768 - 22554 * cb - 46802 * cr) >> 16);
+                    int b = yy + ((116130 * cb + 32768) >> 16);
+                    row[3 * x] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+                    row[3 * x + 1] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+                    row[3 * x + 2] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
                 }
             }
             free(full);

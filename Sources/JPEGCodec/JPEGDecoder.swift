@@ -44,8 +44,10 @@ package final class JPEGDecoder: ImageDecoder {
     private var reduction = 1
     /// A file at 1/8 is read from its DC coefficients alone (`fr_jpeg_reader_dc_image`): a progressive file's DC scans,
     /// a baseline file's scan with its AC codes passed over; its 1/8 image, made at the first row. False reads it
-    /// through libjpeg's decode (tests compare the two).
-    package var readsDCScansOnly = true
+    /// through libjpeg's decode (tests compare the two); `FILTERRUN_JPEG_DC_PATH=0` makes that the default, for
+    /// benchmarks.
+    package var readsDCScansOnly = JPEGDecoder.dcPathByDefault
+    private static let dcPathByDefault = ProcessInfo.processInfo.environment["FILTERRUN_JPEG_DC_PATH"] != "0"
     private var dcImage: [UInt8]?
     /// Baseline scans of at least this many bytes are read at 1/8 from three places at once (jpeg_dc_baseline.c);
     /// tests lower it to take that way on small files. Process-wide.
