@@ -38,7 +38,7 @@ static int table_from(dc_table *t, const uint8_t *bits16, const uint8_t *vals, i
         t->valoff[l] = k - code;
         code += n;
         k += n;
-        if (code > (1 << l)) return 1;  // more codes of this length than fit: not a prefix code
+        if (code >= (1 << l)) return 1;  // more codes of this length than fit, or the all-ones code: libjpeg refuses
         t->maxcode[l] = n ? code - 1 : -1;
         code <<= 1;
     }
@@ -210,14 +210,16 @@ static int u16(const uint8_t *p) { return p[0] << 8 | p[1]; }
 
 static uint8_t clamp255(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
-// A component's 1/8 samples: each block's DC through libjpeg's 1×1 inverse DCT (dequantised, descaled by 8).
+// A component's 1/8 samples: each block's DC through libjpeg's 1×1 inverse DCT (dequantised, descaled by 8, then
+// limited as its range table limits: the value masked to 10 bits, 512 and up taken as negative, plus 128 and clamped —
+// so that the out-of-range values of a damaged file wrap round as libjpeg's do).
 static uint8_t *samples_of(const dc_component *c) {
     uint8_t *plane = malloc((size_t)c->wb * c->hb);
     if (!plane) return NULL;
     for (int y = 0; y < c->hb; y++)
         for (int x = 0; x < c->wb; x++) {
-            int v = c->dc[(size_t)y * c->pw + x] * c->quant;
-            plane[(size_t)y * c->wb + x] = clamp255(((v + 4) >> 3) + 128);
+            int v = ((c->dc[(size_t)y * c->pw + x] * c->quant + 4) >> 3) & 1023;
+            plane[(size_t)y * c->wb + x] = clamp255((v >= 512 ? v - 1024 : v) + 128);
         }
     return plane;
 }
@@ -255,7 +257,7 @@ static void upsample(const uint8_t *plane, int pw, int ph, int rx, int ry, uint8
     }
 }
 
-int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
+int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride, int libjpeg_chroma) {
     j_decompress_ptr c = &r->cinfo;
     if (r->started || c->arith_code || c->data_precision != 8) return 1;
     if (c->scale_num != 1 || c->scale_denom != 8 || r->limits.fail_on >= FR_FAIL_WARNING) return 1;
@@ -318,7 +320,7 @@ int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride) {
 
     if (!c->progressive_mode) {
         // A baseline file's one scan: every AC code is passed over (jpeg_dc_baseline.c).
-        if (baseline_dc_scan(c, s.comp, s.mcux, s.mcuy, p, end)) goto done;
+        if (baseline_dc_scan(c, s.comp, s.mcux, s.mcuy, p, end, libjpeg_chroma)) goto done;
         for (int i = 0; i < s.ncomp; i++) s.comp[i].al = 0;
         goto finished;
     }
@@ -402,11 +404,16 @@ finished:
             for (int y = 0; y < h; y++) memcpy(out + (size_t)y * stride, planes[0] + (size_t)y * s.comp[0].wb, (size_t)w);
         } else {
             uint8_t *full = malloc((size_t)w * h * 2);
-            int *columns = malloc(sizeof(int) * ((size_t)s.comp[1].wb + (size_t)s.comp[2].wb + 4));
+            int *columns = malloc(sizeof(int) * (2 * ((size_t)s.comp[1].wb + (size_t)s.comp[2].wb) + 4));
             if (!full || !columns) { free(full); free(columns); goto done; }
-            for (int i = 1; i < 3; i++)
-                upsample(planes[i], s.comp[i].wb, s.comp[i].hb, s.hmax / s.comp[i].h, s.vmax / s.comp[i].v,
-                         full + (size_t)(i - 1) * w * h, w, h, columns);
+            for (int i = 1; i < 3; i++) {
+                if (s.comp[i].fine)  // already at the output's resolution
+                    upsample(s.comp[i].fine, 2 * s.comp[i].wb, 2 * s.comp[i].hb, 1, 1, full + (size_t)(i - 1) * w * h, w, h,
+                             columns);
+                else
+                    upsample(planes[i], s.comp[i].wb, s.comp[i].hb, s.hmax / s.comp[i].h, s.vmax / s.comp[i].v,
+                             full + (size_t)(i - 1) * w * h, w, h, columns);
+            }
             for (int y = 0; y < h; y++) {
                 const uint8_t *luma = planes[0] + (size_t)y * s.comp[0].wb;
                 const uint8_t *blue = full + (size_t)y * w, *red = full + (size_t)w * h + (size_t)y * w;
@@ -429,7 +436,7 @@ finished:
     }
     status = 0;
 done:
-    for (int i = 0; i < s.ncomp; i++) { free(s.comp[i].dc); free(planes[i]); }
+    for (int i = 0; i < s.ncomp; i++) { free(s.comp[i].dc); free(s.comp[i].fine); free(planes[i]); }
     free(data);
     if (status) fseek(r->file, position, SEEK_SET);  // libjpeg reads on from where it was
     return status;

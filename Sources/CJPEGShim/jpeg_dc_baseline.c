@@ -15,7 +15,9 @@
 //    the MCU: from there the two decode the same bits in the same state, so lane i + 1's blocks on are the stream's.
 //    A lane that never falls into step is decoded through by the lane before it.
 // DC values are differences from the previous block of the component, so they are read and summed once every block's
-// place is known. Anything irregular in the blocks that count — a code the table does not have, data ending early,
+// place is known. At 1/8 libjpeg makes 4:2:0 chroma from 2 × 2 of each chroma block's coefficients (no upsampling
+// after); with `libjpeg_chroma` the chroma blocks are decoded again, values and all, from where they begin and put
+// through libjpeg's own 2 × 2 transform, so the image is libjpeg's exactly. Anything irregular in the blocks that count — a code the table does not have, data ending early,
 // more than padding after the last block, a marker other than the end — returns nonzero, and libjpeg decodes the
 // file with its own messages.
 #include "jpeg_dc_internal.h"
@@ -39,10 +41,12 @@ size_t fr_jpeg_dc_lane_bytes_now(void) { return lane_bytes; }
 // the block), 18-22 and 23-29 the first code's bits and move alone. A DC entry: bits and move (1) in both places, the
 // size of the difference's value in bits 12-17.
 #define ENTRY(ctot, cadv, cneed, stot, sadv) \
-    ((uint32_t)(ctot) | (uint32_t)(cadv) << 5 | (uint32_t)(cneed) << 12 | (uint32_t)(stot) << 18 | (uint32_t)(sadv) << 23 | 1u << 30)
+    ((uint32_t)(ctot) | (uint32_t)(cadv) << 5 | (uint32_t)(cneed) << 12 | (uint32_t)(stot) << 18 |             \
+     (uint32_t)(sadv) << 23 | 1u << 30)
 
 typedef struct {
     uint32_t fast[1 << LOOK];
+    uint16_t code[1 << LOOK];  // each LOOK-bit pattern's first code: length << 8 | symbol; 0 for a longer code
     int32_t maxcode[18];   // largest code of each length, -1 where none
     int32_t valoff[17];
     uint8_t vals[256];
@@ -76,16 +80,17 @@ static int lane_table_from(lane_table *t, const JHUFF_TBL *h, int ac) {
         t->valoff[l] = k - code;
         code += n;
         k += n;
-        if (code > (1 << l)) return 1;  // not a prefix code
+        if (code >= (1 << l)) return 1;  // not a prefix code (or one using an all-ones code), as libjpeg refuses
         t->maxcode[l] = n ? code - 1 : -1;
         code <<= 1;
     }
     if (k > 256) return 1;
     t->maxcode[17] = 0x7fffffff;
     memcpy(t->vals, h->huffval, (size_t)k);
-    // Each LOOK-bit pattern's first code: length << 8 | symbol.
-    static _Thread_local uint16_t single[1 << LOOK];
-    memset(single, 0, sizeof single);
+    if (!ac)
+        for (int i = 0; i < k; i++)
+            if (t->vals[i] > 15) return 1;  // no such DC size: libjpeg refuses the table whether it is used or not
+    uint16_t *single = t->code;
     code = 0;
     k = 0;
     for (int l = 1; l <= 16; l++) {
@@ -241,6 +246,105 @@ static int64_t line_up(lane *t, const lane *s, const uint8_t *data, const lane_p
     return found;
 }
 
+// libjpeg's 2 × 2 inverse DCT (its scaled decode's for 4:2:0 chroma at 1/8), exported by libjpeg-turbo though not
+// declared in its public headers; it reads the multipliers from `compptr->dct_table` (16-bit where the library is
+// built with SIMD, as Debian's is) and the output range from `cinfo->sample_range_limit`.
+extern void jpeg_idct_2x2(j_decompress_ptr cinfo, jpeg_component_info *compptr, JCOEFPTR coef_block,
+                          JSAMPARRAY output_buf, JDIMENSION output_col);
+extern const int jpeg_natural_order[];
+
+// The block's coefficients in natural order, decoded with their values from its DC code at `pos` (the scan decoded
+// these codes: every one is in the tables). The DC term is left to the caller. Returns whether any AC term is set.
+static int block_values(const lane_table *dc, const lane_table *ac, const uint8_t *data, uint64_t pos, JCOEF *coef,
+                        const short *q, int64_t *sum) {
+    uint64_t w = peek(data, pos);
+    uint32_t e = dc->fast[w >> (64 - LOOK)];
+    if (!e) e = slow_entry(dc, w);
+    pos += e & 31;
+    int any = 0;
+    for (int k = 1; k < 64;) {
+        w = peek(data, pos);
+        int l, symbol;
+        uint16_t hit = ac->code[w >> (64 - LOOK)];
+        if (hit) {
+            l = hit >> 8;
+            symbol = hit & 0xFF;
+        } else {
+            l = 1;
+            int32_t code = (int32_t)(w >> 63);
+            while (l <= 16 && code > ac->maxcode[l]) code = (int32_t)(w >> (64 - ++l));
+            if (l > 16) return any;  // not reached: the scan refused undecodable codes
+            symbol = ac->vals[(code + ac->valoff[l]) & 0xFF];
+        }
+        int r = symbol >> 4, s = symbol & 15;
+        if (s) {
+            k += r;
+            int v = (int)((w << l) >> (64 - s));
+            if (v < (1 << (s - 1))) v += 1 - (1 << s);
+            // A run past the block's end lands on its last coefficient, as in libjpeg (its order table's spare entries).
+            int at = jpeg_natural_order[k > 63 ? 63 : k];
+            coef[at] = (JCOEF)v;
+            any = 1;
+            *sum += (int64_t)(v < 0 ? -v : v) * q[at];
+            pos += (uint64_t)(l + s);
+            k++;
+        } else if (r == 15) {
+            k += 16;
+            pos += (uint64_t)l;
+        } else {
+            break;
+        }
+    }
+    return any;
+}
+
+// libjpeg's range-limiting table for its inverse DCTs (jdmaster.c's layout, rebuilt): indexed from `CENTERJSAMPLE`
+// past its start by an output value masked to 10 bits, it gives the value plus 128 clamped to 0…255, values from
+// 512 up wrapping round as negatives.
+static void range_table(JSAMPLE *table /* 5 * 256 + 128 entries */) {
+    memset(table, 0, 256);
+    JSAMPLE *t = table + 256;
+    for (int i = 0; i < 256; i++) t[i] = (JSAMPLE)i;
+    t += 128;
+    for (int i = 128; i < 512; i++) t[i] = 255;
+    memset(t + 512, 0, 384);
+    for (int i = 0; i < 128; i++) t[896 + i] = (JSAMPLE)i;
+}
+
+// 4:2:0 chroma as libjpeg makes it at 1/8: each chroma block's 2 × 2 inverse DCT into `d->fine`. A block with no AC
+// term gives four equal samples, a function of its DC value alone, kept in `memo` (2 × 65536 bytes) as it is met.
+static int fine_chroma(const lane_plan *plan, int place, const uint8_t *data, uint64_t pos, int dc, dc_component *d,
+                       int x, int y, j_decompress_ptr fake, jpeg_component_info *multipliers, uint8_t *memo) {
+    JCOEF coef[64];
+    memset(coef, 0, sizeof coef);
+    coef[0] = (JCOEF)dc;
+    const short *q = multipliers->dct_table;
+    int64_t sum = (int64_t)(dc < 0 ? -dc : dc) * q[0];
+    int any = block_values(plan->table[2 * place + 1], plan->table[2 * place], data, pos, coef, q, &sum);
+    // libjpeg-turbo decodes with its SIMD 2 × 2 transform, whose products and first pass are held in 16 bits; the C
+    // one here matches it while the block's dequantised terms stay small. Real photos' chroma blocks sum to under
+    // 1000 (BENCHMARKS.md); a block past 4096 (a damaged file's) leaves the file to libjpeg.
+    if (sum > 4096) return 1;
+    size_t stride = (size_t)d->wb * 2;
+    uint8_t *top = d->fine + (size_t)(2 * y) * stride + (size_t)(2 * x), *bottom = top + stride;
+    if (!any) {
+        uint16_t key = (uint16_t)dc;
+        if (!memo[65536 + key]) {
+            JSAMPLE out[2][2];
+            JSAMPROW rows[2] = {out[0], out[1]};
+            jpeg_idct_2x2(fake, multipliers, coef, rows, 0);
+            if (out[0][0] != out[0][1] || out[0][0] != out[1][0] || out[0][0] != out[1][1]) return 1;
+            memo[key] = out[0][0];
+            memo[65536 + key] = 1;
+        }
+        top[0] = top[1] = bottom[0] = bottom[1] = memo[key];
+        return 0;
+    }
+    JSAMPROW rows[2] = {top, bottom};
+    jpeg_idct_2x2(fake, multipliers, coef, rows, 0);
+    return 0;
+}
+
 // The data up to the first marker, its stuffed zeros taken out, PADDING zero bytes after; *marker the marker's code
 // (0 where the data reaches `end` without one).
 static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, int *marker) {
@@ -269,7 +373,8 @@ static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, in
     return out;
 }
 
-int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy, const uint8_t *data0, const uint8_t *end) {
+int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy, const uint8_t *data0, const uint8_t *end,
+                     int libjpeg_chroma) {
     if (c->comps_in_scan != c->num_components || c->restart_interval != 0 || c->Ss != 0 || c->Se != 63 || c->Ah || c->Al) return 1;
     lane_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -279,6 +384,11 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     uint8_t *data = NULL;
     lane L[LANES];
     memset(L, 0, sizeof L);
+    struct jpeg_decompress_struct *fake = NULL;
+    JSAMPLE *range = NULL;
+    jpeg_component_info info[3];
+    short multipliers[3][64];
+    uint8_t *memo[3] = {NULL, NULL, NULL};
     int single = c->comps_in_scan == 1;
     for (int i = 0; i < c->comps_in_scan; i++) {
         jpeg_component_info *ci = c->cur_comp_info[i];
@@ -367,6 +477,33 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
         goto done;
     }
 
+    // With `libjpeg_chroma`, 4:2:0 chroma is made as libjpeg makes it at 1/8, from 2 × 2 of each block's coefficients
+    // (read again from where the block begins); otherwise, and for other layouts, one value a
+    // block (grey and 4:4:4 are libjpeg's exactly that way).
+    int fine = libjpeg_chroma && !single && c->num_components == 3 && comp[0].h == 2 && comp[0].v == 2 &&
+               comp[1].h == 1 && comp[1].v == 1 && comp[2].h == 1 && comp[2].v == 1;
+    if (fine) {
+        fake = calloc(1, sizeof *fake);
+        range = malloc(5 * 256 + 128);
+        if (!fake || !range) goto done;
+        range_table(range);
+        fake->sample_range_limit = range + 256;
+        for (int ci = 1; ci < 3; ci++) {
+            int slot = c->comp_info[ci].quant_tbl_no;
+            JQUANT_TBL *q = slot >= 0 && slot < NUM_QUANT_TBLS ? c->quant_tbl_ptrs[slot] : NULL;
+            if (!q) goto done;
+            for (int i = 0; i < 64; i++) {
+                if (q->quantval[i] > 32767) goto done;  // not a 16-bit multiplier, as libjpeg's transform takes them
+                multipliers[ci][i] = (short)q->quantval[i];
+            }
+            memset(&info[ci], 0, sizeof info[ci]);
+            info[ci].dct_table = multipliers[ci];
+            comp[ci].fine = malloc((size_t)comp[ci].wb * comp[ci].hb * 4);
+            memo[ci] = calloc(2, 65536);
+            if (!comp[ci].fine || !memo[ci]) goto done;
+        }
+    }
+
     // The DC differences read and summed in block order, into each component's plane.
     int pred[4] = {0, 0, 0, 0};
     uint64_t b = 0;
@@ -379,8 +516,11 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
             pred[ci] += dc_difference(plan.table[2 * placeIn + 1], data, l->start[r]);
             if (pred[ci] < -32768 || pred[ci] > 32767) goto done;
             int down = single ? 1 : d->v, across = single ? 1 : d->h;
-            d->dc[(size_t)(my * down + plan.row[placeIn]) * (size_t)d->pw + (size_t)(mx * across + plan.column[placeIn])] =
-                (int16_t)pred[ci];
+            int x = mx * across + plan.column[placeIn], y = my * down + plan.row[placeIn];
+            d->dc[(size_t)y * (size_t)d->pw + (size_t)x] = (int16_t)pred[ci];
+            if (d->fine && x < d->wb && y < d->hb &&
+                fine_chroma(&plan, placeIn, data, l->start[r], pred[ci], d, x, y, fake, &info[ci], memo[ci]))
+                goto done;
             if (++placeIn == plan.places) {
                 placeIn = 0;
                 if (++mx == mcux) { mx = 0; my++; }
@@ -391,6 +531,9 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     status = 0;
 done:
     for (int i = 0; i < LANES; i++) free(L[i].start);
+    for (int i = 0; i < 3; i++) free(memo[i]);
+    free(fake);
+    free(range);
     free(data);
     free(tables);
     return status;

@@ -502,7 +502,9 @@ public struct Renderer: Sendable {
                 throw RenderError.recipe(RecipeError(path: "inputs", "no image given for input \"\(name)\" (give \(SettingName.input(name)))"))
             }
             do {
-                let decoder = try input.openDecoder(limits: decodeLimits)
+                var limits = decodeLimits
+                limits.fidelity = fidelity(for: recipe)
+                let decoder = try input.openDecoder(limits: limits)
                 decoders[name] = options.colourManagement
                     ? try InputProfiles.managed(decoder, space: recipe.workingSpace, notes: &notes) : decoder
             } catch { throw RenderError.reading(input.name, error) }

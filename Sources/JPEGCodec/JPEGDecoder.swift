@@ -214,7 +214,8 @@ package final class JPEGDecoder: ImageDecoder {
               let reader else { return nil }
         let rowBytes = width * format.bytesPerPixel
         var image = [UInt8](repeating: 0, count: rowBytes * height)
-        let made = image.withUnsafeMutableBufferPointer { fr_jpeg_reader_dc_image(reader, $0.baseAddress!, rowBytes) }
+        let libjpegChroma: Int32 = limits.fidelity == .fast ? 0 : 1
+        let made = image.withUnsafeMutableBufferPointer { fr_jpeg_reader_dc_image(reader, $0.baseAddress!, rowBytes, libjpegChroma) }
         if made == 0 { dcImage = image }
         return dcImage
     }

@@ -185,6 +185,29 @@ extension FilterRunTests {
         XCTAssertTrue(refused.stderr.contains("did you mean \"high\""), refused.stderr)
     }
 
+    /// A baseline 4:2:0 JPEG at 1/8 is read from its DC coefficients (its AC codes passed over): at `--fidelity high`
+    /// the thumbnail is the one libjpeg's own 1/8 decode gives (`FILTERRUN_JPEG_DC_PATH=0`), byte for byte; at `fast`
+    /// its chroma comes from each block's DC, so it differs, within the fidelity's promise.
+    func testBaselineEighthsKeepLibjpegsPixelsButAtFast() throws {
+        let input = Fixtures.path("jpeg/baseline_420_451x300.jpg")
+        let thumb = try write("thumb24.json", #"{"version":1,"workingSpace":"srgb","steps":[{"op":"resize","width":24}]}"#)
+        let explained = try run([thumb, input, path("e.png"), "--explain", "--backend", "cpu"])
+        XCTAssertTrue(explained.stdout.contains("decoded at 1/8 in the JPEG DCT"), explained.stdout)
+        var pixels = [String: [Double]]()
+        for fidelity in ["high", "fast"] {
+            for way in ["dc", "libjpeg"] {
+                let out = path("\(fidelity)-\(way).png")
+                let r = try run([thumb, input, out, "--fidelity", fidelity, "--backend", "cpu", "--force"],
+                                environment: way == "dc" ? [:] : ["FILTERRUN_JPEG_DC_PATH": "0"])
+                XCTAssertEqual(r.code, 0, r.stderr)
+                pixels["\(fidelity)-\(way)"] = try PNGDecoder.decode(path: out).samples()
+            }
+        }
+        XCTAssertTrue(pixels["high-dc"] == pixels["high-libjpeg"], "high: libjpeg's pixels")
+        XCTAssertFalse(pixels["fast-dc"] == pixels["fast-libjpeg"], "fast: chroma from the DC")
+        XCTAssertGreaterThanOrEqual(Difference.psnr(pixels["fast-libjpeg"]!, pixels["fast-dc"]!), 35)
+    }
+
     /// A sideways photo's turn runs on the thumbnail, after the shrink (and the shrink may then happen in the
     /// DCT), vertical pass first: at the exact fidelity the same pixels as turning first, within resize's
     /// tolerance, and at the default fidelity within its 40 dB.

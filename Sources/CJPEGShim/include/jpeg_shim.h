@@ -49,10 +49,11 @@ int fr_jpeg_reader_scale(fr_jpeg_reader *r, int num, uint32_t *width, uint32_t *
 int fr_jpeg_reader_rows(fr_jpeg_reader *r, uint8_t *dst, size_t stride, uint32_t count);
 /// A file set to 1/8 (`fr_jpeg_reader_scale` with 1), before any row: its whole 1/8 image (grey, or RGB) from its DC
 /// coefficients alone — a progressive file's DC scans, the AC scans passed over unread; a baseline file's one scan,
-/// its AC codes passed over without their values — into `out` (rows `stride` apart). 0 on success; nonzero where the
-/// file is not one this path takes, with the reader as it was (then read rows as usual). See jpeg_dc.c and
-/// jpeg_dc_baseline.c.
-int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride);
+/// its AC codes passed over without their values — into `out` (rows `stride` apart). With `libjpeg_chroma` a baseline
+/// 4:2:0 file's chroma is libjpeg's own 1/8 (from 2 × 2 of each chroma block's coefficients); without, and in a
+/// progressive file, from each chroma block's DC. 0 on success; nonzero where the file is not one this path takes,
+/// with the reader as it was (then read rows as usual). See jpeg_dc.c and jpeg_dc_baseline.c.
+int fr_jpeg_reader_dc_image(fr_jpeg_reader *r, uint8_t *out, size_t stride, int libjpeg_chroma);
 /// Baseline scans smaller than this many bytes are read in one pass at 1/8, larger ones from three places at once;
 /// tests lower it to take the second way on small files.
 void fr_jpeg_dc_set_lane_bytes(size_t bytes);

@@ -34,6 +34,10 @@ package struct DecodeLimits: Sendable {
     /// The page of a multi-page input to read, from 0 (TIFF; a format without pages has only page 0).
     package var page: Int
 
+    /// The fidelity the render keeps, for decoders whose shrink on load has a cheaper, coarser way (a baseline JPEG's
+    /// chroma at 1/8 from each block's DC at `.fast`; libjpeg's own otherwise).
+    package var fidelity: Fidelity = .high
+
     package init(maxPixels: Int = 1 << 28, maxMemory: Int = 1 << 30, failOn: FailOn = .default, maxWork: Double? = nil,
                  page: Int = 0) {
         self.maxPixels = maxPixels
