@@ -18,7 +18,7 @@ printf '{"version": 1, "workingSpace": "srgb", "steps": [{"op": "resize", "width
 echo "| photo | decode | DC path: decode ms | libjpeg: decode ms | DC path: render ms | libjpeg: render ms |"
 echo "|---|---|---|---|---|---|"
 for photo in "${photos[@]}"; do
-  factor=$("$fr" "$work/thumb.json" "$photo" "$work/x.jpg" --fidelity "$fidelity" --explain --backend cpu | grep -oE 'decoded at 1/[0-9]+' | head -1 || true)
+  factor=$("$fr" "$work/thumb.json" "$photo" "$work/x.jpg" --fidelity "$fidelity" --explain --backend cpu --force | grep -oE 'decoded at 1/[0-9]+' | head -1 || true)
   : > "$work/dc"; : > "$work/lj"
   for _ in $(seq "$runs"); do
     for way in dc lj; do

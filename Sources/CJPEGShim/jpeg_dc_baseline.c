@@ -216,7 +216,7 @@ __attribute__((noinline)) static void run_three(lane *L, const uint8_t *data, co
 }
 
 // A block's DC difference, from its DC code at `pos` (which the scan decoded: the entry exists).
-static int dc_difference(const lane_table *t, const uint8_t *data, uint64_t pos) {
+static inline int dc_difference(const lane_table *t, const uint8_t *data, uint64_t pos) {
     uint64_t w = peek(data, pos);
     uint32_t e = t->fast[w >> (64 - LOOK)];
     if (!e) e = slow_entry(t, w);
