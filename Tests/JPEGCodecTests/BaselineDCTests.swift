@@ -10,9 +10,7 @@ import XCTest
 /// but at fidelity `fast`, where 4:2:0 chroma comes from each chroma block's DC. Files with restart markers, several
 /// scans, `--fail-on warning`, and any scan that breaks or ends early are libjpeg's to decode, with its messages.
 final class BaselineDCTests: XCTestCase {
-    struct Failed: Error, Equatable { let message: String }
-
-    func fixture(_ name: String) -> String { Fixtures.path("jpeg/" + name) }
+    func fixture(_ name: String) -> String { EighthDecodes.fixture(name) }
 
     /// Runs `body` with scans of at least `bytes` read from three places (0: every file).
     func withLanes<T>(from bytes: Int, _ body: () throws -> T) rethrows -> T {
@@ -22,26 +20,9 @@ final class BaselineDCTests: XCTestCase {
         return try body()
     }
 
-    /// The decode at 1/8 with the DC path on or off: pixels, whether they came from the DC path, warnings; or the error.
     func eighth(_ path: String, dc: Bool, failOn: FailOn = .error, fidelity: Fidelity = .high)
-        -> Result<(PixelBuffer, Bool, [String]), Failed> {
-        do {
-            var limits = DecodeLimits(maxPixels: 1 << 28, maxMemory: 1 << 30)
-            limits.failOn = failOn
-            limits.fidelity = fidelity
-            let decoder = try JPEGDecoder(path: path, limits: limits)
-            decoder.readsDCScansOnly = dc
-            try decoder.reduce(by: 8)
-            let image = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
-            let base = try image.mutableHostBytes()
-            while decoder.nextRow < decoder.height {
-                let count = min(7, decoder.height - decoder.nextRow)
-                try decoder.readRows(into: base + decoder.nextRow * image.rowStride, stride: image.rowStride, count: count)
-            }
-            return .success((image, decoder.readFromDCScans, decoder.fileWarnings))
-        } catch {
-            return .failure(Failed(message: "\(error)"))
-        }
+        -> Result<EighthDecodes.Decoded, EighthDecodes.Failed> {
+        EighthDecodes.decode(path, dc: dc, failOn: failOn, fidelity: fidelity)
     }
 
     /// Grey, 4:4:4 and 4:2:0 give libjpeg's eighth exactly; one pass and three lanes give the same.
@@ -119,17 +100,7 @@ final class BaselineDCTests: XCTestCase {
             try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
             let full = eighth(path, dc: false)
             for lanes in [0, Int.max] {
-                let dc = withLanes(from: lanes) { eighth(path, dc: true) }
-                switch (dc, full) {
-                case (.success(let a), .success(let b)):
-                    XCTAssertFalse(a.1, "cut at \(cut): not from the DC path")
-                    XCTAssertEqual(try a.0.samples(), try b.0.samples(), "cut at \(cut)")
-                    XCTAssertEqual(a.2, b.2, "cut at \(cut)")
-                case (.failure(let a), .failure(let b)):
-                    XCTAssertEqual(a, b, "cut at \(cut)")
-                default:
-                    XCTFail("cut at \(cut): \(dc) against \(full)")
-                }
+                EighthDecodes.assertLibjpegs(withLanes(from: lanes) { eighth(path, dc: true) }, full, cut: cut)
             }
         }
     }

@@ -10,29 +10,10 @@ import XCTest
 /// scales, baseline files, `--fail-on warning`, and any file that ends or breaks before its end marker — is libjpeg's
 /// decode as before, with its messages.
 final class ProgressiveDCTests: XCTestCase {
-    struct Failed: Error, Equatable { let message: String }
+    func fixture(_ name: String) -> String { EighthDecodes.fixture(name) }
 
-    func fixture(_ name: String) -> String { Fixtures.path("jpeg/" + name) }
-
-    /// The decode at 1/8 with the DC path on or off: its pixels (whole), whether they came from the DC scans, and the
-    /// decoder's warnings; or the error.
-    func eighth(_ path: String, dcScans: Bool, failOn: FailOn = .error) -> Result<(PixelBuffer, Bool, [String]), Failed> {
-        do {
-            var limits = DecodeLimits(maxPixels: 1 << 28, maxMemory: 1 << 30)
-            limits.failOn = failOn
-            let decoder = try JPEGDecoder(path: path, limits: limits)
-            decoder.readsDCScansOnly = dcScans
-            try decoder.reduce(by: 8)
-            let image = PixelBuffer(width: decoder.width, height: decoder.height, format: decoder.format)
-            let base = try image.mutableHostBytes()
-            while decoder.nextRow < decoder.height {
-                let count = min(5, decoder.height - decoder.nextRow)
-                try decoder.readRows(into: base + decoder.nextRow * image.rowStride, stride: image.rowStride, count: count)
-            }
-            return .success((image, decoder.readFromDCScans, decoder.fileWarnings))
-        } catch {
-            return .failure(Failed(message: "\(error)"))
-        }
+    func eighth(_ path: String, dcScans: Bool, failOn: FailOn = .error) -> Result<EighthDecodes.Decoded, EighthDecodes.Failed> {
+        EighthDecodes.decode(path, dc: dcScans, failOn: failOn)
     }
 
     func testGreyIsLibjpegsEighthExactly() throws {
@@ -103,17 +84,7 @@ final class ProgressiveDCTests: XCTestCase {
                     bytes.count / 4, bytes.count / 8, 700] {
             let path = folder.appendingPathComponent("cut\(cut).jpg").path
             try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
-            let dc = eighth(path, dcScans: true), full = eighth(path, dcScans: false)
-            switch (dc, full) {
-            case (.success(let a), .success(let b)):
-                XCTAssertFalse(a.1, "cut at \(cut): not from the DC scans")
-                XCTAssertEqual(try a.0.samples(), try b.0.samples(), "cut at \(cut)")
-                XCTAssertEqual(a.2, b.2, "cut at \(cut)")
-            case (.failure(let a), .failure(let b)):
-                XCTAssertEqual(a, b, "cut at \(cut)")
-            default:
-                XCTFail("cut at \(cut): \(dc) against \(full)")
-            }
+            EighthDecodes.assertLibjpegs(eighth(path, dcScans: true), eighth(path, dcScans: false), cut: cut)
         }
     }
 
