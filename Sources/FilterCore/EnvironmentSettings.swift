@@ -21,6 +21,7 @@ package enum EnvironmentSettings {
         ("FILTERRUN_VULKAN_MAX_BINDINGS", 1...64),
         ("FILTERRUN_VULKAN_SUBMIT_WORK", 1...(1 << 50)),
         ("FILTERRUN_VULKAN_STREAM_ROWS", 0...(1 << 24)),
+        ("FILTERRUN_JPEG_DC_PATH", 0...1),
     ]
 
     /// The variable's value, nil when unset or empty; throws when set to anything but a number in range.

@@ -47,7 +47,7 @@ package final class JPEGDecoder: ImageDecoder {
     /// through libjpeg's decode (tests compare the two); `FILTERRUN_JPEG_DC_PATH=0` makes that the default, for
     /// benchmarks.
     package var readsDCScansOnly = JPEGDecoder.dcPathByDefault
-    private static let dcPathByDefault = ProcessInfo.processInfo.environment["FILTERRUN_JPEG_DC_PATH"] != "0"
+    private static let dcPathByDefault = EnvironmentSettings.lenient("FILTERRUN_JPEG_DC_PATH") != 0
     private var dcImage: [UInt8]?
     /// Baseline scans of at least this many bytes are read at 1/8 from three places at once (jpeg_dc_baseline.c);
     /// tests lower it to take that way on small files. Process-wide.

@@ -206,6 +206,9 @@ extension FilterRunTests {
         XCTAssertTrue(pixels["high-dc"] == pixels["high-libjpeg"], "high: libjpeg's pixels")
         XCTAssertFalse(pixels["fast-dc"] == pixels["fast-libjpeg"], "fast: chroma from the DC")
         XCTAssertGreaterThanOrEqual(Difference.psnr(pixels["fast-libjpeg"]!, pixels["fast-dc"]!), 35)
+        let typo = try run([thumb, input, path("t.png")], environment: ["FILTERRUN_JPEG_DC_PATH": "off"])
+        XCTAssertEqual(typo.code, 2, typo.stderr)
+        XCTAssertTrue(typo.stderr.contains("FILTERRUN_JPEG_DC_PATH=\"off\" must be a whole number from 0 to 1"), typo.stderr)
     }
 
     /// A sideways photo's turn runs on the thumbnail, after the shrink (and the shrink may then happen in the
