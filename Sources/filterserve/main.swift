@@ -45,7 +45,7 @@ struct Serve: AsyncParsableCommand {
     var resultCacheBytes = 1 << 30
     @Option(help: "Where renders run: cpu (default), auto (priced per request against the device's profile; the device opened at start when a preset renders there) or vulkan.")
     var backend: Backend = .cpu
-    @Option(help: "Renders at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Renders at once (default: one more than the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount + 1
     @Option(help: "Requests that may wait for a render (beyond: 503).") var maxWaiting = 4 * ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Seconds a render may run.") var deadline = 30
     @Option(help: "Cache-Control of rendered images.") var cacheControl = "public, max-age=86400"
