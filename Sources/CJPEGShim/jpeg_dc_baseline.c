@@ -440,7 +440,7 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     if (lanes == LANES) run_three(L, data, &plan, stop);
     for (int i = 0; i < lanes; i++) run_one(&L[i], data, &plan, stop[i]);
 
-    // Which records are the stream's: lane `from[i]`'s from record `first[i]`, in order.
+    // Which blocks are the stream's: lane `order[i]`'s from its block `first[i]` on, in order.
     int held = 0, order[LANES];
     uint32_t first[LANES];
     order[0] = 0;
