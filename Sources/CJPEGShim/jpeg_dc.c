@@ -15,9 +15,7 @@ enum { LOOKAHEAD = 9 };
 
 typedef struct {
     int defined;
-    int32_t maxcode[18];  // largest code of each length, -1 where none
-    int32_t valoff[17];   // index into vals of a code of that length, less the code
-    uint8_t vals[256];
+    huffman_code code;
     uint16_t look[1 << LOOKAHEAD];  // the next LOOKAHEAD bits: the code's length << 8 | its symbol; 0 for a longer code
 } dc_table;
 
@@ -30,34 +28,10 @@ typedef struct {
 } bit_reader;
 
 
+// A DC table (a DC size over 15 refused as libjpeg refuses it).
 static int table_from(dc_table *t, const uint8_t *bits16, const uint8_t *vals, int count) {
-    memset(t, 0, sizeof *t);
-    int code = 0, k = 0;
-    for (int l = 1; l <= 16; l++) {
-        int n = bits16[l - 1];
-        t->valoff[l] = k - code;
-        code += n;
-        k += n;
-        if (code >= (1 << l)) return 1;  // more codes of this length than fit, or the all-ones code: libjpeg refuses
-        t->maxcode[l] = n ? code - 1 : -1;
-        code <<= 1;
-    }
-    if (k > count || k > 256) return 1;
-    t->maxcode[17] = 0x7fffffff;
-    memcpy(t->vals, vals, (size_t)k);
-    // Codes of up to LOOKAHEAD bits, looked up whole.
-    code = 0;
-    k = 0;
-    for (int l = 1; l <= 16; l++) {
-        for (int i = 0; i < bits16[l - 1]; i++, code++, k++) {
-            if (l > LOOKAHEAD) continue;
-            int spare = LOOKAHEAD - l;
-            for (int j = 0; j < (1 << spare); j++) t->look[(code << spare) | j] = (uint16_t)(l << 8 | t->vals[k]);
-        }
-        code <<= 1;
-    }
-    t->defined = 1;
-    return 0;
+    t->defined = !huffman_code_from(&t->code, bits16, vals, count, 1, t->look, LOOKAHEAD);
+    return !t->defined;
 }
 
 static void fill(bit_reader *b) {
@@ -97,15 +71,11 @@ static int decode(bit_reader *b, const dc_table *t) {
         b->bits -= l;
         return hit & 0xFF;
     }
-    for (int l = LOOKAHEAD + 1; l <= 16; l++) {
-        int32_t code = (int32_t)(b->buf >> (64 - l));
-        if (code <= t->maxcode[l]) {
-            b->buf <<= l;
-            b->bits -= l;
-            return t->vals[(code + t->valoff[l]) & 0xFF];
-        }
-    }
-    return -1;
+    int l, symbol = huffman_symbol(&t->code, b->buf, &l);
+    if (symbol < 0) return -1;
+    b->buf <<= l;
+    b->bits -= l;
+    return symbol;
 }
 
 static int bits_of(bit_reader *b, int n) {

@@ -47,9 +47,7 @@ size_t fr_jpeg_dc_lane_bytes_now(void) { return lane_bytes; }
 typedef struct {
     uint32_t fast[1 << LOOK];
     uint16_t code[1 << LOOK];  // each LOOK-bit pattern's first code: length << 8 | symbol; 0 for a longer code
-    int32_t maxcode[18];   // largest code of each length, -1 where none
-    int32_t valoff[17];
-    uint8_t vals[256];
+    huffman_code huffman;
     int ac;
 } lane_table;
 
@@ -72,41 +70,15 @@ typedef struct {
 } lane_plan;
 
 static int lane_table_from(lane_table *t, const JHUFF_TBL *h, int ac) {
-    memset(t, 0, sizeof *t);
+    memset(t->fast, 0, sizeof t->fast);
     t->ac = ac;
-    int code = 0, k = 0;
-    for (int l = 1; l <= 16; l++) {
-        int n = h->bits[l];
-        t->valoff[l] = k - code;
-        code += n;
-        k += n;
-        if (code >= (1 << l)) return 1;  // not a prefix code (or one using an all-ones code), as libjpeg refuses
-        t->maxcode[l] = n ? code - 1 : -1;
-        code <<= 1;
-    }
-    if (k > 256) return 1;
-    t->maxcode[17] = 0x7fffffff;
-    memcpy(t->vals, h->huffval, (size_t)k);
-    if (!ac)
-        for (int i = 0; i < k; i++)
-            if (t->vals[i] > 15) return 1;  // no such DC size: libjpeg refuses the table whether it is used or not
-    uint16_t *single = t->code;
-    code = 0;
-    k = 0;
-    for (int l = 1; l <= 16; l++) {
-        for (int i = 0; i < h->bits[l]; i++, code++, k++) {
-            if (l > LOOK) continue;
-            int spare = LOOK - l;
-            for (int j = 0; j < (1 << spare); j++) single[(code << spare) | j] = (uint16_t)(l << 8 | t->vals[k]);
-        }
-        code <<= 1;
-    }
+    if (huffman_code_from(&t->huffman, h->bits + 1, h->huffval, 256, !ac, t->code, LOOK)) return 1;
+    const uint16_t *single = t->code;
     for (uint32_t bits = 0; bits < (1u << LOOK); bits++) {
         if (!single[bits]) continue;
         int l = single[bits] >> 8, symbol = single[bits] & 0xFF, s = symbol & 15, r = symbol >> 4;
         if (l + s > LOOK) continue;
         if (!ac) {
-            if (symbol > 15) continue;  // no such DC size: the slow way refuses it
             t->fast[bits] = ENTRY(l + s, 1, s, l + s, 1);
             continue;
         }
@@ -132,15 +104,10 @@ static int lane_table_from(lane_table *t, const JHUFF_TBL *h, int ac) {
 
 // The entry for a code longer than LOOK bits (or whose extra bits run past them), or 0 for a code the table lacks.
 static uint32_t slow_entry(const lane_table *t, uint64_t w) {
-    int l = 1;
-    int32_t code = (int32_t)(w >> 63);
-    while (l <= 16 && code > t->maxcode[l]) {
-        l++;
-        code = (int32_t)(w >> (64 - l));
-    }
-    if (l > 16) return 0;
-    int symbol = t->vals[(code + t->valoff[l]) & 0xFF], s = symbol & 15, r = symbol >> 4;
-    if (!t->ac) return symbol > 15 ? 0 : ENTRY(l + s, 1, s, l + s, 1);
+    int l, symbol = huffman_symbol(&t->huffman, w, &l);
+    if (symbol < 0) return 0;
+    int s = symbol & 15, r = symbol >> 4;
+    if (!t->ac) return ENTRY(l + s, 1, s, l + s, 1);  // a DC size is at most 15: the table was refused otherwise
     int move = s ? r + 1 : (r == 15 ? 16 : 64);
     return ENTRY(l + s, move, 0, l + s, move);
 }
@@ -270,11 +237,8 @@ static int block_values(const lane_table *dc, const lane_table *ac, const uint8_
             l = hit >> 8;
             symbol = hit & 0xFF;
         } else {
-            l = 1;
-            int32_t code = (int32_t)(w >> 63);
-            while (l <= 16 && code > ac->maxcode[l]) code = (int32_t)(w >> (64 - ++l));
-            if (l > 16) return any;  // not reached: the scan refused undecodable codes
-            symbol = ac->vals[(code + ac->valoff[l]) & 0xFF];
+            symbol = huffman_symbol(&ac->huffman, w, &l);
+            if (symbol < 0) return any;  // not reached: the scan refused undecodable codes
         }
         int r = symbol >> 4, s = symbol & 15;
         if (s) {
