@@ -111,7 +111,9 @@ let package = Package(
         // MARK: - Implementation
         // Text set by Pango (HarfBuzz shaping, fontconfig fonts) and rasterised by FreeType or cairo, loaded on first use.
         .target(name: "CText", dependencies: ["CLazyLibraries"]),
-        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText"], swiftSettings: optimizedInDebug),
+        // mallopt, for processes that render one image after another (filterserve, batches).
+        .target(name: "CProcessMemory"),
+        .target(name: "FilterCore", dependencies: ["CFileShim", "CKernels", "CText", "CProcessMemory"], swiftSettings: optimizedInDebug),
         .target(name: "PNGCodec", dependencies: ["FilterCore", "CPNGShim"], swiftSettings: optimizedInDebug),
         .target(name: "JPEGCodec", dependencies: ["FilterCore", "CJPEGShim"], swiftSettings: optimizedInDebug),
         .target(name: "WebPCodec", dependencies: ["FilterCore", "CWebP", "CKernels"], swiftSettings: optimizedInDebug),
@@ -127,7 +129,7 @@ let package = Package(
         .target(name: "FilterRecipe", dependencies: ["FilterCore", "CFileShim", "CPUBackend", "VulkanBackend", "PNGCodec", "JPEGCodec", "WebPCodec", "TIFFCodec", "HEIFCodec", "GIFCodec", "JXLCodec", "ColourProfiles"],
                 swiftSettings: [.swiftLanguageMode(.v6)] + optimizedInDebug),
         .executableTarget(name: "filterrun", dependencies: [
-            "FilterRecipe",
+            "FilterRecipe", "FilterCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticRuntimeBuild, linkerSettings: staticRuntimeLink),
         .executableTarget(name: "filterbench", dependencies: [

@@ -32,6 +32,8 @@ public struct RenderService: Sendable {
             throw ServeError(.internalServerError, "no signing key: give --key (or FILTERSERVE_KEYS), or --allow-unsigned for development")
         }
         self.configuration = configuration
+        // A server renders one image after another: each render reuses the pages the last one freed.
+        ProcessMemory.keepForReuse()
         signer = URLSigner(secrets: configuration.keys)
         presets = try SourceRoot(configuration.presets, option: "--presets")
         sources = try SourceRoot(configuration.sources, option: "--sources")
@@ -285,6 +287,8 @@ public struct RenderService: Sendable {
     /// `work` run when the queue has a slot (503 when it cannot wait), on a thread of its own (the engine blocks;
     /// the server's tasks must not), cancelled at the deadline or when the request's task is (its client went away).
     func queued(_ work: @escaping @Sendable (RenderControl) throws -> Data) async throws -> Data {
+        // Counted as load from here, waiting or not, so renders already running keep to one thread each.
+        let expected = RenderLoad.Expected()
         let entered: Bool
         do { entered = try await queue.enter() } catch {
             metrics.abandoned.increment()
@@ -295,7 +299,7 @@ public struct RenderService: Sendable {
         }
         metrics.queueDepth.set(Double(await queue.depth))
         do {
-            let data = try await renderOffThread(work)
+            let data = try await renderOffThread(work, expected: expected)
             await queue.leave()
             return data
         } catch {
@@ -304,7 +308,7 @@ public struct RenderService: Sendable {
         }
     }
 
-    func renderOffThread(_ work: @escaping @Sendable (RenderControl) throws -> Data) async throws -> Data {
+    func renderOffThread(_ work: @escaping @Sendable (RenderControl) throws -> Data, expected: RenderLoad.Expected) async throws -> Data {
         let control = RenderControl()
         let began = ContinuousClock.now
         let deadline = Task {
@@ -316,6 +320,7 @@ public struct RenderService: Sendable {
             await withCheckedContinuation { continuation in
                 // A kept stage thread, not a new one a request (`StageThreads`).
                 StageThreads.run {
+                    expected.started()
                     continuation.resume(returning: Result { try work(control) })
                 }
             }

@@ -1,3 +1,4 @@
+import FilterCore
 import FilterRecipe
 import Foundation
 import Synchronization
@@ -77,6 +78,8 @@ struct BatchMode {
             FileHandle.standardError.write(Data("filterrun: shard \(shard): \(chosen.count) of \(listed) files\n".utf8))
         }
 
+        // Renders one after another: each reuses the pages the last one freed.
+        if chosen.count > 1 { ProcessMemory.keepForReuse() }
         let runner = BatchRunner(renderer: renderer, recipe: recipe, extraInputs: extraInputs, jobs: jobs, force: force,
                                  allFrames: allFrames)
         let interrupts = Self.handleInterrupts(runner)
