@@ -182,15 +182,18 @@ __attribute__((noinline)) static void run_three(lane *L, const uint8_t *data, co
     LANE_OUT(0) LANE_OUT(1) LANE_OUT(2)
 }
 
-// A block's DC difference, from its DC code at `pos` (which the scan decoded: the entry exists).
+// A block's DC difference, from its DC code at `pos` (which the scan decoded: the entry exists). Without a branch on
+// the size: a zero difference (size 0) is common and unpredictable.
 static inline int dc_difference(const lane_table *t, const uint8_t *data, uint64_t pos) {
     uint64_t w = peek(data, pos);
     uint32_t e = t->fast[w >> (64 - LOOK)];
-    if (!e) e = slow_entry(t, w);
-    int s = (int)(e >> 12) & 15, l = (int)(e & 31) - s;
-    if (s == 0) return 0;
-    int v = (int)((w << l) >> (64 - s));
-    return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
+    if (__builtin_expect(!e, 0)) e = slow_entry(t, w);
+    unsigned s = (e >> 12) & 15, l = (e & 31) - s;
+    // The s bits after the code (none for size 0: shifted in two steps, never by 64).
+    int v = (int)(((w << l) >> 1) >> (63 - s));
+    // Values under half the size's range are negative (JPEG's extension).
+    int half = (1 << s) >> 1;
+    return v < half ? v - (1 << s) + 1 : v;
 }
 
 // Lane `t`, which holds the stream's blocks, decodes on until it reaches a block start lane `s` also began, in the same
@@ -307,6 +310,66 @@ static int fine_chroma(const lane_plan *plan, int place, const uint8_t *data, ui
     JSAMPROW rows[2] = {top, bottom};
     jpeg_idct_2x2(fake, multipliers, coef, rows, 0);
     return 0;
+}
+
+// Where a place of the MCU puts its block's DC value.
+typedef struct {
+    const lane_table *dc;
+    dc_component *d;
+    int ci, row, column;
+    size_t offset;  // from the MCU's corner in the component's plane: row * pw + column
+} place_out;
+
+// The DC differences read from where each block begins (lane `order[i]`'s blocks from `first[i]` on) and summed in
+// block order into each component's plane; where a component has `fine`, its chroma made as libjpeg makes it too.
+// The MCU's corner in each plane is carried from block to block rather than worked out from its coordinates. 0 when
+// all `total` blocks were there and every value fits 16 bits.
+static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, const uint32_t *first, int held,
+                      uint64_t total, const uint8_t *data, dc_component *comp, int components, int mcux, int single,
+                      j_decompress_ptr fake, jpeg_component_info *info, uint8_t **memo) {
+    place_out out[10];
+    for (int p = 0; p < plan->places; p++) {
+        int ci = plan->component[p];
+        out[p] = (place_out){plan->table[2 * p + 1], &comp[ci], ci, plan->row[p], plan->column[p],
+                             (size_t)plan->row[p] * (size_t)comp[ci].pw + plan->column[p]};
+    }
+    size_t corner[4] = {0, 0, 0, 0}, line[4] = {0, 0, 0, 0}, across[4] = {0, 0, 0, 0}, down[4] = {0, 0, 0, 0};
+    for (int ci = 0; ci < components && ci < 4; ci++) {
+        across[ci] = single ? 1 : (size_t)comp[ci].h;
+        down[ci] = (single ? 1 : (size_t)comp[ci].v) * (size_t)comp[ci].pw;
+    }
+    int pred[4] = {0, 0, 0, 0};
+    int place = 0, mx = 0, my = 0;
+    uint64_t b = 0;
+    for (int i = 0; i < held && b < total; i++) {
+        const lane *l = &L[order[i]];
+        uint32_t r = first[i], end = l->n;
+        if (end - r > total - b) end = r + (uint32_t)(total - b);
+        b += end - r;
+        for (; r < end; r++) {
+            const place_out *o = &out[place];
+            int v = pred[o->ci] + dc_difference(o->dc, data, l->start[r]);
+            if ((unsigned)(v + 32768) > 65535u) return 1;
+            pred[o->ci] = v;
+            o->d->dc[corner[o->ci] + o->offset] = (int16_t)v;
+            if (o->d->fine) {
+                int x = mx * (int)across[o->ci] + o->column, y = my * (single ? 1 : o->d->v) + o->row;
+                if (x < o->d->wb && y < o->d->hb &&
+                    fine_chroma(plan, place, data, l->start[r], v, o->d, x, y, fake, &info[o->ci], memo[o->ci]))
+                    return 1;
+            }
+            if (++place == plan->places) {
+                place = 0;
+                for (int ci = 0; ci < 4; ci++) corner[ci] += across[ci];
+                if (++mx == mcux) {
+                    mx = 0;
+                    my++;
+                    for (int ci = 0; ci < 4; ci++) corner[ci] = line[ci] += down[ci];
+                }
+            }
+        }
+    }
+    return b != total;
 }
 
 // The data up to the first marker, its stuffed zeros taken out, PADDING zero bytes after; *marker the marker's code
@@ -469,29 +532,8 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     }
 
     // The DC differences read and summed in block order, into each component's plane.
-    int pred[4] = {0, 0, 0, 0};
-    uint64_t b = 0;
-    int mx = 0, my = 0, placeIn = 0;
-    for (int i = 0; i < held && b < total; i++) {
-        const lane *l = &L[order[i]];
-        for (uint32_t r = first[i]; r < l->n && b < total; r++, b++) {
-            int ci = plan.component[placeIn];
-            dc_component *d = &comp[ci];
-            pred[ci] += dc_difference(plan.table[2 * placeIn + 1], data, l->start[r]);
-            if (pred[ci] < -32768 || pred[ci] > 32767) goto done;
-            int down = single ? 1 : d->v, across = single ? 1 : d->h;
-            int x = mx * across + plan.column[placeIn], y = my * down + plan.row[placeIn];
-            d->dc[(size_t)y * (size_t)d->pw + (size_t)x] = (int16_t)pred[ci];
-            if (d->fine && x < d->wb && y < d->hb &&
-                fine_chroma(&plan, placeIn, data, l->start[r], pred[ci], d, x, y, fake, &info[ci], memo[ci]))
-                goto done;
-            if (++placeIn == plan.places) {
-                placeIn = 0;
-                if (++mx == mcux) { mx = 0; my++; }
-            }
-        }
-    }
-    if (b != total) goto done;
+    if (sum_blocks(&plan, L, order, first, held, total, data, comp, c->num_components, mcux, single, fake, info, memo))
+        goto done;
     status = 0;
 done:
     for (int i = 0; i < LANES; i++) free(L[i].start);

@@ -125,7 +125,7 @@ public enum BlendMode: String, CaseIterable, Sendable {
 }
 
 /// A box reduction that a resample's input went through, along the resample's axis.
-package struct BoxReduction: Equatable, Sendable {
+package struct BoxReduction: Hashable, Sendable {
     package var factor: Int
     package var originalSize: Int
     /// Original pixels each reduced pixel covers: `factor` for a JPEG's DCT (boxes of exactly f, the last one

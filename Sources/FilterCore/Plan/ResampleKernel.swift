@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reconstruction filters for `resize`. Downscaling widens the kernel by the scale factor, so every input pixel
 /// contributes (no aliasing at 1/20); sample centres sit at (i + ½)·in/out − ½.
@@ -47,7 +48,44 @@ package struct ResampleWeights: Sendable {
 
     /// With `reduced`, the input is a box reduction (by `factor`) of an image `originalSize` long: sample centres
     /// and the kernel's width follow that image, so the result approximates resampling it directly.
+    ///
+    /// Weights already made for the same sizes are reused (`kept`): a service makes the same thumbnail sizes from the
+    /// same camera sizes over and over, and a render's planner and stages each ask for its weights.
     package init(kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction? = nil) {
+        let key = Key(kernel: kernel, inSize: inSize, outSize: outSize, reduced: reduced)
+        if let kept = Self.kept.withLock({ $0.weights[key] }) {
+            self = kept
+            return
+        }
+        self.init(making: kernel, inSize: inSize, outSize: outSize, reduced: reduced)
+        let made = self
+        Self.kept.withLock { kept in
+            let bytes = made.indices.count * 8
+            guard bytes <= Self.keptBytes else { return }
+            if kept.bytes + bytes > Self.keptBytes { kept = Kept() }
+            kept.weights[key] = made
+            kept.bytes += bytes
+        }
+    }
+
+    private struct Key: Hashable {
+        let kernel: ResampleKernel
+        let inSize: Int, outSize: Int
+        let reduced: BoxReduction?
+    }
+
+    private struct Kept {
+        var weights: [Key: ResampleWeights] = [:]
+        var bytes = 0
+    }
+
+    /// At most this many bytes of weights are kept; past it the kept ones are dropped and kept anew (a service's
+    /// few sizes soon return).
+    private static let keptBytes = 8 << 20
+    private static let kept = Mutex(Kept())
+
+    /// The weights made afresh, whether or not the same are kept.
+    package init(making kernel: ResampleKernel, inSize: Int, outSize: Int, reduced: BoxReduction?) {
         self.outSize = outSize
         let factor = reduced?.boxWidth ?? 1
         // Input pixels per output pixel, in the original image and in the (reduced) input.
@@ -65,12 +103,12 @@ package struct ResampleWeights: Sendable {
         self.taps = taps
         var indices = [Int32](repeating: 0, count: outSize * taps)
         var weights = [Float](repeating: 0, count: outSize * taps)
+        var raw = [Double](repeating: 0, count: taps)
         for i in 0..<outSize {
             // Centre in original pixels, then in input pixels (box j covers original pixels factor·j ..< factor·(j+1),
             // factor being the box's width).
             let centre = ((Double(i) + 0.5) * step - 0.5 - (factor - 1) / 2) / factor
             let first = Int(floor(centre - support)) + 1
-            var raw = [Double](repeating: 0, count: taps)
             for t in 0..<taps { raw[t] = kernel.weight((Double(first + t) - centre) / scale) }
             let sum = raw.reduce(0, +)
             for t in 0..<taps {
