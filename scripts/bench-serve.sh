@@ -47,6 +47,9 @@ serve=$!
 thumbor=$!
 trap 'pkill -P $thumbor 2>/dev/null; kill $serve $thumbor 2>/dev/null; sleep 1; pkill -f "thumbor --port 18282" 2>/dev/null; rm -rf "$work"; true' EXIT
 sleep 4
+# Another process on either port would answer in their place.
+kill -0 $serve 2>/dev/null || { echo "filterserve did not start (is port 18181 taken?)" >&2; exit 1; }
+kill -0 $thumbor 2>/dev/null || { echo "thumbor did not start (is port 18282 taken?)" >&2; exit 1; }
 first=$(basename "$1")
 # wrk's Lua: cycle through the photos so each request decodes a source.
 names=$(for p in "$@"; do for k in $(seq 1 "$COPIES"); do printf '"%s",' "copy$k-$(basename "$p")"; done; done)
