@@ -13,13 +13,15 @@
 //    into step with the stream's, which a Huffman code does within a few codes. Once lane i has decoded to where
 //    lane i + 1 began, it goes on until it reaches a block start that lane i + 1 also began, in the same place of
 //    the MCU: from there the two decode the same bits in the same state, so lane i + 1's blocks on are the stream's.
-//    A lane that never falls into step is decoded through by the lane before it.
+//    A lane that never falls into step is decoded through by the lane before it. A scan with restart markers needs
+//    none of that: its segments begin on known bytes with the predictions reset, so the lanes start there
+//    (`run_segments`).
 // DC values are differences from the previous block of the component, so they are read and summed once every block's
 // place is known. At 1/8 libjpeg makes 4:2:0 chroma from 2 × 2 of each chroma block's coefficients (no upsampling
 // after); with `libjpeg_chroma` the chroma blocks are decoded again, values and all, from where they begin and put
 // through libjpeg's own 2 × 2 transform, so the image is libjpeg's exactly. Anything irregular in the blocks that count — a code the table does not have, data ending early,
-// more than padding after the last block, a marker other than the end — returns nonzero, and libjpeg decodes the
-// file with its own messages.
+// more than padding after the last block (or a segment's), a restart marker missing or out of order, a marker other
+// than the end — returns nonzero, and libjpeg decodes the file with its own messages.
 #include "jpeg_dc_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,10 @@ typedef struct {
     uint32_t n;            // blocks begun
     int64_t last_error;    // the block of the lane's last undecodable code, -1 for none
     uint32_t *start;       // each block's first bit (its DC code's), `n` of them and one spare
+    // In a scan with restart markers: the segment being decoded and the one after the lane's last, the blocks begun
+    // when the segment is complete, and where its data ends (bits).
+    uint32_t seg, seg_last, nend;
+    uint64_t limit;
 } lane;
 
 typedef struct {
@@ -326,7 +332,7 @@ typedef struct {
 // all `total` blocks were there and every value fits 16 bits.
 static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, const uint32_t *first, int held,
                       uint64_t total, const uint8_t *data, dc_component *comp, int components, int mcux, int single,
-                      j_decompress_ptr fake, jpeg_component_info *info, uint8_t **memo) {
+                      uint64_t interval, j_decompress_ptr fake, jpeg_component_info *info, uint8_t **memo) {
     place_out out[10];
     for (int p = 0; p < plan->places; p++) {
         int ci = plan->component[p];
@@ -340,7 +346,7 @@ static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, co
     }
     int pred[4] = {0, 0, 0, 0};
     int place = 0, mx = 0, my = 0;
-    uint64_t b = 0;
+    uint64_t b = 0, left = interval;  // MCUs left in the restart segment (the predictions start again after it)
     for (int i = 0; i < held && b < total; i++) {
         const lane *l = &L[order[i]];
         uint32_t r = first[i], end = l->n;
@@ -360,6 +366,10 @@ static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, co
             }
             if (++place == plan->places) {
                 place = 0;
+                if (interval && --left == 0) {
+                    left = interval;
+                    pred[0] = pred[1] = pred[2] = pred[3] = 0;
+                }
                 for (int ci = 0; ci < 4; ci++) corner[ci] += across[ci];
                 if (++mx == mcux) {
                     mx = 0;
@@ -373,12 +383,19 @@ static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, co
 }
 
 // The data up to the first marker, its stuffed zeros taken out, PADDING zero bytes after; *marker the marker's code
-// (0 where the data reaches `end` without one).
-static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, int *marker) {
+// (0 where the data reaches `end` without one). With `starts`, restart markers in their order (RST0, RST1, … RST7,
+// RST0…) are taken out too, and where each segment begins in the result is kept: `starts[0]` is 0, and `*count`
+// segments at most `most` are found (a marker out of order ends the data there, as any other marker does).
+static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, int *marker, uint32_t *starts,
+                          uint32_t most, uint32_t *count) {
     uint8_t *out = malloc((size_t)(end - p) + PADDING);
     if (!out) return NULL;
     size_t m = 0;
     *marker = 0;
+    if (starts) {
+        starts[0] = 0;
+        *count = 1;
+    }
     while (p < end) {
         const uint8_t *ff = memchr(p, 0xFF, (size_t)(end - p));
         size_t run = ff ? (size_t)(ff - p) : (size_t)(end - p);
@@ -393,6 +410,12 @@ static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, in
         }
         while (p + 1 < end && p[1] == 0xFF) p++;  // fill bytes before a marker
         *marker = p + 1 < end ? p[1] : 0;
+        if (starts && *count < most && *marker == 0xD0 + (int)((*count - 1) & 7)) {
+            starts[(*count)++] = (uint32_t)m;
+            p += 2;
+            *marker = 0;
+            continue;
+        }
         break;
     }
     memset(out + m, 0, PADDING);
@@ -400,9 +423,72 @@ static uint8_t *unstuffed(const uint8_t *p, const uint8_t *end, size_t *size, in
     return out;
 }
 
+// A scan with restart markers is cut into segments of `interval` MCUs (the last may hold fewer), each beginning on a
+// byte with its DC predictions reset. So lanes start exactly where segments begin — no guessed state, nothing to line
+// up — and lane i decodes its run of whole segments in order.
+typedef struct {
+    const uint32_t *start;  // each segment's first byte in the unstuffed data; after the last, the data's length
+    uint64_t blocks;        // blocks in a whole segment
+    uint64_t total;         // blocks in the scan
+} segments;
+
+static uint32_t segment_blocks(const segments *g, uint32_t s) {
+    uint64_t left = g->total - (uint64_t)s * g->blocks;
+    return (uint32_t)(left < g->blocks ? left : g->blocks);
+}
+
+// Lane `l`, stopped, on to its next segment (or done: `seg == seg_last`). Nonzero where the segment did not end as
+// it should: its last block complete, nothing left of its data but the last byte's padding.
+static int next_segment(lane *l, const segments *g) {
+    if (l->k != 0 || l->n != l->nend || l->pos > l->limit || l->limit - l->pos >= 8) return 1;
+    if (++l->seg == l->seg_last) return 0;
+    l->pos = (uint64_t)g->start[l->seg] * 8;
+    l->limit = (uint64_t)g->start[l->seg + 1] * 8;
+    l->nend += segment_blocks(g, l->seg);
+    l->blk = 0;
+    return 0;
+}
+
+// Whether lane i's segment is still open: a block unfinished or one more to begin, and data left.
+#define SEGMENT_OPEN(i) ((n##i != nend##i || k##i != 0) && pos##i < limit##i)
+
+// The lanes over their segments: three in step while each has one open, then each alone. Nonzero where a segment
+// did not end as it should.
+static int run_segments(lane *lanes, int count, const uint8_t *data, const lane_plan *plan, const segments *g) {
+    while (count == LANES && lanes[0].seg < lanes[0].seg_last && lanes[1].seg < lanes[1].seg_last &&
+           lanes[2].seg < lanes[2].seg_last) {
+        lane *L = lanes;
+        LANE_IN(0) LANE_IN(1) LANE_IN(2)
+        uint32_t nend0 = L[0].nend, nend1 = L[1].nend, nend2 = L[2].nend;
+        uint64_t limit0 = L[0].limit, limit1 = L[1].limit, limit2 = L[2].limit;
+        while (SEGMENT_OPEN(0) && SEGMENT_OPEN(1) && SEGMENT_OPEN(2)) {
+            LANE_STEP(0);
+            LANE_STEP(1);
+            LANE_STEP(2);
+        }
+        int open0 = SEGMENT_OPEN(0), open1 = SEGMENT_OPEN(1), open2 = SEGMENT_OPEN(2);
+        LANE_OUT(0) LANE_OUT(1) LANE_OUT(2)
+        if ((!open0 && next_segment(&L[0], g)) || (!open1 && next_segment(&L[1], g)) ||
+            (!open2 && next_segment(&L[2], g)))
+            return 1;
+    }
+    for (int i = 0; i < count; i++) {
+        lane *L = &lanes[i];
+        while (L->seg < L->seg_last) {
+            LANE_IN(0)
+            uint32_t nend0 = L->nend;
+            uint64_t limit0 = L->limit;
+            while (SEGMENT_OPEN(0)) LANE_STEP(0);
+            LANE_OUT(0)
+            if (next_segment(L, g)) return 1;
+        }
+    }
+    return 0;
+}
+
 int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy, const uint8_t *data0, const uint8_t *end,
                      int libjpeg_chroma) {
-    if (c->comps_in_scan != c->num_components || c->restart_interval != 0 || c->Ss != 0 || c->Se != 63 || c->Ah || c->Al) return 1;
+    if (c->comps_in_scan != c->num_components || c->Ss != 0 || c->Se != 63 || c->Ah || c->Al) return 1;
     lane_plan plan;
     memset(&plan, 0, sizeof plan);
     lane_table *tables = malloc(sizeof(lane_table) * 2 * (size_t)c->comps_in_scan);
@@ -416,6 +502,7 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     jpeg_component_info info[3];
     short multipliers[3][64];
     uint8_t *memo[3] = {NULL, NULL, NULL};
+    uint32_t *starts = NULL;
     int single = c->comps_in_scan == 1;
     for (int i = 0; i < c->comps_in_scan; i++) {
         jpeg_component_info *ci = c->cur_comp_info[i];
@@ -447,14 +534,51 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     if (total == 0 || total > 0x7FFFFFF0u - 64) goto done;
     plan.capacity = (uint32_t)total + 64;
 
+    // With restart markers: the segments' count, each `interval` MCUs.
+    uint64_t interval = c->restart_interval, mcus = (uint64_t)mcux * (uint64_t)mcuy;
+    uint32_t segs = interval ? (uint32_t)((mcus + interval - 1) / interval) : 0, found = 0;
+    if (interval) {
+        starts = malloc(sizeof(uint32_t) * ((size_t)segs + 1));
+        if (!starts) goto done;
+    }
     size_t size;
     int marker;
-    data = unstuffed(data0, end, &size, &marker);
+    data = unstuffed(data0, end, &size, &marker, starts, segs, &found);
     // One scan, then the end; block starts are kept as 32-bit bit positions.
     if (!data || marker != 0xD9 || size > (1u << 29) - PADDING) goto done;
     uint64_t bits = (uint64_t)size * 8;
 
     int lanes = size >= lane_bytes ? LANES : 1;
+    int held = 0, order[LANES];
+    uint32_t first[LANES];
+    // One segment (an interval past the image's MCUs) holds no marker: a scan like any other.
+    if (interval && segs > 1) {
+        if (found != segs) goto done;  // a restart marker missing, or one out of its order
+        starts[segs] = (uint32_t)size;
+        segments g = {starts, interval * (uint64_t)plan.places, total};
+        if (segs < LANES) lanes = 1;
+        uint64_t blocks = 0;
+        for (int i = 0; i < lanes; i++) {
+            L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
+            if (!L[i].start) goto done;
+            L[i].last_error = -1;
+            L[i].seg = (uint32_t)((uint64_t)segs * (uint64_t)i / (uint64_t)lanes);
+            L[i].seg_last = (uint32_t)((uint64_t)segs * (uint64_t)(i + 1) / (uint64_t)lanes);
+            L[i].pos = (uint64_t)starts[L[i].seg] * 8;
+            L[i].limit = (uint64_t)starts[L[i].seg + 1] * 8;
+            L[i].nend = segment_blocks(&g, L[i].seg);
+            order[i] = i;
+            first[i] = 0;
+        }
+        if (run_segments(L, lanes, data, &plan, &g)) goto done;
+        for (int i = 0; i < lanes; i++) {
+            if (L[i].last_error >= 0) goto done;  // an undecodable code
+            blocks += L[i].n;
+        }
+        if (blocks != total) goto done;
+        held = lanes;
+        goto decoded;
+    }
     uint64_t stop[LANES];
     for (int i = 0; i < lanes; i++) {
         L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
@@ -468,8 +592,6 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     for (int i = 0; i < lanes; i++) run_one(&L[i], data, &plan, stop[i]);
 
     // Which blocks are the stream's: lane `order[i]`'s from its block `first[i]` on, in order.
-    int held = 0, order[LANES];
-    uint32_t first[LANES];
     order[0] = 0;
     first[0] = 0;
     held = 1;
@@ -504,6 +626,7 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
         goto done;
     }
 
+decoded:;
     // With `libjpeg_chroma`, 4:2:0 chroma is made as libjpeg makes it at 1/8, from 2 × 2 of each block's coefficients
     // (read again from where the block begins); otherwise, and for other layouts, one value a
     // block (grey and 4:4:4 are libjpeg's exactly that way).
@@ -532,11 +655,13 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     }
 
     // The DC differences read and summed in block order, into each component's plane.
-    if (sum_blocks(&plan, L, order, first, held, total, data, comp, c->num_components, mcux, single, fake, info, memo))
+    if (sum_blocks(&plan, L, order, first, held, total, data, comp, c->num_components, mcux, single, interval, fake,
+                   info, memo))
         goto done;
     status = 0;
 done:
     for (int i = 0; i < LANES; i++) free(L[i].start);
+    free(starts);
     for (int i = 0; i < 3; i++) free(memo[i]);
     free(fake);
     free(range);
