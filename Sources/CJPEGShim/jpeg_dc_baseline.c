@@ -326,10 +326,32 @@ typedef struct {
     size_t offset;  // from the MCU's corner in the component's plane: row * pw + column
 } place_out;
 
+// The walk over the MCUs in the sums: each component's MCU corner in its plane, the MCU's place in the image, and the
+// MCUs left in the restart segment (the predictions start again after it).
+typedef struct {
+    size_t corner[4], line[4], across[4], down[4];
+    int mx, my, mcux;
+    uint64_t interval, left;
+} mcu_walk;
+
+static inline void next_mcu(mcu_walk *w, int *pred) {
+    if (w->interval && --w->left == 0) {
+        w->left = w->interval;
+        pred[0] = pred[1] = pred[2] = pred[3] = 0;
+    }
+    for (int ci = 0; ci < 4; ci++) w->corner[ci] += w->across[ci];
+    if (++w->mx == w->mcux) {
+        w->mx = 0;
+        w->my++;
+        for (int ci = 0; ci < 4; ci++) w->corner[ci] = w->line[ci] += w->down[ci];
+    }
+}
+
 // The DC differences read from where each block begins (lane `order[i]`'s blocks from `first[i]` on) and summed in
 // block order into each component's plane; where a component has `fine`, its chroma made as libjpeg makes it too.
-// The MCU's corner in each plane is carried from block to block rather than worked out from its coordinates. 0 when
-// all `total` blocks were there and every value fits 16 bits.
+// The MCU's corner in each plane is carried from block to block rather than worked out from its coordinates, and the
+// usual layout — 4:2:0 without libjpeg's chroma, a thumbnail's — is summed a whole MCU at a time with its six places
+// fixed. 0 when all `total` blocks were there and every value fits 16 bits.
 static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, const uint32_t *first, int held,
                       uint64_t total, const uint8_t *data, dc_component *comp, int components, int mcux, int single,
                       uint64_t interval, j_decompress_ptr fake, jpeg_component_info *info, uint8_t **memo) {
@@ -339,43 +361,69 @@ static int sum_blocks(const lane_plan *plan, const lane *L, const int *order, co
         out[p] = (place_out){plan->table[2 * p + 1], &comp[ci], ci, plan->row[p], plan->column[p],
                              (size_t)plan->row[p] * (size_t)comp[ci].pw + plan->column[p]};
     }
-    size_t corner[4] = {0, 0, 0, 0}, line[4] = {0, 0, 0, 0}, across[4] = {0, 0, 0, 0}, down[4] = {0, 0, 0, 0};
+    mcu_walk w;
+    memset(&w, 0, sizeof w);
+    w.mcux = mcux;
+    w.interval = w.left = interval;
     for (int ci = 0; ci < components && ci < 4; ci++) {
-        across[ci] = single ? 1 : (size_t)comp[ci].h;
-        down[ci] = (single ? 1 : (size_t)comp[ci].v) * (size_t)comp[ci].pw;
+        w.across[ci] = single ? 1 : (size_t)comp[ci].h;
+        w.down[ci] = (single ? 1 : (size_t)comp[ci].v) * (size_t)comp[ci].pw;
     }
+    size_t pw0 = (size_t)comp[0].pw;
+    int quad = !single && plan->places == 6 && components == 3 && !comp[1].fine && !comp[2].fine &&
+               out[0].ci == 0 && out[0].offset == 0 && out[1].ci == 0 && out[1].offset == 1 && out[2].ci == 0 &&
+               out[2].offset == pw0 && out[3].ci == 0 && out[3].offset == pw0 + 1 && out[4].ci == 1 &&
+               out[4].offset == 0 && out[5].ci == 2 && out[5].offset == 0;
+    const lane_table *ty = out[0].dc, *tb = quad ? out[4].dc : NULL, *tr = quad ? out[5].dc : NULL;
     int pred[4] = {0, 0, 0, 0};
-    int place = 0, mx = 0, my = 0;
-    uint64_t b = 0, left = interval;  // MCUs left in the restart segment (the predictions start again after it)
+    int place = 0;
+    uint64_t b = 0;
     for (int i = 0; i < held && b < total; i++) {
         const lane *l = &L[order[i]];
         uint32_t r = first[i], end = l->n;
         if (end - r > total - b) end = r + (uint32_t)(total - b);
         b += end - r;
         for (; r < end; r++) {
+            if (quad && place == 0) {
+                for (; end - r >= 6; r += 6) {
+                    const uint32_t *at = l->start + r;
+                    int y0 = pred[0] + dc_difference(ty, data, at[0]);
+                    int y1 = y0 + dc_difference(ty, data, at[1]);
+                    int y2 = y1 + dc_difference(ty, data, at[2]);
+                    int y3 = y2 + dc_difference(ty, data, at[3]);
+                    int cb = pred[1] + dc_difference(tb, data, at[4]);
+                    int cr = pred[2] + dc_difference(tr, data, at[5]);
+                    if (((unsigned)(y0 + 32768) | (unsigned)(y1 + 32768) | (unsigned)(y2 + 32768) |
+                         (unsigned)(y3 + 32768) | (unsigned)(cb + 32768) | (unsigned)(cr + 32768)) > 65535u)
+                        return 1;
+                    int16_t *luma = comp[0].dc + w.corner[0];
+                    luma[0] = (int16_t)y0;
+                    luma[1] = (int16_t)y1;
+                    luma[pw0] = (int16_t)y2;
+                    luma[pw0 + 1] = (int16_t)y3;
+                    comp[1].dc[w.corner[1]] = (int16_t)cb;
+                    comp[2].dc[w.corner[2]] = (int16_t)cr;
+                    pred[0] = y3;
+                    pred[1] = cb;
+                    pred[2] = cr;
+                    next_mcu(&w, pred);
+                }
+                if (r == end) break;
+            }
             const place_out *o = &out[place];
             int v = pred[o->ci] + dc_difference(o->dc, data, l->start[r]);
             if ((unsigned)(v + 32768) > 65535u) return 1;
             pred[o->ci] = v;
-            o->d->dc[corner[o->ci] + o->offset] = (int16_t)v;
+            o->d->dc[w.corner[o->ci] + o->offset] = (int16_t)v;
             if (o->d->fine) {
-                int x = mx * (int)across[o->ci] + o->column, y = my * (single ? 1 : o->d->v) + o->row;
+                int x = w.mx * (int)w.across[o->ci] + o->column, y = w.my * (single ? 1 : o->d->v) + o->row;
                 if (x < o->d->wb && y < o->d->hb &&
                     fine_chroma(plan, place, data, l->start[r], v, o->d, x, y, fake, &info[o->ci], memo[o->ci]))
                     return 1;
             }
             if (++place == plan->places) {
                 place = 0;
-                if (interval && --left == 0) {
-                    left = interval;
-                    pred[0] = pred[1] = pred[2] = pred[3] = 0;
-                }
-                for (int ci = 0; ci < 4; ci++) corner[ci] += across[ci];
-                if (++mx == mcux) {
-                    mx = 0;
-                    my++;
-                    for (int ci = 0; ci < 4; ci++) corner[ci] = line[ci] += down[ci];
-                }
+                next_mcu(&w, pred);
             }
         }
     }
