@@ -582,6 +582,9 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     if (total == 0 || total > 0x7FFFFFF0u - 64) goto done;
     plan.capacity = (uint32_t)total + 64;
 
+    // Every block takes at least two bits (a DC code and an end of block): a file declaring more blocks than its data
+    // can hold is cut short, libjpeg's to report, and is refused before the block records below are allocated.
+    if (total > (uint64_t)(end - data0) * 4) goto done;
     // With restart markers: the segments' count, each `interval` MCUs.
     uint64_t interval = c->restart_interval, mcus = (uint64_t)mcux * (uint64_t)mcuy;
     uint32_t segs = interval ? (uint32_t)((mcus + interval - 1) / interval) : 0, found = 0;
@@ -596,20 +599,22 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
     if (!data || marker != 0xD9 || size > (1u << 29) - PADDING) goto done;
     uint64_t bits = (uint64_t)size * 8;
 
-    int lanes = size >= lane_bytes ? LANES : 1;
+    // One segment (an interval past the image's MCUs) holds no marker: a scan like any other.
+    int segmented = interval && segs > 1;
+    int lanes = size >= lane_bytes && (!segmented || segs >= LANES) ? LANES : 1;
+    for (int i = 0; i < lanes; i++) {
+        L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
+        if (!L[i].start) goto done;
+        L[i].last_error = -1;
+    }
     int held = 0, order[LANES];
     uint32_t first[LANES];
-    // One segment (an interval past the image's MCUs) holds no marker: a scan like any other.
-    if (interval && segs > 1) {
+    if (segmented) {
         if (found != segs) goto done;  // a restart marker missing, or one out of its order
         starts[segs] = (uint32_t)size;
         segments g = {starts, interval * (uint64_t)plan.places, total};
-        if (segs < LANES) lanes = 1;
         uint64_t blocks = 0;
         for (int i = 0; i < lanes; i++) {
-            L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
-            if (!L[i].start) goto done;
-            L[i].last_error = -1;
             L[i].seg = (uint32_t)((uint64_t)segs * (uint64_t)i / (uint64_t)lanes);
             L[i].seg_last = (uint32_t)((uint64_t)segs * (uint64_t)(i + 1) / (uint64_t)lanes);
             L[i].pos = (uint64_t)starts[L[i].seg] * 8;
@@ -628,12 +633,7 @@ int baseline_dc_scan(j_decompress_ptr c, dc_component *comp, int mcux, int mcuy,
         goto decoded;
     }
     uint64_t stop[LANES];
-    for (int i = 0; i < lanes; i++) {
-        L[i].start = malloc(sizeof(uint32_t) * ((size_t)plan.capacity + 1));
-        if (!L[i].start) goto done;
-        L[i].pos = (uint64_t)(size / (size_t)lanes * (size_t)i) * 8;
-        L[i].last_error = -1;
-    }
+    for (int i = 0; i < lanes; i++) L[i].pos = (uint64_t)(size / (size_t)lanes * (size_t)i) * 8;
     for (int i = 0; i < lanes; i++) stop[i] = i + 1 < lanes ? L[i + 1].pos : bits;
 
     if (lanes == LANES) run_three(L, data, &plan, stop);
